@@ -1,0 +1,203 @@
+/* mapping.c - the task -> node mapping: identity, validation, files. */
+#include "mapping/mapping.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+G_DEFINE_QUARK(mapping-error-quark, mapping_error)
+
+mapping *mapping_new(int ntasks)
+{
+  mapping *m = g_new(mapping, 1);
+  m->ntasks = ntasks;
+  m->node = g_new(int, ntasks ? ntasks : 1);
+  for (int i = 0; i < ntasks; i++)
+    m->node[i] = -1;
+  return m;
+}
+
+mapping *mapping_copy(const mapping *m)
+{
+  mapping *c = mapping_new(m->ntasks);
+  memcpy(c->node, m->node, sizeof(int) * (size_t)m->ntasks);
+  return c;
+}
+
+void mapping_free(mapping *m)
+{
+  if (!m)
+    return;
+  g_free(m->node);
+  g_free(m);
+}
+
+static gboolean check_fits(const platform *p, int ntasks, GError **error)
+{
+  if (ntasks > platform_capacity(p)) {
+    g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_INVALID,
+                "%s: %d ranks do not fit %d allocated nodes x %d cores, expected at most %d "
+                "ranks", p->name, ntasks, p->nalloc, p->cores_per_node, platform_capacity(p));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+mapping *mapping_identity(const platform *p, int ntasks, GError **error)
+{
+  if (!check_fits(p, ntasks, error))
+    return NULL;
+  mapping *m = mapping_new(ntasks);
+  for (int r = 0; r < ntasks; r++)
+    m->node[r] = p->alloc[r / p->cores_per_node];
+  return m;
+}
+
+gboolean mapping_validate(const mapping *m, const platform *p, GError **error)
+{
+  if (!check_fits(p, m->ntasks, error))
+    return FALSE;
+  int *load = g_new0(int, p->topo->nnodes);
+  gboolean ok = FALSE;
+  for (int r = 0; r < m->ntasks; r++) {
+    int v = m->node[r];
+    if (v < 0 || v >= p->topo->nnodes) {
+      g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_INVALID,
+                  "rank %d on node %d, expected a node in [0, %d)", r, v, p->topo->nnodes);
+      goto out;
+    }
+    if (p->alloc_index[v] < 0) {
+      g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_INVALID,
+                  "rank %d on node %d, which is not in the allocation", r, v);
+      goto out;
+    }
+    if (++load[v] > p->cores_per_node) {
+      g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_INVALID,
+                  "rank %d is rank number %d on node %d, expected at most %d per node", r,
+                  load[v], v, p->cores_per_node);
+      goto out;
+    }
+  }
+  ok = TRUE;
+out:
+  g_free(load);
+  return ok;
+}
+
+static gboolean parse_int(const char *s, long *out)
+{
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || end == s || *end || v < INT_MIN || v > INT_MAX)
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+mapping *mapping_load(const char *path, const platform *p, int ntasks, GError **error)
+{
+  char *text = NULL;
+  if (!g_file_get_contents(path, &text, NULL, NULL)) {
+    g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_IO,
+                "%s: cannot read file, expected a mapping file ('rank node' per line)", path);
+    return NULL;
+  }
+  char **lines = g_strsplit(text, "\n", -1);
+  g_free(text);
+  mapping *m = mapping_new(ntasks);
+  int *line_of = g_new0(int, ntasks ? ntasks : 1);
+  int *load = g_new0(int, p->topo->nnodes);
+  gboolean ok = FALSE;
+  for (int ln = 0; lines[ln]; ln++) {
+    char *hash = strchr(lines[ln], '#');
+    if (hash)
+      *hash = '\0';
+    char **tok = g_strsplit_set(g_strstrip(lines[ln]), " \t", -1);
+    const char *f[3];
+    int nt = 0;
+    for (int i = 0; tok[i]; i++)
+      if (*tok[i]) {
+        if (nt < 3)
+          f[nt] = tok[i];
+        nt++;
+      }
+    long r = -1, v = -1;
+    gboolean good = nt == 2 && parse_int(f[0], &r) && parse_int(f[1], &v);
+    g_strfreev(tok);
+    if (nt == 0)
+      continue;
+    if (!good) {
+      g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_PARSE,
+                  "%s:%d: expected 'rank node' (two integers)", path, ln + 1);
+      goto out;
+    }
+    if (r < 0 || r >= ntasks) {
+      g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_INVALID,
+                  "%s:%d: rank %ld out of range, expected 0 <= rank < %d", path, ln + 1, r,
+                  ntasks);
+      goto out;
+    }
+    if (line_of[r]) {
+      g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_INVALID,
+                  "%s:%d: rank %ld mapped again (first on line %d), expected each rank once",
+                  path, ln + 1, r, line_of[r]);
+      goto out;
+    }
+    if (v < 0 || v >= p->topo->nnodes) {
+      g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_INVALID,
+                  "%s:%d: node %ld out of range, expected 0 <= node < %d", path, ln + 1, v,
+                  p->topo->nnodes);
+      goto out;
+    }
+    if (p->alloc_index[v] < 0) {
+      g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_INVALID,
+                  "%s:%d: node %ld is not in the allocation, expected an allocated node", path,
+                  ln + 1, v);
+      goto out;
+    }
+    if (++load[v] > p->cores_per_node) {
+      g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_INVALID,
+                  "%s:%d: node %ld gets %d ranks, expected at most %d (cores per node)", path,
+                  ln + 1, v, load[v], p->cores_per_node);
+      goto out;
+    }
+    line_of[r] = ln + 1;
+    m->node[r] = (int)v;
+  }
+  for (int r = 0; r < ntasks; r++)
+    if (!line_of[r]) {
+      g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_INVALID,
+                  "%s: rank %d is not mapped, expected every rank 0..%d once", path, r,
+                  ntasks - 1);
+      goto out;
+    }
+  ok = TRUE;
+out:
+  g_strfreev(lines);
+  g_free(line_of);
+  g_free(load);
+  if (!ok) {
+    mapping_free(m);
+    m = NULL;
+  }
+  return m;
+}
+
+gboolean mapping_save(const mapping *m, const char *path, const char *comment, GError **error)
+{
+  GString *s = g_string_new("# mapsim mapping: rank node\n");
+  if (comment)
+    g_string_append_printf(s, "# %s\n", comment);
+  for (int r = 0; r < m->ntasks; r++)
+    g_string_append_printf(s, "%d %d\n", r, m->node[r]);
+  GError *e = NULL;
+  gboolean ok = g_file_set_contents(path, s->str, (gssize)s->len, &e);
+  if (!ok) {
+    g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_IO, "%s: %s, expected a writable path", path,
+                e->message);
+    g_error_free(e);
+  }
+  g_string_free(s, TRUE);
+  return ok;
+}

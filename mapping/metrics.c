@@ -1,0 +1,125 @@
+/* metrics.c - hop-bytes and link congestion along the routes used
+ * (deveci2015 Section II, deveci-geometric Section 3). */
+#include "mapping/metrics.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void metrics_summarize_links(metrics *out, const platform *p)
+{
+  out->max_link_messages = 0;
+  out->max_link_bytes = 0;
+  out->max_link_time = 0;
+  out->links_used = 0;
+  double sum_msgs = 0, sum_time = 0;
+  for (int l = 0; l < out->nlinks; l++) {
+    if (out->link_messages[l] == 0 && out->link_bytes[l] == 0)
+      continue;
+    double t = (double)out->link_bytes[l] / p->link_bw[l];
+    out->links_used++;
+    sum_msgs += (double)out->link_messages[l];
+    sum_time += t;
+    out->max_link_messages = MAX(out->max_link_messages, out->link_messages[l]);
+    out->max_link_bytes = MAX(out->max_link_bytes, out->link_bytes[l]);
+    out->max_link_time = MAX(out->max_link_time, t);
+  }
+  out->avg_link_messages = out->links_used ? sum_msgs / out->links_used : 0;
+  out->avg_link_time = out->links_used ? sum_time / out->links_used : 0;
+}
+
+metrics *metrics_compute(const commgraph *g, const platform *p, const mapping *m)
+{
+  g_assert(m->ntasks >= g->n);
+  metrics *x = g_new0(metrics, 1);
+  x->tasks = g->n;
+  x->nlinks = p->topo->nlinks;
+  x->link_messages = g_new0(int64_t, x->nlinks ? x->nlinks : 1);
+  x->link_bytes = g_new0(int64_t, x->nlinks ? x->nlinks : 1);
+  x->has_messages = g->msgs != NULL;
+  route_iter it;
+  for (int i = 0; i < g->n; i++) {
+    int a = m->node[i];
+    for (int e = g->xadj[i]; e < g->xadj[i + 1]; e++) {
+      int j = g->adj[e];
+      if (j == i)
+        continue;
+      x->edges++;
+      int b = m->node[j];
+      if (a == b)
+        continue;
+      int64_t bytes = g->bytes[e];
+      int hops = 0, l;
+      route_begin(&it, p->router, a, b);
+      while (route_next(&it, &l)) {
+        x->link_messages[l]++;
+        x->link_bytes[l] += bytes;
+        hops++;
+      }
+      x->total_hops += hops;
+      x->hop_bytes += bytes * hops;
+      if (g->msgs)
+        x->message_hops += g->msgs[e] * hops;
+      x->max_dilation = MAX(x->max_dilation, hops);
+    }
+  }
+  x->avg_hops = x->edges ? (double)x->total_hops / x->edges : 0;
+  metrics_summarize_links(x, p);
+  return x;
+}
+
+void metrics_free(metrics *m)
+{
+  if (!m)
+    return;
+  g_free(m->link_messages);
+  g_free(m->link_bytes);
+  g_free(m);
+}
+
+void metrics_by_dimension(const metrics *m, const platform *p, metrics_dim_row *rows, int *nrows)
+{
+  const topo *t = p->topo;
+  int n = topo_is_regular(t) ? 2 * t->ndims : 1;
+  memset(rows, 0, sizeof(*rows) * (size_t)n);
+  for (int r = 0; r < n; r++) {
+    if (topo_is_regular(t))
+      g_snprintf(rows[r].label, sizeof rows[r].label, "%c%c", topo_dim_letter(r / 2),
+                 r % 2 ? '-' : '+');
+    else
+      g_strlcpy(rows[r].label, "links", sizeof rows[r].label);
+  }
+  for (int l = 0; l < m->nlinks; l++) {
+    int r = topo_is_regular(t) ? 2 * t->link_dim[l] + t->link_dir[l] : 0;
+    metrics_dim_row *row = &rows[r];
+    row->links++;
+    if (m->link_bytes[l] == 0 && m->link_messages[l] == 0)
+      continue;
+    row->used++;
+    row->bytes += m->link_bytes[l];
+    row->max_bytes = MAX(row->max_bytes, m->link_bytes[l]);
+    row->max_time = MAX(row->max_time, (double)m->link_bytes[l] / p->link_bw[l]);
+  }
+  *nrows = n;
+}
+
+int metrics_hottest(const metrics *m, const platform *p, int k, int *ids)
+{
+  /* O(nlinks * k): k is small (a report's top ten) */
+  int n = 0;
+  for (int l = 0; l < m->nlinks; l++) {
+    if (m->link_bytes[l] == 0 && m->link_messages[l] == 0)
+      continue;
+    double t = (double)m->link_bytes[l] / p->link_bw[l];
+    int pos = n < k ? n : k;
+    while (pos > 0 && (double)m->link_bytes[ids[pos - 1]] / p->link_bw[ids[pos - 1]] < t)
+      pos--;
+    if (pos >= k)
+      continue;
+    int last = n < k ? n : k - 1;
+    memmove(ids + pos + 1, ids + pos, sizeof(int) * (size_t)(last - pos));
+    ids[pos] = l;
+    if (n < k)
+      n++;
+  }
+  return n;
+}

@@ -1,0 +1,76 @@
+/* metrics.h - static metrics of a mapping, computed along the routes the
+ * platform really uses.
+ *
+ * Definitions (deveci2015 Section II; deveci-geometric Section 3;
+ * korndoerfer2021 Section 7.1). Sums run over the directed edges (i, j),
+ * i != j, of the communication graph; ranks on the same node use no link.
+ *  - total_hops (TH): sum of hops(node(i), node(j)), unweighted;
+ *    avg_hops = TH / edges (deveci-geometric's AverageHops);
+ *    max_dilation = the longest route of any edge.
+ *  - hop_bytes (WH): sum of bytes(i, j) * hops - the paper's "dilation" D of
+ *    korndoerfer2021 and Scotch's CommExpan;
+ *    message_hops: sum of messages(i, j) * hops (when counts are known).
+ *  - per link e: messages(e) = edges routed through e (Congestion(e) of
+ *    deveci2015), bytes(e) = their bytes, time(e) = bytes(e) / bw(e);
+ *    max_link_messages (MMC), max_link_bytes (Data(M)), max_link_time (MC,
+ *    Latency(M)); over the links used: avg_link_messages (AMC = TH / used),
+ *    avg_link_time (AC), links_used.
+ *
+ * Cost: O(sum of route lengths); nothing is allocated per edge.
+ * Ownership: metrics_compute() returns a struct the caller frees with
+ * metrics_free(); it owns the per-link arrays. Not for: simulated time.
+ */
+#pragma once
+
+#include "mapping/mapping.h"
+#include "traces/commgraph.h"
+
+G_BEGIN_DECLS
+
+typedef struct metrics {
+  int tasks;
+  int edges;                 /* directed edges i != j */
+  int64_t total_hops;
+  double avg_hops;
+  int max_dilation;
+  int64_t hop_bytes;
+  int64_t message_hops;      /* 0 when messages are unknown */
+  gboolean has_messages;
+  int64_t max_link_messages;
+  int64_t max_link_bytes;
+  double max_link_time;      /* seconds */
+  double avg_link_messages;
+  double avg_link_time;      /* seconds */
+  int links_used;
+  int nlinks;
+  int64_t *link_messages;    /* nlinks */
+  int64_t *link_bytes;       /* nlinks */
+} metrics;
+
+metrics *metrics_compute(const commgraph *g, const platform *p, const mapping *m);
+
+/* The same summaries from per-link counters gathered elsewhere (a simulated
+ * run): fills the link fields of `out` from link_messages/link_bytes. */
+void metrics_summarize_links(metrics *out, const platform *p);
+
+void metrics_free(metrics *m);
+
+/* Per dimension and direction (x+, x-, y+ ...; graph links: one row). */
+typedef struct metrics_dim_row {
+  char label[16];
+  int links;          /* links of this class */
+  int used;
+  int64_t bytes;      /* summed */
+  int64_t max_bytes;
+  double max_time;
+} metrics_dim_row;
+
+/* Fills rows[0..*nrows-1]; rows must hold 2 * TOPO_MAX_DIMS + 1 entries. */
+void metrics_by_dimension(const metrics *m, const platform *p, metrics_dim_row *rows, int *nrows);
+
+/* The k links with the largest time (ties: lower id first) into ids[]; returns how many. */
+int metrics_hottest(const metrics *m, const platform *p, int k, int *ids);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(metrics, metrics_free)
+
+G_END_DECLS

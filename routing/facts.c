@@ -1,0 +1,102 @@
+/* facts.c - diameter, average distance and bisection of a platform. */
+#include "routing/facts.h"
+
+#include <stdlib.h>
+
+/* Sum and maximum of the distance over all ordered coordinate pairs of one
+ * dimension. O(size^2). */
+static void dim_sums(const topo *t, int d, double *sum, int *max)
+{
+  *sum = 0;
+  *max = 0;
+  for (int a = 0; a < t->shape[d]; a++)
+    for (int b = 0; b < t->shape[d]; b++) {
+      int x = t->conn[d] == TOPO_CROSSBAR ? abs(a - b) : topo_dim_distance(t, d, a, b);
+      *sum += x;
+      *max = MAX(*max, x);
+    }
+}
+
+static void closed_form(const topo *t, platform_facts *f)
+{
+  double n = t->nnodes;
+  double total = 0;
+  int diam = 0, cd = t->crossbar_dim;
+  double within = 0; /* distance sum over pairs inside one crossbar layer */
+  int diam_within = 0;
+  for (int d = 0; d < t->ndims; d++) {
+    double s;
+    int mx;
+    dim_sums(t, d, &s, &mx);
+    if (d == cd) {
+      /* across layers only the layer distance counts */
+      total += s * (double)t->slab * t->slab;
+      diam = MAX(diam, mx);
+      continue;
+    }
+    double others = (cd >= 0 ? t->slab : n) / t->shape[d];
+    if (cd >= 0)
+      within += s * others * others;
+    else
+      total += s * others * others;
+    diam_within += mx;
+  }
+  if (cd >= 0)
+    total += within * t->shape[cd];
+  f->diameter = MAX(diam, diam_within);
+  f->avg_distance = n > 1 ? total / (n * (n - 1)) : 0;
+}
+
+static void all_pairs(const platform *p, platform_facts *f)
+{
+  double total = 0;
+  int n = p->topo->nnodes;
+  f->diameter = 0;
+  for (int a = 0; a < n; a++)
+    for (int b = 0; b < n; b++) {
+      int h = route_hops(p->router, a, b);
+      total += h;
+      f->diameter = MAX(f->diameter, h);
+    }
+  f->avg_distance = n > 1 ? total / ((double)n * (n - 1)) : 0;
+}
+
+static void bisection(const platform *p, platform_facts *f)
+{
+  const topo *t = p->topo;
+  f->bisection_dim = -1;
+  if (!topo_is_regular(t))
+    return;
+  for (int d = 0; d < t->ndims; d++) {
+    int half = t->shape[d] / 2;
+    if (t->shape[d] < 2)
+      continue;
+    int count = 0;
+    double bw = 0;
+    for (int l = 0; l < t->nlinks; l++) {
+      int a = (t->link_src[l] / t->stride[d]) % t->shape[d];
+      int b = (t->link_dst[l] / t->stride[d]) % t->shape[d];
+      if ((a < half) != (b < half)) {
+        count++;
+        bw += p->link_bw[l];
+      }
+    }
+    if (f->bisection_dim < 0 || bw < f->bisection_bw) {
+      f->bisection_dim = d;
+      f->bisection_links = count;
+      f->bisection_bw = bw;
+    }
+  }
+}
+
+void platform_get_facts(const platform *p, platform_facts *f)
+{
+  const topo *t = p->topo;
+  f->nodes = t->nnodes;
+  f->links = t->nlinks;
+  if (topo_is_regular(t) && !p->router->path_off)
+    closed_form(t, f);
+  else
+    all_pairs(p, f);
+  bisection(p, f);
+}

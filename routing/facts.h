@@ -1,0 +1,31 @@
+/* facts.h - summary facts of a platform: size, diameter, average distance,
+ * bisection. Used by `mapsim topo`.
+ *
+ * Distances are the hop counts of the routes the platform uses. Regular
+ * topologies without route tables use closed forms (per-dimension sums, so
+ * a 32x32x32 torus costs O(sum of sizes^2)); graph topologies and route
+ * tables use all pairs. The bisection cuts a regular topology in half
+ * across one dimension (coordinates < size/2 vs the rest) and reports the
+ * dimension with the fewest links crossing; graph topologies report none.
+ *
+ * Ownership: plain values, nothing to free.
+ */
+#pragma once
+
+#include "routing/platform.h"
+
+G_BEGIN_DECLS
+
+typedef struct platform_facts {
+  int nodes;
+  int links;            /* directed links */
+  int diameter;
+  double avg_distance;  /* over ordered pairs of distinct nodes */
+  int bisection_dim;    /* -1 when not computed */
+  int bisection_links;  /* directed links crossing the cut, both ways */
+  double bisection_bw;  /* their bandwidth summed, bytes/s */
+} platform_facts;
+
+void platform_get_facts(const platform *p, platform_facts *f);
+
+G_END_DECLS

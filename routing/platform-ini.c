@@ -1,0 +1,456 @@
+/* platform-ini.c - the native platform file: a GKeyFile INI.
+ *
+ *   [platform]      name, description
+ *   [topology]      shape = 4x4x4, connectivity = torus,torus,crossbar (or one
+ *                   word for all dimensions); or graph = FILE (lines
+ *                   `src dst [linktype]`), bidirectional = true|false
+ *   [linktype.N]    bandwidth (bytes/s), latency (s)
+ *   [links]         x = TYPE[,TYPE...] per dimension (a pattern cycling over
+ *                   the coordinate), default = TYPE
+ *   [nodes]         cores = 1
+ *   [allocation]    nodes = all | random:N[:SEED] | FILE
+ *   [routing]       order = xyz, table = FILE
+ *   [model]         router_delay, eager_threshold, send_overhead,
+ *                   recv_overhead, packet_size, packet_header
+ * Relative file names are relative to the INI file. Unknown groups or keys
+ * are errors (they are usually typos). Full reference: configs/README.md.
+ */
+#include "routing/platform-private.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  const char *path;
+  GKeyFile *kf;
+  char *dir;
+} ini_ctx;
+
+static const char *const known_keys[][12] = {
+  { "platform", "name", "description", NULL },
+  { "topology", "shape", "connectivity", "graph", "bidirectional", NULL },
+  { "links", "default", "x", "y", "z", "w", "v", "u", "t", "s", NULL },
+  { "nodes", "cores", NULL },
+  { "allocation", "nodes", NULL },
+  { "routing", "order", "table", "algorithm", NULL },
+  { "model", "router_delay", "eager_threshold", "send_overhead", "recv_overhead",
+    "packet_size", "packet_header", NULL },
+};
+
+static gboolean check_keys(ini_ctx *c, GError **error)
+{
+  gsize ngroups = 0;
+  char **groups = g_key_file_get_groups(c->kf, &ngroups);
+  gboolean ok = TRUE;
+  for (gsize g = 0; g < ngroups && ok; g++) {
+    if (g_str_has_prefix(groups[g], "linktype.")) {
+      char **keys = g_key_file_get_keys(c->kf, groups[g], NULL, NULL);
+      for (int k = 0; keys && keys[k] && ok; k++)
+        if (strcmp(keys[k], "bandwidth") && strcmp(keys[k], "latency")) {
+          g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                      "%s: [%s] %s: unknown key, expected bandwidth or latency", c->path,
+                      groups[g], keys[k]);
+          ok = FALSE;
+        }
+      g_strfreev(keys);
+      continue;
+    }
+    const char *const *known = NULL;
+    for (size_t i = 0; i < G_N_ELEMENTS(known_keys); i++)
+      if (strcmp(known_keys[i][0], groups[g]) == 0)
+        known = known_keys[i];
+    if (!known) {
+      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                  "%s: [%s]: unknown group, expected platform, topology, linktype.NAME, links, "
+                  "nodes, allocation, routing or model", c->path, groups[g]);
+      ok = FALSE;
+      break;
+    }
+    char **keys = g_key_file_get_keys(c->kf, groups[g], NULL, NULL);
+    for (int k = 0; keys && keys[k] && ok; k++) {
+      gboolean found = FALSE;
+      for (int i = 1; known[i]; i++)
+        found = found || strcmp(known[i], keys[k]) == 0;
+      if (!found) {
+        char *list = g_strjoinv(", ", (char **)(known + 1));
+        g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                    "%s: [%s] %s: unknown key, expected one of %s", c->path, groups[g], keys[k],
+                    list);
+        g_free(list);
+        ok = FALSE;
+      }
+    }
+    g_strfreev(keys);
+  }
+  g_strfreev(groups);
+  return ok;
+}
+
+/* A number key; `present` tells whether it was there. */
+static gboolean get_double(ini_ctx *c, const char *group, const char *key, double *out,
+                           gboolean *present, GError **error)
+{
+  char *s = g_key_file_get_value(c->kf, group, key, NULL);
+  if (present)
+    *present = s != NULL;
+  if (!s)
+    return TRUE;
+  char *end;
+  errno = 0;
+  double v = g_ascii_strtod(g_strstrip(s), &end);
+  gboolean ok = !errno && end != s && *end == '\0' && isfinite(v);
+  if (!ok)
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "%s: [%s] %s = '%s': expected a number", c->path, group, key, s);
+  else
+    *out = v;
+  g_free(s);
+  return ok;
+}
+
+static char *resolve(ini_ctx *c, const char *file)
+{
+  return g_path_is_absolute(file) ? g_strdup(file) : g_build_filename(c->dir, file, NULL);
+}
+
+static gboolean read_linktypes(ini_ctx *c, platform *p, GError **error)
+{
+  char **groups = g_key_file_get_groups(c->kf, NULL);
+  gboolean ok = TRUE;
+  for (int g = 0; groups[g] && ok; g++) {
+    if (!g_str_has_prefix(groups[g], "linktype."))
+      continue;
+    double bw = 0, lat = 0;
+    gboolean has_bw, has_lat;
+    char *where = g_strdup_printf("%s: [%s]", c->path, groups[g]);
+    ok = get_double(c, groups[g], "bandwidth", &bw, &has_bw, error) &&
+         get_double(c, groups[g], "latency", &lat, &has_lat, error);
+    if (ok && (!has_bw || !has_lat)) {
+      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                  "%s: missing %s, expected bandwidth (bytes/s) and latency (s)", where,
+                  has_bw ? "latency" : "bandwidth");
+      ok = FALSE;
+    }
+    if (ok)
+      ok = platform_add_linktype(p, groups[g] + strlen("linktype."), bw, lat, where, error) >= 0;
+    g_free(where);
+  }
+  g_strfreev(groups);
+  if (ok && p->nlinktypes == 0) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "%s: no [linktype.NAME] group, expected at least one link type", c->path);
+    ok = FALSE;
+  }
+  return ok;
+}
+
+/* Link type by name, or the default when `name` is NULL. */
+static int type_index(ini_ctx *c, const platform *p, const char *name, const char *field,
+                      GError **error)
+{
+  if (!name) {
+    char *def = g_key_file_get_string(c->kf, "links", "default", NULL);
+    if (!def && p->nlinktypes == 1)
+      return 0;
+    if (!def) {
+      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                  "%s: %s: no link type given, expected [links] %s or [links] default", c->path,
+                  field, field);
+      return -1;
+    }
+    int i = type_index(c, p, g_strstrip(def), "[links] default", error);
+    g_free(def);
+    return i;
+  }
+  int i = platform_find_linktype(p, name);
+  if (i < 0)
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "%s: %s: unknown link type '%s', expected a [linktype.%s] group", c->path, field,
+                name, name);
+  return i;
+}
+
+static gboolean parse_shape(ini_ctx *c, int *ndims, int *shape, topo_conn *conn, GError **error)
+{
+  char *s = g_key_file_get_string(c->kf, "topology", "shape", NULL);
+  if (!s) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "%s: [topology]: expected shape = XxYxZ (or graph = FILE)", c->path);
+    return FALSE;
+  }
+  char **dims = g_strsplit_set(g_strstrip(s), "x,", -1);
+  *ndims = (int)g_strv_length(dims);
+  gboolean ok = *ndims >= 1 && *ndims <= TOPO_MAX_DIMS;
+  for (int d = 0; ok && d < *ndims; d++) {
+    char *end;
+    long v = strtol(dims[d], &end, 10);
+    ok = end != dims[d] && *end == '\0' && v >= 1 && v <= (1 << 20);
+    shape[d] = (int)v;
+  }
+  if (!ok)
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "%s: [topology] shape = '%s': expected 1 to %d positive sizes like 4x4x4",
+                c->path, s, TOPO_MAX_DIMS);
+  g_strfreev(dims);
+  g_free(s);
+  if (!ok)
+    return FALSE;
+
+  char *cs = g_key_file_get_string(c->kf, "topology", "connectivity", NULL);
+  char **words = g_strsplit_set(cs ? g_strstrip(cs) : "torus", ",; ", -1);
+  const char *w[TOPO_MAX_DIMS + 1];
+  int nw = 0;
+  for (int i = 0; words[i]; i++)
+    if (*words[i]) {
+      if (nw <= TOPO_MAX_DIMS)
+        w[nw] = words[i];
+      nw++;
+    }
+  ok = nw == 1 || nw == *ndims;
+  for (int d = 0; ok && d < *ndims; d++)
+    ok = topo_conn_from_name(w[nw == 1 ? 0 : d], &conn[d]);
+  if (!ok)
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "%s: [topology] connectivity = '%s': expected one of mesh, torus, crossbar "
+                "for all or for each of the %d dimensions", c->path, cs ? cs : "", *ndims);
+  g_free(cs);
+  g_strfreev(words);
+  return ok;
+}
+
+static gboolean build_regular(ini_ctx *c, platform *p, GError **error)
+{
+  int ndims, shape[TOPO_MAX_DIMS];
+  topo_conn conn[TOPO_MAX_DIMS];
+  if (!parse_shape(c, &ndims, shape, conn, error))
+    return FALSE;
+  int *pattern[TOPO_MAX_DIMS] = { NULL };
+  int len[TOPO_MAX_DIMS] = { 0 };
+  gboolean ok = TRUE;
+  for (int d = 0; d < ndims && ok; d++) {
+    char key[2] = { topo_dim_letter(d), 0 };
+    char field[32];
+    g_snprintf(field, sizeof field, "[links] %s", key);
+    char **names = g_key_file_get_string_list(c->kf, "links", key, NULL, NULL);
+    int n = names ? (int)g_strv_length(names) : 0;
+    pattern[d] = g_new(int, n ? n : 1);
+    len[d] = n ? n : 1;
+    if (!n)
+      pattern[d][0] = type_index(c, p, NULL, key, error);
+    for (int i = 0; i < n; i++)
+      pattern[d][i] = type_index(c, p, g_strstrip(names[i]), field, error);
+    for (int i = 0; i < len[d]; i++)
+      ok = ok && pattern[d][i] >= 0;
+    g_strfreev(names);
+  }
+  if (ok)
+    ok = platform_build_regular(p, ndims, shape, conn, pattern, len, error);
+  for (int d = 0; d < ndims; d++)
+    g_free(pattern[d]);
+  if (!ok && error && *error && (*error)->domain == TOPO_ERROR)
+    g_prefix_error(error, "%s: [topology]: ", c->path);
+  return ok;
+}
+
+static gboolean build_graph(ini_ctx *c, platform *p, const char *file, GError **error)
+{
+  char *path = resolve(c, file);
+  char *text = NULL;
+  gboolean ok = FALSE;
+  GArray *src = g_array_new(FALSE, FALSE, sizeof(int));
+  GArray *dst = g_array_new(FALSE, FALSE, sizeof(int));
+  GArray *typ = g_array_new(FALSE, FALSE, sizeof(uint8_t));
+  char **lines = NULL;
+  int nnodes = 0;
+  gboolean bidir = g_key_file_get_boolean(c->kf, "topology", "bidirectional", NULL);
+  if (!g_file_get_contents(path, &text, NULL, NULL)) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_IO,
+                "%s: cannot read file, expected a link list 'src dst [linktype]' "
+                "(from %s [topology] graph)", path, c->path);
+    goto out;
+  }
+  lines = g_strsplit(text, "\n", -1);
+  for (int ln = 0; lines[ln]; ln++) {
+    char *hash = strchr(lines[ln], '#');
+    if (hash)
+      *hash = '\0';
+    char **tok = g_strsplit_set(g_strstrip(lines[ln]), " \t", -1);
+    int nt = 0;
+    for (int i = 0; tok[i]; i++)
+      if (*tok[i])
+        tok[nt++] = tok[i];
+    if (nt == 0) {
+      g_strfreev(tok);
+      continue;
+    }
+    char *e1 = NULL, *e2 = NULL;
+    long s = nt >= 2 ? strtol(tok[0], &e1, 10) : -1;
+    long d = nt >= 2 ? strtol(tok[1], &e2, 10) : -1;
+    int ty = nt == 3 ? platform_find_linktype(p, tok[2]) : type_index(c, p, NULL, "graph", NULL);
+    gboolean good = nt >= 2 && nt <= 3 && *e1 == '\0' && *e2 == '\0' && s >= 0 && d >= 0 &&
+                    s < (1 << 20) && d < (1 << 20) && s != d && ty >= 0;
+    if (!good) {
+      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                  "%s:%d: expected 'src dst [linktype]' with two different node ids >= 0 and "
+                  "a defined link type", path, ln + 1);
+      g_strfreev(tok);
+      goto out;
+    }
+    g_strfreev(tok);
+    for (int rev = 0; rev <= (bidir ? 1 : 0); rev++) {
+      int a = (int)(rev ? d : s), b = (int)(rev ? s : d);
+      uint8_t t8 = (uint8_t)ty;
+      g_array_append_val(src, a);
+      g_array_append_val(dst, b);
+      g_array_append_val(typ, t8);
+    }
+    nnodes = MAX(nnodes, (int)MAX(s, d) + 1);
+  }
+  if (src->len == 0) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "%s:1: no links, expected lines 'src dst [linktype]'", path);
+    goto out;
+  }
+  ok = platform_build_graph(p, nnodes, (int)src->len, (int *)(void *)src->data,
+                            (int *)(void *)dst->data, (uint8_t *)typ->data, error);
+out:
+  g_strfreev(lines);
+  g_free(text);
+  g_free(path);
+  g_array_free(src, TRUE);
+  g_array_free(dst, TRUE);
+  g_array_free(typ, TRUE);
+  return ok;
+}
+
+static gboolean read_model(ini_ctx *c, platform *p, GError **error)
+{
+  static const struct { const char *key; gboolean integer; double min; size_t off; } fields[] = {
+    { "router_delay", FALSE, 0, G_STRUCT_OFFSET(platform_model, router_delay) },
+    { "send_overhead", FALSE, 0, G_STRUCT_OFFSET(platform_model, send_overhead) },
+    { "recv_overhead", FALSE, 0, G_STRUCT_OFFSET(platform_model, recv_overhead) },
+    { "eager_threshold", TRUE, 0, G_STRUCT_OFFSET(platform_model, eager_threshold) },
+    { "packet_size", TRUE, 1, G_STRUCT_OFFSET(platform_model, packet_size) },
+    { "packet_header", TRUE, 0, G_STRUCT_OFFSET(platform_model, packet_header) },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(fields); i++) {
+    double v;
+    gboolean present;
+    if (!get_double(c, "model", fields[i].key, &v, &present, error))
+      return FALSE;
+    if (!present)
+      continue;
+    if (v < fields[i].min || (fields[i].integer && (v != floor(v) || v > 1e18))) {
+      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
+                  "%s: [model] %s = %g: expected %s >= %g", c->path, fields[i].key, v,
+                  fields[i].integer ? "a whole number" : "a number", fields[i].min);
+      return FALSE;
+    }
+    char *base = (char *)&p->model + fields[i].off;
+    if (fields[i].integer)
+      *(int64_t *)(void *)base = (int64_t)v;
+    else
+      *(double *)(void *)base = v;
+  }
+  return TRUE;
+}
+
+static gboolean read_rest(ini_ctx *c, platform *p, GError **error)
+{
+  GError *e = NULL;
+  if (g_key_file_has_key(c->kf, "nodes", "cores", NULL)) {
+    int cores = g_key_file_get_integer(c->kf, "nodes", "cores", &e);
+    if (e || cores < 1) {
+      g_clear_error(&e);
+      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
+                  "%s: [nodes] cores: expected a whole number >= 1", c->path);
+      return FALSE;
+    }
+    p->cores_per_node = cores;
+  }
+  char *order = g_key_file_get_string(c->kf, "routing", "order", NULL);
+  char *algo = g_key_file_get_string(c->kf, "routing", "algorithm", NULL);
+  static const char *const algos[] = { "dor", "haec", "haec_box", "shortest_path", "table" };
+  gboolean ok = TRUE;
+  if (algo) {
+    ok = FALSE;
+    for (size_t i = 0; i < G_N_ELEMENTS(algos); i++)
+      ok = ok || strcmp(g_strstrip(algo), algos[i]) == 0;
+    if (!ok)
+      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                  "%s: [routing] algorithm = '%s': expected dor, haec_box, shortest_path or "
+                  "table", c->path, algo);
+  }
+  if (ok)
+    ok = platform_finish(p, order ? g_strstrip(order) : NULL, error);
+  if (!ok && error && *error && (*error)->domain == ROUTE_ERROR)
+    g_prefix_error(error, "%s: [routing] order: ", c->path);
+  g_free(order);
+  g_free(algo);
+  if (!ok)
+    return FALSE;
+  char *table = g_key_file_get_string(c->kf, "routing", "table", NULL);
+  if (table) {
+    char *path = resolve(c, g_strstrip(table));
+    ok = router_load_table(p->router, path, error);
+    g_free(path);
+    g_free(table);
+    if (!ok)
+      return FALSE;
+  }
+  char *alloc = g_key_file_get_string(c->kf, "allocation", "nodes", NULL);
+  if (alloc) {
+    g_strstrip(alloc);
+    char *spec = strcmp(alloc, "all") == 0 || g_str_has_prefix(alloc, "random:")
+                     ? g_strdup(alloc) : resolve(c, alloc);
+    ok = platform_set_allocation(p, spec, error);
+    if (!ok && error && *error && (*error)->code == PLATFORM_ERROR_PARSE &&
+        g_str_has_prefix(alloc, "random:"))
+      g_prefix_error(error, "%s: [allocation] nodes: ", c->path);
+    g_free(spec);
+    g_free(alloc);
+    if (!ok)
+      return FALSE;
+  }
+  return read_model(c, p, error);
+}
+
+platform *platform_load_ini(const char *path, GError **error)
+{
+  ini_ctx c = { path, g_key_file_new(), g_path_get_dirname(path) };
+  platform *p = NULL;
+  GError *e = NULL;
+  if (!g_key_file_load_from_file(c.kf, path, G_KEY_FILE_NONE, &e)) {
+    gboolean missing = e->domain == G_FILE_ERROR;
+    g_set_error(error, PLATFORM_ERROR, missing ? PLATFORM_ERROR_IO : PLATFORM_ERROR_PARSE,
+                "%s: %s, expected an INI platform file", path, e->message);
+    g_error_free(e);
+    goto out;
+  }
+  if (!check_keys(&c, error))
+    goto out;
+  p = platform_alloc(path);
+  char *name = g_key_file_get_string(c.kf, "platform", "name", NULL);
+  if (name) {
+    g_free(p->name);
+    p->name = name;
+  }
+  if (!read_linktypes(&c, p, error))
+    goto fail;
+  char *graph = g_key_file_get_string(c.kf, "topology", "graph", NULL);
+  gboolean built = graph ? build_graph(&c, p, g_strstrip(graph), error)
+                         : build_regular(&c, p, error);
+  g_free(graph);
+  if (!built || !read_rest(&c, p, error))
+    goto fail;
+  goto out;
+fail:
+  platform_free(p);
+  p = NULL;
+out:
+  g_key_file_free(c.kf);
+  g_free(c.dir);
+  return p;
+}

@@ -1,0 +1,34 @@
+/* platform-private.h - what the platform loaders (INI, JSON, shorthand)
+ * share inside routing/. Not installed, not for other folders. */
+#pragma once
+
+#include "routing/platform.h"
+
+/* An empty platform remembering where it came from. */
+platform *platform_alloc(const char *source);
+
+/* Adds a link type; `where` prefixes errors ("file: [linktype.x]").
+ * Returns its index, or -1 with `error` set. */
+int platform_add_linktype(platform *p, const char *name, double bandwidth, double latency,
+                          const char *where, GError **error);
+
+/* Index of the link type called `name`, or -1. */
+int platform_find_linktype(const platform *p, const char *name);
+
+/* Builds a regular topology; pattern[d][0..pattern_len[d]-1] are link type
+ * indices used for dimension d, cycling over the coordinate. */
+gboolean platform_build_regular(platform *p, int ndims, const int *shape, const topo_conn *conn,
+                                int *const *pattern, const int *pattern_len, GError **error);
+
+/* Builds a graph topology from directed links with their types. */
+gboolean platform_build_graph(platform *p, int nnodes, int nlinks, const int *src,
+                              const int *dst, const uint8_t *type, GError **error);
+
+/* Creates the router (dimension `order` text or NULL) and the default
+ * allocation (all nodes) when none was set. */
+gboolean platform_finish(platform *p, const char *order, GError **error);
+
+/* Loaders. */
+platform *platform_load_ini(const char *path, GError **error);
+platform *platform_load_json(const char *path, GError **error);
+platform *platform_load_shorthand(const char *spec, GError **error);

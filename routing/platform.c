@@ -1,0 +1,390 @@
+/* platform.c - platform construction, allocation, shorthands.
+ *
+ * The paper's link types (korndoerfer2021, Table 4) back the shorthands:
+ * optical 250 Gbit/s, 10 ps; wireless 100 Gbit/s, 100 ps.
+ */
+#include "routing/platform-private.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+G_DEFINE_QUARK(platform-error-quark, platform_error)
+
+#define OPTICAL_BW 31.25e9   /* 250 Gbit/s in bytes/s */
+#define OPTICAL_LAT 10e-12
+#define WIRELESS_BW 12.5e9   /* 100 Gbit/s in bytes/s */
+#define WIRELESS_LAT 100e-12
+
+platform *platform_alloc(const char *source)
+{
+  platform *p = g_new0(platform, 1);
+  p->source = g_strdup(source);
+  p->name = g_path_get_basename(source);
+  p->cores_per_node = 1;
+  p->notes = g_ptr_array_new_with_free_func(g_free);
+  p->model = (platform_model){
+    .router_delay = 0.0,
+    .eager_threshold = 65536,
+    .send_overhead = 0.0,
+    .recv_overhead = 0.0,
+    .packet_size = 4096,
+    .packet_header = 0,
+  };
+  return p;
+}
+
+void platform_free(platform *p)
+{
+  if (!p)
+    return;
+  router_free(p->router);
+  topo_free(p->topo);
+  for (int i = 0; i < p->nlinktypes; i++)
+    g_free(p->linktypes[i].name);
+  g_free(p->linktypes);
+  g_free(p->link_type);
+  g_free(p->link_bw);
+  g_free(p->link_lat);
+  g_free(p->alloc);
+  g_free(p->alloc_index);
+  g_ptr_array_unref(p->notes);
+  g_free(p->name);
+  g_free(p->source);
+  g_free(p);
+}
+
+int platform_find_linktype(const platform *p, const char *name)
+{
+  for (int i = 0; i < p->nlinktypes; i++)
+    if (strcmp(p->linktypes[i].name, name) == 0)
+      return i;
+  return -1;
+}
+
+int platform_add_linktype(platform *p, const char *name, double bandwidth, double latency,
+                          const char *where, GError **error)
+{
+  if (!(bandwidth > 0) || !isfinite(bandwidth)) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
+                "%s: bandwidth %g, expected a positive number of bytes/s", where, bandwidth);
+    return -1;
+  }
+  if (!(latency >= 0) || !isfinite(latency)) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
+                "%s: latency %g, expected a non-negative number of seconds", where, latency);
+    return -1;
+  }
+  if (platform_find_linktype(p, name) >= 0) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "%s: link type '%s' defined twice, expected unique names", where, name);
+    return -1;
+  }
+  if (p->nlinktypes >= 255) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
+                "%s: more than 255 link types", where);
+    return -1;
+  }
+  p->linktypes = g_renew(linktype, p->linktypes, p->nlinktypes + 1);
+  p->linktypes[p->nlinktypes] = (linktype){ g_strdup(name), bandwidth, latency };
+  return p->nlinktypes++;
+}
+
+static void fill_link_params(platform *p)
+{
+  int nl = p->topo->nlinks;
+  p->link_bw = g_new(double, nl ? nl : 1);
+  p->link_lat = g_new(double, nl ? nl : 1);
+  for (int l = 0; l < nl; l++) {
+    p->link_bw[l] = p->linktypes[p->link_type[l]].bandwidth;
+    p->link_lat[l] = p->linktypes[p->link_type[l]].latency;
+  }
+}
+
+gboolean platform_build_regular(platform *p, int ndims, const int *shape, const topo_conn *conn,
+                                int *const *pattern, const int *pattern_len, GError **error)
+{
+  p->topo = topo_new_regular(ndims, shape, conn, error);
+  if (!p->topo)
+    return FALSE;
+  const topo *t = p->topo;
+  p->link_type = g_new(uint8_t, t->nlinks ? t->nlinks : 1);
+  for (int l = 0; l < t->nlinks; l++) {
+    int d = t->link_dim[l];
+    int n = t->shape[d];
+    int a = (t->link_src[l] / t->stride[d]) % n;
+    int b = (t->link_dst[l] / t->stride[d]) % n;
+    /* the lower end names the cable; the wrap link n-1 <-> 0 counts as n-1 */
+    int c = MIN(a, b);
+    if (t->conn[d] == TOPO_TORUS && MAX(a, b) == n - 1 && c == 0 && n > 2)
+      c = n - 1;
+    p->link_type[l] = (uint8_t)pattern[d][c % pattern_len[d]];
+  }
+  fill_link_params(p);
+  return TRUE;
+}
+
+gboolean platform_build_graph(platform *p, int nnodes, int nlinks, const int *src,
+                              const int *dst, const uint8_t *type, GError **error)
+{
+  p->topo = topo_new_graph(nnodes, nlinks, src, dst, error);
+  if (!p->topo)
+    return FALSE;
+  p->link_type = g_memdup2(type, nlinks ? (gsize)nlinks : 1);
+  fill_link_params(p);
+  return TRUE;
+}
+
+static void set_alloc(platform *p, int *nodes, int n)
+{
+  g_free(p->alloc);
+  g_free(p->alloc_index);
+  p->alloc = nodes;
+  p->nalloc = n;
+  p->alloc_index = g_new(int, p->topo->nnodes);
+  for (int i = 0; i < p->topo->nnodes; i++)
+    p->alloc_index[i] = -1;
+  for (int i = 0; i < n; i++)
+    p->alloc_index[nodes[i]] = i;
+}
+
+gboolean platform_finish(platform *p, const char *order, GError **error)
+{
+  int ord[TOPO_MAX_DIMS];
+  if (order && topo_is_regular(p->topo) &&
+      !router_parse_order(p->topo, order, ord, error))
+    return FALSE;
+  p->router = router_new(p->topo, order && topo_is_regular(p->topo) ? ord : NULL, error);
+  if (!p->router)
+    return FALSE;
+  if (!p->alloc) {
+    int *all = g_new(int, p->topo->nnodes);
+    for (int i = 0; i < p->topo->nnodes; i++)
+      all[i] = i;
+    set_alloc(p, all, p->topo->nnodes);
+  }
+  return TRUE;
+}
+
+gboolean platform_set_cores(platform *p, int cores, GError **error)
+{
+  if (cores < 1) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
+                "cores per node %d, expected at least 1", cores);
+    return FALSE;
+  }
+  p->cores_per_node = cores;
+  return TRUE;
+}
+
+static gboolean parse_long(const char *s, long lo, long hi, long *out)
+{
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || end == s || *end || v < lo || v > hi)
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+static int int_cmp(const void *a, const void *b)
+{
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* A seeded random sparse set of n nodes (partial Fisher-Yates with GLib's
+ * Mersenne Twister), sorted ascending like a scheduler's node list. */
+static int *random_nodes(int nnodes, int n, guint32 seed)
+{
+  int *perm = g_new(int, nnodes);
+  for (int i = 0; i < nnodes; i++)
+    perm[i] = i;
+  GRand *rng = g_rand_new_with_seed(seed);
+  for (int i = 0; i < n; i++) {
+    int j = g_rand_int_range(rng, i, nnodes);
+    int tmp = perm[i];
+    perm[i] = perm[j];
+    perm[j] = tmp;
+  }
+  g_rand_free(rng);
+  int *nodes = g_memdup2(perm, sizeof(int) * (size_t)n);
+  g_free(perm);
+  qsort(nodes, (size_t)n, sizeof(int), int_cmp);
+  return nodes;
+}
+
+static gboolean load_node_list(platform *p, const char *path, GError **error)
+{
+  char *text = NULL;
+  if (!g_file_get_contents(path, &text, NULL, NULL)) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_IO,
+                "%s: cannot read file, expected a node list (or all, random:N[:SEED])", path);
+    return FALSE;
+  }
+  char **lines = g_strsplit(text, "\n", -1);
+  g_free(text);
+  int nnodes = p->topo->nnodes;
+  gboolean *used = g_new0(gboolean, nnodes);
+  GArray *nodes = g_array_new(FALSE, FALSE, sizeof(int));
+  gboolean ok = FALSE;
+  for (int ln = 0; lines[ln]; ln++) {
+    char *hash = strchr(lines[ln], '#');
+    if (hash)
+      *hash = '\0';
+    char **tok = g_strsplit_set(lines[ln], " \t\r,", -1);
+    for (int i = 0; tok[i]; i++) {
+      long v;
+      if (!*tok[i])
+        continue;
+      if (!parse_long(tok[i], 0, nnodes - 1, &v)) {
+        g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                    "%s:%d: '%s' is not a node, expected ids in [0, %d)", path, ln + 1, tok[i],
+                    nnodes);
+        g_strfreev(tok);
+        goto out;
+      }
+      if (used[v]) {
+        g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
+                    "%s:%d: node %ld listed twice, expected each node once", path, ln + 1, v);
+        g_strfreev(tok);
+        goto out;
+      }
+      used[v] = TRUE;
+      int node = (int)v;
+      g_array_append_val(nodes, node);
+    }
+    g_strfreev(tok);
+  }
+  if (nodes->len == 0) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
+                "%s:1: no nodes, expected at least one node id", path);
+    goto out;
+  }
+  {
+    int n = (int)nodes->len;
+    set_alloc(p, (int *)(void *)g_array_free(nodes, FALSE), n);
+    nodes = NULL;
+  }
+  ok = TRUE;
+out:
+  if (nodes)
+    g_array_free(nodes, TRUE);
+  g_free(used);
+  g_strfreev(lines);
+  return ok;
+}
+
+gboolean platform_set_allocation(platform *p, const char *spec, GError **error)
+{
+  if (strcmp(spec, "all") == 0) {
+    int *all = g_new(int, p->topo->nnodes);
+    for (int i = 0; i < p->topo->nnodes; i++)
+      all[i] = i;
+    set_alloc(p, all, p->topo->nnodes);
+    return TRUE;
+  }
+  if (g_str_has_prefix(spec, "random:")) {
+    char **parts = g_strsplit(spec + 7, ":", -1);
+    long n = 0, seed = 1;
+    guint np = g_strv_length(parts);
+    gboolean ok = np >= 1 && np <= 2 && parse_long(parts[0], 1, p->topo->nnodes, &n) &&
+                  (np < 2 || parse_long(parts[1], 0, G_MAXUINT32, &seed));
+    g_strfreev(parts);
+    if (!ok) {
+      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                  "allocation '%s': expected random:N[:SEED] with 1 <= N <= %d", spec,
+                  p->topo->nnodes);
+      return FALSE;
+    }
+    set_alloc(p, random_nodes(p->topo->nnodes, (int)n, (guint32)seed), (int)n);
+    return TRUE;
+  }
+  return load_node_list(p, spec, error);
+}
+
+char *platform_link_name(const platform *p, int link)
+{
+  const topo *t = p->topo;
+  const char *type = p->linktypes[p->link_type[link]].name;
+  if (!topo_is_regular(t))
+    return g_strdup_printf("%d -> %d (%s)", t->link_src[link], t->link_dst[link], type);
+  return g_strdup_printf("%d -> %d (%c%c, %s)", t->link_src[link], t->link_dst[link],
+                         topo_dim_letter(t->link_dim[link]), t->link_dir[link] ? '-' : '+', type);
+}
+
+/* Shorthand KIND:SHAPE, e.g. torus:4x4x4, haec:4x4x4. */
+platform *platform_load_shorthand(const char *spec, GError **error)
+{
+  const char *colon = strchr(spec, ':');
+  char *kind = colon ? g_strndup(spec, (gsize)(colon - spec)) : g_strdup(spec);
+  char **dims = colon ? g_strsplit(colon + 1, "x", -1) : NULL;
+  platform *p = NULL;
+  int ndims = dims ? (int)g_strv_length(dims) : 0;
+  int shape[TOPO_MAX_DIMS];
+  topo_conn conn[TOPO_MAX_DIMS];
+  gboolean haec = strcmp(kind, "haec") == 0;
+  topo_conn base = TOPO_MESH;
+  if (!haec && !topo_conn_from_name(kind, &base)) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "platform '%s': not a file, expected an .ini or .json file or a shorthand "
+                "mesh:XxYxZ, torus:XxYxZ, haec:XxYxZ", spec);
+    goto out;
+  }
+  if (ndims < 1 || ndims > TOPO_MAX_DIMS || (haec && ndims < 2)) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "platform '%s': expected a shape like 4x4x4 with %d to %d sizes", spec,
+                haec ? 2 : 1, TOPO_MAX_DIMS);
+    goto out;
+  }
+  for (int d = 0; d < ndims; d++) {
+    long v;
+    if (!parse_long(dims[d], 1, 1 << 20, &v)) {
+      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                  "platform '%s': size '%s' of dimension %c, expected a positive integer", spec,
+                  dims[d], topo_dim_letter(d));
+      goto out;
+    }
+    shape[d] = (int)v;
+    conn[d] = haec ? (d == ndims - 1 ? TOPO_CROSSBAR : TOPO_TORUS) : base;
+  }
+  p = platform_alloc(spec);
+  g_free(p->name);
+  p->name = g_strdup(spec);
+  int optical = platform_add_linktype(p, "optical", OPTICAL_BW, OPTICAL_LAT, spec, NULL);
+  int wireless = haec ? platform_add_linktype(p, "wireless", WIRELESS_BW, WIRELESS_LAT, spec, NULL)
+                      : optical;
+  int opt_pat[1] = { optical }, wl_pat[1] = { wireless };
+  int *pattern[TOPO_MAX_DIMS];
+  int len[TOPO_MAX_DIMS];
+  for (int d = 0; d < ndims; d++) {
+    pattern[d] = conn[d] == TOPO_CROSSBAR ? wl_pat : opt_pat;
+    len[d] = 1;
+  }
+  if (!platform_build_regular(p, ndims, shape, conn, pattern, len, error) ||
+      !platform_finish(p, NULL, error)) {
+    platform_free(p);
+    p = NULL;
+  }
+out:
+  g_free(kind);
+  g_strfreev(dims);
+  return p;
+}
+
+platform *platform_load(const char *spec, GError **error)
+{
+  if (g_str_has_suffix(spec, ".json"))
+    return platform_load_json(spec, error);
+  if (g_str_has_suffix(spec, ".ini") || g_file_test(spec, G_FILE_TEST_EXISTS))
+    return platform_load_ini(spec, error);
+  if (strchr(spec, ':') == NULL && (strchr(spec, '/') || strchr(spec, '.'))) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_IO,
+                "%s: no such file, expected a platform file or a shorthand like torus:4x4x4",
+                spec);
+    return NULL;
+  }
+  return platform_load_shorthand(spec, error);
+}

@@ -1,0 +1,104 @@
+/* platform.h - a modeled machine: topology, link types, cores, allocation,
+ * routing and network-model parameters.
+ *
+ * Sources (platform_load picks by the argument):
+ *  - an INI file (GKeyFile), the native format, documented in configs/README.md;
+ *  - a HAEC-SIM JSON platform file, as printed in korndoerfer2021, appendix
+ *    A.1 listings 1-3 (bandwidth in bytes/s, latency in picoseconds); keys
+ *    mapsim does not model (bit error rates, network coding) are ignored
+ *    and listed in `notes`;
+ *  - a shorthand `KIND:SHAPE`, KIND one of mesh, torus, haec: `torus:4x4x4`,
+ *    `mesh:8x8x8`, `haec:4x4x4`, `torus:4x4x4x4x2`. Shorthand links are the
+ *    paper's future-generation links (Table 4): optical 250 Gbit/s
+ *    (31.25e9 bytes/s) and 10 ps on mesh/torus dimensions and on the HAEC
+ *    board dimensions; wireless 100 Gbit/s (12.5e9 bytes/s) and 100 ps on
+ *    the HAEC crossbar dimension (the last one). One core per node, all
+ *    nodes allocated, XYZ dimension-order routing.
+ *
+ * Per-link arrays (bandwidth, latency, type) are flat, indexed by link id.
+ * A link type pattern per dimension (`y = mezzanine,cable`) gives the link
+ * between coordinates c and c+1 (and back) the type pattern[c % len]; the
+ * torus wrap link n-1 <-> 0 counts as c = n-1.
+ *
+ * Ownership: platform_load() returns a platform the caller frees with
+ * platform_free(); it owns its topo, router, tables and strings.
+ * Not for: mappings (mapping/), timing (models/).
+ */
+#pragma once
+
+#include <stdint.h>
+
+#include "routing/route.h"
+#include "routing/topology.h"
+
+G_BEGIN_DECLS
+
+#define PLATFORM_ERROR (platform_error_quark())
+GQuark platform_error_quark(void);
+
+typedef enum {
+  PLATFORM_ERROR_IO,
+  PLATFORM_ERROR_PARSE,   /* malformed file or shorthand */
+  PLATFORM_ERROR_INVALID, /* well-formed but impossible values */
+} PlatformError;
+
+typedef struct linktype {
+  char *name;
+  double bandwidth;  /* bytes per second, > 0 */
+  double latency;    /* seconds, >= 0 */
+} linktype;
+
+/* Parameters the network models and the replay read; defaults documented in
+ * configs/README.md. */
+typedef struct platform_model {
+  double router_delay;      /* seconds added per hop */
+  int64_t eager_threshold;  /* bytes: messages up to this size are eager */
+  double send_overhead;     /* seconds of CPU per send */
+  double recv_overhead;     /* seconds of CPU per receive */
+  int64_t packet_size;      /* bytes of payload per packet, > 0 */
+  int64_t packet_header;    /* bytes of header per packet, >= 0 */
+} platform_model;
+
+typedef struct platform {
+  char *name;
+  char *source;             /* file or shorthand it came from */
+  topo *topo;
+  router *router;
+  int nlinktypes;
+  linktype *linktypes;
+  uint8_t *link_type;       /* nlinks: index into linktypes */
+  double *link_bw;          /* nlinks: bytes/s */
+  double *link_lat;         /* nlinks: seconds */
+  int cores_per_node;
+  int nalloc;               /* allocated nodes */
+  int *alloc;               /* nalloc: node ids, in allocation (rank) order */
+  int *alloc_index;         /* nnodes: position in alloc, or -1 */
+  platform_model model;
+  GPtrArray *notes;         /* strings: what a loader ignored */
+} platform;
+
+/* Loads a platform from an INI file, a HAEC-SIM JSON file or a shorthand. */
+platform *platform_load(const char *spec, GError **error);
+
+/* Replaces the allocation: "all", "random:N" or "random:N:SEED" (a seeded
+ * random sparse set of N nodes, ascending ids), or the path of a node list
+ * file (node ids, whitespace separated, `#` comments; kept in file order). */
+gboolean platform_set_allocation(platform *p, const char *spec, GError **error);
+
+/* Sets the cores per node (>= 1). */
+gboolean platform_set_cores(platform *p, int cores, GError **error);
+
+/* Ranks the platform can hold: nalloc * cores_per_node. */
+static inline int platform_capacity(const platform *p)
+{
+  return p->nalloc * p->cores_per_node;
+}
+
+/* Human name of link l, e.g. "12 -> 13 (x+, optical)"; caller frees. */
+char *platform_link_name(const platform *p, int link);
+
+void platform_free(platform *p);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(platform, platform_free)
+
+G_END_DECLS

@@ -1,0 +1,326 @@
+/* route.c - dimension-order (with the HAEC Box rule), shortest-path and
+ * table routing. See route.h for the rules, including the torus tie rule.
+ */
+#include "routing/route.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+G_DEFINE_QUARK(route-error-quark, route_error)
+
+/* Graph topologies with more nodes than this cannot hold n^2 tables. */
+#define ROUTE_TABLE_MAX_NODES 8192
+
+gboolean router_parse_order(const topo *t, const char *text, int *order, GError **error)
+{
+  int n = 0;
+  gboolean seen[TOPO_MAX_DIMS] = { FALSE };
+  for (const char *p = text; *p; p++) {
+    if (*p == ',' || *p == ' ')
+      continue;
+    int d = -1;
+    if (*p >= '0' && *p <= '9')
+      d = *p - '0';
+    else
+      for (int i = 0; i < TOPO_MAX_DIMS; i++)
+        if (g_ascii_tolower(*p) == topo_dim_letter(i))
+          d = i;
+    if (d < 0 || d >= t->ndims || seen[d] || n >= t->ndims) {
+      g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_PARSE,
+                  "dimension order '%s': expected a permutation of the %d dimensions "
+                  "(letters xyzwvu... or digits), each once", text, t->ndims);
+      return FALSE;
+    }
+    seen[d] = TRUE;
+    order[n++] = d;
+  }
+  if (n != t->ndims) {
+    g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_PARSE,
+                "dimension order '%s' names %d dimensions, expected all %d", text, n, t->ndims);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Breadth-first search towards each destination over reversed links, so that
+ * next_link[u*n+v] is the first link of a shortest u -> v path. Links are
+ * scanned in id order, which makes ties deterministic. O(n * nlinks). */
+static void build_shortest_paths(router *r)
+{
+  const topo *t = r->t;
+  size_t n = (size_t)t->nnodes;
+  r->next_link = g_new(int, n * n);
+  r->dist = g_new(int, n * n);
+  /* incoming links per node */
+  int *in_off = g_new0(int, n + 1);
+  int *in_link = g_new(int, t->nlinks ? t->nlinks : 1);
+  for (int l = 0; l < t->nlinks; l++)
+    in_off[t->link_dst[l] + 1]++;
+  for (size_t v = 0; v < n; v++)
+    in_off[v + 1] += in_off[v];
+  int *fill = g_memdup2(in_off, sizeof(int) * n);
+  for (int l = 0; l < t->nlinks; l++)
+    in_link[fill[t->link_dst[l]]++] = l;
+  g_free(fill);
+
+  int *queue = g_new(int, n);
+  int *dist = g_new(int, n);
+  for (size_t v = 0; v < n; v++) {
+    for (size_t u = 0; u < n; u++)
+      dist[u] = -1;
+    size_t head = 0, tail = 0;
+    dist[v] = 0;
+    queue[tail++] = (int)v;
+    r->next_link[v * n + v] = -1;
+    while (head < tail) {
+      int w = queue[head++];
+      for (int i = in_off[w]; i < in_off[w + 1]; i++) {
+        int l = in_link[i];
+        int u = t->link_src[l];
+        if (dist[u] < 0) {
+          dist[u] = dist[w] + 1;
+          r->next_link[(size_t)u * n + v] = l;
+          queue[tail++] = u;
+        }
+      }
+    }
+    for (size_t u = 0; u < n; u++) {
+      r->dist[u * n + v] = dist[u];
+      if (dist[u] < 0)
+        r->next_link[u * n + v] = -1;
+    }
+  }
+  g_free(queue);
+  g_free(dist);
+  g_free(in_off);
+  g_free(in_link);
+}
+
+router *router_new(const topo *t, const int *order, GError **error)
+{
+  if (!topo_is_regular(t) && t->nnodes > ROUTE_TABLE_MAX_NODES) {
+    g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_INVALID,
+                "graph topology of %d nodes, expected at most %d for table routing",
+                t->nnodes, ROUTE_TABLE_MAX_NODES);
+    return NULL;
+  }
+  router *r = g_new0(router, 1);
+  r->t = t;
+  for (int d = 0; d < t->ndims; d++)
+    r->order[d] = order ? order[d] : d;
+  if (!topo_is_regular(t))
+    build_shortest_paths(r);
+  return r;
+}
+
+void router_free(router *r)
+{
+  if (!r)
+    return;
+  g_free(r->path_off);
+  g_free(r->path_len);
+  g_free(r->path_links);
+  g_free(r->next_link);
+  g_free(r->dist);
+  g_free(r);
+}
+
+/* The lowest-id link u -> v, or -1. */
+static int link_between(const topo *t, int u, int v)
+{
+  for (int i = t->out_off[u]; i < t->out_off[u + 1]; i++)
+    if (t->link_dst[t->out_link[i]] == v)
+      return t->out_link[i];
+  return -1;
+}
+
+gboolean router_load_table(router *r, const char *path, GError **error)
+{
+  const topo *t = r->t;
+  size_t n = (size_t)t->nnodes;
+  if (n > ROUTE_TABLE_MAX_NODES) {
+    g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_INVALID,
+                "%s: %zu nodes, expected at most %d for a route table", path, n,
+                ROUTE_TABLE_MAX_NODES);
+    return FALSE;
+  }
+  char *text = NULL;
+  if (!g_file_get_contents(path, &text, NULL, NULL)) {
+    g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_IO,
+                "%s: cannot read file, expected a route table", path);
+    return FALSE;
+  }
+  char **lines = g_strsplit(text, "\n", -1);
+  g_free(text);
+  gboolean ok = FALSE;
+  int *off = g_new(int, n * n);
+  int *len = g_new0(int, n * n);
+  for (size_t i = 0; i < n * n; i++)
+    off[i] = -1;
+  GArray *links = g_array_new(FALSE, FALSE, sizeof(int));
+  for (int ln = 0; lines[ln]; ln++) {
+    char *hash = strchr(lines[ln], '#');
+    if (hash)
+      *hash = '\0';
+    char **tok = g_strsplit_set(g_strstrip(lines[ln]), " \t,", -1);
+    int ntok = 0, prev = -1, src = -1, start = (int)links->len;
+    gboolean bad = FALSE;
+    for (int i = 0; tok[i] && !bad; i++) {
+      if (!*tok[i])
+        continue;
+      char *end;
+      errno = 0;
+      long v = strtol(tok[i], &end, 10);
+      if (errno || *end || v < 0 || v >= (long)n) {
+        g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_PARSE,
+                    "%s:%d: '%s' is not a node, expected ids in [0, %zu)", path, ln + 1, tok[i], n);
+        bad = TRUE;
+        break;
+      }
+      if (prev >= 0) {
+        int l = link_between(t, prev, (int)v);
+        if (l < 0) {
+          g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_INVALID,
+                      "%s:%d: no link %d -> %ld, expected a path along links", path, ln + 1,
+                      prev, v);
+          bad = TRUE;
+          break;
+        }
+        g_array_append_val(links, l);
+      } else {
+        src = (int)v;
+      }
+      prev = (int)v;
+      ntok++;
+    }
+    g_strfreev(tok);
+    if (bad)
+      goto out;
+    if (ntok == 0)
+      continue;
+    if (ntok < 2 || src == prev) {
+      g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_PARSE,
+                  "%s:%d: expected 'src node ... dst' with src != dst", path, ln + 1);
+      goto out;
+    }
+    size_t pair = (size_t)src * n + (size_t)prev;
+    if (off[pair] >= 0) {
+      g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_PARSE,
+                  "%s:%d: second route %d -> %d, expected one per pair", path, ln + 1, src, prev);
+      goto out;
+    }
+    off[pair] = start;
+    len[pair] = (int)links->len - start;
+  }
+  g_free(r->path_off);
+  g_free(r->path_len);
+  g_free(r->path_links);
+  r->path_off = off;
+  r->path_len = len;
+  r->path_links = (int *)(void *)g_array_free(links, FALSE);
+  off = len = NULL;
+  links = NULL;
+  ok = TRUE;
+out:
+  g_strfreev(lines);
+  g_free(off);
+  g_free(len);
+  if (links)
+    g_array_free(links, TRUE);
+  return ok;
+}
+
+void route_begin(route_iter *it, const router *r, int src, int dst)
+{
+  const topo *t = r->t;
+  it->r = r;
+  it->cur = src;
+  it->dst = dst;
+  it->k = 0;
+  it->path = NULL;
+  it->left = 0;
+  if (r->path_off) {
+    size_t pair = (size_t)src * t->nnodes + dst;
+    if (r->path_off[pair] >= 0) {
+      it->path = r->path_links + r->path_off[pair];
+      it->left = r->path_len[pair];
+      return;
+    }
+  }
+  if (topo_is_regular(t)) {
+    topo_coords(t, src, it->cc);
+    topo_coords(t, dst, it->dc);
+  }
+}
+
+static gboolean dor_next(route_iter *it, int *link)
+{
+  const topo *t = it->r->t;
+  int cd = t->crossbar_dim;
+  if (cd >= 0 && it->cc[cd] != it->dc[cd]) {
+    int step = it->dc[cd] > it->cc[cd] ? 1 : -1;
+    int next[TOPO_MAX_DIMS];
+    memcpy(next, it->dc, sizeof next);
+    next[cd] = it->cc[cd] + step;
+    int v = topo_node(t, next);
+    *link = topo_crossbar_link(t, it->cur, v);
+    memcpy(it->cc, next, sizeof next);
+    it->cur = v;
+    return TRUE;
+  }
+  while (it->k < t->ndims) {
+    int d = it->r->order[it->k];
+    int c = it->cc[d], target = it->dc[d], n = t->shape[d];
+    if (c == target) {
+      it->k++;
+      continue;
+    }
+    int dir;
+    if (t->conn[d] == TOPO_TORUS) {
+      int ahead = ((target - c) % n + n) % n;
+      dir = 2 * ahead <= n ? 0 : 1; /* tie on an even ring: + */
+    } else {
+      dir = target > c ? 0 : 1;
+    }
+    *link = topo_link(t, it->cur, d, dir);
+    int nc = dir == 0 ? c + 1 : c - 1;
+    nc = (nc + n) % n;
+    it->cur += (nc - c) * t->stride[d];
+    it->cc[d] = nc;
+    return TRUE;
+  }
+  return FALSE;
+}
+
+gboolean route_next(route_iter *it, int *link)
+{
+  if (it->path) {
+    if (it->left == 0)
+      return FALSE;
+    *link = *it->path++;
+    it->left--;
+    return TRUE;
+  }
+  if (it->cur == it->dst)
+    return FALSE;
+  const router *r = it->r;
+  if (topo_is_regular(r->t))
+    return dor_next(it, link);
+  int l = r->next_link[(size_t)it->cur * r->t->nnodes + it->dst];
+  if (l < 0)
+    return FALSE; /* unreachable: route_hops reports -1 */
+  *link = l;
+  it->cur = r->t->link_dst[l];
+  return TRUE;
+}
+
+int route_hops(const router *r, int src, int dst)
+{
+  size_t n = (size_t)r->t->nnodes;
+  if (r->path_off && r->path_off[(size_t)src * n + dst] >= 0)
+    return r->path_len[(size_t)src * n + dst];
+  if (topo_is_regular(r->t))
+    return topo_hops(r->t, src, dst);
+  return r->dist[(size_t)src * n + dst];
+}

@@ -1,0 +1,299 @@
+/* topology.c - regular (mesh/torus/crossbar) and graph topologies.
+ *
+ * Mesh, torus and the HAEC Box are one topology with per-dimension
+ * connectivity; only link enumeration and distance branch on it. Costs:
+ * construction O(nlinks), topo_hops O(ndims), topo_crossbar_link O(ndims).
+ */
+#include "routing/topology.h"
+
+#include <stdlib.h>
+
+G_DEFINE_QUARK(topo-error-quark, topo_error)
+
+static const char dim_letters[TOPO_MAX_DIMS + 1] = "xyzwvuts";
+
+char topo_dim_letter(int d)
+{
+  return d >= 0 && d < TOPO_MAX_DIMS ? dim_letters[d] : '?';
+}
+
+const char *topo_conn_name(topo_conn c)
+{
+  switch (c) {
+  case TOPO_MESH: return "mesh";
+  case TOPO_TORUS: return "torus";
+  case TOPO_CROSSBAR: return "crossbar";
+  }
+  return "?";
+}
+
+gboolean topo_conn_from_name(const char *name, topo_conn *out)
+{
+  static const struct { const char *name; topo_conn c; } names[] = {
+    { "mesh", TOPO_MESH }, { "torus", TOPO_TORUS }, { "crossbar", TOPO_CROSSBAR },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(names); i++)
+    if (g_ascii_strcasecmp(name, names[i].name) == 0) {
+      *out = names[i].c;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+void topo_coords(const topo *t, int node, int *c)
+{
+  for (int d = 0; d < t->ndims; d++) {
+    c[d] = node % t->shape[d];
+    node /= t->shape[d];
+  }
+}
+
+int topo_node(const topo *t, const int *c)
+{
+  int id = 0;
+  for (int d = t->ndims - 1; d >= 0; d--)
+    id = id * t->shape[d] + c[d];
+  return id;
+}
+
+/* Index of `node` within its crossbar layer (crossbar coordinate removed). */
+static int slab_index(const topo *t, int node)
+{
+  int cd = t->crossbar_dim;
+  int low = node % t->stride[cd];
+  int high = node / (t->stride[cd] * t->shape[cd]);
+  return low + high * t->stride[cd];
+}
+
+int topo_crossbar_link(const topo *t, int from, int to)
+{
+  int cd = t->crossbar_dim;
+  if (cd < 0)
+    return -1;
+  int cf = (from / t->stride[cd]) % t->shape[cd];
+  int ct = (to / t->stride[cd]) % t->shape[cd];
+  int dir;
+  if (ct == cf + 1)
+    dir = 0;
+  else if (ct == cf - 1)
+    dir = 1;
+  else
+    return -1;
+  int first = t->first_link[((size_t)from * t->ndims + cd) * 2 + dir];
+  return first < 0 ? -1 : first + slab_index(t, to);
+}
+
+int topo_dim_distance(const topo *t, int dim, int a, int b)
+{
+  int d = abs(a - b);
+  if (t->conn[dim] == TOPO_TORUS && t->shape[dim] - d < d)
+    d = t->shape[dim] - d;
+  return d;
+}
+
+int topo_hops(const topo *t, int a, int b)
+{
+  g_assert(topo_is_regular(t));
+  int ca[TOPO_MAX_DIMS], cb[TOPO_MAX_DIMS];
+  topo_coords(t, a, ca);
+  topo_coords(t, b, cb);
+  int cd = t->crossbar_dim;
+  /* HAEC rule: across layers the first wireless hop also fixes every other
+   * coordinate, so only the layer distance counts. */
+  if (cd >= 0 && ca[cd] != cb[cd])
+    return abs(ca[cd] - cb[cd]);
+  int h = 0;
+  for (int d = 0; d < t->ndims; d++)
+    h += topo_dim_distance(t, d, ca[d], cb[d]);
+  return h;
+}
+
+static topo *alloc_links(topo *t)
+{
+  t->link_src = g_new(int, t->nlinks ? t->nlinks : 1);
+  t->link_dst = g_new(int, t->nlinks ? t->nlinks : 1);
+  t->link_dim = g_new(int8_t, t->nlinks ? t->nlinks : 1);
+  t->link_dir = g_new(int8_t, t->nlinks ? t->nlinks : 1);
+  t->out_off = g_new0(int, (size_t)t->nnodes + 1);
+  t->out_link = g_new(int, t->nlinks ? t->nlinks : 1);
+  return t;
+}
+
+/* Number of links leaving `node` along dimension d in direction dir. */
+static int64_t links_at(const topo *t, const int *c, int d, int dir)
+{
+  int n = t->shape[d];
+  switch (t->conn[d]) {
+  case TOPO_MESH:
+    return dir == 0 ? c[d] < n - 1 : c[d] > 0;
+  case TOPO_TORUS:
+    return n > 1;
+  case TOPO_CROSSBAR:
+    return (dir == 0 ? c[d] < n - 1 : c[d] > 0) ? t->slab : 0;
+  }
+  return 0;
+}
+
+topo *topo_new_regular(int ndims, const int *shape, const topo_conn *conn, GError **error)
+{
+  if (ndims < 1 || ndims > TOPO_MAX_DIMS) {
+    g_set_error(error, TOPO_ERROR, TOPO_ERROR_INVALID,
+                "%d dimensions, expected 1 to %d", ndims, TOPO_MAX_DIMS);
+    return NULL;
+  }
+  topo *t = g_new0(topo, 1);
+  t->ndims = ndims;
+  t->crossbar_dim = -1;
+  int64_t nnodes = 1;
+  for (int d = 0; d < ndims; d++) {
+    if (shape[d] < 1) {
+      g_set_error(error, TOPO_ERROR, TOPO_ERROR_INVALID,
+                  "dimension %c has size %d, expected at least 1", topo_dim_letter(d), shape[d]);
+      goto fail;
+    }
+    if (conn[d] == TOPO_CROSSBAR) {
+      if (t->crossbar_dim >= 0) {
+        g_set_error(error, TOPO_ERROR, TOPO_ERROR_INVALID,
+                    "dimensions %c and %c are both crossbars, expected at most one",
+                    topo_dim_letter(t->crossbar_dim), topo_dim_letter(d));
+        goto fail;
+      }
+      t->crossbar_dim = d;
+    }
+    t->shape[d] = shape[d];
+    t->conn[d] = conn[d];
+    t->stride[d] = (int)nnodes;
+    nnodes *= shape[d];
+    if (nnodes > G_MAXINT / 2) {
+      g_set_error(error, TOPO_ERROR, TOPO_ERROR_INVALID, "too many nodes, expected < 2^30");
+      goto fail;
+    }
+  }
+  t->nnodes = (int)nnodes;
+  t->slab = t->crossbar_dim >= 0 ? t->nnodes / t->shape[t->crossbar_dim] : 0;
+
+  /* Count links node by node, dimension by dimension, + before -. */
+  t->first_link = g_new(int, (size_t)t->nnodes * ndims * 2);
+  int64_t nl = 0;
+  int c[TOPO_MAX_DIMS];
+  for (int u = 0; u < t->nnodes; u++) {
+    topo_coords(t, u, c);
+    for (int d = 0; d < ndims; d++)
+      for (int dir = 0; dir < 2; dir++) {
+        int64_t k = links_at(t, c, d, dir);
+        t->first_link[((size_t)u * ndims + d) * 2 + dir] = k ? (int)nl : -1;
+        nl += k;
+      }
+    if (nl > G_MAXINT / 2) {
+      g_set_error(error, TOPO_ERROR, TOPO_ERROR_INVALID, "too many links, expected < 2^30");
+      goto fail;
+    }
+  }
+  t->nlinks = (int)nl;
+  alloc_links(t);
+
+  int l = 0;
+  for (int u = 0; u < t->nnodes; u++) {
+    topo_coords(t, u, c);
+    t->out_off[u] = l;
+    for (int d = 0; d < ndims; d++)
+      for (int dir = 0; dir < 2; dir++) {
+        int64_t k = links_at(t, c, d, dir);
+        if (!k)
+          continue;
+        int step = dir == 0 ? 1 : -1;
+        if (t->conn[d] == TOPO_CROSSBAR) {
+          /* targets: every node of the adjacent layer, in slab order */
+          int layer_base = (c[d] + step) * t->stride[d];
+          for (int s = 0; s < t->slab; s++) {
+            int low = s % t->stride[d];
+            int high = s / t->stride[d];
+            int v = low + layer_base + high * t->stride[d] * t->shape[d];
+            t->link_src[l] = u;
+            t->link_dst[l] = v;
+            t->link_dim[l] = (int8_t)d;
+            t->link_dir[l] = (int8_t)dir;
+            t->out_link[l] = l;
+            l++;
+          }
+        } else {
+          int n = t->shape[d];
+          int nc = ((c[d] + step) % n + n) % n;
+          t->link_src[l] = u;
+          t->link_dst[l] = u + (nc - c[d]) * t->stride[d];
+          t->link_dim[l] = (int8_t)d;
+          t->link_dir[l] = (int8_t)dir;
+          t->out_link[l] = l;
+          l++;
+        }
+      }
+  }
+  t->out_off[t->nnodes] = l;
+  g_assert(l == t->nlinks);
+  return t;
+
+fail:
+  topo_free(t);
+  return NULL;
+}
+
+topo *topo_new_graph(int nnodes, int nlinks, const int *src, const int *dst, GError **error)
+{
+  if (nnodes < 1) {
+    g_set_error(error, TOPO_ERROR, TOPO_ERROR_INVALID, "%d nodes, expected at least 1", nnodes);
+    return NULL;
+  }
+  for (int i = 0; i < nlinks; i++)
+    if (src[i] < 0 || src[i] >= nnodes || dst[i] < 0 || dst[i] >= nnodes || src[i] == dst[i]) {
+      g_set_error(error, TOPO_ERROR, TOPO_ERROR_INVALID,
+                  "link %d: %d -> %d, expected two different nodes in [0, %d)", i, src[i],
+                  dst[i], nnodes);
+      return NULL;
+    }
+  topo *t = g_new0(topo, 1);
+  t->crossbar_dim = -1;
+  t->nnodes = nnodes;
+  t->nlinks = nlinks;
+  alloc_links(t);
+  for (int i = 0; i < nlinks; i++) {
+    t->link_src[i] = src[i];
+    t->link_dst[i] = dst[i];
+    t->link_dim[i] = -1;
+    t->link_dir[i] = 0;
+    t->out_off[src[i] + 1]++;
+  }
+  for (int u = 0; u < nnodes; u++)
+    t->out_off[u + 1] += t->out_off[u];
+  int *fill = g_memdup2(t->out_off, sizeof(int) * (size_t)nnodes);
+  for (int i = 0; i < nlinks; i++)
+    t->out_link[fill[src[i]]++] = i;
+  g_free(fill);
+  return t;
+}
+
+void topo_free(topo *t)
+{
+  if (!t)
+    return;
+  g_free(t->link_src);
+  g_free(t->link_dst);
+  g_free(t->link_dim);
+  g_free(t->link_dir);
+  g_free(t->out_off);
+  g_free(t->out_link);
+  g_free(t->first_link);
+  g_free(t);
+}
+
+char *topo_describe(const topo *t)
+{
+  if (!topo_is_regular(t))
+    return g_strdup_printf("graph of %d nodes, %d links", t->nnodes, t->nlinks);
+  GString *s = g_string_new(NULL);
+  for (int d = 0; d < t->ndims; d++)
+    g_string_append_printf(s, d ? "x%d" : "%d", t->shape[d]);
+  g_string_append_c(s, ' ');
+  for (int d = 0; d < t->ndims; d++)
+    g_string_append_printf(s, d ? ",%s" : "%s", topo_conn_name(t->conn[d]));
+  return g_string_free(s, FALSE);
+}

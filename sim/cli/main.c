@@ -1,0 +1,42 @@
+/* main.c - `mapsim SUBCOMMAND ...`: dispatch to the registry in commands.c. */
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/cli/cli.h"
+
+static void usage(FILE *out)
+{
+  fprintf(out, "Usage: mapsim SUBCOMMAND [OPTION...]\n\n"
+               "Where should my MPI ranks live on this network, and how much does it matter?\n\n"
+               "Subcommands:\n");
+  for (int i = 0; i < cli_ncommands; i++)
+    fprintf(out, "  %-12s %s\n", cli_commands[i].name, cli_commands[i].summary);
+  fprintf(out, "\n`mapsim SUBCOMMAND --help` explains each one, with an example.\n");
+}
+
+int main(int argc, char **argv)
+{
+  setlocale(LC_ALL, "C");
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  const char *name = argv[1];
+  if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+    usage(stdout);
+    return 0;
+  }
+  if (strcmp(name, "--version") == 0) {
+    printf("mapsim 0.1.0\n");
+    return 0;
+  }
+  for (int i = 0; i < cli_ncommands; i++)
+    if (strcmp(name, cli_commands[i].name) == 0)
+      return cli_commands[i].run(argc - 1, argv + 1);
+  fprintf(stderr, "mapsim: unknown subcommand '%s', expected one of:", name);
+  for (int i = 0; i < cli_ncommands; i++)
+    fprintf(stderr, " %s", cli_commands[i].name);
+  fprintf(stderr, "\n");
+  return 2;
+}

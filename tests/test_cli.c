@@ -1,0 +1,2 @@
+#include <criterion/criterion.h>
+Test(placeholder_cli, builds) { cr_assert_eq(1 + 1, 2); }

@@ -1,0 +1,276 @@
+/* collectives.c - message schedules of collective algorithms (see
+ * collectives.h for the algorithms, byte conventions and dependency rule).
+ * Each builder is O(messages) and allocates only inside `out`.
+ * The algorithms are the classic ones of MPICH (Thakur, Rabenseifner and
+ * Gropp, "Optimization of Collective Communication Operations in MPICH",
+ * IJHPCA 2005).
+ */
+#include "traces/collectives.h"
+
+#include <string.h>
+
+G_DEFINE_QUARK(coll-error-quark, coll_error)
+
+#define OPBIT(op) (1u << (op))
+#define ROOTED_TO_ALL (OPBIT(COLL_BCAST) | OPBIT(COLL_SCATTER) | OPBIT(COLL_SCATTERV))
+#define ROOTED_FROM_ALL (OPBIT(COLL_REDUCE) | OPBIT(COLL_GATHER) | OPBIT(COLL_GATHERV))
+#define ALLGATHERS (OPBIT(COLL_ALLGATHER) | OPBIT(COLL_ALLGATHERV))
+#define ALLTOALLS (OPBIT(COLL_ALLTOALL) | OPBIT(COLL_ALLTOALLV) | OPBIT(COLL_ALLTOALLW))
+#define REDSCATS (OPBIT(COLL_REDUCE_SCATTER) | OPBIT(COLL_REDUCE_SCATTER_BLOCK))
+#define SCANS (OPBIT(COLL_SCAN) | OPBIT(COLL_EXSCAN))
+
+static const char *const op_names[] = {
+#define COLL_OP_NAME(code, name, otf2) [code] = name,
+  COLL_OPS(COLL_OP_NAME)
+#undef COLL_OP_NAME
+};
+
+const char *coll_op_name(int op)
+{
+  if (op < 0 || op >= COLL_NOPS)
+    return "other";
+  return op_names[op];
+}
+
+gboolean coll_op_from_name(const char *name, coll_op *op)
+{
+  for (int i = 0; i < COLL_NOPS; i++)
+    if (g_strcmp0(op_names[i], name) == 0) {
+      *op = (coll_op)i;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static int64_t contrib(const int64_t *bytes, int r)
+{
+  return bytes ? bytes[r] : 0;
+}
+
+static void push(GArray *out, int round, int src, int dst, int64_t bytes)
+{
+  coll_msg m = { round, src, dst, bytes };
+  g_array_append_val(out, m);
+}
+
+static int ceil_log2(int P)
+{
+  int l = 0;
+  while ((1 << l) < P)
+    l++;
+  return l;
+}
+
+/* Bytes of the block of relative ranks [lo, hi) (absolute rank = rel+root). */
+static int64_t block_bytes(const int64_t *bytes, int P, int root, int lo, int hi)
+{
+  int64_t s = 0;
+  for (int v = lo; v < hi && v < P; v++)
+    s += contrib(bytes, (v + root) % P);
+  return s;
+}
+
+/* Binomial tree. To-all ops walk the mask down (subtrees contiguous in
+ * relative rank), from-all ops walk it up. */
+static void build_binomial(coll_op op, int P, int root, const int64_t *bytes, GArray *out)
+{
+  int L = ceil_log2(P);
+  gboolean down = (OPBIT(op) & ROOTED_TO_ALL) != 0;
+  for (int j = 0; j < L; j++) {
+    int mask = down ? 1 << (L - 1 - j) : 1 << j;
+    for (int v = 0; v < P; v++) {
+      if (down && v % (2 * mask) == 0 && v + mask < P) {
+        int64_t b = op == COLL_BCAST ? contrib(bytes, root)
+                                     : block_bytes(bytes, P, root, v + mask, v + 2 * mask);
+        push(out, j, (v + root) % P, (v + mask + root) % P, b);
+      } else if (!down && v % (2 * mask) == mask) {
+        int64_t b = op == COLL_REDUCE ? contrib(bytes, (v + root) % P)
+                                      : block_bytes(bytes, P, root, v, v + mask);
+        push(out, j, (v + root) % P, (v - mask + root) % P, b);
+      }
+    }
+  }
+}
+
+static void build_linear(coll_op op, int P, int root, const int64_t *bytes, GArray *out)
+{
+  gboolean down = (OPBIT(op) & ROOTED_TO_ALL) != 0;
+  for (int r = 0; r < P; r++) {
+    if (r == root)
+      continue;
+    if (down)
+      push(out, 0, root, r, op == COLL_BCAST ? contrib(bytes, root) : contrib(bytes, r));
+    else
+      push(out, 0, r, root, contrib(bytes, r));
+  }
+}
+
+static int64_t max_contrib(const int64_t *bytes, int P)
+{
+  int64_t m = 0;
+  for (int r = 0; r < P; r++)
+    m = MAX(m, contrib(bytes, r));
+  return m;
+}
+
+/* Recursive doubling over the largest power of two p2 <= P; the first
+ * 2*(P-p2) ranks pair up (even folds into odd) before and get the result
+ * after (allreduce, barrier). Allgather needs P == p2. */
+static void build_recdbl(coll_op op, int P, int root, const int64_t *bytes, GArray *out)
+{
+  int p2 = 1;
+  while (p2 * 2 <= P)
+    p2 *= 2;
+  int rem = P - p2, round = 0;
+  int64_t vec = op == COLL_ALLREDUCE ? max_contrib(bytes, P) : 0;
+  if (rem > 0) {
+    for (int r = 0; r < 2 * rem; r += 2)
+      push(out, round, r, r + 1, vec);
+    round++;
+  }
+  /* participant i <-> world rank: the odd ranks of the first 2*rem, then the rest */
+  for (int mask = 1; mask < p2; mask *= 2, round++)
+    for (int i = 0; i < p2; i++) {
+      int peer = i ^ mask;
+      int ri = i < rem ? 2 * i + 1 : i + rem, rp = peer < rem ? 2 * peer + 1 : peer + rem;
+      int64_t b = vec;
+      if (OPBIT(op) & ALLGATHERS)
+        b = block_bytes(bytes, P, 0, i & ~(mask - 1), (i & ~(mask - 1)) + mask);
+      push(out, round, ri, rp, b);
+    }
+  if (rem > 0)
+    for (int r = 0; r < 2 * rem; r += 2)
+      push(out, round, r + 1, r, vec);
+}
+
+/* Chunk c of a vector of n bytes cut in P pieces (the first n % P one byte
+ * longer). */
+static int64_t chunk(int64_t n, int P, int c)
+{
+  return n / P + (c < n % P ? 1 : 0);
+}
+
+static void build_ring(coll_op op, int P, int root, const int64_t *bytes, GArray *out)
+{
+  if (OPBIT(op) & ALLGATHERS) {
+    for (int k = 0; k < P - 1; k++)
+      for (int r = 0; r < P; r++)
+        push(out, k, r, (r + 1) % P, contrib(bytes, ((r - k) % P + P) % P));
+    return;
+  }
+  /* allreduce: reduce-scatter then allgather, chunk (r - k) mod P */
+  int64_t n = max_contrib(bytes, P);
+  for (int k = 0; k < 2 * (P - 1); k++)
+    for (int r = 0; r < P; r++)
+      push(out, k, r, (r + 1) % P, chunk(n, P, ((r - k) % P + P) % P));
+}
+
+static void build_pairwise(coll_op op, int P, int root, const int64_t *bytes, GArray *out)
+{
+  for (int k = 1; k < P; k++)
+    for (int r = 0; r < P; r++) {
+      int dst = (r + k) % P;
+      push(out, k - 1, r, dst, chunk(contrib(bytes, r), P, dst));
+    }
+}
+
+static void build_dissemination(coll_op op, int P, int root, const int64_t *bytes, GArray *out)
+{
+  int L = ceil_log2(P);
+  for (int k = 0; k < L; k++)
+    for (int r = 0; r < P; r++)
+      push(out, k, r, (r + (1 << k)) % P, 0);
+}
+
+static void build_chain(coll_op op, int P, int root, const int64_t *bytes, GArray *out)
+{
+  for (int r = 0; r + 1 < P; r++)
+    push(out, r, r, r + 1, contrib(bytes, r));
+}
+
+const coll_algo coll_algos[] = {
+  { "auto", 0xffffffffu, "the per-op default (see collectives.h)", NULL },
+  { "binomial", ROOTED_TO_ALL | ROOTED_FROM_ALL,
+    "binomial tree: ceil(log2 P) rounds, P-1 messages", build_binomial },
+  { "linear", ROOTED_TO_ALL | ROOTED_FROM_ALL,
+    "root exchanges with every rank directly: 1 round, P-1 messages", build_linear },
+  { "recursive_doubling", OPBIT(COLL_ALLREDUCE) | ALLGATHERS | OPBIT(COLL_BARRIER),
+    "pairwise exchange with rank ^ 2^k: log2 P rounds (+2 when P is not a power of two)",
+    build_recdbl },
+  { "ring", OPBIT(COLL_ALLREDUCE) | ALLGATHERS,
+    "neighbour ring: allgather P-1 rounds, allreduce 2(P-1) rounds of chunks", build_ring },
+  { "pairwise", ALLTOALLS | REDSCATS,
+    "round k: r sends its chunk for (r+k) mod P; P-1 rounds", build_pairwise },
+  { "dissemination", OPBIT(COLL_BARRIER),
+    "round k: r -> (r + 2^k) mod P; ceil(log2 P) rounds, P ceil(log2 P) messages",
+    build_dissemination },
+  { "chain", SCANS, "prefix passed along r -> r+1: P-1 rounds", build_chain },
+};
+
+const int coll_nalgos = G_N_ELEMENTS(coll_algos);
+
+const coll_algo *coll_algo_lookup(const char *name)
+{
+  for (int i = 0; i < coll_nalgos; i++)
+    if (g_strcmp0(coll_algos[i].name, name) == 0)
+      return &coll_algos[i];
+  return NULL;
+}
+
+const coll_algo *coll_algo_auto(coll_op op, int P, const int64_t *bytes)
+{
+  uint32_t bit = OPBIT(op);
+  gboolean short_msg = max_contrib(bytes, P) < COLL_AUTO_SHORT_BYTES;
+  if (bit & (ROOTED_TO_ALL | ROOTED_FROM_ALL))
+    return coll_algo_lookup("binomial");
+  if (op == COLL_BARRIER)
+    return coll_algo_lookup("dissemination");
+  if (bit & (ALLTOALLS | REDSCATS))
+    return coll_algo_lookup("pairwise");
+  if (bit & SCANS)
+    return coll_algo_lookup("chain");
+  if (op == COLL_ALLREDUCE)
+    return coll_algo_lookup(short_msg ? "recursive_doubling" : "ring");
+  gboolean pow2 = (P & (P - 1)) == 0;
+  return coll_algo_lookup(short_msg && pow2 ? "recursive_doubling" : "ring");
+}
+
+gboolean coll_schedule(coll_op op, const char *algo, int P, int root, const int64_t *bytes,
+                       GArray *out, GError **error)
+{
+  g_assert(P >= 1);
+  if (op < 0 || op >= COLL_NOPS) {
+    g_set_error(error, COLL_ERROR, COLL_ERROR_ALGO,
+                "collective op %d: not an MPI data collective, expected one of barrier..exscan",
+                (int)op);
+    return FALSE;
+  }
+  const coll_algo *a = coll_algo_lookup(algo ? algo : "auto");
+  if (a && a->build == NULL)
+    a = coll_algo_auto(op, P, bytes);
+  if (a == NULL || !(a->ops & OPBIT(op))) {
+    g_set_error(error, COLL_ERROR, COLL_ERROR_ALGO,
+                "collective algorithm '%s': %s, expected one implementing %s (see mapsim trace --help)",
+                algo, a ? "does not implement this op" : "unknown", coll_op_name(op));
+    return FALSE;
+  }
+  if (a->build == build_recdbl && (OPBIT(op) & ALLGATHERS) && (P & (P - 1)) != 0) {
+    g_set_error(error, COLL_ERROR, COLL_ERROR_ALGO,
+                "collective algorithm recursive_doubling: allgather on %d ranks, expected a "
+                "power-of-two communicator", P);
+    return FALSE;
+  }
+  if (P > 1) {
+    g_assert(!(OPBIT(op) & (ROOTED_TO_ALL | ROOTED_FROM_ALL)) || (root >= 0 && root < P));
+    a->build(op, P, root, bytes, out);
+  }
+  return TRUE;
+}
+
+int coll_nrounds(const coll_msg *msgs, size_t n)
+{
+  int r = -1;
+  for (size_t i = 0; i < n; i++)
+    r = MAX(r, msgs[i].round);
+  return r + 1;
+}

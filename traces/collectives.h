@@ -1,0 +1,137 @@
+/* collectives.h - message schedules of MPI collective algorithms.
+ *
+ * A schedule is the list of point-to-point messages an algorithm sends to
+ * carry out one collective call: (round, src, dst, bytes), ranks being
+ * ranks of the communicator (0..P-1). Nothing is simulated here; the trace
+ * module expands collectives into communication-graph edges with it and the
+ * replay engine executes schedules round by round.
+ *
+ * Dependency rule (what a replay must respect): a rank starts its round-k
+ * sends once every message addressed to it in rounds 0..k-1 has arrived.
+ * Messages of one rank in one round are independent of each other. The call
+ * completes at a rank when all its sends and receives have completed.
+ *
+ * Byte counts: `bytes[r]` (r = comm rank, P entries) is the size of rank r's
+ * own contribution, as Score-P records it in CollectiveEnd:
+ *   bcast                 bytes[root] = payload (others ignored)
+ *   scatter(v)            bytes[r] = the block root sends to r
+ *   gather(v)             bytes[r] = the block r sends to root
+ *   allgather(v)          bytes[r] = r's block
+ *   reduce, allreduce,
+ *   scan, exscan          bytes[r] = r's vector
+ *   reduce_scatter(_block)bytes[r] = r's whole input vector (split in P chunks)
+ *   alltoall(v/w)         bytes[r] = all r sends (split in P equal chunks)
+ *   barrier               ignored (messages carry 0 bytes)
+ * `bytes` may be NULL: every contribution is then 0 bytes.
+ *
+ * Algorithms (registry `coll_algos`, names for --collectives):
+ *   binomial            bcast/scatter (mask decreasing, contiguous subtrees),
+ *                       reduce/gather (mask increasing): ceil(log2 P) rounds,
+ *                       P-1 messages
+ *   linear              rooted ops: root <-> every other rank in one round
+ *   recursive_doubling  allreduce (any P: the P - 2^floor(log2 P) extra ranks
+ *                       fold in first and get the result last), allgather
+ *                       (P a power of two), barrier
+ *   ring                allgather (P-1 rounds, P(P-1) messages), allreduce
+ *                       (reduce-scatter + allgather, 2(P-1) rounds)
+ *   pairwise            alltoall(v/w), reduce_scatter: P-1 rounds, round k
+ *                       r -> (r+k) mod P
+ *   dissemination       barrier: ceil(log2 P) rounds, r -> (r + 2^k) mod P
+ *   chain               scan/exscan: P-1 rounds, r -> r+1
+ *   auto                the per-op default below
+ * "auto" picks: binomial for rooted ops, dissemination for barrier,
+ * pairwise for alltoall and reduce_scatter, chain for scans, and for
+ * allreduce/allgather recursive doubling when the largest contribution is
+ * below COLL_AUTO_SHORT_BYTES (and, for allgather, P is a power of two),
+ * ring otherwise (MPICH's short/long message switch).
+ *
+ * Ownership: schedules are appended to a caller-owned GArray of coll_msg.
+ * Not for: timing (sim/), reading collectives from traces (trace.h).
+ */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+G_BEGIN_DECLS
+
+#define COLL_ERROR (coll_error_quark())
+GQuark coll_error_quark(void);
+
+typedef enum {
+  COLL_ERROR_ALGO,  /* unknown algorithm, or not defined for this op / size */
+} CollError;
+
+/* Collective operations: {code, name, OTF2_CollectiveOp value}. The codes
+ * equal OTF2's values so traces map one to one. */
+#define COLL_OPS(X)                                         \
+  X(COLL_BARRIER, "barrier", 0)                             \
+  X(COLL_BCAST, "bcast", 1)                                 \
+  X(COLL_GATHER, "gather", 2)                               \
+  X(COLL_GATHERV, "gatherv", 3)                             \
+  X(COLL_SCATTER, "scatter", 4)                             \
+  X(COLL_SCATTERV, "scatterv", 5)                           \
+  X(COLL_ALLGATHER, "allgather", 6)                         \
+  X(COLL_ALLGATHERV, "allgatherv", 7)                       \
+  X(COLL_ALLTOALL, "alltoall", 8)                           \
+  X(COLL_ALLTOALLV, "alltoallv", 9)                         \
+  X(COLL_ALLTOALLW, "alltoallw", 10)                        \
+  X(COLL_ALLREDUCE, "allreduce", 11)                        \
+  X(COLL_REDUCE, "reduce", 12)                              \
+  X(COLL_REDUCE_SCATTER, "reduce_scatter", 13)              \
+  X(COLL_SCAN, "scan", 14)                                  \
+  X(COLL_EXSCAN, "exscan", 15)                              \
+  X(COLL_REDUCE_SCATTER_BLOCK, "reduce_scatter_block", 16)
+
+typedef enum {
+#define COLL_OP_ENUM(code, name, otf2) code = otf2,
+  COLL_OPS(COLL_OP_ENUM)
+#undef COLL_OP_ENUM
+  COLL_NOPS,
+  COLL_OTHER = 255, /* a non-MPI-data collective (RMA window handles ...) */
+} coll_op;
+
+/* Threshold of "auto" for allreduce/allgather, bytes per contribution. */
+#define COLL_AUTO_SHORT_BYTES 8192
+
+typedef struct coll_msg {
+  int round;      /* 0-based; see the dependency rule above */
+  int src, dst;   /* communicator ranks */
+  int64_t bytes;
+} coll_msg;
+
+typedef void (*coll_build_fn)(coll_op op, int P, int root, const int64_t *bytes, GArray *out);
+
+typedef struct coll_algo {
+  const char *name;
+  uint32_t ops;          /* bit (1u << op) for each op it implements */
+  const char *summary;
+  coll_build_fn build;   /* NULL for "auto" */
+} coll_algo;
+
+extern const coll_algo coll_algos[];
+extern const int coll_nalgos;
+
+/* Name of an op ("other" for COLL_OTHER or unknown codes); static string. */
+const char *coll_op_name(int op);
+/* Op code for a name; FALSE when unknown. */
+gboolean coll_op_from_name(const char *name, coll_op *op);
+
+/* Registry lookup; NULL when unknown. */
+const coll_algo *coll_algo_lookup(const char *name);
+
+/* The algorithm "auto" resolves to for this op, size and contributions. */
+const coll_algo *coll_algo_auto(coll_op op, int P, const int64_t *bytes);
+
+/* Appends the messages of one call of `op` on P ranks (root in [0,P) for
+ * rooted ops, ignored otherwise) to `out` (GArray of coll_msg), sorted by
+ * round. `algo` NULL means "auto". Fails (COLL_ERROR_ALGO, nothing
+ * appended) when the algorithm is unknown or does not implement the op,
+ * or for COLL_OTHER. P == 1 appends nothing. */
+gboolean coll_schedule(coll_op op, const char *algo, int P, int root, const int64_t *bytes,
+                       GArray *out, GError **error);
+
+/* Number of rounds of a schedule (max round + 1; 0 when empty). */
+int coll_nrounds(const coll_msg *msgs, size_t n);
+
+G_END_DECLS

@@ -1,0 +1,364 @@
+/* trace.c - the in-memory trace: construction, summary (counts and
+ * send/receive matching) and the communication graph of a trace.
+ */
+#include "traces/trace.h"
+#include "traces/trace-private.h"
+
+#include <math.h>
+#include <string.h>
+
+G_DEFINE_QUARK(trace-error-quark, trace_error)
+
+static const char *const kind_names[] = {
+#define TRACE_KIND_NAME(code, name, fields) [code] = name,
+  TRACE_EVENT_KINDS(TRACE_KIND_NAME)
+#undef TRACE_KIND_NAME
+};
+
+static const char *const rec_names[] = {
+#define TRACE_REC_NAME(code, name) [code] = name,
+  TRACE_RECORD_TYPES(TRACE_REC_NAME)
+#undef TRACE_REC_NAME
+};
+
+const char *trace_kind_name(int kind)
+{
+  return kind >= 0 && kind < TRACE_NKINDS ? kind_names[kind] : "unknown";
+}
+
+const char *trace_rec_name(int rec)
+{
+  return rec >= 0 && rec < TRACE_NRECS ? rec_names[rec] : "unknown";
+}
+
+trace *trace_alloc(int nranks)
+{
+  g_assert(nranks >= 1);
+  trace *t = g_new0(trace, 1);
+  t->nranks = nranks;
+  t->ranks = g_new0(trace_rank, nranks);
+  t->timer_resolution = UINT64_C(1000000000000);
+  return t;
+}
+
+void trace_reserve(trace *t, int rank, int64_t n)
+{
+  trace_rank *r = &t->ranks[rank];
+  if (r->nevents + n > r->capacity) {
+    r->capacity = r->nevents + n;
+    r->events = g_renew(trace_event, r->events, (size_t)r->capacity);
+  }
+}
+
+int64_t trace_ticks_to_ps(uint64_t ticks, uint64_t offset, uint64_t resolution)
+{
+  int64_t d = (int64_t)(ticks - offset);
+  int64_t res = (int64_t)resolution;
+  int64_t q = d / res, r = d % res;
+  return q * INT64_C(1000000000000) + (int64_t)llround((double)r * 1e12 / (double)res);
+}
+
+trace *trace_new(int nranks)
+{
+  trace *t = trace_alloc(nranks);
+  int *world = g_new(int, nranks);
+  for (int i = 0; i < nranks; i++)
+    world[i] = i;
+  t->world = trace_add_comm(t, "MPI_COMM_WORLD", nranks, world);
+  trace_add_comm(t, "MPI_COMM_SELF", 1, NULL);
+  t->comms[1].self = TRUE;
+  g_free(world);
+  return t;
+}
+
+uint32_t trace_add_region(trace *t, const char *name)
+{
+  t->regions = g_renew(char *, t->regions, t->nregions + 1);
+  t->regions[t->nregions] = g_strdup(name);
+  return (uint32_t)t->nregions++;
+}
+
+uint32_t trace_add_comm(trace *t, const char *name, int size, const int *members)
+{
+  t->comms = g_renew(trace_comm, t->comms, t->ncomms + 1);
+  trace_comm *c = &t->comms[t->ncomms];
+  c->name = g_strdup(name ? name : "");
+  c->size = size;
+  c->self = FALSE;
+  c->members = members ? g_memdup2(members, sizeof(int) * (size_t)size) : NULL;
+  return (uint32_t)t->ncomms++;
+}
+
+trace_event *trace_push(trace *t, int rank, const trace_event *ev)
+{
+  g_assert(rank >= 0 && rank < t->nranks);
+  trace_rank *r = &t->ranks[rank];
+  if (r->nevents == r->capacity) {
+    r->capacity = r->capacity ? r->capacity + r->capacity / 2 : 64;
+    r->events = g_renew(trace_event, r->events, (size_t)r->capacity);
+  }
+  r->events[r->nevents] = *ev;
+  return &r->events[r->nevents++];
+}
+
+void trace_shrink(trace *t)
+{
+  for (int i = 0; i < t->nranks; i++) {
+    trace_rank *r = &t->ranks[i];
+    if (r->capacity > r->nevents) {
+      r->events = g_renew(trace_event, r->events, (size_t)MAX(r->nevents, 1));
+      r->capacity = MAX(r->nevents, 1);
+    }
+  }
+}
+
+size_t trace_event_bytes(const trace *t)
+{
+  size_t b = 0;
+  for (int i = 0; i < t->nranks; i++)
+    b += (size_t)t->ranks[i].capacity * sizeof(trace_event);
+  return b;
+}
+
+int trace_comm_world_rank(const trace *t, uint32_t comm, int me, int comm_rank)
+{
+  if (comm >= (uint32_t)t->ncomms)
+    return -1;
+  const trace_comm *c = &t->comms[comm];
+  if (comm_rank < 0 || comm_rank >= c->size)
+    return -1;
+  return c->self ? me : c->members[comm_rank];
+}
+
+void trace_free(trace *t)
+{
+  if (t == NULL)
+    return;
+  for (int i = 0; i < t->nranks; i++)
+    g_free(t->ranks[i].events);
+  g_free(t->ranks);
+  for (int i = 0; i < t->nregions; i++)
+    g_free(t->regions[i]);
+  g_free(t->regions);
+  for (int i = 0; i < t->ncomms; i++) {
+    g_free(t->comms[i].name);
+    g_free(t->comms[i].members);
+  }
+  g_free(t->comms);
+  g_free(t);
+}
+
+/* ---- send/receive matching ------------------------------------------- */
+
+typedef struct {
+  int32_t src, dst;
+  uint32_t comm, tag;
+} msg_key;
+
+typedef struct {
+  GArray *sizes;  /* int64 sizes of the sends, in order */
+  guint next;     /* next send a receive consumes */
+} msg_queue;
+
+static guint key_hash(gconstpointer p)
+{
+  const msg_key *k = p;
+  guint h = (guint)k->src * 2654435761u;
+  h ^= (guint)k->dst * 40503u + (guint)k->comm * 977u + k->tag * 31u;
+  return h;
+}
+
+static gboolean key_equal(gconstpointer a, gconstpointer b)
+{
+  return memcmp(a, b, sizeof(msg_key)) == 0;
+}
+
+static void queue_free(gpointer p)
+{
+  msg_queue *q = p;
+  g_array_free(q->sizes, TRUE);
+  g_free(q);
+}
+
+static gboolean is_send(int kind)
+{
+  return kind == TRACE_SEND || kind == TRACE_ISEND;
+}
+
+static gboolean is_recv(int kind)
+{
+  return kind == TRACE_RECV || kind == TRACE_IRECV;
+}
+
+/* Sends are queued per (src, dst, comm, tag); each receive consumes the
+ * oldest send of its key (MPI's non-overtaking rule). O(messages). */
+static void match_messages(const trace *t, trace_summary *s)
+{
+  GHashTable *q = g_hash_table_new_full(key_hash, key_equal, g_free, queue_free);
+  for (int r = 0; r < t->nranks; r++)
+    for (int64_t i = 0; i < t->ranks[r].nevents; i++) {
+      const trace_event *e = &t->ranks[r].events[i];
+      if (!is_send(e->kind))
+        continue;
+      msg_key k = { r, e->peer, e->comm, e->tag };
+      msg_queue *mq = g_hash_table_lookup(q, &k);
+      if (mq == NULL) {
+        mq = g_new0(msg_queue, 1);
+        mq->sizes = g_array_new(FALSE, FALSE, sizeof(int64_t));
+        g_hash_table_insert(q, g_memdup2(&k, sizeof k), mq);
+      }
+      g_array_append_val(mq->sizes, e->bytes);
+    }
+  for (int r = 0; r < t->nranks; r++)
+    for (int64_t i = 0; i < t->ranks[r].nevents; i++) {
+      const trace_event *e = &t->ranks[r].events[i];
+      if (!is_recv(e->kind))
+        continue;
+      msg_key k = { e->peer, r, e->comm, e->tag };
+      msg_queue *mq = g_hash_table_lookup(q, &k);
+      if (mq == NULL || mq->next >= mq->sizes->len) {
+        s->unmatched_recvs++;
+        continue;
+      }
+      if (g_array_index(mq->sizes, int64_t, mq->next++) != e->bytes)
+        s->mismatched_bytes++;
+    }
+  GHashTableIter it;
+  gpointer v;
+  g_hash_table_iter_init(&it, q);
+  while (g_hash_table_iter_next(&it, NULL, &v)) {
+    msg_queue *mq = v;
+    s->unmatched_sends += mq->sizes->len - mq->next;
+  }
+  g_hash_table_destroy(q);
+}
+
+void trace_summarize(const trace *t, trace_summary *s)
+{
+  memset(s, 0, sizeof *s);
+  for (int r = 0; r < t->nranks; r++)
+    for (int64_t i = 0; i < t->ranks[r].nevents; i++) {
+      const trace_event *e = &t->ranks[r].events[i];
+      s->events++;
+      s->per_kind[e->kind]++;
+      if (is_send(e->kind)) {
+        s->p2p_messages++;
+        s->p2p_bytes += e->bytes;
+      } else if (e->kind == TRACE_COLL_END || e->kind == TRACE_NBCOLL_COMPLETE) {
+        s->collective_calls++;
+        s->per_op[e->op < COLL_NOPS ? e->op : COLL_NOPS]++;
+      }
+    }
+  match_messages(t, s);
+}
+
+/* ---- communication graph ---------------------------------------------- */
+
+typedef struct {
+  GArray *src, *dst, *bytes, *msgs;
+} edge_list;
+
+static void edge_add(edge_list *l, int src, int dst, int64_t bytes)
+{
+  int64_t one = 1;
+  g_array_append_val(l->src, src);
+  g_array_append_val(l->dst, dst);
+  g_array_append_val(l->bytes, bytes);
+  g_array_append_val(l->msgs, one);
+}
+
+static gboolean is_coll_end(const trace_event *e)
+{
+  return (e->kind == TRACE_COLL_END || e->kind == TRACE_NBCOLL_COMPLETE) && e->op < COLL_NOPS;
+}
+
+/* Per-rank contribution of a call (collectives.h conventions). */
+static int64_t coll_contrib(const trace_event *e)
+{
+  gboolean to_all = e->op == COLL_BCAST || e->op == COLL_SCATTER || e->op == COLL_SCATTERV;
+  return to_all ? e->bytes_recv : e->bytes;
+}
+
+/* Expands the collective calls of communicator `c`: the k-th call of every
+ * member is one call. `cursor` holds each world rank's scan position. A
+ * member that has no more calls ends the expansion (truncated trace). */
+static gboolean expand_comm(const trace *t, uint32_t c, const char *algo, edge_list *l,
+                            GError **error)
+{
+  const trace_comm *tc = &t->comms[c];
+  int P = tc->self ? 1 : tc->size;
+  if (P <= 1)
+    return TRUE;
+  int64_t *cursor = g_new0(int64_t, P);
+  int64_t *bytes = g_new0(int64_t, P);
+  GArray *msgs = g_array_new(FALSE, FALSE, sizeof(coll_msg));
+  gboolean ok = TRUE;
+  for (;;) {
+    const trace_event *first = NULL;
+    int root = 0;
+    for (int m = 0; m < P; m++) {
+      const trace_rank *tr = &t->ranks[tc->members[m]];
+      while (cursor[m] < tr->nevents &&
+             !(is_coll_end(&tr->events[cursor[m]]) && tr->events[cursor[m]].comm == c))
+        cursor[m]++;
+      if (cursor[m] >= tr->nevents)
+        goto out;
+      const trace_event *e = &tr->events[cursor[m]++];
+      first = first ? first : e;
+      bytes[m] = coll_contrib(e);
+      if (e->peer == tc->members[m])
+        root = m;
+    }
+    g_array_set_size(msgs, 0);
+    ok = coll_schedule((coll_op)first->op, algo, P, root, bytes, msgs, error);
+    if (!ok)
+      goto out;
+    for (guint i = 0; i < msgs->len; i++) {
+      const coll_msg *m = &g_array_index(msgs, coll_msg, i);
+      edge_add(l, tc->members[m->src], tc->members[m->dst], m->bytes);
+    }
+  }
+out:
+  g_array_free(msgs, TRUE);
+  g_free(bytes);
+  g_free(cursor);
+  return ok;
+}
+
+commgraph *trace_commgraph(const trace *t, gboolean with_collectives, const char *coll_algo,
+                           GError **error)
+{
+  edge_list l = {
+    g_array_new(FALSE, FALSE, sizeof(int)), g_array_new(FALSE, FALSE, sizeof(int)),
+    g_array_new(FALSE, FALSE, sizeof(int64_t)), g_array_new(FALSE, FALSE, sizeof(int64_t)),
+  };
+  commgraph *g = NULL;
+  for (int r = 0; r < t->nranks; r++)
+    for (int64_t i = 0; i < t->ranks[r].nevents; i++) {
+      const trace_event *e = &t->ranks[r].events[i];
+      if (is_send(e->kind) && e->peer >= 0 && e->peer < t->nranks)
+        edge_add(&l, r, e->peer, e->bytes);
+    }
+  if (with_collectives)
+    for (int c = 0; c < t->ncomms; c++)
+      if (!t->comms[c].self && !expand_comm(t, (uint32_t)c, coll_algo, &l, error))
+        goto out;
+  g = commgraph_from_edges(t->nranks, (int)l.src->len, (int *)l.src->data, (int *)l.dst->data,
+                           (int64_t *)l.bytes->data, (int64_t *)l.msgs->data);
+out:
+  g_array_free(l.src, TRUE);
+  g_array_free(l.dst, TRUE);
+  g_array_free(l.bytes, TRUE);
+  g_array_free(l.msgs, TRUE);
+  return g;
+}
+
+commgraph *trace_commgraph_load(const char *path, gboolean with_collectives, GError **error)
+{
+  trace *t = trace_read_otf2(path, error);
+  if (t == NULL)
+    return NULL;
+  commgraph *g = trace_commgraph(t, with_collectives, NULL, error);
+  trace_free(t);
+  return g;
+}

@@ -1,0 +1,216 @@
+/* trace.h - the compact in-memory trace of an MPI run.
+ *
+ * A trace holds, per world rank, the time-ordered array of that rank's MPI
+ * records: Enter/Leave of MPI regions (the gaps between an MPI Leave and the
+ * next Enter are the computation a replay reproduces), point-to-point
+ * sends and receives, request tests/cancels, and collective begin/end.
+ * Records are fixed-size `trace_event`s (48 bytes, payload inline, nothing
+ * allocated per event). Times are int64 picoseconds from the trace start;
+ * peers are WORLD ranks (communicator ranks are translated on read), so a
+ * replay never needs the communicator to route a message - it needs it only
+ * to match messages (src, dst, comm, tag in order) and to run collectives.
+ *
+ * Tables: `regions` (names of the MPI regions referenced by ENTER/LEAVE),
+ * `comms` (size and world rank of each member; a COMM_SELF communicator is
+ * private to each rank: flag `self`, size 1, members NULL - resolve it with
+ * trace_comm_world_rank()).
+ *
+ * Built by trace_read_otf2() (otf2-read.c), by the synthesizers (synth.h)
+ * or by hand with trace_new()/trace_push(); written by trace_write_otf2().
+ *
+ * Ownership: a trace owns all its arrays and strings; free it with
+ * trace_free() (NULL is a no-op). Pointers into a trace stay valid until it
+ * is freed or events are pushed to the same rank.
+ * Not for: OTF2 details (otf2-read.c/otf2-write.c), simulation (sim/).
+ */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "traces/collectives.h"
+#include "traces/commgraph.h"
+
+G_BEGIN_DECLS
+
+#define TRACE_ERROR (trace_error_quark())
+GQuark trace_error_quark(void);
+
+typedef enum {
+  TRACE_ERROR_IO,       /* missing or unreadable file or directory */
+  TRACE_ERROR_FORMAT,   /* not OTF2, truncated or corrupt archive */
+  TRACE_ERROR_CONTENT,  /* valid OTF2 but not usable: no MPI, bad references */
+  TRACE_ERROR_WRITE,    /* cannot write the output */
+} TraceError;
+
+/* Event kinds {code, name, which trace_event fields are meaningful}. */
+#define TRACE_EVENT_KINDS(X)                                                        \
+  X(TRACE_ENTER, "enter", "region")                                                 \
+  X(TRACE_LEAVE, "leave", "region")                                                 \
+  X(TRACE_SEND, "send", "peer=receiver comm tag bytes")                             \
+  X(TRACE_ISEND, "isend", "peer=receiver comm tag bytes request")                   \
+  X(TRACE_ISEND_COMPLETE, "isend_complete", "request")                              \
+  X(TRACE_IRECV_REQUEST, "irecv_request", "request")                                \
+  X(TRACE_RECV, "recv", "peer=sender comm tag bytes")                               \
+  X(TRACE_IRECV, "irecv", "peer=sender comm tag bytes request")                     \
+  X(TRACE_REQUEST_TEST, "request_test", "request")                                  \
+  X(TRACE_REQUEST_CANCELLED, "request_cancelled", "request")                        \
+  X(TRACE_COLL_BEGIN, "coll_begin", "(none)")                                       \
+  X(TRACE_COLL_END, "coll_end", "op peer=root(-1 none) comm bytes=sent bytes_recv") \
+  X(TRACE_NBCOLL_REQUEST, "nbcoll_request", "request")                              \
+  X(TRACE_NBCOLL_COMPLETE, "nbcoll_complete", "op peer=root comm bytes bytes_recv request")
+
+typedef enum {
+#define TRACE_KIND_ENUM(code, name, fields) code,
+  TRACE_EVENT_KINDS(TRACE_KIND_ENUM)
+#undef TRACE_KIND_ENUM
+  TRACE_NKINDS
+} trace_kind;
+
+/* One record. Fields not listed for the kind in TRACE_EVENT_KINDS are 0. */
+typedef struct trace_event {
+  int64_t time;        /* ps since the trace start */
+  int64_t bytes;       /* message size; COLL_END: bytes sent */
+  int64_t bytes_recv;  /* COLL_END/NBCOLL_COMPLETE: bytes received */
+  uint64_t request;    /* request id (non-blocking kinds), unique per rank while live */
+  uint32_t comm;       /* index into trace.comms */
+  int32_t peer;        /* WORLD rank of the partner; collective root or -1 */
+  union {
+    uint32_t tag;      /* p2p kinds */
+    uint32_t region;   /* ENTER/LEAVE: index into trace.regions */
+    uint32_t op;       /* collective kinds: coll_op */
+  };
+  uint8_t kind;        /* trace_kind */
+  uint8_t pad_[3];
+} trace_event;
+
+G_STATIC_ASSERT(sizeof(trace_event) <= 48);
+
+typedef struct trace_comm {
+  char *name;          /* may be "" */
+  int size;            /* 1 for COMM_SELF */
+  int *members;        /* size entries: world rank of comm rank r; NULL if self */
+  gboolean self;       /* COMM_SELF: the calling rank is the only member */
+} trace_comm;
+
+typedef struct trace_rank {
+  trace_event *events; /* nevents records, time ascending */
+  int64_t nevents;
+  int64_t capacity;    /* allocated records (trace_shrink() makes it nevents) */
+} trace_rank;
+
+/* Counts of the OTF2 records seen while reading (all locations, before any
+ * filtering), so they compare with otf2-print; index = otf2 record type. */
+#define TRACE_RECORD_TYPES(X)                                       \
+  X(REC_ENTER, "ENTER") X(REC_LEAVE, "LEAVE")                       \
+  X(REC_MPI_SEND, "MPI_SEND") X(REC_MPI_ISEND, "MPI_ISEND")         \
+  X(REC_MPI_ISEND_COMPLETE, "MPI_ISEND_COMPLETE")                   \
+  X(REC_MPI_IRECV_REQUEST, "MPI_IRECV_REQUEST")                     \
+  X(REC_MPI_RECV, "MPI_RECV") X(REC_MPI_IRECV, "MPI_IRECV")         \
+  X(REC_MPI_REQUEST_TEST, "MPI_REQUEST_TEST")                       \
+  X(REC_MPI_REQUEST_CANCELLED, "MPI_REQUEST_CANCELLED")             \
+  X(REC_MPI_COLLECTIVE_BEGIN, "MPI_COLLECTIVE_BEGIN")               \
+  X(REC_MPI_COLLECTIVE_END, "MPI_COLLECTIVE_END")                   \
+  X(REC_NB_COLLECTIVE_REQUEST, "NON_BLOCKING_COLLECTIVE_REQUEST")   \
+  X(REC_NB_COLLECTIVE_COMPLETE, "NON_BLOCKING_COLLECTIVE_COMPLETE") \
+  X(REC_MEASUREMENT_ON_OFF, "MEASUREMENT_ON_OFF")                   \
+  X(REC_OTHER, "OTHER")
+
+typedef enum {
+#define TRACE_REC_ENUM(code, name) code,
+  TRACE_RECORD_TYPES(TRACE_REC_ENUM)
+#undef TRACE_REC_ENUM
+  TRACE_NRECS
+} trace_rec;
+
+typedef struct trace_stats {
+  int locations;             /* all locations defined in the archive */
+  int64_t records[TRACE_NRECS]; /* records read per type (otf2-print names) */
+  int64_t unbalanced;        /* MPI Leaves without Enter + Enters never left */
+} trace_stats;
+
+typedef struct trace {
+  int nranks;                /* world size */
+  trace_rank *ranks;         /* nranks */
+  char **regions;            /* nregions region names */
+  int nregions;
+  trace_comm *comms;         /* ncomms */
+  int ncomms;
+  uint32_t world;            /* index of MPI_COMM_WORLD in comms */
+  uint64_t timer_resolution; /* ticks per second of the source clock */
+  uint64_t start_ticks;      /* source clock value of time 0 (global offset) */
+  int64_t duration_ps;       /* length of the trace (>= last event time) */
+  trace_stats stats;         /* filled by the reader; zero for built traces */
+} trace;
+
+/* Statistics of the retained events (what `mapsim trace info` prints). */
+typedef struct trace_summary {
+  int64_t events;                  /* retained records, all ranks */
+  int64_t per_kind[TRACE_NKINDS];
+  int64_t p2p_messages;            /* SEND + ISEND */
+  int64_t p2p_bytes;
+  int64_t collective_calls;        /* COLL_END + NBCOLL_COMPLETE, summed over ranks */
+  int64_t per_op[COLL_NOPS + 1];   /* collective calls per op, last = other */
+  int64_t unmatched_sends;         /* sends without a receive (src,dst,comm,tag order) */
+  int64_t unmatched_recvs;         /* receives without a send */
+  int64_t mismatched_bytes;        /* matched pairs whose sizes differ */
+} trace_summary;
+
+/* Empty trace of `nranks` ranks with MPI_COMM_WORLD (comm 0, members
+ * 0..nranks-1) and COMM_SELF (comm 1), timer 1e12 ticks/s. */
+trace *trace_new(int nranks);
+/* Appends a region name; returns its index. */
+uint32_t trace_add_region(trace *t, const char *name);
+/* Appends a communicator of `size` members (world ranks, copied); returns
+ * its index. */
+uint32_t trace_add_comm(trace *t, const char *name, int size, const int *members);
+/* Appends a record to rank `rank` (amortized O(1)); events must be pushed
+ * in time order per rank. Returns the stored record. */
+trace_event *trace_push(trace *t, int rank, const trace_event *ev);
+/* Trims every rank's array to its size (after reading). */
+void trace_shrink(trace *t);
+/* Bytes held by the event arrays (capacity * record size). */
+size_t trace_event_bytes(const trace *t);
+
+/* World rank of communicator rank `comm_rank` of `comm`, seen by world
+ * rank `me` (needed for COMM_SELF); -1 when out of range. */
+int trace_comm_world_rank(const trace *t, uint32_t comm, int me, int comm_rank);
+
+/* Name of an event kind / OTF2 record type; static strings. */
+const char *trace_kind_name(int kind);
+const char *trace_rec_name(int rec);
+
+/* Counts per kind, message totals and send/receive matching, O(events);
+ * the matching uses a hash table keyed by (src, dst, comm, tag). */
+void trace_summarize(const trace *t, trace_summary *out);
+
+/* The communication graph: per (sender, receiver) bytes and messages of
+ * the point-to-point sends; with `with_collectives` also the messages of
+ * every collective call expanded with algorithm `coll_algo` (NULL: "auto";
+ * see collectives.h). Calls are matched across members by their order on
+ * the communicator. Returns NULL and sets `error` if the algorithm is
+ * unknown. Caller frees with commgraph_free(). */
+commgraph *trace_commgraph(const trace *t, gboolean with_collectives, const char *coll_algo,
+                           GError **error);
+
+/* Reads the OTF2 archive `path` (the .otf2 anchor file, or the directory
+ * that holds traces.otf2) and returns its communication graph
+ * (point-to-point, plus collectives with "auto" if asked). */
+commgraph *trace_commgraph_load(const char *path, gboolean with_collectives, GError **error);
+
+/* Reads an OTF2 archive (otf2-read.c). `path`: the anchor file or its
+ * directory (then <dir>/traces.otf2). NULL + error (file: what was
+ * expected) on bad input; OTF2's own error printing is silenced. */
+trace *trace_read_otf2(const char *path, GError **error);
+
+/* Writes `t` as an OTF2 archive in directory `dir` (created; it must not
+ * exist or be empty), anchor `dir`/traces.otf2, with Score-P-like
+ * definitions; timer 1e12 ticks/s so times round-trip exactly. Written to a
+ * temporary sibling directory, renamed at the end (otf2-write.c). */
+gboolean trace_write_otf2(const trace *t, const char *dir, GError **error);
+
+void trace_free(trace *t);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(trace, trace_free)
+
+G_END_DECLS
