@@ -420,6 +420,7 @@ static gboolean read_rest(ini_ctx *c, platform *p, GError **error)
 platform *platform_load_ini(const char *path, GError **error)
 {
   ini_ctx c = { path, g_key_file_new(), g_path_get_dirname(path) };
+  g_key_file_set_list_separator(c.kf, ',');
   platform *p = NULL;
   GError *e = NULL;
   if (!g_key_file_load_from_file(c.kf, path, G_KEY_FILE_NONE, &e)) {

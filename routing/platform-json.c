@@ -48,21 +48,30 @@ static gboolean get_number(JsonObject *o, const char *member, double *out)
   return isfinite(*out);
 }
 
-static void note_ignored(platform *p, const char *where, JsonObject *o, const char *const *known)
+/* Collects the members of `o` mapsim does not model into `ignored`
+ * (unique "where.key" strings, first-seen order). */
+static void note_ignored(GPtrArray *ignored, const char *where, JsonObject *o,
+                         const char *const *known)
 {
   GList *members = json_object_get_members(o);
   for (GList *m = members; m; m = m->next) {
     gboolean k = FALSE;
     for (int i = 0; known[i]; i++)
       k = k || strcmp(known[i], m->data) == 0;
-    if (!k)
-      g_ptr_array_add(p->notes, g_strdup_printf("%s: %s.%s is not modeled, ignored", p->source,
-                                                where, (const char *)m->data));
+    char *name = g_strdup_printf("%s.%s", where, (const char *)m->data);
+    gboolean seen = FALSE;
+    for (guint i = 0; i < ignored->len; i++)
+      seen = seen || strcmp(g_ptr_array_index(ignored, i), name) == 0;
+    if (!k && !seen)
+      g_ptr_array_add(ignored, name);
+    else
+      g_free(name);
   }
   g_list_free(members);
 }
 
-static gboolean read_linktypes(platform *p, JsonObject *plat, const char *path, GError **error)
+static gboolean read_linktypes(platform *p, JsonObject *plat, const char *path,
+                               GPtrArray *ignored, GError **error)
 {
   JsonArray *types = get_array(plat, "link_types");
   if (!types || json_array_get_length(types) == 0)
@@ -83,7 +92,7 @@ static gboolean read_linktypes(platform *p, JsonObject *plat, const char *path, 
     g_free(where);
     if (idx < 0)
       return FALSE;
-    note_ignored(p, field, o, known);
+    note_ignored(ignored, "platform.link_types[]", o, known);
   }
   return TRUE;
 }
@@ -136,7 +145,8 @@ static gboolean read_topology(platform *p, JsonObject *plat, const char *path, G
   return TRUE;
 }
 
-static gboolean read_modules(platform *p, JsonObject *root, const char *path, GError **error)
+static gboolean read_modules(platform *p, JsonObject *root, const char *path,
+                             GPtrArray *ignored, GError **error)
 {
   JsonObject *snm = get_object(get_object(root, "modules"), "static_network_model");
   if (!snm)
@@ -159,7 +169,7 @@ static gboolean read_modules(platform *p, JsonObject *root, const char *path, GE
     p->model.packet_header = (int64_t)v;
   }
   static const char *const known[] = { "routing", "size_packet", "size_mpi_header", NULL };
-  note_ignored(p, "modules.static_network_model", snm, known);
+  note_ignored(ignored, "modules.static_network_model", snm, known);
   return TRUE;
 }
 
@@ -183,11 +193,18 @@ platform *platform_load_json(const char *path, GError **error)
     goto out;
   }
   p = platform_alloc(path);
-  if (!read_linktypes(p, plat, path, error) || !read_topology(p, plat, path, error) ||
-      !read_modules(p, root, path, error) || !platform_finish(p, NULL, error)) {
+  GPtrArray *ignored = g_ptr_array_new_with_free_func(g_free);
+  if (!read_linktypes(p, plat, path, ignored, error) || !read_topology(p, plat, path, error) ||
+      !read_modules(p, root, path, ignored, error) || !platform_finish(p, NULL, error)) {
     platform_free(p);
     p = NULL;
+  } else if (ignored->len) {
+    g_ptr_array_add(ignored, NULL);
+    char *list = g_strjoinv(", ", (char **)ignored->pdata);
+    g_ptr_array_add(p->notes, g_strdup_printf("%s: not modeled, ignored: %s", path, list));
+    g_free(list);
   }
+  g_ptr_array_unref(ignored);
 out:
   g_object_unref(parser);
   return p;

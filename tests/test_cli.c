@@ -1,2 +1,163 @@
-#include <criterion/criterion.h>
-Test(placeholder_cli, builds) { cr_assert_eq(1 + 1, 2); }
+/* test_cli.c - the `mapsim` command end to end: topo, route, metrics (human
+ * and JSON), --help on every subcommand, and bad input: one line on stderr,
+ * exit status 2, no output file. */
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static JsonObject *parse_json(const char *text, JsonParser **parser)
+{
+  *parser = json_parser_new();
+  GError *e = NULL;
+  cr_assert(json_parser_load_from_data(*parser, text, -1, &e), "%s\n%s", e ? e->message : "",
+            text);
+  return json_node_get_object(json_parser_get_root(*parser));
+}
+
+Test(cli, topo_json_facts)
+{
+  char *out = NULL;
+  const char *args[] = { "topo", "--platform", "torus:4x4x4", "--json", NULL };
+  cr_assert_eq(tu_run(&out, NULL, args), 0);
+  JsonParser *jp;
+  JsonObject *o = parse_json(out, &jp);
+  cr_assert_eq(json_object_get_int_member(o, "nodes"), 64);
+  cr_assert_eq(json_object_get_int_member(o, "links"), 384);
+  cr_assert_eq(json_object_get_int_member(o, "diameter"), 6);
+  cr_assert_eq(json_object_get_int_member(o, "bisection_links"), 64);
+  g_object_unref(jp);
+  g_free(out);
+}
+
+Test(cli, route_haec)
+{
+  char *out = NULL;
+  const char *args[] = { "route", "--platform", "haec:4x4x4", "--json", "0", "3,3,3", NULL };
+  cr_assert_eq(tu_run(&out, NULL, args), 0);
+  JsonParser *jp;
+  JsonObject *o = parse_json(out, &jp);
+  cr_assert_eq(json_object_get_int_member(o, "hops"), 3);
+  cr_assert_float_eq(json_object_get_double_member(o, "latency_s"), 300e-12, 1e-18);
+  JsonArray *links = json_object_get_array_member(o, "links");
+  JsonObject *first = json_array_get_object_element(links, 0);
+  cr_assert_eq(json_object_get_int_member(first, "to"), 3 + 12 + 16);
+  cr_assert_str_eq(json_object_get_string_member(first, "type"), "wireless");
+  g_object_unref(jp);
+  g_free(out);
+}
+
+Test(cli, metrics_json_keys_and_values)
+{
+  char *size = tu_shared("data/maplib/cg.p2p.size.csv");
+  char *count = tu_shared("data/maplib/cg.p2p.count.csv");
+  char *out = NULL;
+  const char *args[] = { "metrics", "--platform", "torus:4x4x4", "--matrix", size, "--counts",
+                         count, "--json", NULL };
+  cr_assert_eq(tu_run(&out, NULL, args), 0);
+  JsonParser *jp;
+  JsonObject *o = parse_json(out, &jp);
+  const char *keys[] = { "tasks", "edges", "total_hops", "avg_hops", "max_dilation", "hop_bytes",
+                         "message_hops", "max_link_messages", "max_link_bytes", "max_link_time",
+                         "avg_link_messages", "avg_link_time", "links_used" };
+  for (size_t i = 0; i < G_N_ELEMENTS(keys); i++)
+    cr_assert(json_object_has_member(o, keys[i]), "missing %s", keys[i]);
+  cr_assert_eq(json_object_get_int_member(o, "tasks"), 64);
+  /* CG's identity placement on the 4x4x4 torus, checked against gmtst's
+   * CommExpan in test_metrics for the same definition */
+  cr_assert_eq(json_object_get_int_member(o, "hop_bytes"), 132795604992);
+  g_object_unref(jp);
+  g_free(out);
+  g_free(size);
+  g_free(count);
+}
+
+Test(cli, metrics_with_mapping_file)
+{
+  char *pair = tu_src("tests/data/y_pair.csv");
+  char *map = tu_write_tmp("far.map", "0 0\n1 42\n"); /* (0,0,0) and (2,2,2): 6 hops */
+  char *out = NULL;
+  const char *args[] = { "metrics", "-p", "torus:4x4x4", "-m", pair, "--mapping", map, "--json",
+                         NULL };
+  cr_assert_eq(tu_run(&out, NULL, args), 0);
+  JsonParser *jp;
+  JsonObject *o = parse_json(out, &jp);
+  cr_assert_eq(json_object_get_int_member(o, "total_hops"), 12);
+  cr_assert_eq(json_object_get_int_member(o, "hop_bytes"), 60);
+  cr_assert_eq(json_object_get_int_member(o, "max_dilation"), 6);
+  g_object_unref(jp);
+  g_free(out);
+  g_free(pair);
+  g_free(map);
+}
+
+Test(cli, help_everywhere)
+{
+  const char *cmds[] = { "topo", "route", "metrics" };
+  for (size_t i = 0; i < G_N_ELEMENTS(cmds); i++) {
+    char *out = NULL;
+    const char *args[] = { cmds[i], "--help", NULL };
+    cr_assert_eq(tu_run(&out, NULL, args), 0, "%s --help", cmds[i]);
+    cr_assert_not_null(strstr(out, "Example"), "%s --help has no example", cmds[i]);
+    g_free(out);
+  }
+  char *out = NULL;
+  const char *args[] = { "--help", NULL };
+  cr_assert_eq(tu_run(&out, NULL, args), 0);
+  cr_assert_not_null(strstr(out, "metrics"));
+  g_free(out);
+}
+
+/* Bad input: exit 2, exactly one line on stderr naming what is wrong. */
+Test(cli, bad_input_one_line_exit_2)
+{
+  char *pair = tu_src("tests/data/y_pair.csv");
+  char *ragged = tu_src("tests/data/n_ragged.csv");
+  char *bw = tu_src("tests/data/n_zero_bandwidth.ini");
+  char *two = tu_src("tests/data/n_map_two_on_one.map");
+  char *range = tu_src("tests/data/n_map_node_range.map");
+  char *rank = tu_src("tests/data/n_map_rank_range.map");
+  char *twice = tu_src("tests/data/n_map_rank_twice.map");
+  char *missing = tu_src("tests/data/n_map_missing_rank.map");
+  char *text = tu_src("tests/data/n_map_text.map");
+  char *cg = tu_shared("data/maplib/cg.p2p.size.csv");
+  struct { const char *args[12]; const char *expect; } cases[] = {
+    { { "metrics", "-p", "torus:4x4x4", "-m", "/nonexistent.csv", NULL }, "/nonexistent.csv: cannot read file" },
+    { { "metrics", "-p", "torus:4x4x4", "-m", ragged, NULL }, ":2: row has 2 values, expected 3" },
+    { { "metrics", "-p", bw, "-m", pair, NULL }, "bandwidth 0, expected a positive" },
+    { { "metrics", "-p", "torus:4x4x4", "-m", pair, "--mapping", two, NULL }, ":2: node 0 gets 2 ranks, expected at most 1" },
+    { { "metrics", "-p", "torus:4x4x4", "-m", pair, "--mapping", range, NULL }, ":2: node 99 out of range" },
+    { { "metrics", "-p", "torus:4x4x4", "-m", pair, "--mapping", rank, NULL }, ":2: rank 7 out of range" },
+    { { "metrics", "-p", "torus:4x4x4", "-m", pair, "--mapping", twice, NULL }, ":2: rank 0 mapped again" },
+    { { "metrics", "-p", "torus:4x4x4", "-m", pair, "--mapping", missing, NULL }, "rank 1 is not mapped" },
+    { { "metrics", "-p", "torus:4x4x4", "-m", pair, "--mapping", text, NULL }, ":1: expected 'rank node'" },
+    { { "metrics", "-p", "torus:2x2x2", "-m", cg, NULL }, "64 ranks do not fit 8 allocated nodes" },
+    { { "metrics", "-p", "torus:4x4x4", "-m", pair, "--alloc", "random:1", NULL }, "2 ranks do not fit 1 allocated nodes" },
+    { { "metrics", "-m", pair, NULL }, "--platform: missing" },
+    { { "metrics", "-p", "torus:4x4x4", NULL }, "expected exactly one of --matrix M or --trace T" },
+    { { "route", "-p", "torus:4x4x4", "0", "64", NULL }, "node '64': expected an id in [0, 64)" },
+    { { "topo", "-p", "torus:4x-1", NULL }, "size '-1' of dimension y" },
+    { { "topo", "--bogus", NULL }, "Unknown option --bogus" },
+    { { "nosuch", NULL }, "unknown subcommand 'nosuch'" },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    char *out = NULL, *err = NULL;
+    int status = tu_run(&out, &err, cases[i].args);
+    cr_assert_eq(status, 2, "case %zu (%s): status %d, stderr %s", i, cases[i].expect, status, err);
+    cr_assert_eq(tu_lines(err), 1, "case %zu: not one line: %s", i, err);
+    cr_assert_not_null(strstr(err, cases[i].expect), "case %zu: %s", i, err);
+    cr_assert_str_eq(out, "", "case %zu printed on stdout: %s", i, out);
+    g_free(out);
+    g_free(err);
+  }
+  g_free(pair);
+  g_free(ragged);
+  g_free(bw);
+  g_free(two);
+  g_free(range);
+  g_free(rank);
+  g_free(twice);
+  g_free(missing);
+  g_free(text);
+  g_free(cg);
+}

@@ -1,2 +1,138 @@
-#include <criterion/criterion.h>
-Test(placeholder_route, builds) { cr_assert_eq(1 + 1, 2); }
+/* test_route.c - dimension-order, HAEC Box and table routes: every route is
+ * a connected walk of the right length, dimensions in order, the documented
+ * tie rule, and the HAEC first-hop rule. */
+#include <string.h>
+
+#include "routing/route.h"
+#include "testutil.h"
+
+/* Walks src -> dst, checking connectivity; returns the hop count and fills
+ * dims[] with the dimension of each hop. */
+static int walk(const platform *p, int src, int dst, int *dims, int *links)
+{
+  route_iter it;
+  int l, h = 0, cur = src;
+  route_begin(&it, p->router, src, dst);
+  while (route_next(&it, &l)) {
+    cr_assert_eq(p->topo->link_src[l], cur, "route %d->%d broken at hop %d", src, dst, h);
+    cur = p->topo->link_dst[l];
+    if (dims)
+      dims[h] = p->topo->link_dim[l];
+    if (links)
+      links[h] = l;
+    h++;
+    cr_assert(h <= p->topo->nnodes, "route %d->%d loops", src, dst);
+  }
+  cr_assert_eq(cur, dst, "route %d->%d ends at %d", src, dst, cur);
+  return h;
+}
+
+static void check_all_pairs(const char *spec)
+{
+  platform *p = tu_platform(spec);
+  int dims[64];
+  for (int a = 0; a < p->topo->nnodes; a++)
+    for (int b = 0; b < p->topo->nnodes; b++) {
+      int h = walk(p, a, b, dims, NULL);
+      cr_assert_eq(h, topo_hops(p->topo, a, b), "%s %d->%d", spec, a, b);
+      cr_assert_eq(h, route_hops(p->router, a, b));
+      /* dimension order x, y, z ...; the crossbar only ever comes first */
+      for (int i = 1; i < h; i++)
+        if (p->topo->conn[dims[i]] != TOPO_CROSSBAR)
+          cr_assert(dims[i] >= dims[i - 1], "%s %d->%d dims out of order", spec, a, b);
+    }
+  platform_free(p);
+}
+
+Test(route, dor_lengths_equal_closed_forms_torus) { check_all_pairs("torus:4x4x4"); }
+Test(route, dor_lengths_equal_closed_forms_mesh) { check_all_pairs("mesh:4x3x5"); }
+Test(route, dor_lengths_equal_closed_forms_odd_torus) { check_all_pairs("torus:5x6"); }
+Test(route, dor_lengths_equal_closed_forms_haec) { check_all_pairs("haec:4x4x4"); }
+Test(route, dor_lengths_equal_closed_forms_6d) { check_all_pairs("torus:2x3x2x3x2x2"); }
+
+Test(route, even_ring_tie_goes_plus)
+{
+  platform *p = tu_platform("torus:4");
+  int links[4];
+  cr_assert_eq(walk(p, 0, 2, NULL, links), 2);
+  cr_assert_eq(p->topo->link_dst[links[0]], 1, "0 -> 2 on a ring of 4 goes through 1");
+  cr_assert_eq(walk(p, 3, 1, NULL, links), 2);
+  cr_assert_eq(p->topo->link_dst[links[0]], 0, "3 -> 1 goes through 0 (+ wraps)");
+  cr_assert_eq(walk(p, 0, 3, NULL, links), 1, "the shorter way: 0 -> 3 directly");
+  platform_free(p);
+}
+
+Test(route, configurable_dimension_order)
+{
+  platform *p = tu_platform("torus:4x4x4");
+  int ord[3];
+  GError *e = NULL;
+  cr_assert(router_parse_order(p->topo, "zyx", ord, &e));
+  router *r = router_new(p->topo, ord, &e);
+  route_iter it;
+  int l, dims[8], h = 0;
+  route_begin(&it, r, 0, 1 + 4 + 16);
+  while (route_next(&it, &l))
+    dims[h++] = p->topo->link_dim[l];
+  cr_assert_eq(h, 3);
+  cr_assert_eq(dims[0], 2);
+  cr_assert_eq(dims[1], 1);
+  cr_assert_eq(dims[2], 0);
+  router_free(r);
+  cr_assert(router_parse_order(p->topo, "2,0,1", ord, &e));
+  cr_assert_eq(ord[0], 2);
+  cr_assert_not(router_parse_order(p->topo, "xx", ord, &e));
+  cr_assert_not_null(strstr(e->message, "permutation"));
+  g_clear_error(&e);
+  cr_assert_not(router_parse_order(p->topo, "xyzw", ord, &e));
+  g_clear_error(&e);
+  platform_free(p);
+}
+
+Test(route, haec_first_hop_takes_destination_xy)
+{
+  platform *p = tu_platform("haec:4x4x4");
+  int links[8];
+  /* (1,2,0) -> (3,0,2): first to (3,0,1), then (3,0,2) */
+  int src = 1 + 4 * 2, dst = 3 + 0 + 16 * 2;
+  cr_assert_eq(walk(p, src, dst, NULL, links), 2);
+  cr_assert_eq(p->topo->link_dst[links[0]], 3 + 16);
+  cr_assert_eq(p->linktypes[p->link_type[links[0]]].bandwidth, 12.5e9);
+  /* same board: XY on the optical torus */
+  cr_assert_eq(walk(p, 0, 2 + 4 * 3, NULL, links), 3);
+  cr_assert_eq(p->linktypes[p->link_type[links[0]]].bandwidth, 31.25e9);
+  platform_free(p);
+}
+
+Test(route, table_routes_on_a_graph)
+{
+  /* a bidirectional ring of 6 with a chord 0 <-> 3 */
+  char *links = tu_write_tmp("ring.links", "0 1\n1 2\n2 3\n3 4\n4 5\n5 0\n0 3\n");
+  char *dir = g_path_get_dirname(links);
+  char *routes = g_build_filename(dir, "ring.routes", NULL);
+  g_free(dir);
+  cr_assert(g_file_set_contents(routes, "# detour\n0 1 2 3\n", -1, NULL));
+  char *ini = g_strdup_printf("[topology]\ngraph = %s\nbidirectional = true\n"
+                              "[linktype.l]\nbandwidth = 1e9\nlatency = 1e-6\n"
+                              "[routing]\ntable = %s\n", links, routes);
+  char *ini_path = tu_write_tmp("g.ini", ini);
+  platform *p = tu_platform(ini_path);
+  cr_assert_eq(p->topo->nnodes, 6);
+  cr_assert_eq(p->topo->nlinks, 14);
+  cr_assert_eq(walk(p, 0, 3, NULL, NULL), 3, "explicit path 0 1 2 3");
+  cr_assert_eq(walk(p, 3, 0, NULL, NULL), 1, "default: shortest path over the chord");
+  cr_assert_eq(walk(p, 1, 4, NULL, NULL), 3);
+  cr_assert_eq(route_hops(p->router, 0, 3), 3);
+  cr_assert_eq(route_hops(p->router, 2, 5), 3);
+  GError *e = NULL;
+  char *bad = tu_write_tmp("bad.routes", "0 2 3\n");
+  cr_assert_not(router_load_table(p->router, bad, &e));
+  cr_assert_not_null(strstr(e->message, ":1: no link 0 -> 2"), "%s", e->message);
+  g_clear_error(&e);
+  platform_free(p);
+  g_free(links);
+  g_free(routes);
+  g_free(ini);
+  g_free(ini_path);
+  g_free(bad);
+}

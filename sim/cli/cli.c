@@ -80,7 +80,13 @@ void cli_print_json(JsonNode *root)
   json_generator_set_pretty(gen, TRUE);
   json_generator_set_root(gen, root);
   char *text = json_generator_to_data(gen, NULL);
-  printf("%s\n", text);
+  /* json-glib 1.6 prints a double such as 3e-10 as "3e-10.0" (invalid
+   * JSON): move the ".0" into the mantissa. */
+  GRegex *re = g_regex_new("([0-9])e([-+]?[0-9]+)\\.0(?![0-9])", 0, 0, NULL);
+  char *fixed = g_regex_replace(re, text, -1, 0, "\\1.0e\\2", 0, NULL);
+  printf("%s\n", fixed);
+  g_regex_unref(re);
+  g_free(fixed);
   g_free(text);
   g_object_unref(gen);
   json_node_unref(root);

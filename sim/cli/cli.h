@@ -29,6 +29,11 @@ typedef struct cli_command {
 int cmd_topo(int argc, char **argv);
 int cmd_route(int argc, char **argv);
 int cmd_metrics(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+int cmd_commstats(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_map(int argc, char **argv);
+int cmd_strategies(int argc, char **argv);
 /* @@ declarations: add one line per new subcommand above this marker */
 
 extern const cli_command cli_commands[];

@@ -1,0 +1,301 @@
+/* strategy.c - pipeline specs ("greedy+wh:delta=16+mc"), option access and
+ * the pipeline runner, including the several-ranks-per-node expansion. */
+#include "mapping/strategy.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+G_DEFINE_QUARK(strategy-error-quark, strategy_error)
+
+const strategy *strategy_find(const char *name)
+{
+  for (int i = 0; strategy_registry[i]; i++)
+    if (strcmp(strategy_registry[i]->name, name) == 0)
+      return strategy_registry[i];
+  return NULL;
+}
+
+static int param_index(const strategy_args *a, const char *name)
+{
+  for (int i = 0; i < a->n; i++)
+    if (strcmp(a->defs[i].name, name) == 0)
+      return i;
+  g_error("strategy option '%s' is not in the strategy's table", name); /* a bug, not input */
+  return -1;
+}
+
+int strategy_arg_int(const strategy_args *a, const char *name)
+{
+  return (int)strtol(a->values[param_index(a, name)], NULL, 10);
+}
+
+double strategy_arg_double(const strategy_args *a, const char *name)
+{
+  return g_ascii_strtod(a->values[param_index(a, name)], NULL);
+}
+
+const char *strategy_arg_str(const strategy_args *a, const char *name)
+{
+  return a->values[param_index(a, name)];
+}
+
+/* Checks `value` against the parameter's type and range. */
+static gboolean check_value(const strategy *s, const strategy_param *d, const char *value,
+                            GError **error)
+{
+  gboolean ok;
+  if (d->type == SPARAM_CHOICE) {
+    char **words = g_strsplit(d->choices, "|", -1);
+    ok = g_strv_contains((const char *const *)words, value);
+    g_strfreev(words);
+  } else {
+    char *end;
+    errno = 0;
+    double v = d->type == SPARAM_INT ? (double)strtol(value, &end, 10) : g_ascii_strtod(value, &end);
+    ok = !errno && end != value && *end == '\0' && isfinite(v);
+    if (ok && d->choices) {
+      double lo = -INFINITY, hi = INFINITY;
+      char **r = g_strsplit(d->choices, "..", 2);
+      if (r[0] && *r[0])
+        lo = g_ascii_strtod(r[0], NULL);
+      if (r[0] && r[1] && *r[1])
+        hi = g_ascii_strtod(r[1], NULL);
+      g_strfreev(r);
+      ok = v >= lo && v <= hi;
+    }
+  }
+  if (!ok)
+    g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
+                "--strategy: %s:%s=%s: expected %s%s%s", s->name, d->name, value,
+                d->type == SPARAM_CHOICE ? "one of " : d->type == SPARAM_INT ? "an integer"
+                                                                            : "a number",
+                d->type == SPARAM_CHOICE ? "" : d->choices ? " in " : "",
+                d->choices ? d->choices : "");
+  return ok;
+}
+
+static gboolean parse_step(const char *text, strategy_step *step, GError **error)
+{
+  char **parts = g_strsplit(text, ":", 2);
+  gboolean ok = FALSE;
+  const strategy *s = strategy_find(parts[0]);
+  if (!s) {
+    GString *names = g_string_new(NULL);
+    for (int i = 0; strategy_registry[i]; i++)
+      g_string_append_printf(names, i ? ", %s" : "%s", strategy_registry[i]->name);
+    g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
+                "--strategy: unknown strategy '%s', expected one of %s", parts[0], names->str);
+    g_string_free(names, TRUE);
+    goto out;
+  }
+  step->s = s;
+  step->args.defs = s->params;
+  step->args.n = 0;
+  for (int i = 0; s->params && s->params[i].name; i++) {
+    g_assert(i < STRATEGY_MAX_PARAMS);
+    step->args.values[i] = g_strdup(s->params[i].defval);
+    step->args.n++;
+  }
+  if (parts[1]) {
+    char **opts = g_strsplit(parts[1], ",", -1);
+    for (int i = 0; opts[i]; i++) {
+      char **kv = g_strsplit(opts[i], "=", 2);
+      int idx = -1;
+      for (int j = 0; j < step->args.n && kv[1]; j++)
+        if (strcmp(s->params[j].name, kv[0]) == 0)
+          idx = j;
+      if (idx < 0) {
+        GString *names = g_string_new(NULL);
+        for (int j = 0; j < step->args.n; j++)
+          g_string_append_printf(names, j ? ", %s" : "%s", s->params[j].name);
+        g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
+                    "--strategy: %s: option '%s', expected key=value with key one of: %s",
+                    s->name, opts[i], step->args.n ? names->str : "(none)");
+        g_string_free(names, TRUE);
+      } else if (check_value(s, &s->params[idx], kv[1], error)) {
+        g_free(step->args.values[idx]);
+        step->args.values[idx] = g_strdup(kv[1]);
+      } else {
+        idx = -1;
+      }
+      g_strfreev(kv);
+      if (idx < 0) {
+        g_strfreev(opts);
+        goto out;
+      }
+    }
+    g_strfreev(opts);
+  }
+  ok = TRUE;
+out:
+  g_strfreev(parts);
+  return ok;
+}
+
+void strategy_pipeline_free(strategy_pipeline *pl)
+{
+  if (!pl)
+    return;
+  for (int i = 0; i < pl->nsteps; i++)
+    for (int j = 0; j < pl->steps[i].args.n; j++)
+      g_free(pl->steps[i].args.values[j]);
+  g_free(pl->steps);
+  g_free(pl);
+}
+
+strategy_pipeline *strategy_parse(const char *spec, GError **error)
+{
+  char **steps = g_strsplit(spec, "+", -1);
+  int n = (int)g_strv_length(steps);
+  strategy_pipeline *pl = g_new0(strategy_pipeline, 1);
+  pl->steps = g_new0(strategy_step, n ? n : 1);
+  gboolean ok = n > 0;
+  if (!ok)
+    g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
+                "--strategy: empty, expected e.g. greedy+wh+mc");
+  for (int i = 0; ok && i < n; i++) {
+    ok = parse_step(steps[i], &pl->steps[i], error);
+    if (ok || pl->steps[i].s)
+      pl->nsteps++;
+    if (ok && i > 0 && pl->steps[i].s->kind == STRATEGY_CONSTRUCT) {
+      g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
+                  "--strategy: step %d '%s' places from scratch, expected a refiner after the "
+                  "first step", i + 1, pl->steps[i].s->name);
+      ok = FALSE;
+    }
+  }
+  g_strfreev(steps);
+  if (!ok) {
+    strategy_pipeline_free(pl);
+    return NULL;
+  }
+  return pl;
+}
+
+/* Runs the steps on ctx (one task per slot of ctx->p). */
+static gboolean run_steps(const strategy_pipeline *pl, const strategy_ctx *ctx, mapping *m,
+                          GError **error)
+{
+  const strategy *first = pl->steps[0].s;
+  if (first->kind == STRATEGY_REFINE) {
+    const strategy *start = strategy_find(first->start ? first->start : "identity");
+    g_assert(start && start->kind == STRATEGY_CONSTRUCT);
+    strategy_step st = { start, { start->params, 0, { NULL } } };
+    for (int j = 0; start->params && start->params[j].name; j++)
+      st.args.values[st.args.n++] = (char *)start->params[j].defval;
+    if (!start->run(ctx, &st.args, m, error))
+      return FALSE;
+  }
+  for (int i = 0; i < pl->nsteps; i++) {
+    const strategy_step *st = &pl->steps[i];
+    if (!st->s->run(ctx, &st->args, m, error))
+      return FALSE;
+    GError *e = NULL;
+    if (!mapping_validate(m, ctx->p, &e))
+      g_error("strategy %s left an invalid mapping: %s", st->s->name, e->message); /* bug */
+  }
+  return TRUE;
+}
+
+/* Quotient graph of a partition: part -> part bytes and messages. */
+static commgraph *quotient(const commgraph *g, const int *part, int nparts)
+{
+  GArray *src = g_array_new(FALSE, FALSE, sizeof(int));
+  GArray *dst = g_array_new(FALSE, FALSE, sizeof(int));
+  GArray *bytes = g_array_new(FALSE, FALSE, sizeof(int64_t));
+  GArray *msgs = g_array_new(FALSE, FALSE, sizeof(int64_t));
+  for (int i = 0; i < g->n; i++)
+    for (int e = g->xadj[i]; e < g->xadj[i + 1]; e++) {
+      int a = part[i], b = part[g->adj[e]];
+      if (a == b)
+        continue;
+      int64_t mm = g->msgs ? g->msgs[e] : 1;
+      g_array_append_val(src, a);
+      g_array_append_val(dst, b);
+      g_array_append_val(bytes, g->bytes[e]);
+      g_array_append_val(msgs, mm);
+    }
+  commgraph *q = commgraph_from_edges(nparts, (int)src->len, (int *)(void *)src->data,
+                                      (int *)(void *)dst->data, (int64_t *)(void *)bytes->data,
+                                      g->msgs ? (int64_t *)(void *)msgs->data : NULL);
+  g_array_free(src, TRUE);
+  g_array_free(dst, TRUE);
+  g_array_free(bytes, TRUE);
+  g_array_free(msgs, TRUE);
+  return q;
+}
+
+static gboolean pipeline_places_slots(const strategy_pipeline *pl)
+{
+  for (int i = 0; i < pl->nsteps; i++)
+    if (!pl->steps[i].s->places_slots)
+      return FALSE;
+  return TRUE;
+}
+
+mapping *strategy_run(const strategy_pipeline *pl, const commgraph *g, const platform *p,
+                      guint32 seed, const double *coords, int coord_dims, GError **error)
+{
+  if (g->n > platform_capacity(p)) {
+    g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
+                "%d ranks do not fit %s: %d allocated nodes x %d cores, expected at most %d",
+                g->n, p->name, p->nalloc, p->cores_per_node, platform_capacity(p));
+    return NULL;
+  }
+  strategy_ctx ctx = { g, p, seed, coords, coord_dims };
+  mapping *m = mapping_new(g->n);
+  platform one = *p;
+  one.cores_per_node = 1;
+  if (p->cores_per_node > 1 && g->n <= p->nalloc && !pipeline_places_slots(pl))
+    ctx.p = &one; /* enough nodes: one rank per node, no partitioning */
+  if (ctx.p->cores_per_node == 1 || pipeline_places_slots(pl)) {
+    if (!run_steps(pl, &ctx, m, error))
+      goto fail;
+    return m;
+  }
+  /* several ranks per node: partition, map the quotient graph, expand */
+  int *part = g_new(int, g->n);
+  gboolean ok = strategy_partition(g, p, seed, part, error);
+  if (ok) {
+    commgraph *q = quotient(g, part, p->nalloc);
+    ctx.g = q;
+    ctx.p = &one;
+    ctx.coords = NULL; /* task coordinates do not survive the quotient */
+    mapping *qm = mapping_new(q->n);
+    ok = run_steps(pl, &ctx, qm, error);
+    for (int i = 0; ok && i < g->n; i++)
+      m->node[i] = qm->node[part[i]];
+    mapping_free(qm);
+    commgraph_free(q);
+  }
+  g_free(part);
+  if (ok)
+    return m;
+fail:
+  mapping_free(m);
+  return NULL;
+}
+
+char *strategy_describe_all(void)
+{
+  GString *s = g_string_new(NULL);
+  for (int i = 0; strategy_registry[i]; i++) {
+    const strategy *st = strategy_registry[i];
+    g_string_append_printf(s, "%-10s %s %s\n", st->name,
+                           st->kind == STRATEGY_CONSTRUCT ? "[places]" : "[refines]", st->summary);
+    g_string_append_printf(s, "%-10s from: %s\n", "", st->paper);
+    if (st->kind == STRATEGY_REFINE)
+      g_string_append_printf(s, "%-10s starts from: %s when first\n", "",
+                             st->start ? st->start : "identity");
+    for (int j = 0; st->params && st->params[j].name; j++) {
+      const strategy_param *d = &st->params[j];
+      g_string_append_printf(s, "%-10s   %s=%s  %s", "", d->name, d->defval, d->help);
+      if (d->choices)
+        g_string_append_printf(s, " (%s)", d->choices);
+      g_string_append_c(s, '\n');
+    }
+  }
+  return g_string_free(s, FALSE);
+}

@@ -1,0 +1,131 @@
+/* strategy.h - mapping strategies: registry, option specs, pipelines.
+ *
+ * A strategy is a `const strategy` row: a constructor (places every task)
+ * or a refiner (improves a valid mapping). A pipeline spec chains them:
+ *   "greedy+wh+mc", "geometric:ordering=z", "kl:t=2", "greedy+wh:delta=16+mc"
+ * i.e. steps separated by '+', each `name[:key=value[,key=value...]]`.
+ * A pipeline that starts with a refiner first runs that refiner's
+ * `start` constructor (for example random for kl, as selvitopi does).
+ *
+ * Several ranks per node: unless a strategy sets `places_slots` (it maps
+ * ranks onto node slots itself, like the curves), strategy_run() first
+ * partitions the tasks into the allocated nodes with Scotch (deveci2015
+ * Section III-A), runs the pipeline on the quotient graph with one task per
+ * node, and expands the result.
+ *
+ * Adding a strategy: one file defining `const strategy strategy_NAME` and
+ * one row in mapping/strategies.c. Its parameters are a table of
+ * strategy_param with defaults as text; help is printed from the tables.
+ *
+ * Ownership: the registry is static; strategy_run() returns a mapping the
+ * caller frees. Strategies allocate their own scratch space and free it.
+ * Not for: measuring a mapping (metrics.h).
+ */
+#pragma once
+
+#include "mapping/mapping.h"
+#include "traces/commgraph.h"
+
+G_BEGIN_DECLS
+
+#define STRATEGY_ERROR (strategy_error_quark())
+GQuark strategy_error_quark(void);
+
+typedef enum {
+  STRATEGY_ERROR_SPEC,        /* unknown strategy or option, bad value */
+  STRATEGY_ERROR_INPUT,       /* inputs the strategy cannot use (no coordinates ...) */
+  STRATEGY_ERROR_FAILED,      /* the strategy could not produce a mapping */
+} StrategyError;
+
+#define STRATEGY_MAX_PARAMS 8
+
+typedef enum {
+  SPARAM_INT,
+  SPARAM_DOUBLE,
+  SPARAM_CHOICE, /* one word of `choices`, "a|b|c" */
+} sparam_type;
+
+typedef struct strategy_param {
+  const char *name;
+  sparam_type type;
+  const char *defval;   /* default, as text */
+  const char *choices;  /* SPARAM_CHOICE: "z|gray|fz"; numbers: "min..max" or NULL */
+  const char *help;
+} strategy_param;
+
+/* Parsed option values of one pipeline step, in the order of the table. */
+typedef struct strategy_args {
+  const strategy_param *defs;
+  int n;
+  char *values[STRATEGY_MAX_PARAMS];
+} strategy_args;
+
+int strategy_arg_int(const strategy_args *a, const char *name);
+double strategy_arg_double(const strategy_args *a, const char *name);
+const char *strategy_arg_str(const strategy_args *a, const char *name);
+
+/* What every step sees. The graph has one task per slot to fill: when
+ * tasks share nodes it is the quotient graph (see above). */
+typedef struct strategy_ctx {
+  const commgraph *g;
+  const platform *p;
+  guint32 seed;
+  const double *coords;  /* task coordinates, ntasks x coord_dims, or NULL */
+  int coord_dims;
+} strategy_ctx;
+
+typedef enum {
+  STRATEGY_CONSTRUCT,
+  STRATEGY_REFINE,
+} strategy_kind;
+
+typedef struct strategy {
+  const char *name;
+  strategy_kind kind;
+  const char *summary;
+  const char *paper;             /* where it comes from, e.g. "deveci2015 Alg. 1" */
+  const strategy_param *params;  /* terminated by a row with name NULL; may be NULL */
+  const char *start;             /* refiners: the constructor run first, NULL = identity */
+  gboolean places_slots;         /* maps onto node slots itself (no pre-partition) */
+  /* Constructors fill `m` (all -1 on entry); refiners improve a valid `m`.
+   * Must leave a valid mapping for ctx->p (capacity, allocation). */
+  gboolean (*run)(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
+                  GError **error);
+} strategy;
+
+/* The registry (mapping/strategies.c), NULL-terminated. */
+extern const strategy *const strategy_registry[];
+
+const strategy *strategy_find(const char *name);
+
+/* A parsed pipeline. */
+typedef struct strategy_step {
+  const strategy *s;
+  strategy_args args;
+} strategy_step;
+
+typedef struct strategy_pipeline {
+  int nsteps;
+  strategy_step *steps;
+} strategy_pipeline;
+
+strategy_pipeline *strategy_parse(const char *spec, GError **error);
+void strategy_pipeline_free(strategy_pipeline *pl);
+
+/* Runs the pipeline for `g` on `p` (tasks may exceed nodes when cores per
+ * node > 1) and returns a validated mapping of g->n tasks. */
+mapping *strategy_run(const strategy_pipeline *pl, const commgraph *g, const platform *p,
+                      guint32 seed, const double *coords, int coord_dims, GError **error);
+
+/* Partition hook for several ranks per node: fills part[ntasks] with
+ * indices of allocated nodes, each holding at most cores_per_node tasks.
+ * Implemented with Scotch in mapping/partition.c. */
+gboolean strategy_partition(const commgraph *g, const platform *p, guint32 seed, int *part,
+                            GError **error);
+
+/* Help text: name, summary, paper and options of every strategy. */
+char *strategy_describe_all(void);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(strategy_pipeline, strategy_pipeline_free)
+
+G_END_DECLS

@@ -1,0 +1,23 @@
+/* cmd-strategies.c - `mapsim strategies`: lists every registered strategy
+ * with its summary, paper and options (printed from the registry tables). */
+#include <stdio.h>
+
+#include "mapping/strategy.h"
+#include "sim/cli/cli.h"
+
+int cmd_strategies(int argc, char **argv)
+{
+  const GOptionEntry entries[] = { { NULL } };
+  if (!cli_parse(&argc, &argv, "strategies", "",
+                 "Lists the mapping strategies: name, what it does, where it comes from, options.",
+                 "Pipelines chain a placing step and refiners: greedy+wh:delta=16+mc", entries))
+    return 2;
+  if (argc > 1) {
+    fprintf(stderr, "mapsim strategies: unexpected argument '%s', expected none\n", argv[1]);
+    return 2;
+  }
+  char *text = strategy_describe_all();
+  fputs(text, stdout);
+  g_free(text);
+  return 0;
+}

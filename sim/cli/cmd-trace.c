@@ -1,0 +1,173 @@
+/* cmd-trace.c - `mapsim trace info|matrix`: facts about an OTF2 trace and
+ * its communication matrix. */
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/cli/cli.h"
+#include "traces/trace.h"
+
+#define MEMBER_INT(b, name, v) \
+  do { json_builder_set_member_name(b, name); json_builder_add_int_value(b, (gint64)(v)); } while (0)
+#define MEMBER_DBL(b, name, v) \
+  do { json_builder_set_member_name(b, name); json_builder_add_double_value(b, (double)(v)); } while (0)
+
+static void print_info_json(const trace *t, const trace_summary *s)
+{
+  JsonBuilder *b = json_builder_new();
+  json_builder_begin_object(b);
+  MEMBER_INT(b, "ranks", t->nranks);
+  MEMBER_INT(b, "locations", t->stats.locations);
+  MEMBER_INT(b, "events", s->events);
+  MEMBER_DBL(b, "duration_s", (double)t->duration_ps / 1e12);
+  MEMBER_INT(b, "p2p_messages", s->p2p_messages);
+  MEMBER_INT(b, "p2p_bytes", s->p2p_bytes);
+  MEMBER_INT(b, "collective_calls", s->collective_calls);
+  MEMBER_INT(b, "unmatched", s->unmatched_sends + s->unmatched_recvs);
+  MEMBER_INT(b, "unmatched_sends", s->unmatched_sends);
+  MEMBER_INT(b, "unmatched_recvs", s->unmatched_recvs);
+  MEMBER_INT(b, "mismatched_bytes", s->mismatched_bytes);
+  MEMBER_INT(b, "unbalanced_enter_leave", t->stats.unbalanced);
+  MEMBER_INT(b, "timer_resolution", t->timer_resolution);
+  MEMBER_INT(b, "communicators", t->ncomms);
+  json_builder_set_member_name(b, "counts");
+  json_builder_begin_object(b);
+  for (int k = 0; k < TRACE_NRECS; k++)
+    if (t->stats.records[k])
+      MEMBER_INT(b, trace_rec_name(k), t->stats.records[k]);
+  json_builder_end_object(b);
+  json_builder_set_member_name(b, "events_per_kind");
+  json_builder_begin_object(b);
+  for (int k = 0; k < TRACE_NKINDS; k++)
+    MEMBER_INT(b, trace_kind_name(k), s->per_kind[k]);
+  json_builder_end_object(b);
+  json_builder_set_member_name(b, "collectives");
+  json_builder_begin_object(b);
+  for (int op = 0; op <= COLL_NOPS; op++)
+    if (s->per_op[op])
+      MEMBER_INT(b, coll_op_name(op), s->per_op[op]);
+  json_builder_end_object(b);
+  json_builder_end_object(b);
+  cli_print_json(json_builder_get_root(b));
+  g_object_unref(b);
+}
+
+static void print_info_text(const char *path, const trace *t, const trace_summary *s)
+{
+  printf("trace           %s\n", path);
+  printf("ranks           %d (%d locations)\n", t->nranks, t->stats.locations);
+  printf("duration        %.6f s (timer %" G_GUINT64_FORMAT " ticks/s)\n",
+         (double)t->duration_ps / 1e12, t->timer_resolution);
+  printf("events          %" G_GINT64_FORMAT " retained\n", s->events);
+  printf("p2p             %" G_GINT64_FORMAT " messages, %" G_GINT64_FORMAT " bytes\n",
+         s->p2p_messages, s->p2p_bytes);
+  printf("collectives     %" G_GINT64_FORMAT " calls (summed over ranks)\n", s->collective_calls);
+  for (int op = 0; op <= COLL_NOPS; op++)
+    if (s->per_op[op])
+      printf("  %-20s %" G_GINT64_FORMAT "\n", coll_op_name(op), s->per_op[op]);
+  printf("unmatched       %" G_GINT64_FORMAT " sends, %" G_GINT64_FORMAT " receives, %"
+         G_GINT64_FORMAT " size mismatches\n", s->unmatched_sends, s->unmatched_recvs,
+         s->mismatched_bytes);
+  printf("records (all locations, otf2-print names):\n");
+  for (int k = 0; k < TRACE_NRECS; k++)
+    if (t->stats.records[k])
+      printf("  %-32s %" G_GINT64_FORMAT "\n", trace_rec_name(k), t->stats.records[k]);
+}
+
+static int trace_info(int argc, char **argv)
+{
+  gboolean json = FALSE;
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object", NULL },
+    { NULL },
+  };
+  if (!cli_parse(&argc, &argv, "trace info", "TRACE", "Facts about an OTF2 trace: ranks, "
+                 "duration, record counts, p2p and collective traffic, unmatched messages.",
+                 "Example:\n  mapsim trace info traces/data/ring-8/traces.otf2 --json", entries))
+    return 2;
+  GError *e = NULL;
+  if (argc != 2) {
+    g_set_error(&e, TRACE_ERROR, TRACE_ERROR_IO, "trace info: %d arguments, expected one TRACE",
+                argc - 1);
+    return cli_fail(e);
+  }
+  trace *t = trace_read_otf2(argv[1], &e);
+  if (t == NULL)
+    return cli_fail(e);
+  trace_summary s;
+  trace_summarize(t, &s);
+  if (json)
+    print_info_json(t, &s);
+  else
+    print_info_text(argv[1], t, &s);
+  if (s.unmatched_sends + s.unmatched_recvs + s.mismatched_bytes > 0)
+    fprintf(stderr, "mapsim: warning: %s: %" G_GINT64_FORMAT " unmatched sends, %" G_GINT64_FORMAT
+            " unmatched receives, %" G_GINT64_FORMAT " size mismatches\n", argv[1],
+            s.unmatched_sends, s.unmatched_recvs, s.mismatched_bytes);
+  trace_free(t);
+  return 0;
+}
+
+static int trace_matrix(int argc, char **argv)
+{
+  char *kind = NULL, *out = NULL, *algo = NULL;
+  const GOptionEntry entries[] = {
+    { "kind", 'k', 0, G_OPTION_ARG_STRING, &kind, "count or bytes (default bytes)", "K" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Output .csv (dense, MapLib layout) or .mtx", "M" },
+    { "collectives", 0, 0, G_OPTION_ARG_STRING, &algo,
+      "Add collectives expanded with algorithm ALGO (auto, binomial, ring, ...)", "ALGO" },
+    { NULL },
+  };
+  int status = 2;
+  GError *e = NULL;
+  trace *t = NULL;
+  commgraph *g = NULL;
+  if (!cli_parse(&argc, &argv, "trace matrix", "TRACE", "The communication matrix of a trace "
+                 "(row = sender, column = receiver).",
+                 "Example:\n  mapsim trace matrix T/traces.otf2 --kind count -o M.csv", entries))
+    goto out;
+  int k = kind == NULL || strcmp(kind, "bytes") == 0 ? 0 : strcmp(kind, "count") == 0 ? 1 : -1;
+  if (k < 0 || argc != 2 || out == NULL) {
+    g_set_error(&e, TRACE_ERROR, TRACE_ERROR_IO, "%s",
+                k < 0 ? "--kind: expected count or bytes"
+                      : argc != 2 ? "trace matrix: expected one TRACE argument"
+                                  : "--output: missing, expected -o M.csv or M.mtx");
+    status = cli_fail(e);
+    goto out;
+  }
+  t = trace_read_otf2(argv[1], &e);
+  if (t)
+    g = trace_commgraph(t, algo != NULL, algo, &e);
+  if (g == NULL || !commgraph_save(g, k, out, &e)) {
+    status = cli_fail(e);
+    goto out;
+  }
+  status = 0;
+out:
+  commgraph_free(g);
+  trace_free(t);
+  g_free(kind);
+  g_free(out);
+  g_free(algo);
+  return status;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+  if (argc >= 2 && strcmp(argv[1], "info") == 0)
+    return trace_info(argc - 1, argv + 1);
+  if (argc >= 2 && strcmp(argv[1], "matrix") == 0)
+    return trace_matrix(argc - 1, argv + 1);
+  if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+    printf("Usage: mapsim trace info TRACE [--json]\n"
+           "       mapsim trace matrix TRACE --kind count|bytes -o M.csv|M.mtx [--collectives ALGO]\n"
+           "Collective algorithms:\n");
+    for (int i = 0; i < coll_nalgos; i++)
+      printf("  %-20s %s\n", coll_algos[i].name, coll_algos[i].summary);
+    return 0;
+  }
+  GError *e = NULL;
+  g_set_error(&e, TRACE_ERROR, TRACE_ERROR_IO, "trace: verb '%s', expected info or matrix",
+              argc >= 2 ? argv[1] : "");
+  return cli_fail(e);
+}
