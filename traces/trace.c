@@ -309,8 +309,17 @@ static gboolean expand_comm(const trace *t, uint32_t c, const char *algo, edge_l
       if (e->peer == tc->members[m])
         root = m;
     }
+    if (first->op == COLL_BCAST)  /* the root records no receive: payload = what others got */
+      for (int m = 0; m < P; m++)
+        bytes[root] = MAX(bytes[root], bytes[m]);
     g_array_set_size(msgs, 0);
-    ok = coll_schedule((coll_op)first->op, algo, P, root, bytes, msgs, error);
+    /* a known algorithm that does not fit this op or size: the op's default */
+    const char *use = algo;
+    const coll_algo *a = coll_algo_lookup(algo ? algo : "auto");
+    if (a && a->build && !coll_schedule((coll_op)first->op, algo, P, root, bytes, msgs, NULL))
+      use = NULL;
+    g_array_set_size(msgs, 0);
+    ok = coll_schedule((coll_op)first->op, use, P, root, bytes, msgs, error);
     if (!ok)
       goto out;
     for (guint i = 0; i < msgs->len; i++) {
@@ -325,7 +334,7 @@ out:
   return ok;
 }
 
-commgraph *trace_commgraph(const trace *t, gboolean with_collectives, const char *coll_algo,
+commgraph *trace_commgraph(const trace *t, gboolean with_collectives, const char *algo,
                            GError **error)
 {
   edge_list l = {
@@ -341,7 +350,7 @@ commgraph *trace_commgraph(const trace *t, gboolean with_collectives, const char
     }
   if (with_collectives)
     for (int c = 0; c < t->ncomms; c++)
-      if (!t->comms[c].self && !expand_comm(t, (uint32_t)c, coll_algo, &l, error))
+      if (!t->comms[c].self && !expand_comm(t, (uint32_t)c, algo, &l, error))
         goto out;
   g = commgraph_from_edges(t->nranks, (int)l.src->len, (int *)l.src->data, (int *)l.dst->data,
                            (int64_t *)l.bytes->data, (int64_t *)l.msgs->data);

@@ -65,9 +65,12 @@ int cmd_topo(int argc, char **argv)
     printf("nodes           %d (%d allocated, %d cores each)\n", f.nodes, p->nalloc,
            p->cores_per_node);
     printf("links           %d directed\n", f.links);
-    for (int i = 0; i < p->nlinktypes; i++)
-      printf("  link type     %-10s %8.2f Gbit/s  %8.1f ps\n", p->linktypes[i].name,
-             p->linktypes[i].bandwidth * 8 / 1e9, p->linktypes[i].latency * 1e12);
+    for (int i = 0; i < p->nlinktypes; i++) {
+      double lat = p->linktypes[i].latency;
+      printf("  link type     %-10s %8.2f Gbit/s  %8.1f %s\n", p->linktypes[i].name,
+             p->linktypes[i].bandwidth * 8 / 1e9, lat < 1e-9 ? lat * 1e12 : lat * 1e9,
+             lat < 1e-9 ? "ps" : "ns");
+    }
     printf("diameter        %d hops\n", f.diameter);
     printf("avg distance    %.4f hops\n", f.avg_distance);
     if (f.bisection_dim >= 0)

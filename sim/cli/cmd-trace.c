@@ -100,12 +100,17 @@ static int trace_info(int argc, char **argv)
     print_info_json(t, &s);
   else
     print_info_text(argv[1], t, &s);
-  if (s.unmatched_sends + s.unmatched_recvs + s.mismatched_bytes > 0)
-    fprintf(stderr, "mapsim: warning: %s: %" G_GINT64_FORMAT " unmatched sends, %" G_GINT64_FORMAT
-            " unmatched receives, %" G_GINT64_FORMAT " size mismatches\n", argv[1],
-            s.unmatched_sends, s.unmatched_recvs, s.mismatched_bytes);
+  /* the facts are printed; unmatched messages still make the input bad */
+  int status = 0;
+  if (s.unmatched_sends + s.unmatched_recvs + s.mismatched_bytes > 0) {
+    fprintf(stderr, "mapsim: %s: %" G_GINT64_FORMAT " unmatched sends, %" G_GINT64_FORMAT
+            " unmatched receives, %" G_GINT64_FORMAT " size mismatches, expected every send "
+            "matched by a receive of the same size\n", argv[1], s.unmatched_sends,
+            s.unmatched_recvs, s.mismatched_bytes);
+    status = 2;
+  }
   trace_free(t);
-  return 0;
+  return status;
 }
 
 static int trace_matrix(int argc, char **argv)

@@ -1,0 +1,227 @@
+/* test_collectives.c - collective schedules against closed forms: round
+ * and message counts, bytes delivered, and the dependency rule (a rank
+ * forwards data in round k only what it received before round k). */
+#include <criterion/criterion.h>
+#include <glib.h>
+#include <string.h>
+
+#include "traces/collectives.h"
+
+static const int sizes[] = { 1, 2, 3, 5, 6, 8, 13, 16, 64 };
+
+static int clog2(int P)
+{
+  int l = 0;
+  while ((1 << l) < P)
+    l++;
+  return l;
+}
+
+static GArray *sched(coll_op op, const char *algo, int P, int root, const int64_t *bytes)
+{
+  GArray *a = g_array_new(FALSE, FALSE, sizeof(coll_msg));
+  GError *e = NULL;
+  cr_assert(coll_schedule(op, algo, P, root, bytes, a, &e), "%s P=%d: %s", algo, P,
+            e ? e->message : "");
+  return a;
+}
+
+static int rounds(GArray *a)
+{
+  return coll_nrounds((coll_msg *)a->data, a->len);
+}
+
+/* bytes received per rank (caller frees) */
+static int64_t *received(GArray *a, int P)
+{
+  int64_t *r = g_new0(int64_t, P);
+  for (guint i = 0; i < a->len; i++)
+    r[g_array_index(a, coll_msg, i).dst] += g_array_index(a, coll_msg, i).bytes;
+  return r;
+}
+
+/* to-all trees: a rank sends only after it received (root: always) */
+static void assert_tree_order(GArray *a, int P, int root)
+{
+  int *got = g_new(int, P);
+  for (int r = 0; r < P; r++)
+    got[r] = r == root ? -1 : G_MAXINT;
+  for (guint i = 0; i < a->len; i++) {
+    coll_msg *m = &g_array_index(a, coll_msg, i);
+    cr_assert_lt(got[m->src], m->round, "rank %d sends in round %d before receiving", m->src,
+                 m->round);
+    cr_assert_eq(got[m->dst], G_MAXINT, "rank %d receives twice", m->dst);
+    got[m->dst] = m->round;
+  }
+  for (int r = 0; r < P; r++)
+    cr_assert_neq(got[r], G_MAXINT, "rank %d never reached", r);
+  g_free(got);
+}
+
+Test(collectives, binomial_bcast)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
+    int P = sizes[i], root = P / 2;
+    int64_t *b = g_new0(int64_t, P);
+    b[root] = 1000;
+    GArray *a = sched(COLL_BCAST, "binomial", P, root, b);
+    cr_assert_eq(rounds(a), clog2(P), "P=%d", P);
+    cr_assert_eq(a->len, (guint)P - 1);
+    assert_tree_order(a, P, root);
+    for (guint k = 0; k < a->len; k++)
+      cr_assert_eq(g_array_index(a, coll_msg, k).bytes, 1000);
+    g_array_free(a, TRUE);
+    g_free(b);
+  }
+}
+
+Test(collectives, binomial_scatter_gather_reduce)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
+    int P = sizes[i], root = P - 1;
+    int64_t *b = g_new(int64_t, P), others = 0;
+    for (int r = 0; r < P; r++) {
+      b[r] = 10 * (r + 1);
+      others += r == root ? 0 : b[r];
+    }
+    GArray *s = sched(COLL_SCATTER, "binomial", P, root, b);
+    assert_tree_order(s, P, root);
+    int64_t *rs = received(s, P), out = 0;
+    for (guint k = 0; k < s->len; k++)
+      out += g_array_index(s, coll_msg, k).src == root ? g_array_index(s, coll_msg, k).bytes : 0;
+    cr_assert_eq(out, others, "scatter P=%d: root sends all blocks once", P);
+    /* a leaf receives exactly its block */
+    g_free(rs);
+    GArray *g = sched(COLL_GATHER, "binomial", P, root, b);
+    int64_t *rg = received(g, P);
+    cr_assert_eq(rg[root], others, "gather P=%d: every block reaches the root", P);
+    cr_assert_eq(g->len, (guint)P - 1);
+    cr_assert_eq(rounds(g), clog2(P));
+    GArray *rd = sched(COLL_REDUCE, "binomial", P, root, b);
+    cr_assert_eq(rd->len, (guint)P - 1);
+    cr_assert_eq(rounds(rd), clog2(P));
+    for (guint k = 0; k < rd->len; k++)
+      cr_assert_neq(g_array_index(rd, coll_msg, k).src, root);
+    g_free(rg);
+    g_array_free(s, TRUE);
+    g_array_free(g, TRUE);
+    g_array_free(rd, TRUE);
+    g_free(b);
+  }
+}
+
+Test(collectives, ring_allgather)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
+    int P = sizes[i];
+    int64_t *b = g_new(int64_t, P), total = 0;
+    for (int r = 0; r < P; r++)
+      total += b[r] = r + 1;
+    GArray *a = sched(COLL_ALLGATHER, "ring", P, 0, b);
+    cr_assert_eq(rounds(a), P - 1, "P=%d", P);
+    cr_assert_eq(a->len, (guint)(P * (P - 1)));
+    int64_t *rc = received(a, P);
+    for (int r = 0; r < P; r++)
+      cr_assert_eq(rc[r], total - b[r], "P=%d rank %d gets every other block once", P, r);
+    g_free(rc);
+    g_array_free(a, TRUE);
+    g_free(b);
+  }
+}
+
+Test(collectives, recursive_doubling)
+{
+  int P = 16;
+  int64_t b[16];
+  for (int r = 0; r < P; r++)
+    b[r] = 4;
+  GArray *ag = sched(COLL_ALLGATHER, "recursive_doubling", P, 0, b);
+  cr_assert_eq(rounds(ag), 4);
+  cr_assert_eq(ag->len, 16u * 4);
+  int64_t *rc = received(ag, P);
+  for (int r = 0; r < P; r++)
+    cr_assert_eq(rc[r], 15 * 4);
+  g_free(rc);
+  GArray *ar = sched(COLL_ALLREDUCE, "recursive_doubling", 6, 0, b);
+  /* p2 = 4, 2 extra ranks: fold-in round + 2 doubling rounds + result round */
+  cr_assert_eq(rounds(ar), 4);
+  cr_assert_eq(ar->len, 2u + 4 * 2 + 2);
+  GError *e = NULL;
+  GArray *x = g_array_new(FALSE, FALSE, sizeof(coll_msg));
+  cr_assert_not(coll_schedule(COLL_ALLGATHER, "recursive_doubling", 6, 0, b, x, &e));
+  cr_assert(strstr(e->message, "power-of-two"));
+  cr_assert_eq(x->len, 0);
+  g_clear_error(&e);
+  g_array_free(x, TRUE);
+  g_array_free(ag, TRUE);
+  g_array_free(ar, TRUE);
+}
+
+Test(collectives, ring_allreduce)
+{
+  int P = 8;
+  int64_t b[8];
+  for (int r = 0; r < P; r++)
+    b[r] = 8000;
+  GArray *a = sched(COLL_ALLREDUCE, "ring", P, 0, b);
+  cr_assert_eq(rounds(a), 2 * (P - 1));
+  cr_assert_eq(a->len, (guint)(2 * P * (P - 1)));
+  int64_t *rc = received(a, P);
+  for (int r = 0; r < P; r++)
+    cr_assert_eq(rc[r], 2 * (P - 1) * 8000 / P);  /* 2 (P-1)/P n */
+  g_free(rc);
+  g_array_free(a, TRUE);
+}
+
+Test(collectives, barrier_alltoall_scan)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
+    int P = sizes[i];
+    GArray *d = sched(COLL_BARRIER, "dissemination", P, 0, NULL);
+    cr_assert_eq(rounds(d), clog2(P));
+    cr_assert_eq(d->len, (guint)(P * clog2(P)));
+    int64_t *b = g_new(int64_t, P);
+    for (int r = 0; r < P; r++)
+      b[r] = 100 * P;
+    GArray *a = sched(COLL_ALLTOALL, "pairwise", P, 0, b);
+    cr_assert_eq(rounds(a), P - 1);
+    cr_assert_eq(a->len, (guint)(P * (P - 1)));
+    for (guint k = 0; k < a->len; k++)
+      cr_assert_eq(g_array_index(a, coll_msg, k).bytes, 100);
+    GArray *s = sched(COLL_SCAN, "chain", P, 0, b);
+    cr_assert_eq(rounds(s), P - 1);
+    cr_assert_eq(s->len, (guint)P - 1);
+    g_array_free(d, TRUE);
+    g_array_free(a, TRUE);
+    g_array_free(s, TRUE);
+    g_free(b);
+  }
+}
+
+Test(collectives, auto_and_errors)
+{
+  int64_t small[8] = { 100, 100, 100, 100, 100, 100, 100, 100 };
+  int64_t large[8] = { 1 << 20, 1 << 20, 1 << 20, 1 << 20, 1 << 20, 1 << 20, 1 << 20, 1 << 20 };
+  cr_assert_str_eq(coll_algo_auto(COLL_ALLREDUCE, 8, small)->name, "recursive_doubling");
+  cr_assert_str_eq(coll_algo_auto(COLL_ALLREDUCE, 8, large)->name, "ring");
+  cr_assert_str_eq(coll_algo_auto(COLL_ALLGATHER, 6, small)->name, "ring");
+  cr_assert_str_eq(coll_algo_auto(COLL_BCAST, 8, small)->name, "binomial");
+  cr_assert_str_eq(coll_algo_auto(COLL_BARRIER, 8, NULL)->name, "dissemination");
+  cr_assert_str_eq(coll_algo_auto(COLL_ALLTOALLV, 8, small)->name, "pairwise");
+  GArray *a = g_array_new(FALSE, FALSE, sizeof(coll_msg));
+  GError *e = NULL;
+  cr_assert_not(coll_schedule(COLL_BCAST, "ring", 8, 0, small, a, &e));
+  cr_assert(strstr(e->message, "does not implement"));
+  g_clear_error(&e);
+  cr_assert_not(coll_schedule(COLL_BCAST, "bogus", 8, 0, small, a, &e));
+  cr_assert(strstr(e->message, "unknown"));
+  g_clear_error(&e);
+  cr_assert_not(coll_schedule(COLL_OTHER, NULL, 8, 0, small, a, &e));
+  g_clear_error(&e);
+  cr_assert_eq(a->len, 0);
+  coll_op op;
+  cr_assert(coll_op_from_name("reduce_scatter_block", &op));
+  cr_assert_eq(op, COLL_REDUCE_SCATTER_BLOCK);
+  cr_assert_str_eq(coll_op_name(COLL_OTHER), "other");
+  g_array_free(a, TRUE);
+}

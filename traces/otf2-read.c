@@ -1,0 +1,663 @@
+/* otf2-read.c - reads an OTF2 archive (Score-P 1.x .. 7.x, OTF2 1.4 .. 3.0
+ * files) into a trace with the OTF2 3.0 reader library.
+ *
+ * Steps: global definitions (strings, regions, locations, groups, comms,
+ * clock) -> world = the MPI COMM_LOCATIONS group (by group type and
+ * paradigm, never by id; its i-th member is world rank i) -> comm table
+ * (COMM_GROUP members are indices into that group; COMM_SELF private per
+ * rank) -> per location: local definitions first (mapping tables, clock
+ * offsets; OTF2 applies them to the events), then its events with a local
+ * event reader. Every location is read so that record counts compare with
+ * otf2-print, but only MPI rank locations (CPU threads in the world group)
+ * keep events. O(records); 48 bytes per retained event (arrays reserved
+ * from the per-location event counts, trimmed at the end).
+ */
+#include "traces/trace-private.h"
+
+#include <otf2/otf2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+  OTF2_GroupType type;
+  OTF2_Paradigm paradigm;
+  uint32_t nmembers;
+  uint64_t *members;
+} def_group;
+
+typedef struct {
+  OTF2_LocationRef id;
+  OTF2_LocationType type;
+  uint64_t nevents;
+  int rank;  /* world rank, -1 if not an MPI rank location */
+} def_location;
+
+typedef struct {
+  const char *path;       /* anchor file */
+  GError **error;
+  trace *t;
+  GHashTable *strings;    /* ref -> char* */
+  GHashTable *regions;    /* region ref -> index+1 in t->regions, 0 = not MPI */
+  GHashTable *groups;     /* ref -> def_group* */
+  GHashTable *comms;      /* comm ref -> index+1 in t->comms */
+  GArray *locations;      /* def_location */
+  GArray *comm_defs;      /* pairs (comm ref, group ref, name ref) as uint64 triples */
+  uint64_t resolution, offset, length;
+  trace_stats stats;
+  /* per-location state while reading events */
+  int cur_rank;
+  int depth;
+  uint64_t cur_location;
+} reader_ctx;
+
+static void def_group_free(gpointer p)
+{
+  def_group *g = p;
+  g_free(g->members);
+  g_free(g);
+}
+
+static OTF2_CallbackCode fail(reader_ctx *c, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+static OTF2_CallbackCode fail(reader_ctx *c, int code, const char *fmt, ...)
+{
+  if (*c->error == NULL) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error(c->error, TRACE_ERROR, code, "%s: %s", c->path, msg);
+    g_free(msg);
+  }
+  return OTF2_CALLBACK_INTERRUPT;
+}
+
+/* ---- global definitions ------------------------------------------------ */
+
+static OTF2_CallbackCode on_clock(void *ud, uint64_t res, uint64_t off, uint64_t len, uint64_t rt)
+{
+  reader_ctx *c = ud;
+  if (res == 0)
+    return fail(c, TRACE_ERROR_CONTENT, "clock properties: 0 ticks per second, expected > 0");
+  c->resolution = res;
+  c->offset = off;
+  c->length = len;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_string(void *ud, OTF2_StringRef self, const char *s)
+{
+  reader_ctx *c = ud;
+  g_hash_table_insert(c->strings, GUINT_TO_POINTER(self), g_strdup(s));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_region(void *ud, OTF2_RegionRef self, OTF2_StringRef name,
+                                   OTF2_StringRef canonical, OTF2_StringRef descr,
+                                   OTF2_RegionRole role, OTF2_Paradigm paradigm,
+                                   OTF2_RegionFlag flags, OTF2_StringRef file, uint32_t begin,
+                                   uint32_t end)
+{
+  reader_ctx *c = ud;
+  const char *s = g_hash_table_lookup(c->strings, GUINT_TO_POINTER(name));
+  gboolean mpi = paradigm == OTF2_PARADIGM_MPI || (s && g_str_has_prefix(s, "MPI_"));
+  if (mpi) {
+    uint32_t idx = trace_add_region(c->t, s ? s : "MPI_?");
+    g_hash_table_insert(c->regions, GUINT_TO_POINTER(self), GUINT_TO_POINTER(idx + 1));
+  }
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_location(void *ud, OTF2_LocationRef self, OTF2_StringRef name,
+                                     OTF2_LocationType type, uint64_t nevents,
+                                     OTF2_LocationGroupRef group)
+{
+  reader_ctx *c = ud;
+  def_location l = { self, type, nevents, -1 };
+  g_array_append_val(c->locations, l);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_group(void *ud, OTF2_GroupRef self, OTF2_StringRef name,
+                                  OTF2_GroupType type, OTF2_Paradigm paradigm,
+                                  OTF2_GroupFlag flags, uint32_t n, const uint64_t *members)
+{
+  reader_ctx *c = ud;
+  def_group *g = g_new0(def_group, 1);
+  g->type = type;
+  g->paradigm = paradigm;
+  g->nmembers = n;
+  g->members = g_memdup2(members, sizeof(uint64_t) * n);
+  g_hash_table_replace(c->groups, GUINT_TO_POINTER(self), g);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name,
+                                 OTF2_GroupRef group, OTF2_CommRef parent, OTF2_CommFlag flags)
+{
+  reader_ctx *c = ud;
+  uint64_t rec[3] = { self, group, name };
+  g_array_append_vals(c->comm_defs, rec, 3);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static gboolean read_global_defs(OTF2_Reader *rd, reader_ctx *c)
+{
+  OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(rd);
+  if (gdr == NULL) {
+    fail(c, TRACE_ERROR_FORMAT, "no global definitions, expected an OTF2 anchor file");
+    return FALSE;
+  }
+  OTF2_GlobalDefReaderCallbacks *cb = OTF2_GlobalDefReaderCallbacks_New();
+  OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(cb, on_clock);
+  OTF2_GlobalDefReaderCallbacks_SetStringCallback(cb, on_string);
+  OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, on_region);
+  OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, on_location);
+  OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, on_group);
+  OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
+  OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, cb, c);
+  OTF2_GlobalDefReaderCallbacks_Delete(cb);
+  uint64_t n = 0;
+  OTF2_ErrorCode st = OTF2_Reader_ReadAllGlobalDefinitions(rd, gdr, &n);
+  OTF2_Reader_CloseGlobalDefReader(rd, gdr);
+  if (st != OTF2_SUCCESS && *c->error == NULL)
+    fail(c, TRACE_ERROR_FORMAT, "global definitions: %s, expected a complete OTF2 archive",
+         OTF2_Error_GetDescription(st));
+  return *c->error == NULL;
+}
+
+/* ---- world, ranks and communicators ----------------------------------- */
+
+/* The MPI COMM_LOCATIONS group; old traces without paradigms: the only
+ * COMM_LOCATIONS group of unknown paradigm. */
+static def_group *find_world_group(reader_ctx *c)
+{
+  def_group *unknown = NULL;
+  GHashTableIter it;
+  gpointer v;
+  g_hash_table_iter_init(&it, c->groups);
+  while (g_hash_table_iter_next(&it, NULL, &v)) {
+    def_group *g = v;
+    if (g->type != OTF2_GROUP_TYPE_COMM_LOCATIONS)
+      continue;
+    if (g->paradigm == OTF2_PARADIGM_MPI)
+      return g;
+    if (g->paradigm == OTF2_PARADIGM_UNKNOWN)
+      unknown = g;
+  }
+  return unknown;
+}
+
+static gboolean build_ranks(reader_ctx *c, def_group *world)
+{
+  GHashTable *loc_index = g_hash_table_new(g_int64_hash, g_int64_equal);
+  for (guint i = 0; i < c->locations->len; i++) {
+    def_location *l = &g_array_index(c->locations, def_location, i);
+    g_hash_table_insert(loc_index, &l->id, l);
+  }
+  gboolean ok = TRUE;
+  for (uint32_t r = 0; r < world->nmembers; r++) {
+    def_location *l = g_hash_table_lookup(loc_index, &world->members[r]);
+    if (l == NULL || l->type != OTF2_LOCATION_TYPE_CPU_THREAD) {
+      fail(c, TRACE_ERROR_CONTENT,
+           "MPI group member %u: location %" G_GUINT64_FORMAT " %s, expected a CPU thread",
+           r, world->members[r], l ? "is not a CPU thread" : "is not defined");
+      ok = FALSE;
+      break;
+    }
+    l->rank = (int)r;
+  }
+  g_hash_table_destroy(loc_index);
+  return ok;
+}
+
+static void add_comm(reader_ctx *c, uint64_t ref, uint64_t group, uint64_t name, int nranks)
+{
+  def_group *g = g_hash_table_lookup(c->groups, GUINT_TO_POINTER(group));
+  const char *s = g_hash_table_lookup(c->strings, GUINT_TO_POINTER(name));
+  uint32_t idx;
+  if (g && g->type == OTF2_GROUP_TYPE_COMM_SELF) {
+    idx = trace_add_comm(c->t, s, 1, NULL);
+    c->t->comms[idx].self = TRUE;
+  } else if (g && g->type == OTF2_GROUP_TYPE_COMM_GROUP &&
+             (g->paradigm == OTF2_PARADIGM_MPI || g->paradigm == OTF2_PARADIGM_UNKNOWN)) {
+    int *m = g_new(int, MAX(g->nmembers, 1));
+    gboolean identity = g->nmembers == (uint32_t)nranks;
+    for (uint32_t i = 0; i < g->nmembers; i++) {
+      m[i] = g->members[i] < (uint64_t)nranks ? (int)g->members[i] : -1;
+      identity = identity && m[i] == (int)i;
+    }
+    idx = trace_add_comm(c->t, s, (int)g->nmembers, m);
+    g_free(m);
+    if (identity && c->t->world == UINT32_MAX)
+      c->t->world = idx;
+  } else {
+    idx = trace_add_comm(c->t, s, 0, NULL);  /* not MPI: no members */
+  }
+  g_hash_table_insert(c->comms, GUINT_TO_POINTER(ref), GUINT_TO_POINTER(idx + 1));
+}
+
+static gboolean build_world(reader_ctx *c)
+{
+  def_group *world = find_world_group(c);
+  if (world == NULL || world->nmembers == 0)
+    return fail(c, TRACE_ERROR_CONTENT,
+                "no MPI ranks, expected an MPI trace (a COMM_LOCATIONS group of paradigm MPI)"),
+           FALSE;
+  c->t = trace_alloc((int)world->nmembers);
+  c->t->world = UINT32_MAX;
+  c->t->timer_resolution = c->resolution;
+  c->t->start_ticks = c->offset;
+  if (!build_ranks(c, world))
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean build_comms(reader_ctx *c)
+{
+  for (guint i = 0; i + 2 < c->comm_defs->len; i += 3) {
+    uint64_t *r = &g_array_index(c->comm_defs, uint64_t, i);
+    add_comm(c, r[0], r[1], r[2], c->t->nranks);
+  }
+  if (c->t->world == UINT32_MAX)
+    return fail(c, TRACE_ERROR_CONTENT,
+                "no MPI_COMM_WORLD, expected an MPI COMM_GROUP of all %d ranks", c->t->nranks),
+           FALSE;
+  return TRUE;
+}
+
+/* ---- events ------------------------------------------------------------ */
+
+static OTF2_CallbackCode push(reader_ctx *c, OTF2_TimeStamp time, trace_event *e)
+{
+  e->time = trace_ticks_to_ps(time, c->offset, c->resolution);
+  trace_push(c->t, c->cur_rank, e);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Comm index and peer world rank; FALSE (error set) on bad references. */
+static gboolean resolve(reader_ctx *c, OTF2_CommRef comm, uint32_t peer, trace_event *e)
+{
+  guint idx = GPOINTER_TO_UINT(g_hash_table_lookup(c->comms, GUINT_TO_POINTER(comm)));
+  if (idx == 0) {
+    fail(c, TRACE_ERROR_CONTENT, "location %" G_GUINT64_FORMAT ": communicator %u undefined, "
+         "expected a defined MPI communicator", c->cur_location, comm);
+    return FALSE;
+  }
+  e->comm = idx - 1;
+  if (peer == OTF2_UNDEFINED_UINT32) {
+    e->peer = -1;
+    return TRUE;
+  }
+  e->peer = trace_comm_world_rank(c->t, e->comm, c->cur_rank, (int)peer);
+  if (e->peer < 0) {
+    fail(c, TRACE_ERROR_CONTENT, "location %" G_GUINT64_FORMAT ": rank %u of communicator %u "
+         "(size %d), expected a member rank", c->cur_location, peer, comm,
+         c->t->comms[e->comm].size);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+#define COUNT(rec)            \
+  reader_ctx *c = ud;         \
+  c->stats.records[rec]++;    \
+  if (c->cur_rank < 0)        \
+    return OTF2_CALLBACK_SUCCESS
+
+#define EVT_ARGS OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud, \
+                 OTF2_AttributeList *attrs
+
+static OTF2_CallbackCode enter_leave(reader_ctx *c, OTF2_TimeStamp time, OTF2_RegionRef region,
+                                     int kind)
+{
+  guint idx = GPOINTER_TO_UINT(g_hash_table_lookup(c->regions, GUINT_TO_POINTER(region)));
+  if (idx == 0)
+    return OTF2_CALLBACK_SUCCESS;  /* not an MPI region */
+  if (kind == TRACE_LEAVE && c->depth == 0) {
+    c->stats.unbalanced++;  /* Leave whose Enter was not recorded */
+    return OTF2_CALLBACK_SUCCESS;
+  }
+  c->depth += kind == TRACE_ENTER ? 1 : -1;
+  trace_event e = { .kind = (uint8_t)kind, .region = idx - 1 };
+  return push(c, time, &e);
+}
+
+static OTF2_CallbackCode on_enter(EVT_ARGS, OTF2_RegionRef region)
+{
+  COUNT(REC_ENTER);
+  return enter_leave(c, time, region, TRACE_ENTER);
+}
+
+static OTF2_CallbackCode on_leave(EVT_ARGS, OTF2_RegionRef region)
+{
+  COUNT(REC_LEAVE);
+  return enter_leave(c, time, region, TRACE_LEAVE);
+}
+
+static OTF2_CallbackCode p2p(reader_ctx *c, OTF2_TimeStamp time, int kind, uint32_t peer,
+                             OTF2_CommRef comm, uint32_t tag, uint64_t len, uint64_t req)
+{
+  trace_event e = { .kind = (uint8_t)kind, .tag = tag, .bytes = (int64_t)len, .request = req };
+  if (!resolve(c, comm, peer, &e))
+    return OTF2_CALLBACK_INTERRUPT;
+  return push(c, time, &e);
+}
+
+static OTF2_CallbackCode request(reader_ctx *c, OTF2_TimeStamp time, int kind, uint64_t req)
+{
+  trace_event e = { .kind = (uint8_t)kind, .request = req, .peer = -1 };
+  return push(c, time, &e);
+}
+
+static OTF2_CallbackCode on_send(EVT_ARGS, uint32_t to, OTF2_CommRef comm, uint32_t tag,
+                                 uint64_t len)
+{
+  COUNT(REC_MPI_SEND);
+  return p2p(c, time, TRACE_SEND, to, comm, tag, len, 0);
+}
+
+static OTF2_CallbackCode on_isend(EVT_ARGS, uint32_t to, OTF2_CommRef comm, uint32_t tag,
+                                  uint64_t len, uint64_t req)
+{
+  COUNT(REC_MPI_ISEND);
+  return p2p(c, time, TRACE_ISEND, to, comm, tag, len, req);
+}
+
+static OTF2_CallbackCode on_recv(EVT_ARGS, uint32_t from, OTF2_CommRef comm, uint32_t tag,
+                                 uint64_t len)
+{
+  COUNT(REC_MPI_RECV);
+  return p2p(c, time, TRACE_RECV, from, comm, tag, len, 0);
+}
+
+static OTF2_CallbackCode on_irecv(EVT_ARGS, uint32_t from, OTF2_CommRef comm, uint32_t tag,
+                                  uint64_t len, uint64_t req)
+{
+  COUNT(REC_MPI_IRECV);
+  return p2p(c, time, TRACE_IRECV, from, comm, tag, len, req);
+}
+
+static OTF2_CallbackCode on_isend_complete(EVT_ARGS, uint64_t req)
+{
+  COUNT(REC_MPI_ISEND_COMPLETE);
+  return request(c, time, TRACE_ISEND_COMPLETE, req);
+}
+
+static OTF2_CallbackCode on_irecv_request(EVT_ARGS, uint64_t req)
+{
+  COUNT(REC_MPI_IRECV_REQUEST);
+  return request(c, time, TRACE_IRECV_REQUEST, req);
+}
+
+static OTF2_CallbackCode on_request_test(EVT_ARGS, uint64_t req)
+{
+  COUNT(REC_MPI_REQUEST_TEST);
+  return request(c, time, TRACE_REQUEST_TEST, req);
+}
+
+static OTF2_CallbackCode on_request_cancelled(EVT_ARGS, uint64_t req)
+{
+  COUNT(REC_MPI_REQUEST_CANCELLED);
+  return request(c, time, TRACE_REQUEST_CANCELLED, req);
+}
+
+static OTF2_CallbackCode on_nbcoll_request(EVT_ARGS, uint64_t req)
+{
+  COUNT(REC_NB_COLLECTIVE_REQUEST);
+  return request(c, time, TRACE_NBCOLL_REQUEST, req);
+}
+
+static OTF2_CallbackCode on_coll_begin(EVT_ARGS)
+{
+  COUNT(REC_MPI_COLLECTIVE_BEGIN);
+  trace_event e = { .kind = TRACE_COLL_BEGIN, .peer = -1 };
+  return push(c, time, &e);
+}
+
+static OTF2_CallbackCode coll_end(reader_ctx *c, OTF2_TimeStamp time, int kind,
+                                  OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
+                                  uint64_t sent, uint64_t recvd, uint64_t req)
+{
+  trace_event e = { .kind = (uint8_t)kind, .op = op < COLL_NOPS ? op : COLL_OTHER,
+                    .bytes = (int64_t)sent, .bytes_recv = (int64_t)recvd, .request = req };
+  if (!resolve(c, comm, root, &e))
+    return OTF2_CALLBACK_INTERRUPT;
+  return push(c, time, &e);
+}
+
+static OTF2_CallbackCode on_coll_end(EVT_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                     uint32_t root, uint64_t sent, uint64_t recvd)
+{
+  COUNT(REC_MPI_COLLECTIVE_END);
+  return coll_end(c, time, TRACE_COLL_END, op, comm, root, sent, recvd, 0);
+}
+
+static OTF2_CallbackCode on_nbcoll_complete(EVT_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                            uint32_t root, uint64_t sent, uint64_t recvd,
+                                            uint64_t req)
+{
+  COUNT(REC_NB_COLLECTIVE_COMPLETE);
+  return coll_end(c, time, TRACE_NBCOLL_COMPLETE, op, comm, root, sent, recvd, req);
+}
+
+static OTF2_CallbackCode on_onoff(EVT_ARGS, OTF2_MeasurementMode mode)
+{
+  reader_ctx *c = ud;
+  c->stats.records[REC_MEASUREMENT_ON_OFF]++;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_EvtReaderCallbacks *event_callbacks(void)
+{
+  OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
+  OTF2_EvtReaderCallbacks_SetEnterCallback(cb, on_enter);
+  OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
+  OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_isend_complete);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, on_irecv_request);
+  OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
+  OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(cb, on_request_test);
+  OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, on_request_cancelled);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, on_coll_begin);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_coll_end);
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb, on_nbcoll_request);
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, on_nbcoll_complete);
+  OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(cb, on_onoff);
+  return cb;
+}
+
+/* "<dir>/traces/<location>.evt" for error messages. */
+static char *evt_path(const char *anchor, uint64_t loc)
+{
+  char *base = g_strndup(anchor, strlen(anchor) - strlen(".otf2"));
+  char *p = g_strdup_printf("%s/%" G_GUINT64_FORMAT ".evt", base, loc);
+  g_free(base);
+  return p;
+}
+
+static gboolean read_location(OTF2_Reader *rd, reader_ctx *c, def_location *l,
+                              OTF2_EvtReaderCallbacks *cb)
+{
+  c->cur_rank = l->rank;
+  c->cur_location = l->id;
+  c->depth = 0;
+  if (l->rank >= 0)
+    trace_reserve(c->t, l->rank, (int64_t)l->nevents);
+  OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(rd, l->id);
+  if (er == NULL) {
+    char *p = evt_path(c->path, l->id);
+    g_set_error(c->error, TRACE_ERROR, TRACE_ERROR_FORMAT, "%s: cannot open, expected the "
+                "event file of location %" G_GUINT64_FORMAT, p, l->id);
+    g_free(p);
+    return FALSE;
+  }
+  OTF2_Reader_RegisterEvtCallbacks(rd, er, cb, c);
+  uint64_t n = 0;
+  OTF2_ErrorCode st = OTF2_Reader_ReadAllLocalEvents(rd, er, &n);
+  OTF2_Reader_CloseEvtReader(rd, er);
+  if (st != OTF2_SUCCESS && *c->error == NULL) {
+    char *p = evt_path(c->path, l->id);
+    g_set_error(c->error, TRACE_ERROR, TRACE_ERROR_FORMAT,
+                "%s: %s after %" G_GUINT64_FORMAT " events, expected %" G_GUINT64_FORMAT
+                " complete event records", p, OTF2_Error_GetDescription(st), n, l->nevents);
+    g_free(p);
+  }
+  if (l->rank >= 0)
+    c->stats.unbalanced += c->depth;
+  return *c->error == NULL;
+}
+
+/* Local definitions of every location (mapping tables, clock offsets),
+ * then the events, location by location. */
+static gboolean read_events(OTF2_Reader *rd, reader_ctx *c)
+{
+  for (guint i = 0; i < c->locations->len; i++)
+    OTF2_Reader_SelectLocation(rd, g_array_index(c->locations, def_location, i).id);
+  gboolean have_defs = OTF2_Reader_OpenDefFiles(rd) == OTF2_SUCCESS;
+  OTF2_Reader_OpenEvtFiles(rd);
+  for (guint i = 0; i < c->locations->len && have_defs; i++) {
+    OTF2_DefReader *dr = OTF2_Reader_GetDefReader(rd, g_array_index(c->locations, def_location, i).id);
+    if (dr == NULL)
+      continue;
+    uint64_t n = 0;
+    OTF2_ErrorCode st = OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &n);
+    OTF2_Reader_CloseDefReader(rd, dr);
+    if (st != OTF2_SUCCESS) {
+      fail(c, TRACE_ERROR_FORMAT, "local definitions of location %" G_GUINT64_FORMAT
+           ": %s, expected a complete .def file",
+           g_array_index(c->locations, def_location, i).id, OTF2_Error_GetDescription(st));
+      break;
+    }
+  }
+  if (have_defs)
+    OTF2_Reader_CloseDefFiles(rd);
+  OTF2_EvtReaderCallbacks *cb = event_callbacks();
+  for (guint i = 0; i < c->locations->len && *c->error == NULL; i++) {
+    def_location *l = &g_array_index(c->locations, def_location, i);
+    if (l->nevents > 0)
+      read_location(rd, c, l, cb);
+  }
+  OTF2_EvtReaderCallbacks_Delete(cb);
+  OTF2_Reader_CloseEvtFiles(rd);
+  return *c->error == NULL;
+}
+
+/* ---- entry point ------------------------------------------------------- */
+
+static OTF2_ErrorCode quiet(void *ud, const char *file, uint64_t line, const char *fn,
+                           OTF2_ErrorCode code, const char *fmt, va_list va)
+{
+  return code;
+}
+
+/* Checks the anchor's leading bytes "\3BOTF2\0" (OTF2 1.x .. 3.x) before
+ * OTF2 sees the file: OTF2_Reader_Open leaks on files that are not OTF2. */
+static gboolean has_magic(const char *anchor)
+{
+  static const char magic[7] = { 3, 'B', 'O', 'T', 'F', '2', 0 };
+  char head[7] = { 0 };
+  FILE *f = fopen(anchor, "rb");
+  size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+  if (f)
+    fclose(f);
+  return n == sizeof head && memcmp(head, magic, sizeof magic) == 0;
+}
+
+/* The anchor file of `path` (a .otf2 file or a directory holding
+ * traces.otf2); NULL + error when missing. */
+static char *find_anchor(const char *path, GError **error)
+{
+  char *anchor = g_file_test(path, G_FILE_TEST_IS_DIR) ? g_build_filename(path, "traces.otf2", NULL)
+                                                        : g_strdup(path);
+  if (!g_file_test(anchor, G_FILE_TEST_IS_REGULAR)) {
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO,
+                "%s: no such file, expected an OTF2 archive (anchor .otf2 file or its directory)",
+                anchor);
+    g_clear_pointer(&anchor, g_free);
+  } else if (!g_str_has_suffix(anchor, ".otf2")) {
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT,
+                "%s: not an OTF2 anchor file, expected a file named *.otf2", anchor);
+    g_clear_pointer(&anchor, g_free);
+  } else if (!has_magic(anchor)) {
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT,
+                "%s: no OTF2 signature, expected an OTF2 anchor file", anchor);
+    g_clear_pointer(&anchor, g_free);
+  }
+  return anchor;
+}
+
+static void finish(reader_ctx *c)
+{
+  trace *t = c->t;
+  t->stats = c->stats;
+  t->stats.locations = (int)c->locations->len;
+  int64_t dur = c->length ? trace_ticks_to_ps(c->offset + c->length, c->offset, c->resolution) : 0;
+  for (int r = 0; r < t->nranks; r++)
+    if (t->ranks[r].nevents > 0)
+      dur = MAX(dur, t->ranks[r].events[t->ranks[r].nevents - 1].time);
+  t->duration_ps = dur;
+  trace_shrink(t);
+}
+
+trace *trace_read_otf2(const char *path, GError **error)
+{
+  GError *local = NULL;
+  reader_ctx c = { .error = &local, .resolution = 1, .cur_rank = -1 };
+  OTF2_Reader *rd = NULL;
+  OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(quiet, NULL);
+  char *anchor = find_anchor(path, &local);
+  if (anchor == NULL)
+    goto out;
+  c.path = anchor;
+  c.strings = g_hash_table_new_full(NULL, NULL, NULL, g_free);
+  c.regions = g_hash_table_new(NULL, NULL);
+  c.groups = g_hash_table_new_full(NULL, NULL, NULL, def_group_free);
+  c.comms = g_hash_table_new(NULL, NULL);
+  c.locations = g_array_new(FALSE, FALSE, sizeof(def_location));
+  c.comm_defs = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+  /* regions are added to a scratch trace until the world size is known */
+  c.t = trace_alloc(1);
+  rd = OTF2_Reader_Open(anchor);
+  if (rd == NULL || OTF2_Reader_SetSerialCollectiveCallbacks(rd) != OTF2_SUCCESS) {
+    fail(&c, TRACE_ERROR_FORMAT, "cannot open, expected an OTF2 anchor file");
+    goto out;
+  }
+  if (!read_global_defs(rd, &c))
+    goto out;
+  trace *scratch = c.t;
+  c.t = NULL;
+  gboolean ok = build_world(&c);
+  if (c.t) {
+    c.t->regions = scratch->regions;
+    c.t->nregions = scratch->nregions;
+    scratch->regions = NULL;
+    scratch->nregions = 0;
+  }
+  trace_free(scratch);
+  if (!ok || !build_comms(&c) || !read_events(rd, &c))
+    goto out;
+  finish(&c);
+out:
+  if (rd)
+    OTF2_Reader_Close(rd);
+  OTF2_Error_RegisterCallback(old, NULL);
+  trace *t = c.t;
+  if (local) {
+    g_clear_pointer(&t, trace_free);
+    g_propagate_error(error, local);
+  }
+  if (c.strings) {
+    g_hash_table_destroy(c.strings);
+    g_hash_table_destroy(c.regions);
+    g_hash_table_destroy(c.groups);
+    g_hash_table_destroy(c.comms);
+    g_array_free(c.locations, TRUE);
+    g_array_free(c.comm_defs, TRUE);
+  }
+  g_free(anchor);
+  return t;
+}

@@ -1,0 +1,254 @@
+/* otf2-write.c - writes a trace as an OTF2 archive with Score-P-like
+ * definitions (paradigm MPI, one system tree node, one location group
+ * "MPI Rank r" and one CPU thread location r per rank, a COMM_LOCATIONS
+ * group of all ranks, one COMM_GROUP or COMM_SELF group per communicator,
+ * MPI regions), so that trace_read_otf2() and otf2-print read it.
+ * Times are written in ps (timer 1e12 ticks/s, offset 0): they round-trip
+ * exactly. The archive is written into a temporary sibling directory and
+ * renamed over `dir` at the end: no half-written output. O(events).
+ */
+#include "traces/trace-private.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <otf2/otf2.h>
+#include <string.h>
+
+static OTF2_FlushType pre_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc, void *caller,
+                                bool final)
+{
+  return OTF2_FLUSH;
+}
+
+static OTF2_TimeStamp post_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc)
+{
+  return 0;
+}
+
+static const OTF2_FlushCallbacks flush_callbacks = {
+  .otf2_pre_flush = pre_flush,
+  .otf2_post_flush = post_flush,
+};
+
+/* comm rank of world rank w in each communicator (-1 if not a member) */
+typedef struct {
+  int **inv;   /* ncomms arrays of nranks, NULL for self / memberless comms */
+} rank_maps;
+
+static rank_maps maps_new(const trace *t)
+{
+  rank_maps m = { g_new0(int *, t->ncomms) };
+  for (int c = 0; c < t->ncomms; c++) {
+    const trace_comm *tc = &t->comms[c];
+    if (tc->self || tc->members == NULL)
+      continue;
+    m.inv[c] = g_new(int, t->nranks);
+    for (int r = 0; r < t->nranks; r++)
+      m.inv[c][r] = -1;
+    for (int i = 0; i < tc->size; i++)
+      if (tc->members[i] >= 0 && tc->members[i] < t->nranks)
+        m.inv[c][tc->members[i]] = i;
+  }
+  return m;
+}
+
+static void maps_free(const trace *t, rank_maps *m)
+{
+  for (int c = 0; c < t->ncomms; c++)
+    g_free(m->inv[c]);
+  g_free(m->inv);
+}
+
+static uint32_t comm_rank(const trace *t, const rank_maps *m, uint32_t comm, int32_t world)
+{
+  if (world < 0 || comm >= (uint32_t)t->ncomms)
+    return OTF2_UNDEFINED_UINT32;
+  if (t->comms[comm].self)
+    return 0;
+  return m->inv[comm] ? (uint32_t)m->inv[comm][world] : OTF2_UNDEFINED_UINT32;
+}
+
+static void write_event(OTF2_EvtWriter *w, const trace *t, const rank_maps *m,
+                        const trace_event *e)
+{
+  OTF2_TimeStamp ts = (OTF2_TimeStamp)e->time;
+  uint32_t peer = comm_rank(t, m, e->comm, e->peer);
+  uint64_t len = (uint64_t)e->bytes;
+  switch ((trace_kind)e->kind) {
+  case TRACE_ENTER: OTF2_EvtWriter_Enter(w, NULL, ts, e->region); break;
+  case TRACE_LEAVE: OTF2_EvtWriter_Leave(w, NULL, ts, e->region); break;
+  case TRACE_SEND: OTF2_EvtWriter_MpiSend(w, NULL, ts, peer, e->comm, e->tag, len); break;
+  case TRACE_ISEND:
+    OTF2_EvtWriter_MpiIsend(w, NULL, ts, peer, e->comm, e->tag, len, e->request);
+    break;
+  case TRACE_ISEND_COMPLETE: OTF2_EvtWriter_MpiIsendComplete(w, NULL, ts, e->request); break;
+  case TRACE_IRECV_REQUEST: OTF2_EvtWriter_MpiIrecvRequest(w, NULL, ts, e->request); break;
+  case TRACE_RECV: OTF2_EvtWriter_MpiRecv(w, NULL, ts, peer, e->comm, e->tag, len); break;
+  case TRACE_IRECV:
+    OTF2_EvtWriter_MpiIrecv(w, NULL, ts, peer, e->comm, e->tag, len, e->request);
+    break;
+  case TRACE_REQUEST_TEST: OTF2_EvtWriter_MpiRequestTest(w, NULL, ts, e->request); break;
+  case TRACE_REQUEST_CANCELLED: OTF2_EvtWriter_MpiRequestCancelled(w, NULL, ts, e->request); break;
+  case TRACE_COLL_BEGIN: OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, ts); break;
+  case TRACE_COLL_END:
+    OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, ts, (OTF2_CollectiveOp)e->op, e->comm, peer, len,
+                                    (uint64_t)e->bytes_recv);
+    break;
+  case TRACE_NBCOLL_REQUEST: OTF2_EvtWriter_NonBlockingCollectiveRequest(w, NULL, ts, e->request); break;
+  case TRACE_NBCOLL_COMPLETE:
+    OTF2_EvtWriter_NonBlockingCollectiveComplete(w, NULL, ts, (OTF2_CollectiveOp)e->op, e->comm,
+                                                 peer, len, (uint64_t)e->bytes_recv, e->request);
+    break;
+  case TRACE_NKINDS: g_assert_not_reached();
+  }
+}
+
+static gboolean write_events(OTF2_Archive *ar, const trace *t)
+{
+  rank_maps m = maps_new(t);
+  gboolean ok = OTF2_Archive_OpenEvtFiles(ar) == OTF2_SUCCESS;
+  for (int r = 0; r < t->nranks && ok; r++) {
+    OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(ar, (OTF2_LocationRef)r);
+    ok = w != NULL;
+    for (int64_t i = 0; ok && i < t->ranks[r].nevents; i++)
+      write_event(w, t, &m, &t->ranks[r].events[i]);
+    if (w)
+      ok = OTF2_Archive_CloseEvtWriter(ar, w) == OTF2_SUCCESS && ok;
+  }
+  ok = OTF2_Archive_CloseEvtFiles(ar) == OTF2_SUCCESS && ok;
+  /* empty local definition files, as Score-P writes one per location */
+  ok = ok && OTF2_Archive_OpenDefFiles(ar) == OTF2_SUCCESS;
+  for (int r = 0; r < t->nranks && ok; r++) {
+    OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(ar, (OTF2_LocationRef)r);
+    ok = dw && OTF2_Archive_CloseDefWriter(ar, dw) == OTF2_SUCCESS;
+  }
+  ok = ok && OTF2_Archive_CloseDefFiles(ar) == OTF2_SUCCESS;
+  maps_free(t, &m);
+  return ok;
+}
+
+/* String ids: 0 "", 1 "MPI", 2 "machine", 3 "mapsim", 4 "node", 5 "Master
+ * thread", 6 "MPI_COMM_WORLD", then region names, then rank and comm names. */
+enum { S_EMPTY, S_MPI, S_MACHINE, S_MAPSIM, S_NODE, S_MASTER, S_FIRST };
+
+static void write_defs(OTF2_GlobalDefWriter *gw, const trace *t)
+{
+  const char *fixed[] = { "", "MPI", "machine", "mapsim", "node", "Master thread" };
+  for (int i = 0; i < S_FIRST; i++)
+    OTF2_GlobalDefWriter_WriteString(gw, (OTF2_StringRef)i, fixed[i]);
+  OTF2_GlobalDefWriter_WriteClockProperties(gw, UINT64_C(1000000000000), 0,
+                                            (uint64_t)MAX(t->duration_ps, 0), OTF2_UNDEFINED_TIMESTAMP);
+  OTF2_GlobalDefWriter_WriteParadigm(gw, OTF2_PARADIGM_MPI, S_MPI, OTF2_PARADIGM_CLASS_PROCESS);
+  uint32_t s = S_FIRST;
+  for (int i = 0; i < t->nregions; i++) {
+    OTF2_GlobalDefWriter_WriteString(gw, s, t->regions[i]);
+    OTF2_GlobalDefWriter_WriteRegion(gw, (OTF2_RegionRef)i, s, s, S_EMPTY, OTF2_REGION_ROLE_FUNCTION,
+                                     OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, S_MPI, 0, 0);
+    s++;
+  }
+  OTF2_GlobalDefWriter_WriteSystemTreeNode(gw, 0, S_MAPSIM, S_MACHINE, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+  uint64_t *members = g_new(uint64_t, t->nranks);
+  for (int r = 0; r < t->nranks; r++) {
+    char *name = g_strdup_printf("MPI Rank %d", r);
+    OTF2_GlobalDefWriter_WriteString(gw, s, name);
+    g_free(name);
+    OTF2_GlobalDefWriter_WriteLocationGroup(gw, (OTF2_LocationGroupRef)r, s++,
+                                            OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                            OTF2_UNDEFINED_LOCATION_GROUP);
+    OTF2_GlobalDefWriter_WriteLocation(gw, (OTF2_LocationRef)r, S_MASTER,
+                                       OTF2_LOCATION_TYPE_CPU_THREAD,
+                                       (uint64_t)t->ranks[r].nevents, (OTF2_LocationGroupRef)r);
+    members[r] = (uint64_t)r;
+  }
+  /* group 0: the MPI locations (world rank i = member i) */
+  OTF2_GlobalDefWriter_WriteGroup(gw, 0, S_EMPTY, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                  OTF2_GROUP_FLAG_NONE, (uint32_t)t->nranks, members);
+  for (int c = 0; c < t->ncomms; c++) {
+    const trace_comm *tc = &t->comms[c];
+    uint32_t n = tc->self || !tc->members ? 0 : (uint32_t)tc->size;
+    uint64_t *cm = g_new(uint64_t, MAX(n, 1));
+    for (uint32_t i = 0; i < n; i++)
+      cm[i] = (uint64_t)tc->members[i];
+    OTF2_GlobalDefWriter_WriteGroup(gw, (OTF2_GroupRef)c + 1, S_EMPTY,
+                                    tc->self ? OTF2_GROUP_TYPE_COMM_SELF : OTF2_GROUP_TYPE_COMM_GROUP,
+                                    OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, n, cm);
+    g_free(cm);
+    OTF2_GlobalDefWriter_WriteString(gw, s, tc->name ? tc->name : "");
+    OTF2_GlobalDefWriter_WriteComm(gw, (OTF2_CommRef)c, s++, (OTF2_GroupRef)c + 1,
+                                   OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+  }
+  g_free(members);
+}
+
+/* Makes room for `dir`: absent, or an empty directory (removed). */
+static gboolean check_target(const char *dir, GError **error)
+{
+  if (!g_file_test(dir, G_FILE_TEST_EXISTS))
+    return TRUE;
+  if (g_file_test(dir, G_FILE_TEST_IS_DIR) && g_rmdir(dir) == 0)
+    return TRUE;
+  g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE,
+              "%s: exists and is not an empty directory, expected a new output directory", dir);
+  return FALSE;
+}
+
+static void remove_tree(const char *path)
+{
+  GDir *d = g_dir_open(path, 0, NULL);
+  const char *name;
+  while (d && (name = g_dir_read_name(d))) {
+    char *p = g_build_filename(path, name, NULL);
+    if (g_file_test(p, G_FILE_TEST_IS_DIR))
+      remove_tree(p);
+    else
+      g_unlink(p);
+    g_free(p);
+  }
+  if (d)
+    g_dir_close(d);
+  g_rmdir(path);
+}
+
+gboolean trace_write_otf2(const trace *t, const char *dir, GError **error)
+{
+  gboolean ok = FALSE;
+  OTF2_Archive *ar = NULL;
+  char *parent = g_path_get_dirname(dir);
+  char *base = g_path_get_basename(dir);
+  char *tmp = g_strdup_printf("%s/.%s.tmp-XXXXXX", parent, base);
+  if (!check_target(dir, error))
+    goto out;
+  if (g_mkdir_with_parents(parent, 0755) != 0 || g_mkdtemp(tmp) == NULL) {
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: %s, expected a writable directory",
+                parent, g_strerror(errno));
+    g_clear_pointer(&tmp, g_free);
+    goto out;
+  }
+  ar = OTF2_Archive_Open(tmp, "traces", OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN, OTF2_CHUNK_SIZE_MIN,
+                         OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  if (ar == NULL || OTF2_Archive_SetFlushCallbacks(ar, &flush_callbacks, NULL) != OTF2_SUCCESS ||
+      OTF2_Archive_SetSerialCollectiveCallbacks(ar) != OTF2_SUCCESS ||
+      OTF2_Archive_SetCreator(ar, "mapsim") != OTF2_SUCCESS || !write_events(ar, t)) {
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: OTF2 could not write the events, "
+                "expected a writable directory", dir);
+    goto out;
+  }
+  OTF2_GlobalDefWriter *gw = OTF2_Archive_GetGlobalDefWriter(ar);
+  write_defs(gw, t);
+  ok = OTF2_Archive_Close(ar) == OTF2_SUCCESS;
+  ar = NULL;
+  if (!ok || g_chmod(tmp, 0755) != 0 || g_rename(tmp, dir) != 0) {
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: %s, expected a writable directory",
+                dir, ok ? g_strerror(errno) : "OTF2 could not close the archive");
+    ok = FALSE;
+  }
+out:
+  if (ar)
+    OTF2_Archive_Close(ar);
+  if (!ok && tmp)
+    remove_tree(tmp);
+  g_free(tmp);
+  g_free(base);
+  g_free(parent);
+  return ok;
+}

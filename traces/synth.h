@@ -1,0 +1,76 @@
+/* synth.h - synthetic MPI traces: communication patterns written as the
+ * events Score-P would record for them.
+ *
+ * Patterns (`synth_patterns`, one row each):
+ *   stencil2d/3d/4d  halo exchange on a process grid (dimension 0 fastest;
+ *                    periodic or open; 2D 5- or 9-point, 3D 7-point, 4D
+ *                    9-point); blocking = one MPI_Sendrecv per direction,
+ *                    non-blocking = MPI_Irecv + MPI_Isend + MPI_Waitall
+ *   ring             rank r sends to r+1 and receives from r-1
+ *   alltoall         pairwise exchange: round k, r -> r+k, r <- r-k
+ *   cg               NAS-CG-like: on an R x C grid, log2 C row exchanges
+ *                    (partner col ^ 2^k), a transpose exchange (square
+ *                    grids) and an MPI_Allreduce of 16 bytes per iteration
+ *   random           each rank sends to `degree` distinct random ranks
+ *                    (seeded), non-blocking
+ *   spmv             communication of y = A x for a MatrixMarket matrix A
+ *                    and a row partition (deveci2015, Section IV-C: each
+ *                    rank receives from the owner of every column it
+ *                    needs, 8 bytes per distinct column), non-blocking
+ * Every iteration starts with a computation gap (fixed `gap_s`, or with
+ * `gap_random` uniform in [0, 2 gap_s] from a per-rank generator seeded
+ * from `seed`); each MPI record takes 10 ns. Same options, same trace.
+ *
+ * Ownership: synth_build() returns a new trace (trace_free()); options are
+ * borrowed. Not for: writing files (trace_write_otf2()).
+ */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "traces/trace.h"
+
+G_BEGIN_DECLS
+
+#define SYNTH_ERROR (synth_error_quark())
+GQuark synth_error_quark(void);
+
+typedef enum {
+  SYNTH_ERROR_OPTION,  /* unknown pattern, bad option value */
+  SYNTH_ERROR_INPUT,   /* spmv matrix / partition file unreadable or malformed */
+} SynthError;
+
+typedef struct synth_opts {
+  const char *pattern;
+  int ranks;
+  int dims[4];            /* process grid; all 0 = balanced factorization */
+  gboolean periodic;
+  int points;             /* stencil2d: 5 or 9; 0 = the pattern's default */
+  int64_t bytes;          /* message size */
+  int iterations;
+  gboolean nonblocking;
+  double gap_s;           /* computation before each iteration, seconds */
+  gboolean gap_random;
+  uint64_t seed;
+  int degree;             /* random: destinations per rank */
+  const char *matrix;     /* spmv: MatrixMarket file */
+  const char *partition;  /* spmv: part of row i on line i, or NULL = block rows */
+} synth_opts;
+
+/* Defaults: 8 ranks, open grid, 1024 bytes, 10 iterations, blocking,
+ * gap 1e-3 s fixed, seed 1, degree 4. */
+void synth_opts_init(synth_opts *o);
+
+typedef struct synth_pattern {
+  const char *name;
+  const char *summary;
+} synth_pattern;
+
+extern const synth_pattern synth_patterns[];
+extern const int synth_npatterns;
+
+/* Builds the trace of `o`; NULL + error on bad options or input files. */
+trace *synth_build(const synth_opts *o, GError **error);
+
+G_END_DECLS
