@@ -5,6 +5,8 @@
 #include <json-glib/json-glib.h>
 #include <stdio.h>
 
+#include "traces/trace.h"
+
 int cli_fail(GError *error)
 {
   fprintf(stderr, "mapsim: %s\n", error ? error->message : "failed");
@@ -54,17 +56,21 @@ platform *cli_platform(const char *spec, const char *alloc, int cores, GError **
   return p;
 }
 
-commgraph *cli_graph(const char *matrix, const char *counts, const char *trace, GError **error)
+commgraph *cli_graph(const char *matrix, const char *counts, const char *trace_path,
+                     GError **error)
 {
-  if ((matrix != NULL) == (trace != NULL)) {
+  if ((matrix != NULL) == (trace_path != NULL)) {
     g_set_error(error, COMMGRAPH_ERROR, COMMGRAPH_ERROR_PARSE,
                 "expected exactly one of --matrix M or --trace T");
     return NULL;
   }
-  if (trace) {
-    g_set_error(error, COMMGRAPH_ERROR, COMMGRAPH_ERROR_PARSE,
-                "%s: --trace is handled by traces/ (being wired)", trace);
-    return NULL;
+  if (trace_path) {
+    if (counts) {
+      g_set_error(error, COMMGRAPH_ERROR, COMMGRAPH_ERROR_PARSE,
+                  "--counts goes with --matrix; a trace carries its own message counts");
+      return NULL;
+    }
+    return trace_commgraph_load(trace_path, FALSE, error);
   }
   commgraph *g = commgraph_load(matrix, error);
   if (g && counts && !commgraph_load_counts(g, counts, error)) {

@@ -34,6 +34,7 @@ int cmd_commstats(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_map(int argc, char **argv);
 int cmd_strategies(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
 /* @@ declarations: add one line per new subcommand above this marker */
 
 extern const cli_command cli_commands[];
@@ -54,7 +55,8 @@ platform *cli_platform(const char *spec, const char *alloc, int cores, GError **
 
 /* The communication graph of --matrix M [--counts C] or --trace T; exactly
  * one of matrix/trace must be given. */
-commgraph *cli_graph(const char *matrix, const char *counts, const char *trace, GError **error);
+commgraph *cli_graph(const char *matrix, const char *counts, const char *trace_path,
+                     GError **error);
 
 /* Adds the static metric members (tasks, edges, total_hops, ... the names of
  * `mapsim metrics --json`) to the object being built. */

@@ -1,0 +1,342 @@
+/* bench_scotch.c - every registered strategy against `scotch_gmap -Cd` on
+ * the 12 MapLib cases of korndoerfer2021 (Section 6: NAS CG, BT-MZ, AMG,
+ * LULESH, 64 ranks, on a 4x4x4 mesh, torus and HAEC Box; the count
+ * matrices), and (--large) Scotch's library mapping vs the scotch_gmap
+ * command on larger graphs, with `geometric` for scale.
+ *
+ * For scotch_gmap the graph is written as a Scotch .grf (symmetrized: the
+ * weight of {i, j} = count i->j + count j->i, unscaled at this size), the
+ * target is `torus3D 4 4 4` / `mesh3D 4 4 4`, or for the HAEC Box a deco
+ * target made by `amk_grf` from the graph of the box's links; gmap's
+ * mapping is read back and measured with metrics_compute like every other
+ * mapping. The commands run are printed (they can be rerun by hand in the
+ * work directory, which is kept with --keep).
+ *
+ * Usage: bench_scotch [--maplib DIR] [--large] [--keep]
+ * Output: Markdown tables for bench/README.md ("Scotch and MapLib cases").
+ */
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mapping/metrics.h"
+#include "mapping/scotch-util.h"
+#include "mapping/strategy.h"
+#include "stencil-gen.h"
+
+typedef struct result {
+  gboolean ok;
+  int64_t hop_bytes;
+  int64_t max_link;
+  double secs;
+  int over; /* nodes above capacity (scotch_gmap only balances within 5%) */
+} result;
+
+static result measure(const commgraph *g, const platform *p, const mapping *m, double secs)
+{
+  metrics *mt = metrics_compute(g, p, m);
+  result r = { TRUE, mt->hop_bytes, mt->max_link_bytes, secs, 0 };
+  int *load = g_new0(int, p->topo->nnodes);
+  for (int i = 0; i < m->ntasks; i++)
+    if (++load[m->node[i]] == p->cores_per_node + 1)
+      r.over++;
+  g_free(load);
+  metrics_free(mt);
+  return r;
+}
+
+static result run_strategy(const char *spec, const commgraph *g, const platform *p)
+{
+  result r = { FALSE, 0, 0, 0, 0 };
+  GError *e = NULL;
+  strategy_pipeline *pl = strategy_parse(spec, &e);
+  if (!pl) {
+    g_clear_error(&e);
+    return r;
+  }
+  gint64 t0 = g_get_monotonic_time();
+  mapping *m = strategy_run(pl, g, p, 1, NULL, 0, &e);
+  double secs = (double)(g_get_monotonic_time() - t0) / 1e6;
+  if (m)
+    r = measure(g, p, m, secs);
+  else
+    fprintf(stderr, "  %s on %s: %s\n", spec, p->name, e->message);
+  g_clear_error(&e);
+  mapping_free(m);
+  strategy_pipeline_free(pl);
+  return r;
+}
+
+static gboolean spawn(const char *dir, char **argv, GString *log)
+{
+  GError *e = NULL;
+  int status = -1;
+  char *cmd = g_strjoinv(" ", argv);
+  g_string_append_printf(log, "%s\n", cmd);
+  g_free(cmd);
+  gboolean ok = g_spawn_sync(dir, argv, NULL,
+                             G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL |
+                               G_SPAWN_STDERR_TO_DEV_NULL,
+                             NULL, NULL, NULL, NULL, &status, &e);
+  ok = ok && g_spawn_check_wait_status(status, NULL);
+  g_clear_error(&e);
+  return ok;
+}
+
+/* The graph of p's links as a Scotch .grf (unit weights), for amk_grf. */
+static void save_topology_grf(const platform *p, const char *path)
+{
+  const topo *t = p->topo;
+  int64_t *one = g_new(int64_t, t->nlinks);
+  for (int l = 0; l < t->nlinks; l++)
+    one[l] = 1;
+  commgraph *lg = commgraph_from_edges(t->nnodes, t->nlinks, t->link_src, t->link_dst, one, NULL);
+  scotch_graph sg;
+  GError *e = NULL;
+  g_assert(scotch_graph_build(&sg, lg, &e));
+  for (int k = 0; k < sg.verttab[sg.n]; k++)
+    sg.edlotab[k] = 1;
+  g_assert(scotch_graph_save(&sg, path, &e));
+  scotch_graph_free(&sg);
+  commgraph_free(lg);
+  g_free(one);
+}
+
+/* Runs scotch_gmap -Cd on (g, p) in dir; the mapping is measured. */
+static result run_gmap(const commgraph *g, const platform *p, const char *dir, const char *tag,
+                       GString *log)
+{
+  result r = { FALSE, 0, 0, 0, 0 };
+  char grf[256], tgt[256], map[256];
+  g_snprintf(grf, sizeof grf, "%s.grf", tag);
+  g_snprintf(tgt, sizeof tgt, "%s.tgt", p->name);
+  for (char *c = tgt; *c; c++)
+    if (*c == ':')
+      *c = '-';
+  g_snprintf(map, sizeof map, "%s.map", tag);
+  char *grf_path = g_build_filename(dir, grf, NULL), *tgt_path = g_build_filename(dir, tgt, NULL);
+  char *map_path = g_build_filename(dir, map, NULL);
+  scotch_graph sg;
+  GError *e = NULL;
+  g_assert(scotch_graph_build(&sg, g, &e));
+  g_assert(scotch_graph_save(&sg, grf_path, &e));
+  scotch_graph_free(&sg);
+  const topo *t = p->topo;
+  if (!g_file_test(tgt_path, G_FILE_TEST_EXISTS)) {
+    if (t->crossbar_dim < 0 && t->ndims == 3) {
+      char *txt = g_strdup_printf("%s3D %d %d %d\n", t->conn[0] == TOPO_TORUS ? "torus" : "mesh",
+                                  t->shape[0], t->shape[1], t->shape[2]);
+      g_file_set_contents(tgt_path, txt, -1, NULL);
+      g_string_append_printf(log, "echo '%.*s' > %s\n", (int)strlen(txt) - 1, txt, tgt);
+      g_free(txt);
+    } else {
+      char topo_grf[256];
+      g_snprintf(topo_grf, sizeof topo_grf, "%.*s-links.grf", (int)strlen(tgt) - 4, tgt);
+      char *tp = g_build_filename(dir, topo_grf, NULL);
+      save_topology_grf(p, tp);
+      char *argv[] = { "amk_grf", topo_grf, tgt, NULL };
+      gboolean ok = spawn(dir, argv, log);
+      g_free(tp);
+      if (!ok)
+        goto out;
+    }
+  }
+  char *argv[] = { "scotch_gmap", "-Cd", grf, tgt, map, NULL };
+  gint64 t0 = g_get_monotonic_time();
+  if (!spawn(dir, argv, log))
+    goto out;
+  double secs = (double)(g_get_monotonic_time() - t0) / 1e6;
+  char *text = NULL;
+  if (!g_file_get_contents(map_path, &text, NULL, NULL))
+    goto out;
+  mapping *m = mapping_new(g->n);
+  char **lines = g_strsplit(text, "\n", -1);
+  for (int i = 1; lines[i]; i++) {
+    int v, term;
+    if (sscanf(lines[i], "%d %d", &v, &term) == 2 && v >= 0 && v < g->n)
+      m->node[v] = term;
+  }
+  g_strfreev(lines);
+  g_free(text);
+  gboolean in_range = TRUE;
+  for (int i = 0; i < g->n; i++)
+    in_range = in_range && m->node[i] >= 0 && m->node[i] < t->nnodes &&
+               p->alloc_index[m->node[i]] >= 0;
+  if (in_range)
+    r = measure(g, p, m, secs); /* even when over capacity: r.over says so */
+  else
+    fprintf(stderr, "  scotch_gmap mapping for %s names nodes outside the allocation\n", tag);
+  mapping_free(m);
+out:
+  g_free(grf_path);
+  g_free(tgt_path);
+  g_free(map_path);
+  return r;
+}
+
+static void maplib(const char *dir_data, const char *work, GString *log)
+{
+  static const char *apps[] = { "cg", "btmz", "amg", "lulesh" };
+  static const char *plats[] = { "torus:4x4x4", "mesh:4x4x4", "haec:4x4x4" };
+  GPtrArray *specs = g_ptr_array_new_with_free_func(g_free);
+  for (int i = 0; strategy_registry[i]; i++)
+    g_ptr_array_add(specs, g_strdup(strategy_registry[i]->name));
+  static const char *pipes[] = { "greedy+wh", "greedy+wh+mc", "greedy+kl", "scotch+wh",
+                                 "scotch+kl" };
+  for (int i = 0; i < (int)G_N_ELEMENTS(pipes); i++) {
+    strategy_pipeline *pl = strategy_parse(pipes[i], NULL);
+    if (pl)
+      g_ptr_array_add(specs, g_strdup(pipes[i]));
+    strategy_pipeline_free(pl);
+  }
+  int ns = (int)specs->len, nc = 12;
+  result *res = g_new0(result, (size_t)(ns + 1) * nc);
+  char *names[12];
+  for (int a = 0; a < 4; a++) {
+    char *path = g_strdup_printf("%s/%s.p2p.count.csv", dir_data, apps[a]);
+    GError *e = NULL;
+    commgraph *g = commgraph_load(path, &e);
+    if (!g) {
+      fprintf(stderr, "%s\n", e->message);
+      exit(1);
+    }
+    for (int k = 0; k < 3; k++) {
+      int c = a * 3 + k;
+      platform *p = platform_load(plats[k], &e);
+      names[c] = g_strdup_printf("%s %s", apps[a], plats[k]);
+      for (int s = 0; s < ns; s++)
+        res[s * nc + c] = run_strategy(specs->pdata[s], g, p);
+      char tag[64];
+      g_snprintf(tag, sizeof tag, "%s-%s", apps[a], k == 0 ? "torus" : k == 1 ? "mesh" : "haec");
+      res[ns * nc + c] = run_gmap(g, p, work, tag, log);
+      platform_free(p);
+    }
+    commgraph_free(g);
+    g_free(path);
+  }
+  for (int table = 0; table < 2; table++) {
+    printf("\n%s (count matrices; %s)\n\n| strategy |", table == 0 ? "Weighted hops" : "Max link load",
+           table == 0 ? "sum of messages x hops" : "messages on the busiest link");
+    for (int c = 0; c < nc; c++)
+      printf(" %s |", names[c]);
+    printf("\n|---|");
+    for (int c = 0; c < nc; c++)
+      printf("---:|");
+    printf("\n");
+    for (int s = 0; s <= ns; s++) {
+      printf("| %s |", s < ns ? (char *)specs->pdata[s] : "**scotch_gmap -Cd**");
+      for (int c = 0; c < nc; c++) {
+        const result *r = &res[s * nc + c];
+        if (!r->ok)
+          printf(" n/a |");
+        else
+          printf(" %" G_GINT64_FORMAT " |", table == 0 ? r->hop_bytes : r->max_link);
+      }
+      printf("\n");
+    }
+  }
+  printf("\nBest mapsim strategy per case vs scotch_gmap -Cd (weighted hops)\n\n"
+         "| case | best mapsim | its weighted hops | scotch_gmap | ratio | `scotch` strategy |\n"
+         "|---|---|---:|---:|---:|---:|\n");
+  for (int c = 0; c < nc; c++) {
+    int best = -1, sc = -1;
+    for (int s = 0; s < ns; s++) {
+      if (strcmp(specs->pdata[s], "scotch") == 0)
+        sc = s;
+      if (res[s * nc + c].ok && (best < 0 || res[s * nc + c].hop_bytes < res[best * nc + c].hop_bytes))
+        best = s;
+    }
+    const result *gm = &res[ns * nc + c];
+    printf("| %s | %s | %" G_GINT64_FORMAT " | %" G_GINT64_FORMAT " | %.3f | %" G_GINT64_FORMAT
+           " |\n",
+           names[c], best >= 0 ? (char *)specs->pdata[best] : "-",
+           best >= 0 ? res[best * nc + c].hop_bytes : 0, gm->hop_bytes,
+           gm->ok && best >= 0 ? (double)res[best * nc + c].hop_bytes / (double)gm->hop_bytes : NAN,
+           sc >= 0 ? res[sc * nc + c].hop_bytes : 0);
+    if (gm->over)
+      printf("|  | (scotch_gmap left %d nodes over capacity) | | | | |\n", gm->over);
+  }
+  for (int c = 0; c < nc; c++)
+    g_free(names[c]);
+  g_free(res);
+  g_ptr_array_free(specs, TRUE);
+}
+
+/* Larger graphs: the scotch strategy (library) vs the scotch_gmap command,
+ * geometric alongside. */
+static void large(const char *work, GString *log)
+{
+  printf("\nLarger graphs: run time and hop-bytes\n\n"
+         "| graph | platform | scotch (library) | scotch_gmap -Cd (command, incl. I/O) | "
+         "geometric |\n|---|---|---:|---:|---:|\n");
+  int d16[3] = { 16, 16, 16 }, d32[3] = { 32, 32, 32 }, d64[3] = { 64, 64, 64 };
+  struct {
+    const char *name, *plat;
+    const int *dims;
+  } cases[] = {
+    { "3D stencil 16^3 (periodic)", "torus:16x16x16", d16 },
+    { "3D stencil 32^3 (periodic)", "torus:32x32x32", d32 },
+    { "3D stencil 64^3 (periodic)", "torus:64x64x64", d64 },
+  };
+  for (int i = 0; i < (int)G_N_ELEMENTS(cases); i++) {
+    double *coords = NULL;
+    commgraph *g = bench_stencil(3, cases[i].dims, TRUE, 1000, &coords);
+    GError *e = NULL;
+    platform *p = platform_load(cases[i].plat, &e);
+    result sc = run_strategy("scotch", g, p);
+    char tag[32];
+    g_snprintf(tag, sizeof tag, "large%d", i);
+    result gm = run_gmap(g, p, work, tag, log);
+    strategy_pipeline *pl = strategy_parse("geometric", &e);
+    gint64 t0 = g_get_monotonic_time();
+    mapping *m = strategy_run(pl, g, p, 1, coords, 3, &e);
+    result geo = measure(g, p, m, (double)(g_get_monotonic_time() - t0) / 1e6);
+    printf("| %s | %s | %.3f s, %" G_GINT64_FORMAT " | %.3f s, %" G_GINT64_FORMAT
+           " (%d nodes over capacity) | %.3f s, %" G_GINT64_FORMAT " |\n",
+           cases[i].name, cases[i].plat, sc.secs, sc.hop_bytes, gm.secs, gm.hop_bytes, gm.over,
+           geo.secs, geo.hop_bytes);
+    fflush(stdout);
+    mapping_free(m);
+    strategy_pipeline_free(pl);
+    platform_free(p);
+    commgraph_free(g);
+    g_free(coords);
+  }
+}
+
+int main(int argc, char **argv)
+{
+  const char *data = "../shared/data/maplib";
+  gboolean do_large = FALSE, keep = FALSE;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--maplib") == 0 && i + 1 < argc)
+      data = argv[++i];
+    else if (strcmp(argv[i], "--large") == 0)
+      do_large = TRUE;
+    else if (strcmp(argv[i], "--keep") == 0)
+      keep = TRUE;
+  }
+  char *work = g_dir_make_tmp("bench-scotch-XXXXXX", NULL);
+  GString *log = g_string_new(NULL);
+  if (do_large)
+    large(work, log);
+  else
+    maplib(data, work, log);
+  printf("\nCommands run (in %s%s):\n\n```\n%s```\n", work, keep ? "" : ", removed", log->str);
+  if (!keep) {
+    GDir *d = g_dir_open(work, 0, NULL);
+    const char *f;
+    while (d && (f = g_dir_read_name(d))) {
+      char *pth = g_build_filename(work, f, NULL);
+      g_unlink(pth);
+      g_free(pth);
+    }
+    if (d)
+      g_dir_close(d);
+    g_rmdir(work);
+  }
+  g_string_free(log, TRUE);
+  g_free(work);
+  return 0;
+}

@@ -1,0 +1,349 @@
+/* map-util.c - the shared machinery of greedy, wh, mc/mmc and kl: the
+ * symmetric task graph (deveci2015 Section III assumes a symmetric G_t), an
+ * indexed binary max-heap, a stamped BFS over the topology and exact swap
+ * costs. Hop counts come from route_hops(), so costs agree with
+ * metrics_compute() on every routing (DOR, HAEC Box, tables). */
+#include "mapping/map-util.h"
+
+#include <string.h>
+
+/* ---- symmetric graph ---- */
+
+static int cmp_int(const void *a, const void *b)
+{
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* Merges the out edges and in edges of every task into one sorted list. */
+void msym_build(msym *s, const commgraph *g)
+{
+  int n = g->n;
+  int *deg = g_new0(int, n + 1);
+  for (int i = 0; i < n; i++)
+    for (int e = g->xadj[i]; e < g->xadj[i + 1]; e++)
+      if (g->adj[e] != i) {
+        deg[i]++;
+        deg[g->adj[e]]++;
+      }
+  int *raw_off = g_new0(int, n + 1);
+  for (int i = 0; i < n; i++)
+    raw_off[i + 1] = raw_off[i] + deg[i];
+  /* raw entries: (neighbour, index into the signed edge list) */
+  int *raw = g_new(int, raw_off[n] ? raw_off[n] : 1);
+  int64_t *rout = g_new(int64_t, raw_off[n] ? raw_off[n] : 1);
+  int64_t *rin = g_new(int64_t, raw_off[n] ? raw_off[n] : 1);
+  uint8_t *rdir = g_new(uint8_t, raw_off[n] ? raw_off[n] : 1);
+  memset(deg, 0, sizeof(int) * (size_t)(n + 1));
+  for (int i = 0; i < n; i++)
+    for (int e = g->xadj[i]; e < g->xadj[i + 1]; e++) {
+      int j = g->adj[e];
+      if (j == i)
+        continue;
+      int a = raw_off[i] + deg[i]++, b = raw_off[j] + deg[j]++;
+      raw[a] = j, rout[a] = g->bytes[e], rin[a] = 0, rdir[a] = 1;
+      raw[b] = i, rout[b] = 0, rin[b] = g->bytes[e], rdir[b] = 2;
+    }
+  s->n = n;
+  s->xadj = g_new0(int, n + 1);
+  s->adj = g_new(int, raw_off[n] ? raw_off[n] : 1);
+  s->wout = g_new(int64_t, raw_off[n] ? raw_off[n] : 1);
+  s->win = g_new(int64_t, raw_off[n] ? raw_off[n] : 1);
+  s->dir = g_new0(uint8_t, raw_off[n] ? raw_off[n] : 1);
+  s->vol = g_new0(int64_t, n ? n : 1);
+  int *order = g_new(int, 1);
+  int k = 0;
+  for (int i = 0; i < n; i++) {
+    /* sort neighbours by id (insertion order is by id already for the out
+     * part; merge duplicates i->j and j->i) */
+    int lo = raw_off[i], len = raw_off[i + 1] - lo;
+    order = g_renew(int, order, len ? len : 1);
+    for (int x = 0; x < len; x++)
+      order[x] = raw[lo + x];
+    qsort(order, (size_t)len, sizeof(int), cmp_int);
+    int start = k;
+    for (int x = 0; x < len; x++)
+      if (x == 0 || order[x] != order[x - 1]) {
+        s->adj[k] = order[x];
+        s->wout[k] = s->win[k] = 0;
+        s->dir[k] = 0;
+        k++;
+      }
+    /* accumulate weights: binary search each raw entry */
+    for (int x = 0; x < len; x++) {
+      int *hit = bsearch(&raw[lo + x], s->adj + start, (size_t)(k - start), sizeof(int), cmp_int);
+      s->wout[hit - s->adj] += rout[lo + x];
+      s->win[hit - s->adj] += rin[lo + x];
+      s->dir[hit - s->adj] |= rdir[lo + x];
+      s->vol[i] += rout[lo + x] + rin[lo + x];
+    }
+    s->xadj[i + 1] = k;
+  }
+  g_free(order);
+  g_free(raw);
+  g_free(rout);
+  g_free(rin);
+  g_free(rdir);
+  g_free(raw_off);
+  g_free(deg);
+}
+
+void msym_clear(msym *s)
+{
+  g_free(s->xadj);
+  g_free(s->adj);
+  g_free(s->wout);
+  g_free(s->win);
+  g_free(s->dir);
+  g_free(s->vol);
+  memset(s, 0, sizeof *s);
+}
+
+/* ---- indexed max-heap ---- */
+
+void mheap_init(mheap *h, int cap)
+{
+  h->cap = cap;
+  h->size = 0;
+  h->heap = g_new(int, cap ? cap : 1);
+  h->pos = g_new(int, cap ? cap : 1);
+  h->key = g_new0(double, cap ? cap : 1);
+  for (int i = 0; i < cap; i++)
+    h->pos[i] = -1;
+}
+
+void mheap_clear(mheap *h)
+{
+  g_free(h->heap);
+  g_free(h->pos);
+  g_free(h->key);
+  memset(h, 0, sizeof *h);
+}
+
+/* a above b: larger key, then lower id */
+static inline gboolean above(const mheap *h, int a, int b)
+{
+  return h->key[a] > h->key[b] || (h->key[a] == h->key[b] && a < b);
+}
+
+static inline void put(mheap *h, int i, int id)
+{
+  h->heap[i] = id;
+  h->pos[id] = i;
+}
+
+static void sift_up(mheap *h, int i)
+{
+  int id = h->heap[i];
+  while (i > 0) {
+    int parent = (i - 1) / 2;
+    if (!above(h, id, h->heap[parent]))
+      break;
+    put(h, i, h->heap[parent]);
+    i = parent;
+  }
+  put(h, i, id);
+}
+
+static void sift_down(mheap *h, int i)
+{
+  int id = h->heap[i];
+  for (;;) {
+    int c = 2 * i + 1;
+    if (c >= h->size)
+      break;
+    if (c + 1 < h->size && above(h, h->heap[c + 1], h->heap[c]))
+      c++;
+    if (!above(h, h->heap[c], id))
+      break;
+    put(h, i, h->heap[c]);
+    i = c;
+  }
+  put(h, i, id);
+}
+
+void mheap_set(mheap *h, int id, double key)
+{
+  if (h->pos[id] < 0) {
+    h->key[id] = key;
+    put(h, h->size++, id);
+    sift_up(h, h->size - 1);
+    return;
+  }
+  double old = h->key[id];
+  h->key[id] = key;
+  if (key > old)
+    sift_up(h, h->pos[id]);
+  else
+    sift_down(h, h->pos[id]);
+}
+
+void mheap_remove(mheap *h, int id)
+{
+  int i = h->pos[id];
+  if (i < 0)
+    return;
+  h->pos[id] = -1;
+  if (--h->size == i)
+    return;
+  int moved = h->heap[h->size];
+  put(h, i, moved);
+  sift_up(h, i);
+  sift_down(h, h->pos[moved]);
+}
+
+int mheap_pop(mheap *h)
+{
+  if (!h->size)
+    return -1;
+  int id = h->heap[0];
+  mheap_remove(h, id);
+  return id;
+}
+
+/* ---- BFS over the topology ---- */
+
+void mbfs_init(mbfs *b, const topo *t)
+{
+  b->t = t;
+  b->stamp = g_new0(int, t->nnodes);
+  b->queue = g_new(int, t->nnodes);
+  b->cur = 0;
+  b->head = b->tail = b->level_end = b->level = 0;
+}
+
+void mbfs_clear(mbfs *b)
+{
+  g_free(b->stamp);
+  g_free(b->queue);
+  memset(b, 0, sizeof *b);
+}
+
+void mbfs_start(mbfs *b)
+{
+  if (++b->cur == G_MAXINT) { /* stamps wrapped: reset once */
+    memset(b->stamp, 0, sizeof(int) * (size_t)b->t->nnodes);
+    b->cur = 1;
+  }
+  b->head = b->tail = b->level_end = 0;
+  b->level = -1;
+}
+
+void mbfs_add(mbfs *b, int node)
+{
+  if (b->stamp[node] == b->cur)
+    return;
+  b->stamp[node] = b->cur;
+  b->queue[b->tail++] = node;
+}
+
+int mbfs_next(mbfs *b)
+{
+  if (b->head == b->tail)
+    return -1;
+  if (b->head == b->level_end) { /* a new level starts */
+    b->level++;
+    b->level_end = b->tail;
+  }
+  int v = b->queue[b->head++];
+  const topo *t = b->t;
+  for (int k = t->out_off[v]; k < t->out_off[v + 1]; k++)
+    mbfs_add(b, t->link_dst[t->out_link[k]]);
+  return v;
+}
+
+/* ---- placement state ---- */
+
+gboolean mstate_init(mstate *st, const strategy_ctx *ctx, mapping *m, const char *who,
+                     GError **error)
+{
+  const platform *p = ctx->p;
+  st->p = p;
+  st->node = m->node;
+  st->node_task = g_new(int, p->topo->nnodes);
+  for (int v = 0; v < p->topo->nnodes; v++)
+    st->node_task[v] = -1;
+  for (int t = 0; t < m->ntasks; t++) {
+    if (st->node_task[m->node[t]] >= 0) {
+      g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_FAILED,
+                  "%s: node %d holds tasks %d and %d, expected one task per node", who,
+                  m->node[t], st->node_task[m->node[t]], t);
+      g_free(st->node_task);
+      st->node_task = NULL;
+      return FALSE;
+    }
+    st->node_task[m->node[t]] = t;
+  }
+  msym_build(&st->s, ctx->g);
+  return TRUE;
+}
+
+void mstate_clear(mstate *st)
+{
+  msym_clear(&st->s);
+  g_free(st->node_task);
+  st->node_task = NULL;
+}
+
+int64_t mstate_cost(const mstate *st, int t, int at, int skip)
+{
+  const msym *s = &st->s;
+  const router *r = st->p->router;
+  int64_t c = 0;
+  for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++) {
+    int n = s->adj[k];
+    if (n == skip)
+      continue;
+    int v = st->node[n];
+    if (v < 0 || v == at)
+      continue;
+    if (s->wout[k])
+      c += s->wout[k] * route_hops(r, at, v);
+    if (s->win[k])
+      c += s->win[k] * route_hops(r, v, at);
+  }
+  return c;
+}
+
+int64_t mstate_swap_delta(mstate *st, int a, int b)
+{
+  int ta = st->node_task[a], tb = st->node_task[b];
+  int64_t before = 0, after = 0;
+  if (ta >= 0)
+    before += mstate_cost(st, ta, a, -1);
+  if (tb >= 0)
+    before += mstate_cost(st, tb, b, ta);
+  mstate_swap(st, a, b);
+  if (ta >= 0)
+    after += mstate_cost(st, ta, b, -1);
+  if (tb >= 0)
+    after += mstate_cost(st, tb, a, ta);
+  mstate_swap(st, a, b);
+  return after - before;
+}
+
+void mstate_swap(mstate *st, int a, int b)
+{
+  int ta = st->node_task[a], tb = st->node_task[b];
+  st->node_task[a] = tb;
+  st->node_task[b] = ta;
+  if (ta >= 0)
+    st->node[ta] = b;
+  if (tb >= 0)
+    st->node[tb] = a;
+}
+
+int64_t msym_hop_bytes(const msym *s, const router *r, const int *node)
+{
+  int64_t c = 0;
+  for (int t = 0; t < s->n; t++)
+    for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++)
+      if (s->wout[k] && node[s->adj[k]] != node[t])
+        c += s->wout[k] * route_hops(r, node[t], node[s->adj[k]]);
+  return c;
+}
+
+int64_t mstate_total(const mstate *st)
+{
+  return msym_hop_bytes(&st->s, st->p->router, st->node);
+}

@@ -1,0 +1,106 @@
+/* map-util.h - shared machinery of the topology-aware strategies (greedy,
+ * wh, mc/mmc, kl): the symmetric task graph with directed weights, an
+ * indexed max-heap on flat arrays, a breadth-first search over the topology
+ * that allocates nothing per visit, and exact hop-bytes costs of tasks and
+ * swaps along the platform's routes.
+ *
+ * All state lives in the structs below; nothing is global. Each struct owns
+ * its arrays and is freed with its *_clear() function. Not for: choosing
+ * where a task goes (each strategy file does that) or link loads (map-mc.c).
+ */
+#pragma once
+
+#include "mapping/strategy.h"
+
+G_BEGIN_DECLS
+
+/* Undirected view of a commgraph: neighbours of t are adj[xadj[t] ..
+ * xadj[t+1]-1], with wout = bytes t -> n and win = bytes n -> t, and which
+ * directed edges exist in dir. Self edges are dropped. vol[t] = send + receive volume of t. */
+typedef struct msym {
+  int n;
+  int *xadj;
+  int *adj;
+  int64_t *wout;
+  int64_t *win;
+  uint8_t *dir;   /* bit 0: edge t -> n exists, bit 1: n -> t (even with 0 bytes) */
+  int64_t *vol;
+} msym;
+
+void msym_build(msym *s, const commgraph *g);
+void msym_clear(msym *s);
+
+/* Directed hop-bytes of the placement node[] (every task placed): the
+ * metrics' hop_bytes. */
+int64_t msym_hop_bytes(const msym *s, const router *r, const int *node);
+
+/* Indexed max-heap of ids [0, cap) keyed by doubles; ties favour the
+ * lower id so that runs are deterministic. O(log n) per operation. */
+typedef struct mheap {
+  int cap, size;
+  int *heap;   /* size: ids */
+  int *pos;    /* cap: index in heap, or -1 */
+  double *key; /* cap */
+} mheap;
+
+void mheap_init(mheap *h, int cap);
+void mheap_clear(mheap *h);
+void mheap_set(mheap *h, int id, double key); /* insert or change */
+void mheap_remove(mheap *h, int id);          /* no-op when absent */
+int mheap_pop(mheap *h);                      /* -1 when empty */
+static inline gboolean mheap_has(const mheap *h, int id) { return h->pos[id] >= 0; }
+static inline int mheap_top(const mheap *h) { return h->size ? h->heap[0] : -1; }
+
+/* Level-synchronous BFS over the topology's out links. Visited marks are
+ * stamps, so a new search costs nothing to reset. */
+typedef struct mbfs {
+  const topo *t;
+  int *stamp;  /* nnodes */
+  int cur;
+  int *queue;  /* nnodes */
+  int head, tail, level_end, level;
+} mbfs;
+
+void mbfs_init(mbfs *b, const topo *t);
+void mbfs_clear(mbfs *b);
+/* Starts a search; add sources (level 0) with mbfs_add. */
+void mbfs_start(mbfs *b);
+void mbfs_add(mbfs *b, int node);
+/* Next node in BFS order, or -1 when the search is exhausted; b->level is
+ * the level of the node returned. */
+int mbfs_next(mbfs *b);
+
+/* Everything a swap-based refiner needs about the current placement. */
+typedef struct mstate {
+  const platform *p;
+  msym s;
+  int *node;       /* tasks: borrowed from the mapping */
+  int *node_task;  /* nnodes: task on the node, or -1 (one task per node) */
+} mstate;
+
+/* Fails (STRATEGY_ERROR_FAILED) when a node holds more than one task. */
+gboolean mstate_init(mstate *st, const strategy_ctx *ctx, mapping *m, const char *who,
+                     GError **error);
+void mstate_clear(mstate *st);
+
+/* Directed hop-bytes of task t if it sat on node `at` (others fixed);
+ * `skip` is a task whose edges are ignored (-1: none). */
+int64_t mstate_cost(const mstate *st, int t, int at, int skip);
+
+/* Change of the total hop-bytes if the tasks on nodes a and b were
+ * exchanged (either may be empty); negative = better. */
+int64_t mstate_swap_delta(mstate *st, int a, int b);
+
+/* Exchanges the contents of nodes a and b. */
+void mstate_swap(mstate *st, int a, int b);
+
+/* Total directed hop-bytes (the metrics' hop_bytes). */
+int64_t mstate_total(const mstate *st);
+
+/* Whether node v is allocated. */
+static inline gboolean mstate_allocated(const mstate *st, int v)
+{
+  return st->p->alloc_index[v] >= 0;
+}
+
+G_END_DECLS

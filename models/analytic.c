@@ -1,0 +1,43 @@
+/* analytic.c - the contention-free ("contention-oblivious") network model.
+ *
+ * korndoerfer2021 Section 5.3: HAEC-SIM times messages with a
+ * contention-oblivious model; concurrent messages never share resources.
+ * Here a message of `bytes` over a route of h links takes
+ *   T = sum over links (latency + router_delay) + wire_bytes / min bandwidth
+ * with wire_bytes = bytes + ceil(bytes / packet_size) * packet_header
+ * (models/model.h: netmodel_wire_bytes), computed in double seconds and
+ * rounded once to picoseconds. Each link of the route is busy for
+ * wire_bytes / its own bandwidth. One engine event per message (the
+ * delivery); O(h) per message, nothing allocated.
+ * Owned by the sim/models engineer. Not for: congestion (flow, packet).
+ */
+#include <math.h>
+
+#include "models/model.h"
+
+static void analytic_start(netmodel *m, const netmodel_msg *msg)
+{
+  const platform *p = m->p;
+  double wire = (double)netmodel_wire_bytes(p, msg->bytes);
+  double lat = 0, bw = INFINITY;
+  route_iter it;
+  int link, hops = 0;
+  route_begin(&it, p->router, msg->src, msg->dst);
+  while (route_next(&it, &link)) {
+    netmodel_count_link(m, msg, link);
+    lat += p->link_lat[link] + p->model.router_delay;
+    bw = MIN(bw, p->link_bw[link]);
+    m->link_busy_ps[link] += engine_ps(wire / p->link_bw[link]);
+    hops++;
+  }
+  netmodel_count_hops(m, msg, hops);
+  netmodel_deliver(m, msg, msg->t + engine_ps(lat + wire / bw));
+}
+
+const struct netmodel_ops netmodel_analytic_ops = {
+  .name = "analytic",
+  .summary = "contention-free: sum of hop latencies + bytes / bottleneck bandwidth",
+  .caps = NETMODEL_CAP_ISOLATED_EXACT,
+  .size = sizeof(netmodel),
+  .start = analytic_start,
+};

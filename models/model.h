@@ -1,0 +1,174 @@
+/* model.h - the `netmodel` interface: network timing models behind one vtable.
+ *
+ * A network model times messages between nodes of a platform. The replay
+ * (sim/replay.h) calls netmodel_start() for each message: source and
+ * destination node, payload bytes, a traffic class and a 64-bit token, and
+ * the injection time t (>= the engine's current time; a model that needs
+ * the engine clock to equal t schedules its own event at t). When the last
+ * byte has arrived, the model reports completion THROUGH THE ENGINE: it
+ * calls netmodel_deliver(), which schedules an event of kind `done_kind`
+ * (payload a = the message's `tag`, b = its token) at the arrival time. The
+ * owner of the run registered that kind's handler.
+ *
+ * Contention models (flow: max-min sharing with incremental rate updates;
+ * packet: per-link FIFO output queues, issue 6) keep their state in a struct
+ * whose FIRST member is `netmodel`, declare `.size = sizeof(that struct)`,
+ * and receive their own engine events through the optional `handle` hook
+ * (the base registers one engine kind per model, `own_kind`). The base keeps
+ * the per-link counters every model fills - bytes and messages per traffic
+ * class (p2p data, collective data, protocol control messages) and busy time
+ * - so that post-simulation metrics are model-independent
+ * (korndoerfer2021 Section 7.3; pre/post check of Section 7.4).
+ *
+ * Same-node messages (src == dst node) never reach a model: they use no
+ * link and cost zero network time (the intra-node copy is part of the MPI
+ * software overheads of platform_model; documented in sim/replay.h).
+ *
+ * Adding a model: one file defining `const struct netmodel_ops
+ * netmodel_NAME_ops = { .name = "NAME", ... }` and one row in
+ * models/models.c. Optional hooks may be NULL, meaning "the default".
+ *
+ * Ownership: netmodel_new() returns a model freed with netmodel_free(); it
+ * borrows the platform and the engine, which must outlive it.
+ * Not for: MPI semantics (sim/replay.c), reading files, routing decisions
+ * (routing/route.h).
+ */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "routing/platform.h"
+#include "sim/engine.h"
+
+G_BEGIN_DECLS
+
+#define NETMODEL_ERROR (netmodel_error_quark())
+GQuark netmodel_error_quark(void);
+
+typedef enum {
+  NETMODEL_ERROR_UNKNOWN, /* no model of that name */
+  NETMODEL_ERROR_PARAM,   /* a platform parameter the model cannot use */
+} NetmodelError;
+
+/* Traffic classes counted separately on links. */
+typedef enum {
+  NETMODEL_P2P,  /* point-to-point payload: compared with the static metrics */
+  NETMODEL_COLL, /* messages of collective algorithms */
+  NETMODEL_CTRL, /* protocol control messages (rendezvous RTS/CTS), 0 bytes */
+  NETMODEL_NCLASSES
+} netmodel_class;
+
+typedef struct netmodel_msg {
+  int src, dst;       /* nodes, src != dst */
+  int64_t bytes;      /* payload */
+  int64_t t;          /* injection time, ps, >= engine now */
+  netmodel_class cls;
+  uint32_t tag;       /* returned as event payload a */
+  uint64_t token;     /* returned as event payload b */
+} netmodel_msg;
+
+/* Per-class totals kept by the base. */
+typedef struct netmodel_totals {
+  int64_t messages;   /* started, same-node ones included */
+  int64_t bytes;
+  int64_t hop_bytes;  /* sum of bytes x hops */
+  int64_t msg_hops;   /* sum of hops */
+  int64_t transfer_ps;/* sum of (arrival - injection): "communication model time" */
+  int max_hops;
+} netmodel_totals;
+
+typedef struct netmodel netmodel;
+
+/* A model-specific statistic (queue lengths, saturated time ...). */
+typedef struct netmodel_stat {
+  const char *name;   /* static string */
+  double value;
+} netmodel_stat;
+
+/* Capabilities a model declares (ops.caps), so tests know which closed
+ * forms apply to it. */
+enum {
+  /* An isolated message takes exactly the contention-free time
+   * sum(latency + router_delay) + wire_bytes / bottleneck bandwidth. */
+  NETMODEL_CAP_ISOLATED_EXACT = 1u << 0,
+};
+
+struct netmodel_ops {
+  const char *name;
+  const char *summary;
+  unsigned caps;      /* NETMODEL_CAP_* bits */
+  size_t size;        /* bytes of the model's state; first member is `netmodel` */
+  /* Optional: set up state after the base is ready (NULL: nothing). */
+  gboolean (*init)(netmodel *m, GError **error);
+  /* Optional: free what init allocated (NULL: nothing). */
+  void (*fini)(netmodel *m);
+  /* Required: time one message (src != dst). Must count its route once
+   * (netmodel_walk_route(), or netmodel_count_link() per link plus
+   * netmodel_count_hops()) and eventually call netmodel_deliver() once. */
+  void (*start)(netmodel *m, const netmodel_msg *msg);
+  /* Optional: the model's own events (kind m->own_kind). NULL: none. */
+  void (*handle)(netmodel *m, const engine_event *ev);
+  /* Optional: model-specific statistics after the run; returns how many
+   * were written to out[0..max-1]. NULL: none. */
+  int (*stats)(const netmodel *m, netmodel_stat *out, int max);
+};
+
+struct netmodel {
+  const struct netmodel_ops *ops;
+  const platform *p;
+  engine *eng;
+  uint32_t done_kind;              /* engine kind of completions (owner's handler) */
+  uint32_t own_kind;               /* engine kind of the model's own events */
+  int nlinks;
+  int64_t *link_bytes[NETMODEL_NCLASSES];    /* nlinks each */
+  int64_t *link_messages[NETMODEL_NCLASSES]; /* nlinks each */
+  int64_t *link_busy_ps;           /* nlinks: time the link transmitted */
+  netmodel_totals tot[NETMODEL_NCLASSES];
+};
+
+/* The registry (models/models.c), NULL-terminated. */
+extern const struct netmodel_ops *const netmodel_registry[];
+
+/* Registry lookup by name; NULL when unknown. */
+const struct netmodel_ops *netmodel_find(const char *name);
+/* "analytic, flow, ..." for help texts; caller frees. */
+char *netmodel_names(void);
+
+/* Creates a model on `p` that reports completions as events of `done_kind`
+ * in `e`. NULL + error when the model's init fails. */
+netmodel *netmodel_new(const struct netmodel_ops *ops, const platform *p, engine *e,
+                       uint32_t done_kind, GError **error);
+void netmodel_free(netmodel *m);
+
+/* Starts a message (see the header paragraph). Same-node messages are
+ * delivered at msg->t without touching a link. */
+void netmodel_start(netmodel *m, const netmodel_msg *msg);
+
+/* For models: counts one link of msg's route. */
+static inline void netmodel_count_link(netmodel *m, const netmodel_msg *msg, int link)
+{
+  m->link_bytes[msg->cls][link] += msg->bytes;
+  m->link_messages[msg->cls][link]++;
+}
+
+/* For models walking routes themselves: adds msg's hop totals once. */
+void netmodel_count_hops(netmodel *m, const netmodel_msg *msg, int hops);
+
+/* For models: walks msg's route, counts every link, and returns the hop
+ * count, the latency sum (link latencies + router delays, seconds) and the
+ * bottleneck bandwidth (bytes/s; +inf for 0 hops). */
+int netmodel_walk_route(netmodel *m, const netmodel_msg *msg, double *lat, double *min_bw);
+
+/* Bytes on the wire: payload + packet_header per packet, packets =
+ * ceil(bytes / packet_size), at least 1 (a 0-byte control message still
+ * sends one header). */
+int64_t netmodel_wire_bytes(const platform *p, int64_t bytes);
+
+/* For models: reports msg's arrival at time `t` (>= msg->t) through the
+ * engine and adds (t - msg->t) to the class's transfer time. */
+void netmodel_deliver(netmodel *m, const netmodel_msg *msg, int64_t t);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(netmodel, netmodel_free)
+
+G_END_DECLS

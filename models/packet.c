@@ -1,0 +1,482 @@
+/* packet.c - packet-level network model: FIFO output queues per link.
+ *
+ * A message of `bytes` is cut into k = ceil(bytes / packet_size) packets
+ * (at least one), each carrying packet_header extra bytes on the wire. Each
+ * directed link is a FIFO output queue served at the link's bandwidth; a
+ * packet that leaves a link reaches the next router after the link latency
+ * plus the router delay (L = ps(latency + router_delay), per hop, as in
+ * analytic.c). All k packets of a message enter the source's first queue at
+ * the injection time, behind what is already queued (one queue record per
+ * message stands for its packets not yet sent, so memory is O(messages +
+ * packets in the network), not O(total packets)). This is the reference
+ * for the flow and analytic models: the packet-switched, contention-aware
+ * network of bhatele2010 Chapter 4 (wormhole/VCT routers, link contention)
+ * and the congestion of deveci2015 Section II, the detail korndoerfer2021
+ * Section 5.3 lists as missing from HAEC-SIM's contention-oblivious model.
+ *
+ * Switching (one ops table each, registry rows in models/models.c):
+ *  - `packet`: store-and-forward: a packet is queued at the next router
+ *    when its tail arrives. One message of k equal packets of wire size w
+ *    over h equal links, alone: T = (k + h - 1) * P + h * L, P = ps(w/bw).
+ *  - `packet-vct`: virtual cut-through: the packet is queued at the next
+ *    router when its head arrives, H = ps(header/bw) after it started plus
+ *    L; it may not finish on the next link before its tail has arrived
+ *    there. Alone: T = k * P + (h - 1) * H + h * L.
+ *  - `packet-buf`: store-and-forward with finite router buffers of
+ *    PACKET_BUFFER packets per output queue and credit back-pressure: a
+ *    packet starts on a link only once a slot of the next queue is
+ *    reserved; the slot frees when it has left that queue. The source's
+ *    injection queue and the destination are unbounded. Caution: without
+ *    virtual channels, dimension-order routing on torus rings can deadlock
+ *    under back-pressure; undelivered messages then show in the statistic
+ *    `undelivered_messages` (and the replay reports stuck ranks).
+ * Default buffers (packet, packet-vct): infinite.
+ *
+ * Per-link counters: link_busy_ps = time transmitting (sum of packet
+ * times). Statistics: maximum and time-averaged queue length (packets at
+ * the link, waiting or in transmission), and the time each link was
+ * saturated = transmitting with at least one more packet waiting.
+ *
+ * Cost: two engine events per packet and hop (arrival, end of
+ * transmission) plus one per message; O(log events) each; flat pools that
+ * grow geometrically, nothing allocated per event in steady state. Owned by
+ * the network-models engineer (issue 6). Not for: MPI semantics
+ * (sim/replay.c), adaptive routing, virtual channels.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "models/model.h"
+
+#define PACKET_BUFFER 8
+
+enum { PKT_EV_INJECT = 0, PKT_EV_ARRIVE = 1, PKT_EV_TXEND = 2 };
+
+typedef struct pktmodel {
+  netmodel base;
+  gboolean cut_through;
+  int buffer;            /* packets per router queue, 0 = infinite */
+  /* per link */
+  int64_t *lat_ps;       /* link latency + router delay */
+  int *qhead, *qtail;    /* FIFO of waiting packet records, -1 = empty */
+  uint8_t *busy, *waiting;
+  int *cur_hop;          /* hop index of the packet being transmitted */
+  int *space;            /* free buffer slots (finite buffers) */
+  int *wait_head, *wait_tail, *wait_next; /* links waiting for a slot here */
+  int64_t *qlen, *qmax, *qlast, *sat_ps;
+  double *qarea;         /* integral of qlen, packet x ps */
+  /* messages: pool of mcap slots, `stride` route links each */
+  int mcap, stride, nmfree, undelivered;
+  int *mfree, *mhops, *mroute;
+  netmodel_msg *mmsg;
+  int64_t *npk, *left_send, *left_recv;
+  /* packets */
+  int pcap, npfree;
+  int *pfree, *pmsg, *phop, *pnext;
+  int64_t *pwire, *ptail;
+  int *route, route_cap;
+  uint64_t packets;
+} pktmodel;
+
+/* ---- setup ---------------------------------------------------------- */
+
+static gboolean packet_setup(netmodel *m, gboolean vct, int buffer)
+{
+  pktmodel *pm = (pktmodel *)m;
+  size_t n = (size_t)MAX(m->nlinks, 1);
+  pm->cut_through = vct;
+  pm->buffer = buffer;
+  pm->lat_ps = g_new(int64_t, n);
+  for (int l = 0; l < m->nlinks; l++)
+    pm->lat_ps[l] = engine_ps(m->p->link_lat[l] + m->p->model.router_delay);
+  pm->qhead = g_new(int, n);
+  pm->qtail = g_new(int, n);
+  pm->wait_head = g_new(int, n);
+  pm->wait_tail = g_new(int, n);
+  pm->space = g_new(int, n);
+  for (size_t l = 0; l < n; l++) {
+    pm->qhead[l] = pm->qtail[l] = pm->wait_head[l] = pm->wait_tail[l] = -1;
+    pm->space[l] = buffer;
+  }
+  pm->wait_next = g_new0(int, n);
+  pm->busy = g_new0(uint8_t, n);
+  pm->waiting = g_new0(uint8_t, n);
+  pm->cur_hop = g_new0(int, n);
+  pm->qlen = g_new0(int64_t, n);
+  pm->qmax = g_new0(int64_t, n);
+  pm->qlast = g_new0(int64_t, n);
+  pm->sat_ps = g_new0(int64_t, n);
+  pm->qarea = g_new0(double, n);
+  pm->stride = 8;
+  pm->route_cap = 64;
+  pm->route = g_new(int, pm->route_cap);
+  return TRUE;
+}
+
+static gboolean packet_init_saf(netmodel *m, GError **error)
+{
+  return packet_setup(m, FALSE, 0);
+}
+
+static gboolean packet_init_vct(netmodel *m, GError **error)
+{
+  return packet_setup(m, TRUE, 0);
+}
+
+static gboolean packet_init_buf(netmodel *m, GError **error)
+{
+  return packet_setup(m, FALSE, PACKET_BUFFER);
+}
+
+static void packet_fini(netmodel *m)
+{
+  pktmodel *pm = (pktmodel *)m;
+  void *arrays[] = { pm->lat_ps, pm->qhead, pm->qtail, pm->busy, pm->waiting, pm->cur_hop,
+                     pm->space, pm->wait_head, pm->wait_tail, pm->wait_next, pm->qlen,
+                     pm->qmax, pm->qlast, pm->sat_ps, pm->qarea, pm->mfree, pm->mhops,
+                     pm->mroute, pm->mmsg, pm->npk, pm->left_send, pm->left_recv, pm->pfree,
+                     pm->pmsg, pm->phop, pm->pnext, pm->pwire, pm->ptail, pm->route };
+  for (size_t i = 0; i < G_N_ELEMENTS(arrays); i++)
+    g_free(arrays[i]);
+}
+
+/* ---- pools ---------------------------------------------------------- */
+
+static void msg_grow(pktmodel *pm)
+{
+  int old = pm->mcap, cap = old ? 2 * old : 256;
+  size_t n = (size_t)cap;
+  pm->mfree = g_renew(int, pm->mfree, n);
+  pm->mhops = g_renew(int, pm->mhops, n);
+  pm->mroute = g_renew(int, pm->mroute, n * (size_t)pm->stride);
+  pm->mmsg = g_renew(netmodel_msg, pm->mmsg, n);
+  pm->npk = g_renew(int64_t, pm->npk, n);
+  pm->left_send = g_renew(int64_t, pm->left_send, n);
+  pm->left_recv = g_renew(int64_t, pm->left_recv, n);
+  for (int i = old; i < cap; i++)
+    pm->mfree[pm->nmfree++] = cap - 1 - (i - old);
+  pm->mcap = cap;
+}
+
+/* Widens every message's route slots to at least `hops` (long routes). */
+static void msg_widen(pktmodel *pm, int hops)
+{
+  int s = pm->stride;
+  while (s < hops)
+    s *= 2;
+  int *r = g_new(int, (size_t)pm->mcap * s);
+  for (int i = 0; i < pm->mcap; i++)
+    memcpy(r + (size_t)i * s, pm->mroute + (size_t)i * pm->stride, sizeof(int) * pm->stride);
+  g_free(pm->mroute);
+  pm->mroute = r;
+  pm->stride = s;
+}
+
+static int pkt_alloc(pktmodel *pm, int msg, int hop)
+{
+  if (pm->npfree == 0) {
+    int old = pm->pcap, cap = old ? 2 * old : 1024;
+    size_t n = (size_t)cap;
+    pm->pfree = g_renew(int, pm->pfree, n);
+    pm->pmsg = g_renew(int, pm->pmsg, n);
+    pm->phop = g_renew(int, pm->phop, n);
+    pm->pnext = g_renew(int, pm->pnext, n);
+    pm->pwire = g_renew(int64_t, pm->pwire, n);
+    pm->ptail = g_renew(int64_t, pm->ptail, n);
+    for (int i = old; i < cap; i++)
+      pm->pfree[pm->npfree++] = cap - 1 - (i - old);
+    pm->pcap = cap;
+  }
+  int p = pm->pfree[--pm->npfree];
+  pm->pmsg[p] = msg;
+  pm->phop[p] = hop;
+  pm->pnext[p] = -1;
+  pm->ptail[p] = 0;
+  return p;
+}
+
+static inline int route_link(const pktmodel *pm, int msg, int hop)
+{
+  return pm->mroute[(size_t)msg * pm->stride + hop];
+}
+
+/* ---- queues and statistics ------------------------------------------ */
+
+/* Accumulates link l's queue length and saturation up to `now`. */
+static inline void q_touch(pktmodel *pm, int l, int64_t now)
+{
+  int64_t dt = now - pm->qlast[l];
+  pm->qarea[l] += (double)pm->qlen[l] * (double)dt;
+  if (pm->qlen[l] >= 2)
+    pm->sat_ps[l] += dt;
+  pm->qlast[l] = now;
+}
+
+static void q_add(pktmodel *pm, int l, int p, int64_t packets, int64_t now)
+{
+  q_touch(pm, l, now);
+  pm->qlen[l] += packets;
+  if (pm->qlen[l] > pm->qmax[l])
+    pm->qmax[l] = pm->qlen[l];
+  pm->pnext[p] = -1;
+  if (pm->qtail[l] < 0)
+    pm->qhead[l] = p;
+  else
+    pm->pnext[pm->qtail[l]] = p;
+  pm->qtail[l] = p;
+}
+
+static void q_pop(pktmodel *pm, int l)
+{
+  int p = pm->qhead[l];
+  pm->qhead[l] = pm->pnext[p];
+  if (pm->qhead[l] < 0)
+    pm->qtail[l] = -1;
+}
+
+/* Wire bytes of the next packet message `msg` sends (and counts it sent). */
+static int64_t take_packet(pktmodel *pm, int msg)
+{
+  const platform *p = pm->base.p;
+  int64_t idx = pm->npk[msg] - pm->left_send[msg]--;
+  int64_t size = p->model.packet_size > 0 ? p->model.packet_size : 1;
+  int64_t payload = idx < pm->npk[msg] - 1 ? size : pm->mmsg[msg].bytes - idx * size;
+  return MAX(payload, 0) + p->model.packet_header;
+}
+
+/* ---- switching ------------------------------------------------------ */
+
+/* Puts packet p (at hop index `hop` of its route) on link l now. */
+static void transmit(pktmodel *pm, int l, int p, int hop, int64_t now)
+{
+  netmodel *m = &pm->base;
+  int msg = pm->pmsg[p];
+  int64_t end = now + engine_ps((double)pm->pwire[p] / m->p->link_bw[l]);
+  if (pm->cut_through && hop > 0)
+    end = MAX(end, pm->ptail[p]);
+  pm->busy[l] = 1;
+  pm->cur_hop[l] = hop;
+  m->link_busy_ps[l] += end - now;
+  engine_schedule(m->eng, end, m->own_kind, (uint32_t)l, PKT_EV_TXEND);
+  int64_t tail = end + pm->lat_ps[l], head = tail;
+  if (pm->cut_through && hop + 1 < pm->mhops[msg])
+    head = now + engine_ps((double)m->p->model.packet_header / m->p->link_bw[l]) + pm->lat_ps[l];
+  pm->ptail[p] = tail;
+  pm->phop[p] = hop + 1;
+  engine_schedule(m->eng, head, m->own_kind, (uint32_t)p, PKT_EV_ARRIVE);
+  pm->packets++;
+}
+
+/* Reserves a slot in the queue after hop `hop` of `msg`, if buffers are
+ * finite; FALSE (and l waits there) when none is free. */
+static gboolean reserve_next(pktmodel *pm, int l, int msg, int hop)
+{
+  if (pm->buffer == 0 || hop + 1 >= pm->mhops[msg])
+    return TRUE;
+  int l2 = route_link(pm, msg, hop + 1);
+  if (pm->space[l2] > 0) {
+    pm->space[l2]--;
+    return TRUE;
+  }
+  if (!pm->waiting[l]) {
+    pm->waiting[l] = 1;
+    pm->wait_next[l] = -1;
+    if (pm->wait_tail[l2] < 0)
+      pm->wait_head[l2] = l;
+    else
+      pm->wait_next[pm->wait_tail[l2]] = l;
+    pm->wait_tail[l2] = l;
+  }
+  return FALSE;
+}
+
+/* Starts the head of l's queue if l is idle (and a slot is free). */
+static void try_start(pktmodel *pm, int l, int64_t now)
+{
+  if (pm->busy[l] || pm->qhead[l] < 0)
+    return;
+  int p = pm->qhead[l], msg = pm->pmsg[p], hop = pm->phop[p];
+  if (!reserve_next(pm, l, msg, hop))
+    return;
+  if (hop == 0) {
+    if (pm->left_send[msg] > 1)
+      p = pkt_alloc(pm, msg, 0); /* the message's record stays queued */
+    else
+      q_pop(pm, l);
+    pm->pwire[p] = take_packet(pm, msg);
+  } else {
+    q_pop(pm, l);
+  }
+  transmit(pm, l, p, hop, now);
+}
+
+/* Gives freed slots of l's buffer to the links waiting for them. */
+static void wake_waiters(pktmodel *pm, int l, int64_t now)
+{
+  while (pm->space[l] > 0 && pm->wait_head[l] >= 0) {
+    int w = pm->wait_head[l];
+    pm->wait_head[l] = pm->wait_next[w];
+    if (pm->wait_head[l] < 0)
+      pm->wait_tail[l] = -1;
+    pm->waiting[w] = 0;
+    try_start(pm, w, now);
+  }
+}
+
+static void on_txend(pktmodel *pm, int l, int64_t now)
+{
+  pm->busy[l] = 0;
+  q_touch(pm, l, now);
+  pm->qlen[l]--;
+  if (pm->buffer > 0 && pm->cur_hop[l] > 0) {
+    pm->space[l]++;
+    wake_waiters(pm, l, now);
+  }
+  try_start(pm, l, now);
+}
+
+static void on_arrive(pktmodel *pm, int p, int64_t now)
+{
+  int msg = pm->pmsg[p], hop = pm->phop[p];
+  if (hop < pm->mhops[msg]) {
+    int l = route_link(pm, msg, hop);
+    q_add(pm, l, p, 1, now);
+    try_start(pm, l, now);
+    return;
+  }
+  pm->pfree[pm->npfree++] = p;
+  if (--pm->left_recv[msg] == 0) {
+    netmodel_deliver(&pm->base, &pm->mmsg[msg], now);
+    pm->mfree[pm->nmfree++] = msg;
+    pm->undelivered--;
+  }
+}
+
+static void on_inject(pktmodel *pm, int msg, int64_t now)
+{
+  int l = route_link(pm, msg, 0);
+  int p = pkt_alloc(pm, msg, 0);
+  q_add(pm, l, p, pm->npk[msg], now);
+  try_start(pm, l, now);
+}
+
+/* ---- the model hooks ------------------------------------------------ */
+
+static void packet_start(netmodel *m, const netmodel_msg *msg)
+{
+  pktmodel *pm = (pktmodel *)m;
+  route_iter it;
+  int link, h = 0;
+  route_begin(&it, m->p->router, msg->src, msg->dst);
+  while (route_next(&it, &link)) {
+    netmodel_count_link(m, msg, link);
+    if (h == pm->route_cap) {
+      pm->route_cap *= 2;
+      pm->route = g_renew(int, pm->route, pm->route_cap);
+    }
+    pm->route[h++] = link;
+  }
+  netmodel_count_hops(m, msg, h);
+  if (h == 0) {
+    netmodel_deliver(m, msg, msg->t);
+    return;
+  }
+  if (pm->nmfree == 0)
+    msg_grow(pm);
+  if (h > pm->stride)
+    msg_widen(pm, h);
+  int id = pm->mfree[--pm->nmfree];
+  int64_t size = m->p->model.packet_size > 0 ? m->p->model.packet_size : 1;
+  pm->mmsg[id] = *msg;
+  pm->mhops[id] = h;
+  memcpy(pm->mroute + (size_t)id * pm->stride, pm->route, sizeof(int) * (size_t)h);
+  pm->npk[id] = msg->bytes > 0 ? (msg->bytes + size - 1) / size : 1;
+  pm->left_send[id] = pm->left_recv[id] = pm->npk[id];
+  pm->undelivered++;
+  if (msg->t == m->eng->now)
+    on_inject(pm, id, msg->t);
+  else
+    engine_schedule(m->eng, msg->t, m->own_kind, (uint32_t)id, PKT_EV_INJECT);
+}
+
+static void packet_handle(netmodel *m, const engine_event *ev)
+{
+  pktmodel *pm = (pktmodel *)m;
+  switch (ev->b) {
+  case PKT_EV_INJECT:
+    on_inject(pm, (int)ev->a, ev->time);
+    break;
+  case PKT_EV_ARRIVE:
+    on_arrive(pm, (int)ev->a, ev->time);
+    break;
+  default:
+    on_txend(pm, (int)ev->a, ev->time);
+    break;
+  }
+}
+
+static int packet_stats(const netmodel *m, netmodel_stat *out, int max)
+{
+  const pktmodel *pm = (const pktmodel *)m;
+  double horizon = (double)MAX(m->eng->now, 1);
+  int64_t qmax = 0;
+  int used = 0, satn = 0;
+  double avg_max = 0, avg_sum = 0, sat_max = 0, sat_sum = 0;
+  for (int l = 0; l < m->nlinks; l++) {
+    qmax = MAX(qmax, pm->qmax[l]);
+    if (pm->qmax[l] > 0) {
+      used++;
+      avg_sum += pm->qarea[l] / horizon;
+    }
+    avg_max = MAX(avg_max, pm->qarea[l] / horizon);
+    sat_max = MAX(sat_max, (double)pm->sat_ps[l]);
+    sat_sum += (double)pm->sat_ps[l];
+    satn += pm->sat_ps[l] > 0;
+  }
+  netmodel_stat s[] = {
+    { "queue_max_packets", (double)qmax },
+    { "queue_avg_max_link", avg_max },
+    { "queue_avg_per_used_link", used ? avg_sum / used : 0 },
+    { "saturated_ps_max", sat_max },
+    { "saturated_ps_sum", sat_sum },
+    { "saturated_links", satn },
+    { "packet_hops", (double)pm->packets },
+    { "undelivered_messages", pm->undelivered },
+  };
+  int n = MIN(max, (int)G_N_ELEMENTS(s));
+  memcpy(out, s, sizeof(netmodel_stat) * (size_t)MAX(n, 0));
+  return n;
+}
+
+const struct netmodel_ops netmodel_packet_ops = {
+  .name = "packet",
+  .summary = "packets in FIFO link queues, store-and-forward, infinite buffers",
+  .size = sizeof(pktmodel),
+  .init = packet_init_saf,
+  .fini = packet_fini,
+  .start = packet_start,
+  .handle = packet_handle,
+  .stats = packet_stats,
+};
+
+const struct netmodel_ops netmodel_packet_vct_ops = {
+  .name = "packet-vct",
+  .summary = "packets in FIFO link queues, virtual cut-through, infinite buffers",
+  .size = sizeof(pktmodel),
+  .init = packet_init_vct,
+  .fini = packet_fini,
+  .start = packet_start,
+  .handle = packet_handle,
+  .stats = packet_stats,
+};
+
+const struct netmodel_ops netmodel_packet_buf_ops = {
+  .name = "packet-buf",
+  .summary = "store-and-forward packets, 8-packet router buffers with back-pressure",
+  .size = sizeof(pktmodel),
+  .init = packet_init_buf,
+  .fini = packet_fini,
+  .start = packet_start,
+  .handle = packet_handle,
+  .stats = packet_stats,
+};

@@ -1,0 +1,300 @@
+/* cmd-simulate.c - `mapsim simulate`: replay a trace on a platform with a
+ * mapping, report simulated time, costs and pre/post metrics.
+ *
+ * korndoerfer2021 Section 7.3 (communication model time, MPI point-to-point
+ * cost, parallel cost) and Section 7.4 (the pre == post check on
+ * point-to-point traffic). Owned by the sim/ engineer; the replay itself is
+ * sim/replay.c. Not for: choosing mappings (mapsim map) or static-only
+ * metrics (mapsim metrics).
+ *
+ * Post metrics: the link fields and hop_bytes/message_hops/max_dilation come
+ * from the link counters of the simulated p2p payload; edges, total_hops and
+ * avg_hops are graph properties and are copied from pre. Post link messages
+ * count messages, pre counts graph edges (deveci2015's congestion): the
+ * check compares per-link bytes and hop_bytes only.
+ */
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+
+#include "mapping/strategy.h"
+#include "sim/cli/cli.h"
+#include "sim/replay.h"
+
+typedef struct sim_args {
+  char *plat, *alloc, *trace, *map, *strategy, *model, *colls, *out;
+  int cores, seed;
+  double scale;
+  gboolean json;
+} sim_args;
+
+static metrics *post_metrics(const replay_result *r, const metrics *pre, const platform *p)
+{
+  metrics *x = g_new0(metrics, 1);
+  x->tasks = pre->tasks;
+  x->edges = pre->edges;
+  x->total_hops = pre->total_hops;
+  x->avg_hops = pre->avg_hops;
+  x->max_dilation = r->max_hops;
+  x->hop_bytes = r->hop_bytes;
+  x->message_hops = r->msg_hops;
+  x->has_messages = TRUE;
+  x->nlinks = r->nlinks;
+  x->link_bytes = g_memdup2(r->link_bytes, sizeof(int64_t) * (size_t)MAX(r->nlinks, 1));
+  x->link_messages = g_memdup2(r->link_messages, sizeof(int64_t) * (size_t)MAX(r->nlinks, 1));
+  metrics_summarize_links(x, p);
+  return x;
+}
+
+/* First per-link difference, or -1 when pre and post agree. */
+static int first_mismatch(const metrics *pre, const metrics *post)
+{
+  for (int l = 0; l < pre->nlinks; l++)
+    if (pre->link_bytes[l] != post->link_bytes[l])
+      return l;
+  return pre->hop_bytes != post->hop_bytes ? pre->nlinks : -1;
+}
+
+static void add_int(JsonBuilder *b, const char *name, int64_t v)
+{
+  json_builder_set_member_name(b, name);
+  json_builder_add_int_value(b, v);
+}
+
+static void add_dbl(JsonBuilder *b, const char *name, double v)
+{
+  json_builder_set_member_name(b, name);
+  json_builder_add_double_value(b, v);
+}
+
+static void add_metrics(JsonBuilder *b, const char *name, const metrics *m)
+{
+  json_builder_set_member_name(b, name);
+  json_builder_begin_object(b);
+  cli_metrics_json(b, m);
+  json_builder_end_object(b);
+}
+
+static void print_json(const replay_result *r, const metrics *pre, const metrics *post,
+                       gboolean match, double wall, const char *model)
+{
+  JsonBuilder *b = json_builder_new();
+  json_builder_begin_object(b);
+  add_dbl(b, "makespan_s", r->makespan_ps * 1e-12);
+  add_int(b, "ranks", r->nranks);
+  add_int(b, "events", r->events);
+  add_int(b, "p2p_messages", r->p2p_messages);
+  add_int(b, "p2p_bytes", r->p2p_bytes);
+  add_int(b, "collective_messages", r->coll_messages);
+  add_int(b, "collective_bytes", r->coll_bytes);
+  add_int(b, "control_messages", r->ctrl_messages);
+  add_dbl(b, "comm_model_time_s", r->comm_model_ps * 1e-12);
+  add_dbl(b, "collective_model_time_s", r->coll_model_ps * 1e-12);
+  add_dbl(b, "parallel_cost_s", r->parallel_cost_ps * 1e-12);
+  add_dbl(b, "p2p_cost_s", r->p2p_cost_ps * 1e-12);
+  json_builder_set_member_name(b, "model");
+  json_builder_add_string_value(b, model);
+  add_metrics(b, "pre", pre);
+  add_metrics(b, "post", post);
+  json_builder_set_member_name(b, "pre_post_match");
+  json_builder_add_boolean_value(b, match);
+  json_builder_set_member_name(b, "per_rank");
+  json_builder_begin_array(b);
+  for (int i = 0; i < r->nranks; i++) {
+    const replay_rank_stats *s = &r->per_rank[i];
+    json_builder_begin_object(b);
+    add_dbl(b, "finish_s", s->finish_ps * 1e-12);
+    add_dbl(b, "compute_s", s->compute_ps * 1e-12);
+    add_dbl(b, "p2p_s", s->p2p_ps * 1e-12);
+    add_dbl(b, "collective_s", s->coll_ps * 1e-12);
+    add_dbl(b, "other_mpi_s", s->other_mpi_ps * 1e-12);
+    add_dbl(b, "wait_s", s->wait_ps * 1e-12);
+    json_builder_end_object(b);
+  }
+  json_builder_end_array(b);
+  for (int i = 0; i < r->nmodel_stats; i++)
+    add_dbl(b, r->model_stats[i].name, r->model_stats[i].value);
+  add_dbl(b, "wall_s", wall);
+  add_dbl(b, "events_per_s", wall > 0 ? r->events / wall : 0);
+  json_builder_end_object(b);
+  cli_print_json(json_builder_get_root(b));
+  g_object_unref(b);
+}
+
+static void print_human(const sim_args *a, const replay_result *r, const metrics *pre,
+                        const metrics *post, gboolean match, double wall, const platform *p)
+{
+  int64_t comp = 0, wait = 0, coll = 0;
+  for (int i = 0; i < r->nranks; i++) {
+    comp += r->per_rank[i].compute_ps;
+    wait += r->per_rank[i].wait_ps;
+    coll += r->per_rank[i].coll_ps;
+  }
+  printf("%s on %s, mapping %s, model %s\n\n", a->trace, p->name,
+         a->map ? a->map : a->strategy ? a->strategy : "identity", a->model);
+  printf("makespan               %.9f s\n", r->makespan_ps * 1e-12);
+  printf("parallel cost          %.9f s (makespan x %d ranks)\n", r->parallel_cost_ps * 1e-12,
+         r->nranks);
+  printf("p2p cost               %.9f s (time in MPI point-to-point calls, all ranks)\n",
+         r->p2p_cost_ps * 1e-12);
+  printf("collective time        %.9f s, computation %.9f s, waiting %.9f s (all ranks)\n",
+         coll * 1e-12, comp * 1e-12, wait * 1e-12);
+  printf("comm model time        %.9f s (sum of p2p transfer durations)\n",
+         r->comm_model_ps * 1e-12);
+  printf("p2p messages           %" G_GINT64_FORMAT " (%" G_GINT64_FORMAT " bytes), collective "
+         "messages %" G_GINT64_FORMAT ", control messages %" G_GINT64_FORMAT "\n",
+         r->p2p_messages, r->p2p_bytes, r->coll_messages, r->ctrl_messages);
+  printf("events                 %" G_GINT64_FORMAT " in %.3f s (%.3g events/s)\n\n",
+         r->events, wall, wall > 0 ? r->events / wall : 0);
+  const metrics *ms[2] = { pre, post };
+  const char *labels[2] = { "pre", "post" };
+  cli_metrics_print(ms, labels, 2, p, 0);
+  printf("\npre/post p2p link bytes and hop_bytes: %s\n", match ? "match" : "MISMATCH");
+}
+
+static mapping *make_mapping(const sim_args *a, const platform *p, const commgraph *g,
+                             int nranks, GError **error)
+{
+  if (a->map && a->strategy) {
+    g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "--mapping and --strategy exclude each other; expected one of them");
+    return NULL;
+  }
+  if (a->map)
+    return mapping_load(a->map, p, nranks, error);
+  if (!a->strategy)
+    return mapping_identity(p, nranks, error);
+  g_autoptr(strategy_pipeline) pl = strategy_parse(a->strategy, error);
+  return pl ? strategy_run(pl, g, p, (guint32)a->seed, NULL, 0, error) : NULL;
+}
+
+static void args_free(sim_args *a)
+{
+  g_free(a->plat);
+  g_free(a->alloc);
+  g_free(a->trace);
+  g_free(a->map);
+  g_free(a->strategy);
+  g_free(a->model);
+  g_free(a->colls);
+  g_free(a->out);
+}
+
+/* Runs everything after parsing; returns the exit status. */
+static int simulate(sim_args *a)
+{
+  int status = 2;
+  platform *p = NULL;
+  trace *t = NULL;
+  commgraph *g = NULL;
+  mapping *m = NULL;
+  replay_result *r = NULL;
+  metrics *pre = NULL, *post = NULL;
+  GError *e = NULL;
+  const struct netmodel_ops *ops = netmodel_find(a->model);
+  if (!ops) {
+    g_autofree char *names = netmodel_names();
+    g_set_error(&e, NETMODEL_ERROR, NETMODEL_ERROR_UNKNOWN,
+                "--model %s: unknown network model, expected one of: %s", a->model, names);
+    goto fail;
+  }
+  if (!a->trace) {
+    g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--trace T is required");
+    goto fail;
+  }
+  if (!(p = cli_platform(a->plat, a->alloc, a->cores, &e)) || !(t = trace_read_otf2(a->trace, &e)))
+    goto fail;
+  if (t->nranks > platform_capacity(p)) {
+    g_set_error(&e, REPLAY_ERROR, REPLAY_ERROR_INPUT,
+                "%s: %d ranks do not fit platform %s: %d allocated nodes x %d cores = %d; "
+                "expected at most %d ranks (use --cores or --alloc)", a->trace, t->nranks,
+                p->name, p->nalloc, p->cores_per_node, platform_capacity(p),
+                platform_capacity(p));
+    goto fail;
+  }
+  if (!(g = trace_commgraph(t, FALSE, NULL, &e)) || !(m = make_mapping(a, p, g, t->nranks, &e)))
+    goto fail;
+  replay_opts o;
+  replay_opts_init(&o);
+  o.compute_scale = a->scale;
+  o.collectives = a->colls;
+  o.record_times = a->out != NULL;
+  gint64 t0 = g_get_monotonic_time();
+  if (!(r = replay_run(t, p, m, ops, &o, &e)))
+    goto fail;
+  double wall = (g_get_monotonic_time() - t0) * 1e-6;
+  if (r->stuck) {
+    fprintf(stderr, "mapsim: %s: %s\n%s", a->trace, r->stuck_summary, r->stuck_detail);
+    goto out;
+  }
+  pre = metrics_compute(g, p, m);
+  post = post_metrics(r, pre, p);
+  int bad = first_mismatch(pre, post);
+  if (a->json)
+    print_json(r, pre, post, bad < 0, wall, ops->name);
+  else
+    print_human(a, r, pre, post, bad < 0, wall, p);
+  if (a->out && !trace_write_otf2(r->out_trace, a->out, &e))
+    goto fail;
+  status = 0;
+  if (bad >= 0) {
+    if (bad < pre->nlinks) {
+      g_autofree char *ln = platform_link_name(p, bad);
+      fprintf(stderr, "mapsim: pre/post check failed: link %s carries %" G_GINT64_FORMAT
+              " p2p bytes statically but %" G_GINT64_FORMAT " in the simulation\n", ln,
+              pre->link_bytes[bad], post->link_bytes[bad]);
+    } else {
+      fprintf(stderr, "mapsim: pre/post check failed: hop_bytes %" G_GINT64_FORMAT
+              " statically, %" G_GINT64_FORMAT " simulated\n", pre->hop_bytes, post->hop_bytes);
+    }
+    status = 1;
+  }
+  goto out;
+fail:
+  status = cli_fail(e);
+out:
+  metrics_free(pre);
+  metrics_free(post);
+  replay_result_free(r);
+  mapping_free(m);
+  commgraph_free(g);
+  trace_free(t);
+  platform_free(p);
+  return status;
+}
+
+int cmd_simulate(int argc, char **argv)
+{
+  sim_args a = { .scale = 1.0, .seed = 1 };
+  g_autofree char *models = netmodel_names();
+  g_autofree char *model_help = g_strdup_printf("Network model: %s (default analytic)", models);
+  const GOptionEntry entries[] = {
+    { "platform", 'p', 0, G_OPTION_ARG_STRING, &a.plat, "Platform file or shorthand", "P" },
+    { "trace", 't', 0, G_OPTION_ARG_FILENAME, &a.trace, "OTF2 trace (anchor file or directory)", "T" },
+    { "mapping", 'M', 0, G_OPTION_ARG_FILENAME, &a.map, "Mapping file (default: identity)", "F" },
+    { "strategy", 's', 0, G_OPTION_ARG_STRING, &a.strategy, "Mapping strategy pipeline, e.g. greedy+wh", "S" },
+    { "model", 0, 0, G_OPTION_ARG_STRING, &a.model, model_help, "NAME" },
+    { "compute-scale", 0, 0, G_OPTION_ARG_DOUBLE, &a.scale, "Factor on computation gaps (0 = communication only; default 1)", "X" },
+    { "collectives", 0, 0, G_OPTION_ARG_STRING, &a.colls, "Collective algorithms, e.g. allreduce=ring,bcast=binomial (default auto)", "SPEC" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &a.json, "Print one JSON object", NULL },
+    { "out-trace", 'o', 0, G_OPTION_ARG_FILENAME, &a.out, "Write the simulated run as an OTF2 archive in DIR", "DIR" },
+    { "alloc", 0, 0, G_OPTION_ARG_STRING, &a.alloc, "Allocation: all, random:N[:SEED], or a node list file", "A" },
+    { "cores", 0, 0, G_OPTION_ARG_INT, &a.cores, "Cores (ranks) per node", "N" },
+    { "seed", 0, 0, G_OPTION_ARG_INT, &a.seed, "Seed of randomized strategies (default 1)", "N" },
+    { NULL },
+  };
+  int status = 2;
+  if (cli_parse(&argc, &argv, "simulate", "",
+                "Replay an OTF2 trace on a modeled network with a mapping: simulated time, "
+                "costs and pre/post link metrics (korndoerfer2021 Sections 7.3, 7.4).",
+                "Examples:\n"
+                "  mapsim simulate --platform torus:4x4x4 --trace run/traces.otf2\n"
+                "  mapsim simulate -p configs/haec-4x4x4.ini -t run --strategy greedy --json\n"
+                "  mapsim simulate -p mesh:4x4x4 -t run --compute-scale 0 --out-trace sim-run",
+                entries)) {
+    if (!a.model)
+      a.model = g_strdup("analytic");
+    status = simulate(&a);
+  }
+  args_free(&a);
+  return status;
+}

@@ -1,0 +1,157 @@
+/* test_flow.c - the flow model (models/flow.c) against closed forms and
+ * hand-computed max-min rates, driven directly on an engine. */
+#include "tests/netmodel_util.h"
+#include "tests/testutil.h"
+
+#define MB 1048576
+/* 1 MiB over a 31.25e9 B/s shorthand link: 33554432 ps exactly. */
+#define MB_PS 33554432
+
+/* The + link from `node` along dimension 0. */
+static int plus_link(const platform *p, int node)
+{
+  return topo_link(p->topo, node, 0, 0);
+}
+
+Test(flow, lone_flow_equals_analytic)
+{
+  g_autoptr(platform) p = tu_platform("torus:4x4x4");
+  p->model.router_delay = 5e-9;
+  p->model.packet_header = 64;
+  const int pairs[][2] = { { 0, 1 }, { 0, 42 }, { 63, 0 }, { 5, 22 }, { 17, 46 } };
+  for (size_t i = 0; i < G_N_ELEMENTS(pairs); i++) {
+    nm_run *f = nm_new("flow", p), *a = nm_new("analytic", p);
+    nm_send(f, pairs[i][0], pairs[i][1], 1000000, 12345);
+    nm_send(a, pairs[i][0], pairs[i][1], 1000000, 12345);
+    nm_finish(f);
+    nm_finish(a);
+    /* closed form: t + ps(h x (10 ps + 5 ns)) + ps(wire / bw), wire =
+     * 1e6 + 245 packets x 64 B = 1015680 B -> 32501760 ps */
+    int h = topo_hops(p->topo, pairs[i][0], pairs[i][1]);
+    int64_t expect = 12345 + engine_ps(h * (10e-12 + 5e-9)) + 32501760;
+    cr_assert_eq(f->arrival[0], expect, "pair %zu: flow %" G_GINT64_FORMAT " expected %" G_GINT64_FORMAT,
+                 i, f->arrival[0], expect);
+    cr_assert_eq(f->arrival[0], a->arrival[0], "pair %zu: flow != analytic", i);
+    nm_free(f);
+    nm_free(a);
+  }
+}
+
+Test(flow, two_equal_flows_share_one_link)
+{
+  g_autoptr(platform) p = tu_platform("torus:4x4x4");
+  nm_run *r = nm_new("flow", p);
+  nm_send(r, 0, 1, MB, 0);
+  nm_send(r, 0, 1, MB, 0);
+  nm_finish(r);
+  /* latency 10 ps, then both drain at half the bandwidth: 2 x 33554432 ps */
+  cr_assert_eq(r->arrival[0], 10 + 2 * MB_PS);
+  cr_assert_eq(r->arrival[1], 10 + 2 * MB_PS);
+  cr_assert_eq(nm_stat(r, "flows_max_per_link"), 2);
+  cr_assert_eq(nm_stat(r, "saturated_ps_max"), 2 * MB_PS);
+  cr_assert_eq(nm_stat(r, "saturated_links"), 1);
+  /* link busy time = bytes / bw, model-independent */
+  cr_assert_eq(r->m->link_busy_ps[plus_link(p, 0)], 2 * MB_PS);
+  nm_free(r);
+}
+
+Test(flow, late_flow_takes_half_of_the_rest)
+{
+  g_autoptr(platform) p = tu_platform("torus:4x4x4");
+  nm_uniform_links(p, 1e9, 0);
+  nm_run *r = nm_new("flow", p);
+  /* A: 1e6 B from t=0; B: 1e6 B from t=0.5 ms on the same link. A alone
+   * sends 5e5 B by 0.5 ms, then both get 5e8 B/s: A ends at 1.5 ms; B has
+   * 5e5 B left then, alone again at 1e9 B/s: ends at 2 ms. */
+  nm_send(r, 0, 1, 1000000, 0);
+  nm_send(r, 0, 1, 1000000, 500000000);
+  nm_finish(r);
+  cr_assert_eq(r->arrival[0], 1500000000);
+  cr_assert_eq(r->arrival[1], 2000000000);
+  nm_free(r);
+}
+
+/* Chain 0 - 1 - 2 - 3 (mesh:4), links L1 = 0->1 (10 GB/s), L2 = 1->2
+ * (12 GB/s), L3 = 2->3 (3 GB/s), no latency. Flows, all at t = 0:
+ *   A 0->2 over L1 L2, 4.5e6 B;  B 1->2 over L2, 9e6 B;  C 1->3 over L2 L3, 6e6 B.
+ * Max-min by progressive filling: fair shares L1 10/1, L2 12/3 = 4, L3 3/1:
+ * L3 is tightest, C = 3 GB/s; L2 has 12 - 3 = 9 left for A and B: 4.5 each
+ * (A's L1 share 10 is larger). A ends at 4.5e6 / 4.5e9 = 1 ms; then B and
+ * C have sent 4.5e6 and 3e6 B. Re-rating: C stays at 3 (L3), B gets
+ * 12 - 3 = 9 GB/s: 4.5e6 B left -> ends at 1 ms + 0.5 ms = 1.5 ms. C alone:
+ * 3e6 - 1.5e6 = 1.5e6 B left at 3 GB/s -> ends at 2 ms. */
+Test(flow, max_min_chain_by_hand)
+{
+  g_autoptr(platform) p = tu_platform("mesh:4");
+  nm_uniform_links(p, 1e9, 0);
+  p->link_bw[plus_link(p, 0)] = 10e9;
+  p->link_bw[plus_link(p, 1)] = 12e9;
+  p->link_bw[plus_link(p, 2)] = 3e9;
+  nm_run *r = nm_new("flow", p);
+  nm_send(r, 0, 2, 4500000, 0);
+  nm_send(r, 1, 2, 9000000, 0);
+  nm_send(r, 1, 3, 6000000, 0);
+  nm_finish(r);
+  cr_assert_eq(r->arrival[0], 1000000000);
+  cr_assert_eq(r->arrival[1], 1500000000);
+  cr_assert_eq(r->arrival[2], 2000000000);
+  cr_assert_eq(nm_stat(r, "flows_max_per_link"), 3);
+  /* L2 saturated until B ends (C alone then uses 3 of 12), L3 all 2 ms, L1
+   * never (A is limited by L2) */
+  cr_assert_eq(nm_stat(r, "saturated_ps_max"), 2000000000);
+  cr_assert_eq(nm_stat(r, "saturated_ps_sum"), 2000000000.0 + 1500000000.0);
+  cr_assert_eq(nm_stat(r, "saturated_links"), 2);
+  nm_free(r);
+}
+
+Test(flow, half_duplex_shares_the_cable)
+{
+  g_autoptr(platform) p = tu_platform("torus:4x4x4");
+  const char *models[] = { "flow", "flow-hd" };
+  for (int i = 0; i < 2; i++) {
+    nm_run *r = nm_new(models[i], p);
+    nm_send(r, 0, 1, MB, 0);
+    nm_send(r, 1, 0, MB, 0);
+    nm_finish(r);
+    /* full duplex: each direction alone; half duplex: half each */
+    int64_t expect = 10 + (i + 1) * (int64_t)MB_PS;
+    cr_assert_eq(r->arrival[0], expect, "%s", models[i]);
+    cr_assert_eq(r->arrival[1], expect, "%s", models[i]);
+    nm_free(r);
+  }
+}
+
+Test(flow, zero_byte_message_pays_latency_only)
+{
+  g_autoptr(platform) p = tu_platform("torus:4x4x4");
+  nm_run *r = nm_new("flow", p);
+  nm_send(r, 0, 3, 0, 7);
+  nm_finish(r);
+  cr_assert_eq(r->arrival[0], 7 + 10); /* 0 -> 3 is one hop round the ring */
+  nm_free(r);
+}
+
+/* Many flows through one link arriving over time: a stress of the pool,
+ * the swap-remove of the per-link lists and the version stamps. With all
+ * flows on one link, the link is never idle once busy, so the last
+ * arrival is first activation + total bytes / bw (work conservation). */
+Test(flow, work_conserving_on_a_shared_link)
+{
+  g_autoptr(platform) p = tu_platform("torus:4x4x4");
+  nm_uniform_links(p, 1e9, 0);
+  nm_run *r = nm_new("flow", p);
+  int64_t total = 0;
+  for (int i = 0; i < 600; i++) {
+    int64_t b = 1000 * (1 + i % 7);
+    nm_send(r, 0, 1, b, (int64_t)i * 1000); /* arrivals faster than service */
+    total += b;
+  }
+  nm_finish(r);
+  int64_t last = 0;
+  for (int i = 0; i < r->nmsgs; i++)
+    last = MAX(last, r->arrival[i]);
+  /* bytes/bw in ps = bytes x 1000; tolerance 1 ps per re-rating rounding */
+  cr_assert(llabs(last - total * 1000) <= 600, "last %" G_GINT64_FORMAT " expected %" G_GINT64_FORMAT,
+            last, total * 1000);
+  nm_free(r);
+}

@@ -1,0 +1,518 @@
+/* test_replay.c - MPI replay: closed forms, real traces, output traces,
+ * deadlocks. Every test runs under every model of the registry.
+ * Owned by the sim/ engineer.
+ *
+ * Closed forms (T(h, b) = engine_ps(h (lat + router_delay) + b / bw), one
+ * message of b bytes over h hops, packet_header 0, rounded once):
+ *   eager ping-pong      2 (o_s + T(h, b) + o_r)
+ *   rendezvous ping-pong 2 (o_s + 2 T(h, 0) + T(h, b) + o_r)   (RTS + CTS)
+ *   binomial bcast       ceil(log2 P) T(1, b) on a complete graph
+ *   computation          gaps x compute_scale on a zero-cost network
+ */
+#include <criterion/criterion.h>
+#include <glib/gstdio.h>
+#include <math.h>
+
+#include "mapping/metrics.h"
+#include "sim/replay.h"
+#include "testutil.h"
+
+#define EACH_MODEL(ops) \
+  for (const struct netmodel_ops *const *ops##_p = netmodel_registry, *ops; (ops = *ops##_p); ops##_p++)
+
+static const char mesh_ini[] =
+  "[platform]\nname = t-mesh\n[topology]\nshape = 4x4x4\nconnectivity = mesh\n"
+  "[linktype.0]\nbandwidth = 1e9\nlatency = 1e-6\n[links]\ndefault = 0\n"
+  "[model]\nrouter_delay = 1e-7\n";
+
+static const char free_ini[] =
+  "[platform]\nname = t-free\n[topology]\nshape = 4x4x4\nconnectivity = torus\n"
+  "[linktype.0]\nbandwidth = 1e300\nlatency = 0\n[links]\ndefault = 0\n";
+
+static platform *ini_platform(const char *text)
+{
+  char *path = tu_write_tmp("p.ini", text);
+  platform *p = tu_platform(path);
+  g_unlink(path);
+  g_free(path);
+  return p;
+}
+
+/* A complete graph of n nodes: every pair one link of 2e9 B/s, 3e-7 s. */
+static platform *complete_platform(int n)
+{
+  GString *g = g_string_new(NULL);
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++)
+      g_string_append_printf(g, "%d %d\n", i, j);
+  char *gpath = tu_write_tmp("k.graph", g->str);
+  g_string_free(g, TRUE);
+  char *ini = g_strdup_printf("[platform]\nname = k%d\n[topology]\ngraph = %s\nbidirectional = true\n"
+                              "[linktype.0]\nbandwidth = 2e9\nlatency = 3e-7\n[links]\ndefault = 0\n",
+                              n, gpath);
+  platform *p = ini_platform(ini);
+  g_unlink(gpath);
+  g_free(gpath);
+  g_free(ini);
+  return p;
+}
+
+static void push(trace *t, int rank, int kind, int64_t time, int peer, int64_t bytes,
+                 uint32_t tag_or_region)
+{
+  trace_event e = { .time = time, .bytes = bytes, .peer = peer, .tag = tag_or_region,
+                    .kind = (uint8_t)kind, .comm = 0 };
+  trace_push(t, rank, &e);
+}
+
+/* ENTER region, record, LEAVE at time `t`. */
+static void call(trace *t, int rank, uint32_t region, int kind, int64_t time, int peer,
+                 int64_t bytes)
+{
+  push(t, rank, TRACE_ENTER, time, -1, 0, region);
+  push(t, rank, kind, time, peer, bytes, 7);
+  push(t, rank, TRACE_LEAVE, time, -1, 0, region);
+}
+
+static replay_result *run(const trace *t, const platform *p, const mapping *m,
+                          const struct netmodel_ops *ops, double scale)
+{
+  replay_opts o;
+  replay_opts_init(&o);
+  o.compute_scale = scale;
+  GError *e = NULL;
+  replay_result *r = replay_run(t, p, m, ops, &o, &e);
+  cr_assert_not_null(r, "%s: %s", ops->name, e ? e->message : "?");
+  return r;
+}
+
+static trace *ping_pong(int64_t bytes)
+{
+  trace *t = trace_new(2);
+  uint32_t rs = trace_add_region(t, "MPI_Send"), rr = trace_add_region(t, "MPI_Recv");
+  call(t, 0, rs, TRACE_SEND, 0, 1, bytes);
+  call(t, 0, rr, TRACE_RECV, 0, 1, bytes);
+  call(t, 1, rr, TRACE_RECV, 0, 0, bytes);
+  call(t, 1, rs, TRACE_SEND, 0, 0, bytes);
+  return t;
+}
+
+/* rank 0 on node 0, rank 1 on node (2,1,0) = 6: 3 hops of the mesh. */
+static mapping *two_apart(void)
+{
+  mapping *m = mapping_new(2);
+  m->node[0] = 0;
+  m->node[1] = 6;
+  return m;
+}
+
+/* Exact for models with NETMODEL_CAP_ISOLATED_EXACT; a lower bound for
+ * the others (contention and store-and-forward only add time). */
+#define assert_time(ops, got, want, ...)                                    \
+  do {                                                                      \
+    if ((ops)->caps & NETMODEL_CAP_ISOLATED_EXACT)                          \
+      cr_assert_eq((got), (want), __VA_ARGS__);                             \
+    else                                                                    \
+      cr_assert_geq((got), (want), __VA_ARGS__);                            \
+  } while (0)
+
+static int64_t T(const platform *p, int hops, int64_t bytes)
+{
+  return engine_ps(hops * (p->link_lat[0] + p->model.router_delay) + (double)bytes / p->link_bw[0]);
+}
+
+Test(replay, eager_ping_pong_closed_form)
+{
+  platform *p = ini_platform(mesh_ini);
+  mapping *m = two_apart();
+  cr_assert_eq(route_hops(p->router, 0, 6), 3);
+  int64_t sizes[] = { 0, 8, 1000, 65536 };
+  EACH_MODEL(ops) {
+    for (int i = 0; i < 4; i++) {
+      trace *t = ping_pong(sizes[i]);
+      replay_result *r = run(t, p, m, ops, 1.0);
+      int64_t want = 2 * T(p, 3, sizes[i]);
+      assert_time(ops, r->makespan_ps, want, "%s, %ld bytes: %ld ps, expected %ld", ops->name,
+                  (long)sizes[i], (long)r->makespan_ps, (long)want);
+      cr_assert_eq(r->stuck, 0);
+      cr_assert_eq(r->p2p_messages, 2);
+      cr_assert_eq(r->ctrl_messages, 0);
+      assert_time(ops, r->comm_model_ps, want, "%s", ops->name);
+      cr_assert_eq(r->hop_bytes, 2 * 3 * sizes[i]);
+      replay_result_free(r);
+      trace_free(t);
+    }
+  }
+  mapping_free(m);
+  platform_free(p);
+}
+
+Test(replay, eager_ping_pong_with_overheads)
+{
+  platform *p = ini_platform(mesh_ini);
+  p->model.send_overhead = 2e-7;
+  p->model.recv_overhead = 5e-8;
+  mapping *m = two_apart();
+  EACH_MODEL(ops) {
+    trace *t = ping_pong(4096);
+    replay_result *r = run(t, p, m, ops, 1.0);
+    int64_t want = 2 * (engine_ps(2e-7) + T(p, 3, 4096) + engine_ps(5e-8));
+    assert_time(ops, r->makespan_ps, want, "%s: %ld, expected %ld", ops->name,
+                (long)r->makespan_ps, (long)want);
+    replay_result_free(r);
+    trace_free(t);
+  }
+  mapping_free(m);
+  platform_free(p);
+}
+
+Test(replay, rendezvous_adds_rts_and_cts)
+{
+  platform *p = ini_platform(mesh_ini);
+  p->model.send_overhead = 1e-7;
+  mapping *m = two_apart();
+  int64_t b = p->model.eager_threshold + 1;
+  EACH_MODEL(ops) {
+    trace *t = ping_pong(b);
+    replay_result *r = run(t, p, m, ops, 1.0);
+    int64_t want = 2 * (engine_ps(1e-7) + 2 * T(p, 3, 0) + T(p, 3, b));
+    assert_time(ops, r->makespan_ps, want, "%s: %ld, expected %ld", ops->name,
+                (long)r->makespan_ps, (long)want);
+    cr_assert_eq(r->ctrl_messages, 4);
+    cr_assert_eq(r->p2p_bytes, 2 * b);
+    replay_result_free(r);
+    trace_free(t);
+  }
+  mapping_free(m);
+  platform_free(p);
+}
+
+static trace *bcast_trace(int P, int64_t bytes)
+{
+  trace *t = trace_new(P);
+  uint32_t reg = trace_add_region(t, "MPI_Bcast");
+  for (int r = 0; r < P; r++) {
+    push(t, r, TRACE_ENTER, 0, -1, 0, reg);
+    push(t, r, TRACE_COLL_BEGIN, 0, -1, 0, 0);
+    trace_event e = { .time = 0, .peer = 0, .op = COLL_BCAST, .kind = TRACE_COLL_END,
+                      .comm = t->world, .bytes = r == 0 ? bytes : 0,
+                      .bytes_recv = r == 0 ? 0 : bytes };
+    trace_push(t, r, &e);
+    push(t, r, TRACE_LEAVE, 0, -1, 0, reg);
+  }
+  return t;
+}
+
+/* Dependency rule of collectives.h: a member sends round k once all messages
+ * addressed to it in rounds < k arrived, so the root sends all its rounds at
+ * once and the makespan is the longest receive chain: exactly ceil(log2 P)
+ * messages for P a power of two; for other P between floor and ceil. */
+Test(replay, binomial_bcast_takes_log2_rounds)
+{
+  int sizes[] = { 2, 4, 8, 16, 5, 6 };
+  EACH_MODEL(ops) {
+    for (int i = 0; i < 6; i++) {
+      int P = sizes[i];
+      platform *p = complete_platform(P);
+      GError *e = NULL;
+      mapping *m = mapping_identity(p, P, &e);
+      cr_assert_not_null(m);
+      trace *t = bcast_trace(P, 1000);
+      replay_result *r = run(t, p, m, ops, 1.0);
+      int rounds = (int)ceil(log2(P));
+      int64_t want = rounds * T(p, 1, 1000);
+      if ((P & (P - 1)) == 0) {
+        assert_time(ops, r->makespan_ps, want, "%s P=%d: %ld ps, expected %d rounds = %ld",
+                    ops->name, P, (long)r->makespan_ps, rounds, (long)want);
+      } else if (ops->caps & NETMODEL_CAP_ISOLATED_EXACT) {
+        cr_assert_leq(r->makespan_ps, want);
+        cr_assert_geq(r->makespan_ps, (rounds - 1) * T(p, 1, 1000));
+      }
+      cr_assert_eq(r->coll_messages, P - 1);
+      cr_assert_eq(r->coll_bytes, (int64_t)(P - 1) * 1000);
+      cr_assert_eq(r->p2p_messages, 0);
+      cr_assert_eq(r->per_rank[0].coll_ps, r->per_rank[0].finish_ps);
+      replay_result_free(r);
+      trace_free(t);
+      mapping_free(m);
+      platform_free(p);
+    }
+  }
+}
+
+Test(replay, collective_algorithm_is_selectable)
+{
+  platform *p = complete_platform(8);
+  mapping *m = mapping_identity(p, 8, NULL);
+  trace *t = bcast_trace(8, 1000);
+  replay_opts o;
+  replay_opts_init(&o);
+  o.collectives = "bcast=linear";
+  replay_result *r = replay_run(t, p, m, netmodel_registry[0], &o, NULL);
+  cr_assert_not_null(r);
+  cr_assert_eq(r->makespan_ps, T(p, 1, 1000), "linear bcast: one round");
+  replay_result_free(r);
+  GError *e = NULL;
+  o.collectives = "bcast=ring";
+  cr_assert_null(replay_run(t, p, m, netmodel_registry[0], &o, &e));
+  cr_assert_not_null(e);
+  cr_assert(strstr(e->message, "ring"), "%s", e->message);
+  g_clear_error(&e);
+  trace_free(t);
+  mapping_free(m);
+  platform_free(p);
+}
+
+/* rank 0: compute 5us, Send; compute 7us, Recv. rank 1: compute 3us, Recv;
+ * compute 2us, Send. With a free network: rank 1 gets the message at 5
+ * (scaled: 5s), sends at 5s+2s; rank 0 posts at 12s: makespan 12 s us. */
+static trace *gaps_trace(void)
+{
+  const int64_t us = 1000000;
+  trace *t = trace_new(2);
+  uint32_t rs = trace_add_region(t, "MPI_Send"), rr = trace_add_region(t, "MPI_Recv");
+  call(t, 0, rs, TRACE_SEND, 5 * us, 1, 100);
+  push(t, 0, TRACE_ENTER, 12 * us, -1, 0, rr);
+  push(t, 0, TRACE_RECV, 20 * us, 1, 100, 7);
+  push(t, 0, TRACE_LEAVE, 20 * us, -1, 0, rr);
+  push(t, 1, TRACE_ENTER, 3 * us, -1, 0, rr);
+  push(t, 1, TRACE_RECV, 5 * us, 0, 100, 7);
+  push(t, 1, TRACE_LEAVE, 5 * us, -1, 0, rr);
+  call(t, 1, rs, TRACE_SEND, 7 * us, 0, 100);
+  return t;
+}
+
+Test(replay, computation_gaps_exact_on_free_network)
+{
+  platform *p = ini_platform(free_ini);
+  mapping *m = two_apart();
+  trace *t = gaps_trace();
+  double scales[] = { 1.0, 2.0, 0.5, 0.0 };
+  EACH_MODEL(ops) {
+    for (int i = 0; i < 4; i++) {
+      double s = scales[i];
+      replay_result *r = run(t, p, m, ops, s);
+      int64_t us = llround(1e6 * s);
+      cr_assert_eq(r->makespan_ps, 12 * us, "%s scale %g: %ld", ops->name, s, (long)r->makespan_ps);
+      cr_assert_eq(r->per_rank[0].compute_ps, 12 * us);
+      cr_assert_eq(r->per_rank[1].compute_ps, 5 * us);
+      cr_assert_eq(r->per_rank[1].finish_ps, 7 * us);
+      cr_assert_eq(r->per_rank[1].wait_ps, 2 * us, "rank 1 waits from 3 to 5");
+      cr_assert_eq(r->per_rank[1].p2p_ps, 2 * us);
+      cr_assert_eq(r->p2p_cost_ps, 2 * us);
+      cr_assert_eq(r->parallel_cost_ps, 2 * 12 * us);
+      replay_result_free(r);
+    }
+  }
+  trace_free(t);
+  mapping_free(m);
+  platform_free(p);
+}
+
+Test(replay, sendrecv_exchange_does_not_deadlock)
+{
+  /* both ranks: MPI_Sendrecv of a rendezvous message to each other */
+  platform *p = ini_platform(mesh_ini);
+  mapping *m = two_apart();
+  trace *t = trace_new(2);
+  uint32_t reg = trace_add_region(t, "MPI_Sendrecv");
+  int64_t b = 1 << 20;
+  for (int r = 0; r < 2; r++) {
+    push(t, r, TRACE_ENTER, 0, -1, 0, reg);
+    push(t, r, TRACE_SEND, 0, 1 - r, b, 7);
+    push(t, r, TRACE_RECV, 0, 1 - r, b, 7);
+    push(t, r, TRACE_LEAVE, 0, -1, 0, reg);
+  }
+  EACH_MODEL(ops) {
+    replay_result *r = run(t, p, m, ops, 1.0);
+    cr_assert_eq(r->stuck, 0);
+    assert_time(ops, r->makespan_ps, 2 * T(p, 3, 0) + T(p, 3, b), "%s", ops->name);
+    replay_result_free(r);
+  }
+  trace_free(t);
+  mapping_free(m);
+  platform_free(p);
+}
+
+/* Two ranks that both block in Recv first. */
+static trace *deadlock_trace(void)
+{
+  trace *t = trace_new(2);
+  uint32_t rs = trace_add_region(t, "MPI_Send"), rr = trace_add_region(t, "MPI_Recv");
+  for (int r = 0; r < 2; r++) {
+    call(t, r, rr, TRACE_RECV, 0, 1 - r, 8);
+    call(t, r, rs, TRACE_SEND, 0, 1 - r, 8);
+  }
+  return t;
+}
+
+Test(replay, deadlock_reports_stuck_ranks)
+{
+  platform *p = ini_platform(mesh_ini);
+  mapping *m = two_apart();
+  trace *t = deadlock_trace();
+  EACH_MODEL(ops) {
+    replay_result *r = run(t, p, m, ops, 1.0);
+    cr_assert_eq(r->stuck, 2);
+    cr_assert(strstr(r->stuck_summary, "deadlock: 2 of 2 ranks"), "%s", r->stuck_summary);
+    cr_assert(strstr(r->stuck_detail, "rank 0:"), "%s", r->stuck_detail);
+    cr_assert(strstr(r->stuck_detail, "rank 1:"), "%s", r->stuck_detail);
+    cr_assert(strstr(r->stuck_detail, "receive from rank 1 (comm 0, tag 7, 8 bytes)"), "%s",
+              r->stuck_detail);
+    cr_assert_null(r->out_trace);
+    replay_result_free(r);
+  }
+  trace_free(t);
+  mapping_free(m);
+  platform_free(p);
+}
+
+Test(replay, unmatched_rendezvous_send_is_reported)
+{
+  platform *p = ini_platform(mesh_ini);
+  mapping *m = two_apart();
+  trace *t = trace_new(2);
+  call(t, 0, trace_add_region(t, "MPI_Send"), TRACE_SEND, 0, 1, 1 << 20);
+  replay_result *r = run(t, p, m, netmodel_registry[0], 1.0);
+  cr_assert_eq(r->stuck, 1);
+  cr_assert(strstr(r->stuck_detail, "rendezvous send to rank 1"), "%s", r->stuck_detail);
+  cr_assert(strstr(r->stuck_detail, "never matched"), "%s", r->stuck_detail);
+  replay_result_free(r);
+  trace_free(t);
+  mapping_free(m);
+  platform_free(p);
+}
+
+Test(replay, too_many_ranks_is_an_input_error)
+{
+  platform *p = tu_platform("torus:2x2x2");
+  trace *t = trace_new(9);
+  mapping *m = mapping_new(9);
+  GError *e = NULL;
+  cr_assert_null(replay_run(t, p, m, netmodel_registry[0], NULL, &e));
+  cr_assert(g_error_matches(e, REPLAY_ERROR, REPLAY_ERROR_INPUT));
+  cr_assert(strstr(e->message, "9 ranks"), "%s", e->message);
+  g_error_free(e);
+  mapping_free(m);
+  trace_free(t);
+  platform_free(p);
+}
+
+static const char *const shared_traces[] = {
+  "tracer-stencil4d-32", "tracer-stencil4d-64", "pipit-ping-pong-otf2",
+  "casita-4_mpi_ls_barr", "casita-10_scorep_mpi_tags", "casita-2_jacobi_blame_cpu_015",
+};
+
+static trace *shared_trace(const char *name)
+{
+  char *rel = g_build_filename("data/traces", name, "traces.otf2", NULL);
+  char *path = tu_shared(rel);
+  GError *e = NULL;
+  trace *t = trace_read_otf2(path, &e);
+  cr_assert_not_null(t, "%s: %s", path, e ? e->message : "?");
+  g_free(rel);
+  g_free(path);
+  return t;
+}
+
+Test(replay, shared_traces_complete_and_match_static_metrics, .timeout = 300)
+{
+  platform *p = tu_platform("torus:4x4x4");
+  for (size_t i = 0; i < G_N_ELEMENTS(shared_traces); i++) {
+    trace *t = shared_trace(shared_traces[i]);
+    trace_summary s;
+    trace_summarize(t, &s);
+    commgraph *g = trace_commgraph(t, FALSE, NULL, NULL);
+    mapping *m = mapping_identity(p, t->nranks, NULL);
+    metrics *pre = metrics_compute(g, p, m);
+    EACH_MODEL(ops) {
+      replay_result *r = run(t, p, m, ops, 1.0);
+      cr_assert_eq(r->stuck, 0, "%s/%s: %s", shared_traces[i], ops->name,
+                   r->stuck_summary ? r->stuck_summary : "");
+      cr_assert_eq(r->p2p_bytes, s.p2p_bytes, "%s", shared_traces[i]);
+      cr_assert_eq(r->p2p_messages, s.p2p_messages, "%s", shared_traces[i]);
+      cr_assert_eq(r->events, s.events);
+      cr_assert_eq(r->hop_bytes, pre->hop_bytes, "%s", shared_traces[i]);
+      for (int l = 0; l < pre->nlinks; l++)
+        cr_assert_eq(r->link_bytes[l], pre->link_bytes[l], "%s link %d", shared_traces[i], l);
+      cr_assert_gt(r->makespan_ps, 0);
+      if (s.collective_calls)
+        cr_assert_gt(r->coll_messages, 0, "%s", shared_traces[i]);
+      replay_result_free(r);
+    }
+    metrics_free(pre);
+    mapping_free(m);
+    commgraph_free(g);
+    trace_free(t);
+  }
+  platform_free(p);
+}
+
+static int64_t count_lines(const char *text, const char *prefix)
+{
+  int64_t n = 0;
+  size_t len = strlen(prefix);
+  for (const char *s = text; s && *s;) {
+    if (strncmp(s, prefix, len) == 0 && s[len] == ' ')
+      n++;
+    const char *nl = strchr(s, '\n');
+    s = nl ? nl + 1 : NULL;
+  }
+  return n;
+}
+
+Test(replay, output_trace_reads_back_with_same_messages, .timeout = 300)
+{
+  platform *p = tu_platform("torus:4x4x4");
+  const char *names[] = { "tracer-stencil4d-32", "casita-2_jacobi_blame_cpu_015" };
+  for (int i = 0; i < 2; i++) {
+    trace *t = shared_trace(names[i]);
+    mapping *m = mapping_identity(p, t->nranks, NULL);
+    replay_opts o;
+    replay_opts_init(&o);
+    o.record_times = TRUE;
+    replay_result *r = replay_run(t, p, m, netmodel_registry[0], &o, NULL);
+    cr_assert_not_null(r);
+    cr_assert_not_null(r->out_trace);
+    char *tmp = g_dir_make_tmp("mapsim-replay-XXXXXX", NULL);
+    char *dir = g_build_filename(tmp, "out", NULL);
+    GError *e = NULL;
+    cr_assert(trace_write_otf2(r->out_trace, dir, &e), "%s", e ? e->message : "");
+    char *anchor = g_build_filename(dir, "traces.otf2", NULL);
+    trace *back = trace_read_otf2(anchor, &e);
+    cr_assert_not_null(back, "%s", e ? e->message : "");
+    trace_summary a, b;
+    trace_summarize(t, &a);
+    trace_summarize(back, &b);
+    cr_assert_eq(b.p2p_messages, a.p2p_messages);
+    cr_assert_eq(b.p2p_bytes, a.p2p_bytes);
+    cr_assert_eq(b.collective_calls, a.collective_calls);
+    cr_assert_eq(b.events, a.events);
+    int64_t last = 0;
+    for (int rk = 0; rk < back->nranks; rk++)
+      if (back->ranks[rk].nevents)
+        last = MAX(last, back->ranks[rk].events[back->ranks[rk].nevents - 1].time);
+    cr_assert_eq(last, r->makespan_ps, "new timestamps end at the makespan");
+    if (g_file_test("/usr/bin/otf2-print", G_FILE_TEST_IS_EXECUTABLE)) {
+      char *out = NULL;
+      const char *argv[] = { "/usr/bin/otf2-print", anchor, NULL };
+      cr_assert(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                             &out, NULL, NULL, NULL));
+      int64_t sends = count_lines(out, "MPI_SEND") + count_lines(out, "MPI_ISEND");
+      int64_t recvs = count_lines(out, "MPI_RECV") + count_lines(out, "MPI_IRECV");
+      cr_assert_eq(sends, a.p2p_messages, "otf2-print: %ld sends", (long)sends);
+      cr_assert_eq(recvs, a.per_kind[TRACE_RECV] + a.per_kind[TRACE_IRECV]);
+      g_free(out);
+    }
+    trace_free(back);
+    char *rm[] = { "rm", "-rf", tmp, NULL };
+    g_spawn_sync(NULL, rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+    g_free(anchor);
+    g_free(dir);
+    g_free(tmp);
+    replay_result_free(r);
+    mapping_free(m);
+    trace_free(t);
+  }
+  platform_free(p);
+}

@@ -1,0 +1,205 @@
+/* test_simulate_cli.c - end-to-end tests of `mapsim simulate`: JSON keys,
+ * pre/post match on a real trace, determinism, --out-trace, bad input and
+ * the deadlock report. Owned by the sim/ engineer. */
+#include <criterion/criterion.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "models/model.h"
+#include "testutil.h"
+#include "traces/trace.h"
+
+static char *stencil_path(void)
+{
+  return tu_shared("data/traces/tracer-stencil4d-32/traces.otf2");
+}
+
+static JsonObject *parse(JsonParser **parser, const char *text)
+{
+  GError *e = NULL;
+  *parser = json_parser_new();
+  cr_assert(json_parser_load_from_data(*parser, text, -1, &e), "%s\n%s", e ? e->message : "", text);
+  return json_node_get_object(json_parser_get_root(*parser));
+}
+
+static void rm_rf(const char *dir)
+{
+  char *argv[] = { "rm", "-rf", (char *)dir, NULL };
+  g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+}
+
+Test(simulate_cli, json_keys_and_pre_post_match_under_every_model, .timeout = 120)
+{
+  char *tr = stencil_path();
+  static const char *const keys[] = {
+    "makespan_s", "ranks", "events", "p2p_messages", "p2p_bytes", "collective_messages",
+    "comm_model_time_s", "parallel_cost_s", "p2p_cost_s", "pre", "post", "pre_post_match",
+    "wall_s", "events_per_s",
+  };
+  trace *t = trace_read_otf2(tr, NULL);
+  cr_assert_not_null(t);
+  trace_summary s;
+  trace_summarize(t, &s);
+  for (int i = 0; netmodel_registry[i]; i++) {
+    char *out = NULL, *err = NULL;
+    const char *args[] = { "simulate", "--platform", "torus:4x4x4", "--trace", tr, "--model",
+                           netmodel_registry[i]->name, "--json", NULL };
+    int rc = tu_run(&out, &err, args);
+    cr_assert_eq(rc, 0, "%s", err);
+    JsonParser *jp;
+    JsonObject *o = parse(&jp, out);
+    for (size_t k = 0; k < G_N_ELEMENTS(keys); k++)
+      cr_assert(json_object_has_member(o, keys[k]), "missing %s", keys[k]);
+    cr_assert(json_object_get_boolean_member(o, "pre_post_match"));
+    cr_assert_eq(json_object_get_int_member(o, "ranks"), 32);
+    cr_assert_eq(json_object_get_int_member(o, "p2p_bytes"), s.p2p_bytes);
+    cr_assert_eq(json_object_get_int_member(o, "p2p_messages"), s.p2p_messages);
+    cr_assert_eq(json_object_get_int_member(o, "events"), s.events);
+    JsonObject *pre = json_object_get_object_member(o, "pre");
+    JsonObject *post = json_object_get_object_member(o, "post");
+    cr_assert_eq(json_object_get_int_member(pre, "hop_bytes"),
+                 json_object_get_int_member(post, "hop_bytes"));
+    cr_assert_eq(json_object_get_int_member(pre, "max_link_bytes"),
+                 json_object_get_int_member(post, "max_link_bytes"));
+    double mk = json_object_get_double_member(o, "makespan_s");
+    cr_assert_gt(mk, 0);
+    cr_assert_float_eq(json_object_get_double_member(o, "parallel_cost_s"), 32 * mk, 1e-9 * mk);
+    g_object_unref(jp);
+    g_free(out);
+    g_free(err);
+  }
+  trace_free(t);
+  g_free(tr);
+}
+
+/* Drops the two timing members, returns the rest re-serialized. */
+static char *without_timing(const char *text)
+{
+  JsonParser *jp;
+  JsonObject *o = parse(&jp, text);
+  json_object_remove_member(o, "wall_s");
+  json_object_remove_member(o, "events_per_s");
+  char *s = json_to_string(json_parser_get_root(jp), FALSE);
+  g_object_unref(jp);
+  return s;
+}
+
+Test(simulate_cli, two_runs_identical_but_timing, .timeout = 120)
+{
+  char *tr = stencil_path();
+  const char *args[] = { "simulate", "-p", "torus:4x4x4", "-t", tr, "--strategy", "random",
+                         "--seed", "3", "--json", NULL };
+  char *a = NULL, *b = NULL;
+  cr_assert_eq(tu_run(&a, NULL, args), 0);
+  cr_assert_eq(tu_run(&b, NULL, args), 0);
+  char *x = without_timing(a), *y = without_timing(b);
+  cr_assert_str_eq(x, y);
+  g_free(x);
+  g_free(y);
+  g_free(a);
+  g_free(b);
+  g_free(tr);
+}
+
+Test(simulate_cli, human_output_and_out_trace, .timeout = 120)
+{
+  char *tr = stencil_path();
+  char *tmp = g_dir_make_tmp("mapsim-sim-XXXXXX", NULL);
+  char *dir = g_build_filename(tmp, "run", NULL);
+  const char *args[] = { "simulate", "-p", "mesh:4x4x4", "-t", tr, "--compute-scale", "0",
+                         "--out-trace", dir, NULL };
+  char *out = NULL, *err = NULL;
+  cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
+  cr_assert(strstr(out, "makespan"), "%s", out);
+  cr_assert(strstr(out, "pre/post p2p link bytes and hop_bytes: match"), "%s", out);
+  char *anchor = g_build_filename(dir, "traces.otf2", NULL);
+  trace *t = trace_read_otf2(anchor, NULL);
+  cr_assert_not_null(t);
+  trace_summary s;
+  trace_summarize(t, &s);
+  cr_assert_eq(s.p2p_messages, 512);
+  trace_free(t);
+  rm_rf(tmp);
+  g_free(anchor);
+  g_free(out);
+  g_free(err);
+  g_free(dir);
+  g_free(tmp);
+  g_free(tr);
+}
+
+/* Bad input: exit 2 and exactly one line on stderr naming the problem. */
+static void expect_bad(const char *const *args, const char *needle)
+{
+  char *out = NULL, *err = NULL;
+  int rc = tu_run(&out, &err, args);
+  cr_assert_eq(rc, 2, "exit %d\n%s", rc, err);
+  cr_assert_eq(tu_lines(err), 1, "%s", err);
+  cr_assert(strstr(err, needle), "expected '%s' in: %s", needle, err);
+  g_free(out);
+  g_free(err);
+}
+
+Test(simulate_cli, bad_inputs)
+{
+  char *tr = stencil_path();
+  const char *a1[] = { "simulate", "-p", "torus:2x2x2", "-t", tr, NULL };
+  expect_bad(a1, "32 ranks do not fit");
+  const char *a2[] = { "simulate", "-p", "torus:4x4x4", "-t", tr, "--model", "nope", NULL };
+  expect_bad(a2, "unknown network model");
+  const char *a3[] = { "simulate", "-p", "torus:4x4x4", "-t", tr, "--collectives", "barrier=ring", NULL };
+  expect_bad(a3, "ring");
+  GString *map = g_string_new(NULL);
+  for (int r = 0; r < 32; r++)
+    g_string_append_printf(map, "%d %d\n", r, r == 5 ? 999 : r);
+  char *mp = tu_write_tmp("bad.map", map->str);
+  g_string_free(map, TRUE);
+  const char *a4[] = { "simulate", "-p", "torus:4x4x4", "-t", tr, "--mapping", mp, NULL };
+  expect_bad(a4, "bad.map");
+  const char *a5[] = { "simulate", "-p", "torus:4x4x4", "-t", "/nonexistent/traces.otf2", NULL };
+  expect_bad(a5, "/nonexistent");
+  g_unlink(mp);
+  g_free(mp);
+  g_free(tr);
+}
+
+Test(simulate_cli, deadlock_fixture_reports_and_writes_nothing)
+{
+  trace *t = trace_new(2);
+  uint32_t rs = trace_add_region(t, "MPI_Send"), rr = trace_add_region(t, "MPI_Recv");
+  for (int r = 0; r < 2; r++) {
+    uint32_t regs[2] = { rr, rs };
+    uint8_t kinds[2] = { TRACE_RECV, TRACE_SEND };
+    for (int k = 0; k < 2; k++) {
+      trace_event e = { .time = 1000 * (2 * k + 1), .region = regs[k], .kind = TRACE_ENTER };
+      trace_push(t, r, &e);
+      trace_event c = { .time = 1000 * (2 * k + 1), .peer = 1 - r, .bytes = 64, .tag = 3,
+                        .comm = t->world, .kind = kinds[k] };
+      trace_push(t, r, &c);
+      trace_event l = { .time = 1000 * (2 * k + 2), .region = regs[k], .kind = TRACE_LEAVE };
+      trace_push(t, r, &l);
+    }
+  }
+  char *tmp = g_dir_make_tmp("mapsim-dl-XXXXXX", NULL);
+  char *in = g_build_filename(tmp, "in", NULL);
+  char *out_dir = g_build_filename(tmp, "out", NULL);
+  GError *e = NULL;
+  cr_assert(trace_write_otf2(t, in, &e), "%s", e ? e->message : "");
+  trace_free(t);
+  const char *args[] = { "simulate", "-p", "torus:2x2x2", "-t", in, "--out-trace", out_dir, NULL };
+  char *out = NULL, *err = NULL;
+  int rc = tu_run(&out, &err, args);
+  cr_assert_eq(rc, 2, "%s", err);
+  cr_assert(strstr(err, "deadlock: 2 of 2 ranks cannot progress"), "%s", err);
+  cr_assert(strstr(err, "rank 0:"), "%s", err);
+  cr_assert(strstr(err, "rank 1:"), "%s", err);
+  cr_assert(strstr(err, "receive from rank 0"), "%s", err);
+  cr_assert_eq(tu_lines(err), 3, "one summary line + one line per stuck rank:\n%s", err);
+  cr_assert(!g_file_test(out_dir, G_FILE_TEST_EXISTS), "no partial output");
+  rm_rf(tmp);
+  g_free(out);
+  g_free(err);
+  g_free(in);
+  g_free(out_dir);
+  g_free(tmp);
+}
