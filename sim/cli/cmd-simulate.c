@@ -19,6 +19,7 @@
 #include "mapping/strategy.h"
 #include "sim/cli/cli.h"
 #include "sim/replay.h"
+#include "sim/study.h"
 
 typedef struct sim_args {
   char *plat, *alloc, *trace, *map, *strategy, *model, *colls, *out;
@@ -26,33 +27,6 @@ typedef struct sim_args {
   double scale;
   gboolean json;
 } sim_args;
-
-static metrics *post_metrics(const replay_result *r, const metrics *pre, const platform *p)
-{
-  metrics *x = g_new0(metrics, 1);
-  x->tasks = pre->tasks;
-  x->edges = pre->edges;
-  x->total_hops = pre->total_hops;
-  x->avg_hops = pre->avg_hops;
-  x->max_dilation = r->max_hops;
-  x->hop_bytes = r->hop_bytes;
-  x->message_hops = r->msg_hops;
-  x->has_messages = TRUE;
-  x->nlinks = r->nlinks;
-  x->link_bytes = g_memdup2(r->link_bytes, sizeof(int64_t) * (size_t)MAX(r->nlinks, 1));
-  x->link_messages = g_memdup2(r->link_messages, sizeof(int64_t) * (size_t)MAX(r->nlinks, 1));
-  metrics_summarize_links(x, p);
-  return x;
-}
-
-/* First per-link difference, or -1 when pre and post agree. */
-static int first_mismatch(const metrics *pre, const metrics *post)
-{
-  for (int l = 0; l < pre->nlinks; l++)
-    if (pre->link_bytes[l] != post->link_bytes[l])
-      return l;
-  return pre->hop_bytes != post->hop_bytes ? pre->nlinks : -1;
-}
 
 static void add_int(JsonBuilder *b, const char *name, int64_t v)
 {
@@ -227,8 +201,8 @@ static int simulate(sim_args *a)
     goto out;
   }
   pre = metrics_compute(g, p, m);
-  post = post_metrics(r, pre, p);
-  int bad = first_mismatch(pre, post);
+  post = study_post_metrics(r, pre, p);
+  int bad = study_first_mismatch(pre, post);
   if (a->json)
     print_json(r, pre, post, bad < 0, wall, ops->name);
   else

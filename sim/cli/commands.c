@@ -13,6 +13,7 @@ const cli_command cli_commands[] = {
   { "map", "place ranks with a strategy pipeline; metrics before and after", cmd_map },
   { "strategies", "list the mapping strategies, their papers and options", cmd_strategies },
   { "simulate", "replay a trace on the modeled network: simulated time, pre/post metrics", cmd_simulate },
+  { "compare", "one trace, several platforms and strategies: pre/post metrics side by side", cmd_compare },
   /* @@ rows: add one row per new subcommand above this marker */
 };
 
