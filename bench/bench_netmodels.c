@@ -7,6 +7,7 @@
  *            stencils (512 and 4096 ranks) and all-to-alls (64..512 ranks);
  *   compare  flow vs packet makespans on bandwidth-bound stencil and
  *            all-to-all traces;
+ *   model    the models alone (no replay) on a 4096-node torus stencil;
  *   pairing  bhatele2010 Section 5.2 (Figure 5.3): pairs along Z on an
  *            8x8x16 torus, 1 hop, 2 hops, and mostly 1 hop with one pair 8
  *            hops apart, message sizes 4 B .. 1 MB, all models.
@@ -253,6 +254,52 @@ static void bench_pairing(const char *spec, gboolean write)
   }
 }
 
+/* ---- model only (no replay) ----------------------------------------- */
+
+static void count_done(void *ctx, engine *e, const engine_event *ev)
+{
+  (*(int64_t *)ctx)++;
+}
+
+/* Drives a model directly: on a 16x16x16 torus every node sends `bytes`
+ * to its 6 neighbours, `iters` times, iteration i injected at i x `gap`
+ * ps (gap 0: all at once). Isolates model + engine from the replay. */
+static void model_only(const char *name, int64_t bytes, int iters, int64_t gap)
+{
+  g_autoptr(platform) p = load("torus:16x16x16");
+  engine *e = engine_new(0);
+  int64_t done = 0;
+  uint32_t kind = engine_register(e, count_done, &done);
+  netmodel *m = netmodel_new(netmodel_find(name), p, e, kind, NULL);
+  int64_t t0 = g_get_monotonic_time();
+  for (int i = 0; i < iters; i++)
+    for (int u = 0; u < p->topo->nnodes; u++)
+      for (int d = 0; d < 3; d++)
+        for (int dir = 0; dir < 2; dir++) {
+          int l = topo_link(p->topo, u, d, dir);
+          netmodel_msg msg = { u, p->topo->link_dst[l], bytes, i * gap, NETMODEL_P2P, 0, 0 };
+          netmodel_start(m, &msg);
+        }
+  uint64_t ev = engine_run(e);
+  double wall = (double)(g_get_monotonic_time() - t0) * 1e-6;
+  printf("| %s | %" G_GINT64_FORMAT " | %d | %" G_GINT64_FORMAT " | %" G_GINT64_FORMAT " | %" G_GUINT64_FORMAT
+         " | %.3f | %.2fM | %.3f |\n",
+         name, bytes, iters, gap, done, ev, wall, (double)ev / wall * 1e-6, wall * 1e6 / (double)done);
+  netmodel_free(m);
+  engine_free(e);
+}
+
+static void bench_model(void)
+{
+  printf("| model | bytes | iterations | gap ps | messages | engine events | wall s | events/s "
+         "| us/message |\n|---|---|---|---|---|---|---|---|---|\n");
+  const char *models[] = { "analytic", "flow", "packet" };
+  for (int k = 0; k < 3; k++) {
+    model_only(models[k], 65536, 10, 3000000);
+    model_only(models[k], 65536, 10, 0);
+  }
+}
+
 int main(int argc, char **argv)
 {
   const char *what = argc > 1 ? argv[1] : "all";
@@ -260,6 +307,8 @@ int main(int argc, char **argv)
     bench_speed();
   if (!strcmp(what, "compare") || !strcmp(what, "all"))
     bench_compare();
+  if (!strcmp(what, "model") || !strcmp(what, "all"))
+    bench_model();
   if (!strcmp(what, "pairing") || !strcmp(what, "all"))
     bench_pairing(argc > 2 ? argv[2] : "torus:8x8x16", argc > 3 && !strcmp(argv[3], "--write"));
   return 0;

@@ -270,14 +270,13 @@ static void large(const char *work, GString *log)
   printf("\nLarger graphs: run time and hop-bytes\n\n"
          "| graph | platform | scotch (library) | scotch_gmap -Cd (command, incl. I/O) | "
          "geometric |\n|---|---|---:|---:|---:|\n");
-  int d16[3] = { 16, 16, 16 }, d32[3] = { 32, 32, 32 }, d64[3] = { 64, 64, 64 };
+  int d16[3] = { 16, 16, 16 }, d32[3] = { 32, 32, 32 };
   struct {
     const char *name, *plat;
     const int *dims;
   } cases[] = {
     { "3D stencil 16^3 (periodic)", "torus:16x16x16", d16 },
     { "3D stencil 32^3 (periodic)", "torus:32x32x32", d32 },
-    { "3D stencil 64^3 (periodic)", "torus:64x64x64", d64 },
   };
   for (int i = 0; i < (int)G_N_ELEMENTS(cases); i++) {
     double *coords = NULL;

@@ -22,6 +22,7 @@
 typedef struct greedy {
   const platform *p;
   const msym *s;
+  mhops h;
   int *node;       /* tasks: node or -1 */
   int *load;       /* nnodes: tasks placed on the node */
   int *placed;     /* nodes that are non-empty, in placing order (with repeats) */
@@ -107,13 +108,12 @@ static int farthest_task(greedy *gr)
 static int64_t added_cost(const greedy *gr, int t, int v)
 {
   const msym *s = gr->s;
-  const router *r = gr->p->router;
   int64_t c = 0;
   for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++) {
     int u = gr->node[s->adj[k]];
     if (u < 0 || u == v)
       continue;
-    c += s->wout[k] * route_hops(r, v, u) + s->win[k] * route_hops(r, u, v);
+    c += s->wout[k] * mhops_get(&gr->h, v, u) + s->win[k] * mhops_get(&gr->h, u, v);
   }
   return c;
 }
@@ -221,16 +221,18 @@ static gboolean run_greedy(const strategy_ctx *ctx, const strategy_args *args, m
   sort_by_volume(&s, gr.by_vol);
   mheap_init(&gr.conn, n);
   mbfs_init(&gr.bfs, p->topo);
+  mhops_init(&gr.h, p);
   int64_t best = -1;
   for (int nbfs = 0; nbfs <= 1; nbfs++) { /* N_BFS in {0, 1}, keep the better */
     greedy_pass(&gr, nbfs);
-    int64_t wh = msym_hop_bytes(&s, p->router, gr.node);
+    int64_t wh = msym_hop_bytes(&s, &gr.h, gr.node);
     if (best < 0 || wh < best) {
       best = wh;
       memcpy(m->node, gr.node, sizeof(int) * (size_t)n);
     }
   }
   mbfs_clear(&gr.bfs);
+  mhops_clear(&gr.h);
   mheap_clear(&gr.conn);
   g_free(gr.node);
   g_free(gr.load);

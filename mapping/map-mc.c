@@ -305,6 +305,30 @@ static gboolean improve_task(mc *c, int t)
   return FALSE;
 }
 
+/* INITCONG: the loads of every directed edge, then the heap in one go. */
+static void init_loads(mc *c)
+{
+  const msym *s = &c->st.s;
+  const int *node = c->st.node;
+  int nl = c->st.p->topo->nlinks;
+  for (int t = 0; t < s->n; t++)
+    for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++) {
+      if (!(s->dir[k] & 1) || node[t] == node[s->adj[k]])
+        continue;
+      route_iter it;
+      int l;
+      route_begin(&it, c->r, node[t], node[s->adj[k]]);
+      while (route_next(&it, &l))
+        c->lbytes[l] += s->wout[k], c->lmsgs[l]++;
+    }
+  for (int l = 0; l < nl; l++) {
+    double v = congestion(c, l);
+    c->sum += v;
+    c->used += c->lmsgs[l] > 0;
+    mheap_set(&c->links, l, v);
+  }
+}
+
 static void mc_free(mc *c)
 {
   mbfs_clear(&c->bfs);
@@ -348,12 +372,7 @@ static gboolean run_mc_kind(const strategy_ctx *ctx, const strategy_args *args, 
   c.stack = g_new(int, nl ? nl : 1);
   mheap_init(&c.links, nl);
   mbfs_init(&c.bfs, p->topo);
-  for (int l = 0; l < nl; l++)
-    mheap_set(&c.links, l, 0);
-  for (int t = 0; t < m->ntasks; t++) /* INITCONG: each directed edge once */
-    for (int k = c.st.s.xadj[t]; k < c.st.s.xadj[t + 1]; k++)
-      if (c.st.s.dir[k] & 1)
-        route_add(&c, m->node[t], m->node[c.st.s.adj[k]], c.st.s.wout[k], 1);
+  init_loads(&c);
   c.head = g_new(int, nl ? nl : 1);
   for (int l = 0; l < nl; l++)
     c.head[l] = -1;

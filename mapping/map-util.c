@@ -7,6 +7,37 @@
 
 #include <string.h>
 
+/* ---- hop counts ---- */
+
+void mhops_init(mhops *h, const platform *p)
+{
+  const topo *t = p->topo;
+  memset(h, 0, sizeof *h);
+  h->r = p->router;
+  h->fast = topo_is_regular(t) && !p->router->path_off && t->ndims <= TOPO_MAX_DIMS;
+  for (int d = 0; h->fast && d < t->ndims; d++)
+    h->fast = t->shape[d] <= G_MAXINT16;
+  if (!h->fast)
+    return;
+  h->nd = t->ndims;
+  h->cd = t->crossbar_dim;
+  for (int d = 0; d < t->ndims; d++)
+    h->shape[d] = t->shape[d], h->wrap[d] = t->conn[d] == TOPO_TORUS;
+  h->c = g_new(int16_t, (size_t)t->nnodes * t->ndims);
+  int c[TOPO_MAX_DIMS];
+  for (int v = 0; v < t->nnodes; v++) {
+    topo_coords(t, v, c);
+    for (int d = 0; d < t->ndims; d++)
+      h->c[(size_t)v * t->ndims + d] = (int16_t)c[d];
+  }
+}
+
+void mhops_clear(mhops *h)
+{
+  g_free(h->c);
+  h->c = NULL;
+}
+
 /* ---- symmetric graph ---- */
 
 static int cmp_int(const void *a, const void *b)
@@ -206,6 +237,9 @@ int mheap_pop(mheap *h)
 void mbfs_init(mbfs *b, const topo *t)
 {
   b->t = t;
+  b->nbr = g_new(int, t->nlinks ? t->nlinks : 1);
+  for (int k = 0; k < t->nlinks; k++)
+    b->nbr[k] = t->link_dst[t->out_link[k]];
   b->stamp = g_new0(int, t->nnodes);
   b->queue = g_new(int, t->nnodes);
   b->cur = 0;
@@ -214,6 +248,7 @@ void mbfs_init(mbfs *b, const topo *t)
 
 void mbfs_clear(mbfs *b)
 {
+  g_free(b->nbr);
   g_free(b->stamp);
   g_free(b->queue);
   memset(b, 0, sizeof *b);
@@ -229,14 +264,6 @@ void mbfs_start(mbfs *b)
   b->level = -1;
 }
 
-void mbfs_add(mbfs *b, int node)
-{
-  if (b->stamp[node] == b->cur)
-    return;
-  b->stamp[node] = b->cur;
-  b->queue[b->tail++] = node;
-}
-
 int mbfs_next(mbfs *b)
 {
   if (b->head == b->tail)
@@ -246,9 +273,9 @@ int mbfs_next(mbfs *b)
     b->level_end = b->tail;
   }
   int v = b->queue[b->head++];
-  const topo *t = b->t;
-  for (int k = t->out_off[v]; k < t->out_off[v + 1]; k++)
-    mbfs_add(b, t->link_dst[t->out_link[k]]);
+  const int *off = b->t->out_off;
+  for (int k = off[v]; k < off[v + 1]; k++)
+    mbfs_add(b, b->nbr[k]);
   return v;
 }
 
@@ -275,12 +302,14 @@ gboolean mstate_init(mstate *st, const strategy_ctx *ctx, mapping *m, const char
     st->node_task[m->node[t]] = t;
   }
   msym_build(&st->s, ctx->g);
+  mhops_init(&st->h, p);
   return TRUE;
 }
 
 void mstate_clear(mstate *st)
 {
   msym_clear(&st->s);
+  mhops_clear(&st->h);
   g_free(st->node_task);
   st->node_task = NULL;
 }
@@ -288,7 +317,6 @@ void mstate_clear(mstate *st)
 int64_t mstate_cost(const mstate *st, int t, int at, int skip)
 {
   const msym *s = &st->s;
-  const router *r = st->p->router;
   int64_t c = 0;
   for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++) {
     int n = s->adj[k];
@@ -298,9 +326,9 @@ int64_t mstate_cost(const mstate *st, int t, int at, int skip)
     if (v < 0 || v == at)
       continue;
     if (s->wout[k])
-      c += s->wout[k] * route_hops(r, at, v);
+      c += s->wout[k] * mhops_get(&st->h, at, v);
     if (s->win[k])
-      c += s->win[k] * route_hops(r, v, at);
+      c += s->win[k] * mhops_get(&st->h, v, at);
   }
   return c;
 }
@@ -333,17 +361,17 @@ void mstate_swap(mstate *st, int a, int b)
     st->node[tb] = a;
 }
 
-int64_t msym_hop_bytes(const msym *s, const router *r, const int *node)
+int64_t msym_hop_bytes(const msym *s, const mhops *h, const int *node)
 {
   int64_t c = 0;
   for (int t = 0; t < s->n; t++)
     for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++)
       if (s->wout[k] && node[s->adj[k]] != node[t])
-        c += s->wout[k] * route_hops(r, node[t], node[s->adj[k]]);
+        c += s->wout[k] * mhops_get(h, node[t], node[s->adj[k]]);
   return c;
 }
 
 int64_t mstate_total(const mstate *st)
 {
-  return msym_hop_bytes(&st->s, st->p->router, st->node);
+  return msym_hop_bytes(&st->s, &st->h, st->node);
 }

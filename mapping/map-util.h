@@ -10,9 +10,41 @@
  */
 #pragma once
 
+#include <stdlib.h>
+
 #include "mapping/strategy.h"
 
 G_BEGIN_DECLS
+
+/* Hop counts of the platform's routes, O(ndims) from a per-node coordinate
+ * table on regular topologies without explicit route tables (the rule of
+ * topo_hops, HAEC Box included), else route_hops(). */
+typedef struct mhops {
+  const router *r;
+  gboolean fast;
+  int nd, cd;                  /* dimensions, crossbar dimension or -1 */
+  int shape[TOPO_MAX_DIMS];
+  gboolean wrap[TOPO_MAX_DIMS];
+  int16_t *c;                  /* nnodes x nd, or NULL */
+} mhops;
+
+void mhops_init(mhops *h, const platform *p);
+void mhops_clear(mhops *h);
+
+static inline int mhops_get(const mhops *h, int a, int b)
+{
+  if (!h->fast)
+    return route_hops(h->r, a, b);
+  const int16_t *ca = h->c + (size_t)a * h->nd, *cb = h->c + (size_t)b * h->nd;
+  if (h->cd >= 0 && ca[h->cd] != cb[h->cd])
+    return abs(ca[h->cd] - cb[h->cd]);
+  int hops = 0;
+  for (int d = 0; d < h->nd; d++) {
+    int x = abs(ca[d] - cb[d]);
+    hops += h->wrap[d] && h->shape[d] - x < x ? h->shape[d] - x : x;
+  }
+  return hops;
+}
 
 /* Undirected view of a commgraph: neighbours of t are adj[xadj[t] ..
  * xadj[t+1]-1], with wout = bytes t -> n and win = bytes n -> t, and which
@@ -32,7 +64,7 @@ void msym_clear(msym *s);
 
 /* Directed hop-bytes of the placement node[] (every task placed): the
  * metrics' hop_bytes. */
-int64_t msym_hop_bytes(const msym *s, const router *r, const int *node);
+int64_t msym_hop_bytes(const msym *s, const mhops *h, const int *node);
 
 /* Indexed max-heap of ids [0, cap) keyed by doubles; ties favour the
  * lower id so that runs are deterministic. O(log n) per operation. */
@@ -55,6 +87,7 @@ static inline int mheap_top(const mheap *h) { return h->size ? h->heap[0] : -1; 
  * stamps, so a new search costs nothing to reset. */
 typedef struct mbfs {
   const topo *t;
+  int *nbr;    /* neighbour nodes over out links, CSR with t->out_off */
   int *stamp;  /* nnodes */
   int cur;
   int *queue;  /* nnodes */
@@ -65,7 +98,15 @@ void mbfs_init(mbfs *b, const topo *t);
 void mbfs_clear(mbfs *b);
 /* Starts a search; add sources (level 0) with mbfs_add. */
 void mbfs_start(mbfs *b);
-void mbfs_add(mbfs *b, int node);
+
+static inline void mbfs_add(mbfs *b, int node)
+{
+  if (b->stamp[node] == b->cur)
+    return;
+  b->stamp[node] = b->cur;
+  b->queue[b->tail++] = node;
+}
+
 /* Next node in BFS order, or -1 when the search is exhausted; b->level is
  * the level of the node returned. */
 int mbfs_next(mbfs *b);
@@ -74,6 +115,7 @@ int mbfs_next(mbfs *b);
 typedef struct mstate {
   const platform *p;
   msym s;
+  mhops h;
   int *node;       /* tasks: borrowed from the mapping */
   int *node_task;  /* nnodes: task on the node, or -1 (one task per node) */
 } mstate;

@@ -11,10 +11,12 @@
  * the contention model korndoerfer2021 Section 5.3 lists as missing from
  * HAEC-SIM's contention-oblivious model.
  *
- * Incremental: when a flow starts or ends, only the connected component of
- * the flow-link graph touching its links is re-rated (breadth-first over
- * links and flows, epoch stamps, no clearing); a flow whose rate did not
- * change keeps its completion event. Completion events carry a version
+ * Incremental: when a flow starts or ends, its links are marked dirty and
+ * one re-rating event is queued at that picosecond (all starts and ends of
+ * the same picosecond share it); it re-rates only the connected components
+ * of the flow-link graph touching dirty links (breadth-first over links and
+ * flows, epoch stamps, no clearing); a flow whose rate did not change keeps
+ * its completion event. Completion events carry a version
  * stamp; a re-rated flow bumps its version, so stale events are dropped
  * (the engine has no cancellation). Remaining bytes are doubles updated as
  * rem -= rate * dt at each re-rating; event times are rounded once to ps.
@@ -45,7 +47,7 @@
 
 #include "models/model.h"
 
-enum { FLOW_EV_ACTIVATE = 0, FLOW_EV_FINISH = 1 };
+enum { FLOW_EV_ACTIVATE = 0, FLOW_EV_FINISH = 1, FLOW_EV_RERATE = 2 };
 
 /* One active flow on a capacity: the flow and which of its hops this is. */
 typedef struct fentry {
@@ -81,6 +83,11 @@ typedef struct flowmodel {
   int *nhops, *hop_res, *hop_pos;
   /* route scratch */
   int *route, route_cap;
+  /* capacities whose flow set changed since the last re-rating, and
+   * whether a re-rating event is pending at the current time */
+  int *dirty, ndirty;
+  uint32_t dirty_epoch, *dirty_mark;
+  gboolean pending;
   /* re-rating workspace */
   uint32_t epoch;
   uint32_t *rmark, *rstamp;
@@ -148,6 +155,9 @@ static gboolean flow_setup(netmodel *m, gboolean half_duplex)
   fm->rcap = g_new0(double, n);
   fm->rn = g_new0(int, n);
   fm->comp_res = g_new0(int, n);
+  fm->dirty = g_new0(int, n);
+  fm->dirty_mark = g_new0(uint32_t, n);
+  fm->dirty_epoch = 1;
   fm->maxn = g_new0(int, n);
   fm->area = g_new0(double, n);
   fm->tlast = g_new0(int64_t, n);
@@ -177,7 +187,7 @@ static void flow_fini(netmodel *m)
   void *arrays[] = { fm->link_res, fm->res_bw, fm->rl, fm->free_ids, fm->fmsg, fm->rem,
                      fm->rate, fm->new_rate, fm->last, fm->ver, fm->fmark, fm->frozen,
                      fm->nhops, fm->hop_res, fm->hop_pos, fm->route, fm->rmark, fm->rstamp,
-                     fm->rcap, fm->rn, fm->comp_res, fm->comp_flow, fm->heap, fm->maxn,
+                     fm->rcap, fm->rn, fm->comp_res, fm->comp_flow, fm->heap, fm->maxn, fm->dirty, fm->dirty_mark,
                      fm->area, fm->tlast, fm->sat_ps, fm->sat };
   for (size_t i = 0; i < G_N_ELEMENTS(arrays); i++)
     g_free(arrays[i]);
@@ -249,11 +259,27 @@ static inline void res_touch(flowmodel *fm, int r, int64_t now)
   }
 }
 
+/* Marks capacity r changed and makes sure a re-rating runs at `now`,
+ * after the other events of this picosecond that are already queued:
+ * flows starting or ending at the same time share one re-rating. */
+static void res_dirty(flowmodel *fm, int r, int64_t now)
+{
+  if (fm->dirty_mark[r] != fm->dirty_epoch) {
+    fm->dirty_mark[r] = fm->dirty_epoch;
+    fm->dirty[fm->ndirty++] = r;
+  }
+  if (!fm->pending) {
+    fm->pending = TRUE;
+    engine_schedule(fm->base.eng, now, fm->base.own_kind, 0, FLOW_EV_RERATE);
+  }
+}
+
 static void res_add(flowmodel *fm, int f, int k, int64_t now)
 {
   int r = hops_of(fm, f)[k];
   flist *l = &fm->rl[r];
   res_touch(fm, r, now);
+  res_dirty(fm, r, now);
   if (l->n == l->cap) {
     l->cap = l->cap ? 2 * l->cap : 4;
     l->e = g_renew(fentry, l->e, l->cap);
@@ -270,6 +296,7 @@ static void res_remove(flowmodel *fm, int f, int k, int64_t now)
   int r = hops_of(fm, f)[k];
   flist *l = &fm->rl[r];
   res_touch(fm, r, now);
+  res_dirty(fm, r, now);
   int pos = fm->hop_pos[(size_t)f * fm->stride + k];
   fentry moved = l->e[--l->n];
   l->e[pos] = moved;
@@ -315,19 +342,19 @@ static fheap_item heap_pop(flowmodel *fm)
 
 /* ---- incremental max-min re-rating ----------------------------------- */
 
-/* Collects the component of the flow-link graph reachable from the hops
- * of flow `seed` (which may already have left the lists) into comp_res /
- * comp_flow; returns the number of flows, *nres the number of capacities. */
-static int collect_component(flowmodel *fm, int seed, int *nres)
+/* Collects the components of the flow-link graph reachable from the
+ * dirty capacities into comp_res / comp_flow (and empties the dirty set);
+ * returns the number of flows, *nres the number of capacities. */
+static int collect_component(flowmodel *fm, int *nres)
 {
   uint32_t ep = ++fm->epoch;
   int ncr = 0, ncf = 0;
-  const int *sh = hops_of(fm, seed);
-  for (int k = 0; k < fm->nhops[seed]; k++)
-    if (fm->rmark[sh[k]] != ep) {
-      fm->rmark[sh[k]] = ep;
-      fm->comp_res[ncr++] = sh[k];
-    }
+  for (int i = 0; i < fm->ndirty; i++) {
+    fm->rmark[fm->dirty[i]] = ep;
+    fm->comp_res[ncr++] = fm->dirty[i];
+  }
+  fm->ndirty = 0;
+  fm->dirty_epoch++;
   for (int i = 0; i < ncr; i++) {
     const flist *l = &fm->rl[fm->comp_res[i]];
     for (int j = 0; j < l->n; j++) {
@@ -384,13 +411,12 @@ static void water_fill(flowmodel *fm, int ncr)
   }
 }
 
-/* Re-rates the component around flow `seed` at the engine's time and
+/* Re-rates the components around the dirty capacities at time `now` and
  * reschedules the completion of every flow whose rate changed. */
-static void rerate(flowmodel *fm, int seed)
+static void rerate(flowmodel *fm, int64_t now)
 {
   netmodel *m = &fm->base;
-  int64_t now = m->eng->now;
-  int ncr, ncf = collect_component(fm, seed, &ncr);
+  int ncr, ncf = collect_component(fm, &ncr);
   for (int i = 0; i < ncf; i++) {
     int g = fm->comp_flow[i];
     fm->rem[g] = MAX(0.0, fm->rem[g] - fm->rate[g] * (double)(now - fm->last[g]) * 1e-12);
@@ -410,7 +436,7 @@ static void rerate(flowmodel *fm, int seed)
     fm->rate[g] = fm->new_rate[g];
     fm->ver[g]++;
     engine_schedule(m->eng, now + engine_ps(fm->rem[g] / fm->rate[g]), m->own_kind, (uint32_t)g,
-                    (uint64_t)fm->ver[g] << 1 | FLOW_EV_FINISH);
+                    (uint64_t)fm->ver[g] << 2 | FLOW_EV_FINISH);
   }
   fm->rerates++;
   fm->rerated_flows += (uint64_t)ncf;
@@ -473,7 +499,6 @@ static void flow_activate(flowmodel *fm, int f, int64_t now)
   fm->last[f] = now;
   if (++fm->nactive > fm->max_active)
     fm->max_active = fm->nactive;
-  rerate(fm, f);
 }
 
 static void flow_finish(flowmodel *fm, int f, int64_t now)
@@ -481,8 +506,7 @@ static void flow_finish(flowmodel *fm, int f, int64_t now)
   for (int k = 0; k < fm->nhops[f]; k++)
     res_remove(fm, f, k, now);
   fm->nactive--;
-  fm->ver[f]++; /* invalidates nothing pending, but keeps stamps unique */
-  rerate(fm, f);
+  fm->ver[f]++; /* no event of this flow may act any more */
   netmodel_deliver(&fm->base, &fm->fmsg[f], now);
   fm->free_ids[fm->nfree++] = f;
 }
@@ -491,10 +515,19 @@ static void flow_handle(netmodel *m, const engine_event *ev)
 {
   flowmodel *fm = (flowmodel *)m;
   int f = (int)ev->a;
-  if ((ev->b & 1) == FLOW_EV_ACTIVATE)
+  switch (ev->b & 3) {
+  case FLOW_EV_ACTIVATE:
     flow_activate(fm, f, ev->time);
-  else if ((uint32_t)(ev->b >> 1) == fm->ver[f])
-    flow_finish(fm, f, ev->time);
+    break;
+  case FLOW_EV_FINISH:
+    if ((uint32_t)(ev->b >> 2) == fm->ver[f])
+      flow_finish(fm, f, ev->time);
+    break;
+  default:
+    fm->pending = FALSE;
+    rerate(fm, ev->time);
+    break;
+  }
 }
 
 static int flow_stats(const netmodel *m, netmodel_stat *out, int max)

@@ -2,17 +2,24 @@
  *
  * A message of `bytes` is cut into k = ceil(bytes / packet_size) packets
  * (at least one), each carrying packet_header extra bytes on the wire. Each
- * directed link is a FIFO output queue served at the link's bandwidth; a
- * packet that leaves a link reaches the next router after the link latency
- * plus the router delay (L = ps(latency + router_delay), per hop, as in
- * analytic.c). All k packets of a message enter the source's first queue at
- * the injection time, behind what is already queued (one queue record per
- * message stands for its packets not yet sent, so memory is O(messages +
- * packets in the network), not O(total packets)). This is the reference
- * for the flow and analytic models: the packet-switched, contention-aware
- * network of bhatele2010 Chapter 4 (wormhole/VCT routers, link contention)
- * and the congestion of deveci2015 Section II, the detail korndoerfer2021
- * Section 5.3 lists as missing from HAEC-SIM's contention-oblivious model.
+ * directed link is an output port served at the link's bandwidth, with two
+ * queues: transit packets (arrived from other links), FIFO, and the local
+ * injection queue, where the messages in it take turns packet by packet
+ * (a NIC with one DMA stream per message, round robin); transit and
+ * injection alternate packet by packet when both hold packets (round-robin
+ * arbitration). So a long local message holds neither the other local
+ * messages nor transit traffic (rendezvous control packets included) for
+ * its whole length; bench/README.md shows what whole-message FIFO
+ * injection did to the makespans. A packet that leaves a link reaches
+ * the next router after the link latency plus the router delay
+ * (L = ps(latency + router_delay), per hop, as in analytic.c). One queue
+ * record per message stands for its packets not yet sent, so memory is
+ * O(messages + packets in the network), not O(total packets). This is the
+ * reference for the flow and analytic models: the packet-switched,
+ * contention-aware network of bhatele2010 Chapter 4 (link contention
+ * benchmarks) and the congestion of deveci2015 Section II, the detail
+ * korndoerfer2021 Section 5.3 lists as missing from HAEC-SIM's
+ * contention-oblivious model.
  *
  * Switching (one ops table each, registry rows in models/models.c):
  *  - `packet`: store-and-forward: a packet is queued at the next router
@@ -22,14 +29,15 @@
  *    router when its head arrives, H = ps(header/bw) after it started plus
  *    L; it may not finish on the next link before its tail has arrived
  *    there. Alone: T = k * P + (h - 1) * H + h * L.
- *  - `packet-buf`: store-and-forward with finite router buffers of
- *    PACKET_BUFFER packets per output queue and credit back-pressure: a
- *    packet starts on a link only once a slot of the next queue is
- *    reserved; the slot frees when it has left that queue. The source's
- *    injection queue and the destination are unbounded. Caution: without
- *    virtual channels, dimension-order routing on torus rings can deadlock
- *    under back-pressure; undelivered messages then show in the statistic
- *    `undelivered_messages` (and the replay reports stuck ranks).
+ *  - `packet-buf`: store-and-forward with finite transit buffers of
+ *    PACKET_BUFFER packets per link and credit back-pressure: a packet
+ *    starts on a link only once a slot of the next link's transit queue is
+ *    reserved; the slot frees when it has left that queue. Bubble flow
+ *    control keeps dimension-order routing deadlock-free on torus rings
+ *    without virtual channels: entering a ring (injection, or a turn into
+ *    another dimension) needs 2 free slots, going on along it 1. Injection
+ *    queues and destinations are unbounded. Undelivered messages (none
+ *    expected) show in the statistic `undelivered_messages`.
  * Default buffers (packet, packet-vct): infinite.
  *
  * Per-link counters: link_busy_ps = time transmitting (sum of packet
@@ -51,6 +59,7 @@
 #define PACKET_BUFFER 8
 
 enum { PKT_EV_INJECT = 0, PKT_EV_ARRIVE = 1, PKT_EV_TXEND = 2 };
+enum { Q_TRANSIT = 0, Q_INJECT = 1 };
 
 typedef struct pktmodel {
   netmodel base;
@@ -58,11 +67,15 @@ typedef struct pktmodel {
   int buffer;            /* packets per router queue, 0 = infinite */
   /* per link */
   int64_t *lat_ps;       /* link latency + router delay */
-  int *qhead, *qtail;    /* FIFO of waiting packet records, -1 = empty */
-  uint8_t *busy, *waiting;
+  /* two FIFOs per link, index 2 l + Q_TRANSIT / Q_INJECT: packet records,
+   * -1 = empty; served alternately when both hold packets */
+  int *qhead, *qtail;
+  uint8_t *busy, *last_q;
   int *cur_hop;          /* hop index of the packet being transmitted */
-  int *space;            /* free buffer slots (finite buffers) */
-  int *wait_head, *wait_tail, *wait_next; /* links waiting for a slot here */
+  int *space;            /* free transit buffer slots (finite buffers) */
+  int *wait_head, *wait_tail; /* per link: queues waiting for a slot here */
+  int *wait_next;        /* per queue (2 l + q) */
+  uint8_t *waiting;      /* per queue */
   int64_t *qlen, *qmax, *qlast, *sat_ps;
   double *qarea;         /* integral of qlen, packet x ps */
   /* messages: pool of mcap slots, `stride` route links each */
@@ -89,18 +102,21 @@ static gboolean packet_setup(netmodel *m, gboolean vct, int buffer)
   pm->lat_ps = g_new(int64_t, n);
   for (int l = 0; l < m->nlinks; l++)
     pm->lat_ps[l] = engine_ps(m->p->link_lat[l] + m->p->model.router_delay);
-  pm->qhead = g_new(int, n);
-  pm->qtail = g_new(int, n);
+  pm->qhead = g_new(int, 2 * n);
+  pm->qtail = g_new(int, 2 * n);
   pm->wait_head = g_new(int, n);
   pm->wait_tail = g_new(int, n);
   pm->space = g_new(int, n);
   for (size_t l = 0; l < n; l++) {
-    pm->qhead[l] = pm->qtail[l] = pm->wait_head[l] = pm->wait_tail[l] = -1;
+    pm->wait_head[l] = pm->wait_tail[l] = -1;
     pm->space[l] = buffer;
   }
-  pm->wait_next = g_new0(int, n);
+  for (size_t q = 0; q < 2 * n; q++)
+    pm->qhead[q] = pm->qtail[q] = -1;
+  pm->wait_next = g_new0(int, 2 * n);
+  pm->waiting = g_new0(uint8_t, 2 * n);
   pm->busy = g_new0(uint8_t, n);
-  pm->waiting = g_new0(uint8_t, n);
+  pm->last_q = g_new0(uint8_t, n);
   pm->cur_hop = g_new0(int, n);
   pm->qlen = g_new0(int64_t, n);
   pm->qmax = g_new0(int64_t, n);
@@ -131,7 +147,7 @@ static gboolean packet_init_buf(netmodel *m, GError **error)
 static void packet_fini(netmodel *m)
 {
   pktmodel *pm = (pktmodel *)m;
-  void *arrays[] = { pm->lat_ps, pm->qhead, pm->qtail, pm->busy, pm->waiting, pm->cur_hop,
+  void *arrays[] = { pm->lat_ps, pm->qhead, pm->qtail, pm->busy, pm->last_q, pm->waiting, pm->cur_hop,
                      pm->space, pm->wait_head, pm->wait_tail, pm->wait_next, pm->qlen,
                      pm->qmax, pm->qlast, pm->sat_ps, pm->qarea, pm->mfree, pm->mhops,
                      pm->mroute, pm->mmsg, pm->npk, pm->left_send, pm->left_recv, pm->pfree,
@@ -212,26 +228,40 @@ static inline void q_touch(pktmodel *pm, int l, int64_t now)
   pm->qlast[l] = now;
 }
 
-static void q_add(pktmodel *pm, int l, int p, int64_t packets, int64_t now)
+/* Appends record p, standing for `packets` packets, to queue q of link l. */
+static void q_add(pktmodel *pm, int l, int q, int p, int64_t packets, int64_t now)
 {
+  int i = 2 * l + q;
   q_touch(pm, l, now);
   pm->qlen[l] += packets;
   if (pm->qlen[l] > pm->qmax[l])
     pm->qmax[l] = pm->qlen[l];
   pm->pnext[p] = -1;
-  if (pm->qtail[l] < 0)
-    pm->qhead[l] = p;
+  if (pm->qtail[i] < 0)
+    pm->qhead[i] = p;
   else
-    pm->pnext[pm->qtail[l]] = p;
-  pm->qtail[l] = p;
+    pm->pnext[pm->qtail[i]] = p;
+  pm->qtail[i] = p;
 }
 
-static void q_pop(pktmodel *pm, int l)
+/* Moves the head record of queue i to its tail (round robin). */
+static void q_rotate(pktmodel *pm, int i)
 {
-  int p = pm->qhead[l];
-  pm->qhead[l] = pm->pnext[p];
-  if (pm->qhead[l] < 0)
-    pm->qtail[l] = -1;
+  int p = pm->qhead[i];
+  if (p == pm->qtail[i])
+    return;
+  pm->qhead[i] = pm->pnext[p];
+  pm->pnext[p] = -1;
+  pm->pnext[pm->qtail[i]] = p;
+  pm->qtail[i] = p;
+}
+
+static void q_pop(pktmodel *pm, int i)
+{
+  int p = pm->qhead[i];
+  pm->qhead[i] = pm->pnext[p];
+  if (pm->qhead[i] < 0)
+    pm->qtail[i] = -1;
 }
 
 /* Wire bytes of the next packet message `msg` sends (and counts it sent). */
@@ -267,59 +297,83 @@ static void transmit(pktmodel *pm, int l, int p, int hop, int64_t now)
   pm->packets++;
 }
 
-/* Reserves a slot in the queue after hop `hop` of `msg`, if buffers are
- * finite; FALSE (and l waits there) when none is free. */
-static gboolean reserve_next(pktmodel *pm, int l, int msg, int hop)
+/* Reserves transit slots in the queue after hop `hop` of `msg`, if buffers
+ * are finite: bubble flow control (Puente et al.), 2 slots for a packet
+ * entering a ring (injected, or turning to another dimension), 1 for one
+ * going on along its ring, so every ring keeps a free slot and
+ * dimension-order routing cannot deadlock. FALSE (queue i of link l then
+ * waits there) when the slots are not free. */
+static gboolean reserve_next(pktmodel *pm, int l, int i, int msg, int hop)
 {
   if (pm->buffer == 0 || hop + 1 >= pm->mhops[msg])
     return TRUE;
+  const topo *t = pm->base.p->topo;
   int l2 = route_link(pm, msg, hop + 1);
-  if (pm->space[l2] > 0) {
+  int need = hop == 0 || t->link_dim[l2] != t->link_dim[l] ? 2 : 1;
+  if (pm->space[l2] >= need) {
     pm->space[l2]--;
     return TRUE;
   }
-  if (!pm->waiting[l]) {
-    pm->waiting[l] = 1;
-    pm->wait_next[l] = -1;
+  if (!pm->waiting[i]) {
+    pm->waiting[i] = 1;
+    pm->wait_next[i] = -1;
     if (pm->wait_tail[l2] < 0)
-      pm->wait_head[l2] = l;
+      pm->wait_head[l2] = i;
     else
-      pm->wait_next[pm->wait_tail[l2]] = l;
-    pm->wait_tail[l2] = l;
+      pm->wait_next[pm->wait_tail[l2]] = i;
+    pm->wait_tail[l2] = i;
   }
   return FALSE;
 }
 
-/* Starts the head of l's queue if l is idle (and a slot is free). */
-static void try_start(pktmodel *pm, int l, int64_t now)
+/* Tries to start the head of queue q of idle link l. */
+static gboolean start_queue(pktmodel *pm, int l, int q, int64_t now)
 {
-  if (pm->busy[l] || pm->qhead[l] < 0)
-    return;
-  int p = pm->qhead[l], msg = pm->pmsg[p], hop = pm->phop[p];
-  if (!reserve_next(pm, l, msg, hop))
-    return;
-  if (hop == 0) {
-    if (pm->left_send[msg] > 1)
-      p = pkt_alloc(pm, msg, 0); /* the message's record stays queued */
-    else
-      q_pop(pm, l);
+  int i = 2 * l + q, p = pm->qhead[i];
+  if (p < 0)
+    return FALSE;
+  int msg = pm->pmsg[p], hop = pm->phop[p];
+  if (!reserve_next(pm, l, i, msg, hop))
+    return FALSE;
+  if (q == Q_INJECT) {
+    if (pm->left_send[msg] > 1) {
+      p = pkt_alloc(pm, msg, 0); /* the message's record stays queued, */
+      q_rotate(pm, i);           /* behind the other local messages */
+    } else {
+      q_pop(pm, i);
+    }
     pm->pwire[p] = take_packet(pm, msg);
   } else {
-    q_pop(pm, l);
+    q_pop(pm, i);
   }
+  pm->last_q[l] = (uint8_t)q;
   transmit(pm, l, p, hop, now);
+  return TRUE;
 }
 
-/* Gives freed slots of l's buffer to the links waiting for them. */
+/* Starts a packet on l if l is idle: transit and injection queues take
+ * turns when both hold packets (round robin, one packet each). */
+static void try_start(pktmodel *pm, int l, int64_t now)
+{
+  if (pm->busy[l])
+    return;
+  int first = pm->last_q[l] == Q_INJECT ? Q_TRANSIT : Q_INJECT;
+  if (!start_queue(pm, l, first, now))
+    start_queue(pm, l, 1 - first, now);
+}
+
+/* Gives freed slots of l's buffer to the queues waiting for them, in
+ * the order they started waiting. */
 static void wake_waiters(pktmodel *pm, int l, int64_t now)
 {
-  while (pm->space[l] > 0 && pm->wait_head[l] >= 0) {
-    int w = pm->wait_head[l];
-    pm->wait_head[l] = pm->wait_next[w];
-    if (pm->wait_head[l] < 0)
-      pm->wait_tail[l] = -1;
+  /* detach the list: a queue still short of slots queues up again */
+  int w = pm->wait_head[l];
+  pm->wait_head[l] = pm->wait_tail[l] = -1;
+  while (w >= 0) {
+    int next = pm->wait_next[w];
     pm->waiting[w] = 0;
-    try_start(pm, w, now);
+    try_start(pm, w / 2, now);
+    w = next;
   }
 }
 
@@ -340,7 +394,7 @@ static void on_arrive(pktmodel *pm, int p, int64_t now)
   int msg = pm->pmsg[p], hop = pm->phop[p];
   if (hop < pm->mhops[msg]) {
     int l = route_link(pm, msg, hop);
-    q_add(pm, l, p, 1, now);
+    q_add(pm, l, Q_TRANSIT, p, 1, now);
     try_start(pm, l, now);
     return;
   }
@@ -356,7 +410,7 @@ static void on_inject(pktmodel *pm, int msg, int64_t now)
 {
   int l = route_link(pm, msg, 0);
   int p = pkt_alloc(pm, msg, 0);
-  q_add(pm, l, p, pm->npk[msg], now);
+  q_add(pm, l, Q_INJECT, p, pm->npk[msg], now);
   try_start(pm, l, now);
 }
 

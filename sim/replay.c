@@ -49,6 +49,14 @@ typedef struct chan {
   uint32_t recv_head, recv_tail; /* unmatched receive requests */
 } chan;
 
+/* Per-rank channel cache: the channels a rank used last, so that the hot
+ * path finds a channel without touching the shared hash table. key is
+ * peer * 2 + (1 if the rank receives on it). */
+#define CCACHE 16
+typedef struct cc_ent {
+  uint32_t key, comm, tag, chan;
+} cc_ent;
+
 typedef struct pend {
   uint64_t req;
   uint32_t op;
@@ -74,6 +82,7 @@ typedef struct rank_st {
   uint32_t cur_op, cur_coll;
   int cur_member, depth, region;
   uint8_t state, stage, region_cls, woken;
+  uint8_t ncc, cc_last;         /* channel cache: entries used, last hit */
   pend *pend;
   int npend, cappend;
   uint32_t *defer;
@@ -89,7 +98,7 @@ typedef struct replay {
   const int *node;              /* rank -> node */
   engine *eng;
   netmodel *model;
-  uint32_t k_resume;
+  uint32_t k_resume, k_net;
   double scale;
   int64_t o_send, o_recv, eager;
   rank_st *ranks;
@@ -101,6 +110,7 @@ typedef struct replay {
   uint32_t nchans, capchans;
   uint32_t *slots;              /* hash slots -> chan index, NONE = empty */
   uint32_t nslots;
+  cc_ent *cc;                   /* [rank * CCACHE]: per-rank channel caches */
   const char *algo[COLL_NOPS];  /* per op, NULL = auto */
   GArray ***calls;              /* [rank][comm]: record index of each call, or NULL */
   int64_t *call_cur;            /* [rank * ncomms + comm] calls joined so far */
@@ -207,6 +217,32 @@ static chan *chan_get(replay *R, uint32_t s, uint32_t d, uint32_t cm, uint32_t t
   return &R->chans[i];
 }
 
+/* The channel `rank` sends on to `peer` (recv 0) or receives on from it
+ * (recv 1): its per-rank cache first - a scan that starts after the last
+ * hit, so a rank cycling through the same channels (halo exchanges) hits
+ * at the first probe - then the hash table. Returns the channel index. */
+static uint32_t chan_find(replay *R, rank_st *rs, int rank, uint32_t recv, uint32_t peer,
+                          uint32_t cm, uint32_t tg)
+{
+  cc_ent *cc = &R->cc[(size_t)rank * CCACHE];
+  uint32_t key = peer * 2 + recv;
+  int n = rs->ncc;
+  for (int k = 0, i = rs->cc_last + 1; k < n; k++, i++) {
+    if (i >= n)
+      i = 0;
+    if (cc[i].key == key && cc[i].tag == tg && cc[i].comm == cm) {
+      rs->cc_last = (uint8_t)i;
+      return cc[i].chan;
+    }
+  }
+  chan *c = recv ? chan_get(R, peer, (uint32_t)rank, cm, tg) : chan_get(R, (uint32_t)rank, peer, cm, tg);
+  uint32_t ci = (uint32_t)(c - R->chans);
+  int i = n < CCACHE ? rs->ncc++ : (rs->cc_last + 1) % CCACHE;
+  cc[i] = (cc_ent){ key, cm, tg, ci };
+  rs->cc_last = (uint8_t)i;
+  return ci;
+}
+
 /* ---- completions ------------------------------------------------------- */
 
 /* Wakes a blocked rank at max(t, its clock): at the current engine time it
@@ -290,7 +326,8 @@ static uint32_t send_start(replay *R, rank_st *rs, int rank, const trace_event *
       R->ops[oi].done = 1;
     net_start(R, rank, ev->peer, ev->bytes, rs->now, NETMODEL_P2P, PH_DATA, mi);
   }
-  chan *c = chan_get(R, (uint32_t)rank, (uint32_t)ev->peer, ev->comm, ev->tag);
+  uint32_t ci = chan_find(R, rs, rank, 0, (uint32_t)ev->peer, ev->comm, ev->tag);
+  chan *c = &R->chans[ci]; /* after the call: it may grow the table */
   if (c->recv_head != NONE) {
     uint32_t ro = c->recv_head;
     c->recv_head = R->ops[ro].next;
@@ -310,7 +347,8 @@ static uint32_t send_start(replay *R, rank_st *rs, int rank, const trace_event *
 static uint32_t recv_post(replay *R, rank_st *rs, int rank, const trace_event *env)
 {
   uint32_t oi = op_alloc(R, rank, rs->now);
-  chan *c = chan_get(R, (uint32_t)env->peer, (uint32_t)rank, env->comm, env->tag);
+  uint32_t ci = chan_find(R, rs, rank, 1, (uint32_t)env->peer, env->comm, env->tag);
+  chan *c = &R->chans[ci];
   if (c->send_head != NONE) {
     uint32_t mi = c->send_head;
     c->send_head = R->msgs[mi].next;
@@ -801,6 +839,37 @@ static void on_resume(void *ctx, engine *e, const engine_event *ev)
   drain_ready(R);
 }
 
+/* The event loop: engine_run() with the replay's own kinds dispatched
+ * directly (no indirect call), the model's kinds through the engine. While
+ * an event runs, the state the next one will touch is prefetched: the
+ * rank a RESUME wakes (its state and its next records, which live in a
+ * different part of the trace than the rank running now) or the message a
+ * network event completes. */
+static void run_events(replay *R)
+{
+  engine *e = R->eng;
+  engine_event ev;
+  while (engine_pop(e, &ev)) {
+    const engine_event *nx = engine_peek(e);
+    if (nx) {
+      if (nx->kind == R->k_resume) {
+        const rank_st *ns = &R->ranks[nx->a];
+        __builtin_prefetch(ns);
+        __builtin_prefetch(ns->ev + ns->pos);
+      } else if (nx->kind == R->k_net && nx->a != PH_COLL) {
+        __builtin_prefetch(&R->msgs[(uint32_t)nx->b]);
+      }
+    }
+    if (ev.kind == R->k_net)
+      net_event(R, &ev);
+    else if (ev.kind == R->k_resume)
+      resume(R, ev.a, ev.time);
+    else
+      engine_dispatch(e, &ev);
+    drain_ready(R);
+  }
+}
+
 /* ---- setup --------------------------------------------------------------- */
 
 void replay_opts_init(replay_opts *o)
@@ -851,40 +920,57 @@ static gboolean parse_collectives(replay *R, const char *spec, GError **error)
 }
 
 /* Per rank: Irecv envelopes (request -> completion record, by order of the
- * requests) and the collective calls per communicator. O(records x open
- * requests). */
-static gboolean prepass_rank(replay *R, int r, GError **error)
+ * requests) and the collective calls per communicator. One sequential pass
+ * over the rank's records with flat arrays (the open-request list `open`
+ * is scratch shared by all ranks); O(records x open requests). */
+static gboolean prepass_rank(replay *R, int r, pend **open, int *capopen, GError **error)
 {
   const trace *t = R->t;
   rank_st *rs = &R->ranks[r];
-  GArray *open = g_array_new(FALSE, FALSE, sizeof(pend));
-  GArray *env = g_array_new(FALSE, FALSE, sizeof(int64_t));
+  int64_t *env = NULL;
+  int64_t nenv = 0, capenv = 0;
+  int nopen = 0;
   gboolean ok = TRUE;
+  const trace_event *ev = rs->ev;
   for (int64_t i = 0; i < rs->nev; i++) {
-    const trace_event *e = &rs->ev[i];
-    gboolean comm_kind = e->kind >= TRACE_SEND && e->kind <= TRACE_IRECV &&
-                         e->kind != TRACE_ISEND_COMPLETE && e->kind != TRACE_IRECV_REQUEST;
-    comm_kind = comm_kind || e->kind == TRACE_COLL_END || e->kind == TRACE_NBCOLL_COMPLETE;
-    if (comm_kind && e->comm >= (uint32_t)t->ncomms) {
-      g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_INPUT,
-                  "rank %d record %" G_GINT64_FORMAT ": communicator %u out of range, expected "
-                  "< %d", r, i, e->comm, t->ncomms);
-      ok = FALSE;
-      goto out;
+    const trace_event *e = &ev[i];
+    switch (e->kind) {
+    case TRACE_SEND:
+    case TRACE_ISEND:
+    case TRACE_RECV:
+    case TRACE_IRECV:
+    case TRACE_COLL_END:
+    case TRACE_NBCOLL_COMPLETE:
+      if (G_UNLIKELY(e->comm >= (uint32_t)t->ncomms)) {
+        g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_INPUT,
+                    "rank %d record %" G_GINT64_FORMAT ": communicator %u out of range, "
+                    "expected < %d", r, i, e->comm, t->ncomms);
+        ok = FALSE;
+        goto out;
+      }
+      break;
+    default:
+      break;
     }
     if (e->kind == TRACE_IRECV_REQUEST) {
-      int64_t none = -1;
-      pend p = { e->request, env->len };
-      g_array_append_val(open, p);
-      g_array_append_val(env, none);
+      if (nenv == capenv) {
+        capenv = capenv ? 2 * capenv : 64;
+        env = g_renew(int64_t, env, capenv);
+      }
+      if (nopen == *capopen) {
+        *capopen = *capopen ? 2 * *capopen : 64;
+        *open = g_renew(pend, *open, *capopen);
+      }
+      (*open)[nopen++] = (pend){ e->request, (uint32_t)nenv };
+      env[nenv++] = -1;
     } else if (e->kind == TRACE_IRECV || e->kind == TRACE_REQUEST_CANCELLED) {
-      for (guint k = open->len; k-- > 0;) {
-        pend *p = &g_array_index(open, pend, k);
+      for (int k = nopen; k-- > 0;) {
+        pend *p = &(*open)[k];
         if (p->req != e->request)
           continue;
         if (e->kind == TRACE_IRECV)
-          g_array_index(env, int64_t, p->op) = i;
-        g_array_remove_index_fast(open, k);
+          env[p->op] = i;
+        *p = (*open)[--nopen];
         break;
       }
     } else if ((e->kind == TRACE_COLL_END || e->kind == TRACE_NBCOLL_COMPLETE) &&
@@ -896,9 +982,8 @@ static gboolean prepass_rank(replay *R, int r, GError **error)
     }
   }
 out:
-  rs->nirecv = env->len;
-  rs->irecv_env = (int64_t *)g_array_free(env, FALSE);
-  g_array_free(open, TRUE);
+  rs->nirecv = nenv;
+  rs->irecv_env = env;
   return ok;
 }
 
@@ -940,6 +1025,7 @@ static replay *replay_new(const trace *t, const platform *p, const mapping *m,
   R->inst_by_key = g_hash_table_new(g_int64_hash, g_int64_equal);
   R->region_cls = g_new0(uint8_t, MAX(t->nregions, 1));
   R->ready = g_new(uint32_t, MAX(t->nranks, 1));
+  R->cc = g_new(cc_ent, (size_t)MAX(t->nranks, 1) * CCACHE);
   for (int i = 0; i < t->nregions; i++)
     R->region_cls[i] = class_of_name(t->regions[i]);
   chan_rehash(R);
@@ -947,6 +1033,8 @@ static replay *replay_new(const trace *t, const platform *p, const mapping *m,
     R->times = g_new0(int64_t *, t->nranks);
   if (!parse_collectives(R, o->collectives, error))
     return R;
+  pend *open = NULL;
+  int capopen = 0;
   for (int r = 0; r < t->nranks; r++) {
     rank_st *rs = &R->ranks[r];
     rs->ev = t->ranks[r].events;
@@ -955,9 +1043,10 @@ static replay *replay_new(const trace *t, const platform *p, const mapping *m,
     R->calls[r] = g_new0(GArray *, MAX(t->ncomms, 1));
     if (R->times)
       R->times[r] = g_new(int64_t, MAX(rs->nev, 1));
-    if (!prepass_rank(R, r, error))
-      return R;
+    if (!prepass_rank(R, r, &open, &capopen, error))
+      break;
   }
+  g_free(open);
   return R;
 }
 
@@ -987,6 +1076,7 @@ static void replay_free(replay *R)
   g_free(R->call_cur);
   g_free(R->region_cls);
   g_free(R->ready);
+  g_free(R->cc);
   g_free(R->ranks);
   g_free(R->ops);
   g_free(R->msgs);
@@ -1170,12 +1260,12 @@ replay_result *replay_run(const trace *t, const platform *p, const mapping *m,
   }
   R->eng = engine_new((size_t)t->nranks * 4 + 1024);
   R->k_resume = engine_register(R->eng, on_resume, R);
-  uint32_t k_net = engine_register(R->eng, on_net, R);
-  if (!(R->model = netmodel_new(model, p, R->eng, k_net, error)))
+  R->k_net = engine_register(R->eng, on_net, R);
+  if (!(R->model = netmodel_new(model, p, R->eng, R->k_net, error)))
     goto out;
   for (int r = 0; r < t->nranks; r++)
     engine_schedule(R->eng, 0, R->k_resume, (uint32_t)r, 0);
-  engine_run(R->eng);
+  run_events(R);
   if (R->error) {
     g_propagate_error(error, R->error);
     R->error = NULL;

@@ -82,16 +82,17 @@ Test(packet, virtual_cut_through_pipeline)
   nm_free(r);
 }
 
-Test(packet, fifo_between_messages)
+Test(packet, local_messages_take_turns)
 {
   g_autoptr(platform) p = chain();
-  /* two 4-packet messages on the same link at the same time: the first
-   * keeps the link for its 4 packets, the second follows */
+  /* two 4-packet messages on the same link at the same time share it
+   * packet by packet; the first one's first packet is already on the link
+   * when the second is injected: slots 0 1 3 5 and 2 4 6 7 */
   nm_run *r = nm_new("packet", p);
   nm_send(r, 1, 2, 4000, 0);
   nm_send(r, 1, 2, 4000, 0);
   nm_finish(r);
-  cr_assert_eq(r->arrival[0], 4 * P_PS + L_PS);
+  cr_assert_eq(r->arrival[0], 6 * P_PS + L_PS);
   cr_assert_eq(r->arrival[1], 8 * P_PS + L_PS);
   cr_assert_eq(nm_stat(r, "queue_max_packets"), 8);
   /* 8 packets waiting at t = 0, one leaves per P: time-average over the
@@ -103,33 +104,60 @@ Test(packet, fifo_between_messages)
   nm_free(r);
 }
 
-/* Back-pressure, chain 0 - 1 - 2, k = 16 packets, no latency, no header,
- * so P = 1000000 ps. A: 0 -> 2, B: 1 -> 2 (both at t = 0, B's packets are
- * queued on link 1->2 first), C: 0 -> 1, one packet, queued behind A.
- * Infinite buffers: A leaves link 0->1 at 16 P, C arrives at 17 P.
- * Buffers of 8: A's packets 0..7 fill the queue of 1->2 (which serves B
- * until 16 P), A's packet 8 + j starts on 0->1 only when A's packet j has
- * left 1->2, at 16 P + (j + 1) P; A's last (j = 7) starts at 24 P, ends at
- * 25 P; C follows: 26 P. A and B end as without back-pressure. */
+/* Back-pressure, chain 0 - 1 - 2, no latency, no header, packets of 1000 B:
+ * P = 1000000 ps. At t = 0: A 0 -> 2 (16 packets), B 1 -> 2 (16 packets,
+ * injected at node 1); at 14.5 P: C 0 -> 1 (1 packet, behind A at node 0).
+ * Link 1->2 alternates B's injected packets and A's transit packets:
+ * B0 A0 B1 A1 ... (A_i arrives at (i + 1) P, in time for slot 2i + 1), so
+ * B ends at 31 P, A at 32 P. Infinite buffers: A_i goes on 0->1 at i P;
+ * at 15 P A's last packet goes, C at 16 P, arrives at 17 P.
+ * Buffers of 8 (bubble rule: A's injected packets need 2 free slots of
+ * 1->2's transit queue): A_i goes on 0->1 at i P while at most 6 of A's
+ * packets sit in that queue. A_j leaves 1->2 at (2j + 2) P, so by i P
+ * ceil(i/2) are queued: A_0..A_12 go at i P, A_13 waits for A_6 to leave
+ * (14 P); at 15 P A_14 waits (7 queued) and holds C behind it until A_7
+ * leaves at 16 P; then C goes next: 17 P, arrives at 18 P. A and B are not
+ * delayed (A_i still reaches node 1 before its slot). */
 Test(packet, finite_buffers_back_pressure)
 {
   g_autoptr(platform) p = tu_platform("mesh:3");
   nm_uniform_links(p, 1e9, 0);
   p->model.packet_size = 1000;
   const char *models[] = { "packet", "packet-buf" };
-  const int64_t c_expect[] = { 17000000, 26000000 };
+  const int64_t c_expect[] = { 17000000, 18000000 };
   for (int i = 0; i < 2; i++) {
     nm_run *r = nm_new(models[i], p);
     nm_send(r, 0, 2, 16000, 0);
     nm_send(r, 1, 2, 16000, 0);
-    nm_send(r, 0, 1, 1000, 0);
+    nm_send(r, 0, 1, 1000, 14500000);
     nm_finish(r);
-    cr_assert_eq(r->arrival[1], 16000000, "%s: B", models[i]);
+    cr_assert_eq(r->arrival[1], 31000000, "%s: B", models[i]);
     cr_assert_eq(r->arrival[0], 32000000, "%s: A", models[i]);
     cr_assert_eq(r->arrival[2], c_expect[i], "%s: C", models[i]);
     cr_assert_eq(nm_stat(r, "undelivered_messages"), 0);
     nm_free(r);
   }
+}
+
+/* Round-robin between transit and injection: a transit message is not
+ * held behind a long local message. Chain 0 - 1 - 2, P = 1e6 ps, L = 0:
+ * node 1 injects 8 packets to 2 at t = 0, node 0 sends 1 packet to 2; it
+ * reaches node 1 at P and goes next (slot 1, [P, 2P)): arrives at 2 P,
+ * not after the 8 local packets (9 P). (Started first, its arrival at
+ * node 1 is handled before link 1->2's end of transmission at the same
+ * picosecond: events of one time run in scheduling order.) */
+Test(packet, transit_and_injection_take_turns)
+{
+  g_autoptr(platform) p = tu_platform("mesh:3");
+  nm_uniform_links(p, 1e9, 0);
+  p->model.packet_size = 1000;
+  nm_run *r = nm_new("packet", p);
+  nm_send(r, 0, 2, 1000, 0);
+  nm_send(r, 1, 2, 8000, 0);
+  nm_finish(r);
+  cr_assert_eq(r->arrival[0], 2000000);
+  cr_assert_eq(r->arrival[1], 9000000);
+  nm_free(r);
 }
 
 Test(packet, single_message_unaffected_by_buffers)

@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "mapping/map-util.h"
 #include "mapping/metrics.h"
 #include "mapping/strategy.h"
 
@@ -330,4 +331,22 @@ Test(determinism, same_seed_same_mapping)
   mapping_free(a), mapping_free(b);
   platform_free(p);
   commgraph_free(g);
+}
+
+/* The strategies' fast hop counts agree with the routes on every pair. */
+Test(hops, fast_path_matches_routes)
+{
+  const char *plats[] = { "torus:4x4x4", "mesh:4x3x5", "haec:4x4x4", "torus:3x4x2x2x2" };
+  for (size_t k = 0; k < G_N_ELEMENTS(plats); k++) {
+    platform *p = plat(plats[k], NULL, 0);
+    mhops h;
+    mhops_init(&h, p);
+    cr_assert(h.fast, "%s", plats[k]);
+    for (int a = 0; a < p->topo->nnodes; a++)
+      for (int b = 0; b < p->topo->nnodes; b++)
+        cr_assert_eq(mhops_get(&h, a, b), route_hops(p->router, a, b), "%s %d->%d", plats[k],
+                     a, b);
+    mhops_clear(&h);
+    platform_free(p);
+  }
 }
