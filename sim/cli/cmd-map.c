@@ -176,7 +176,7 @@ out:
 
 int cmd_map(int argc, char **argv)
 {
-  map_opts o = { 0 };
+  map_opts o = { .seed = 1 };
   const GOptionEntry entries[] = {
     { "platform", 'p', 0, G_OPTION_ARG_STRING, &o.plat, "Platform file or shorthand", "P" },
     { "alloc", 0, 0, G_OPTION_ARG_STRING, &o.alloc, "Allocation: all, random:N[:SEED], or a node list file", "A" },
@@ -186,7 +186,7 @@ int cmd_map(int argc, char **argv)
     { "trace", 't', 0, G_OPTION_ARG_FILENAME, &o.trace, "OTF2 trace (its point-to-point messages)", "T" },
     { "strategy", 's', 0, G_OPTION_ARG_STRING, &o.spec, "Strategy pipeline, e.g. greedy+wh:delta=16+mc", "S" },
     { "coords", 0, 0, G_OPTION_ARG_FILENAME, &o.coords, "Task coordinates, one line per rank", "FILE" },
-    { "seed", 0, 0, G_OPTION_ARG_INT, &o.seed, "Seed of randomized strategies (default 0)", "N" },
+    { "seed", 0, 0, G_OPTION_ARG_INT, &o.seed, "Seed of randomized strategies (default 1)", "N" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.out, "Write the mapping here (atomic)", "MAP" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, "Print one JSON object", NULL },
     { NULL },
