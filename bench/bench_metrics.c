@@ -51,18 +51,9 @@ int main(int argc, char **argv)
   run("random graph, identity mapping", g, p, id);
   run("random graph, random mapping", g, p, rnd);
   /* 7-point periodic stencil, 6 edges per task */
-  int k = 0;
-  for (int r = 0; r < n && k + 6 <= nedges; r++)
-    for (int d = 0; d < 3; d++)
-      for (int s = -1; s <= 1; s += 2) {
-        int c[3];
-        topo_coords(p->topo, r, c);
-        c[d] = (c[d] + s + 32) % 32;
-        src[k] = r;
-        dst[k] = topo_node(p->topo, c);
-        bytes[k++] = 4096;
-      }
-  commgraph *st = commgraph_from_edges(n, k, src, dst, bytes, NULL);
+  int dims[3] = { 32, 32, 32 };
+  int64_t sb[3] = { 4096, 4096, 4096 };
+  commgraph *st = commgraph_stencil(3, dims, TRUE, sb);
   run("3D stencil, identity mapping", st, p, id);
   run("3D stencil, random mapping", st, p, rnd);
   commgraph_free(st);

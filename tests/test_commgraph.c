@@ -125,3 +125,29 @@ Test(commgraph, bad_matrices)
   g_free(pair);
   g_free(cg);
 }
+
+Test(commgraph, stencil_closed_forms)
+{
+  int d444[3] = { 4, 4, 4 };
+  commgraph *g = commgraph_stencil(3, d444, TRUE, NULL);
+  cr_assert_eq(g->n, 64);
+  cr_assert_eq(g->nedges, 64 * 6);
+  cr_assert_eq(commgraph_total_bytes(g), 64 * 6 * 1000);
+  commgraph_free(g);
+  /* open 5x3: x edges 2 * 4 * 3, y edges 2 * 5 * 2 */
+  int d53[2] = { 5, 3 };
+  int64_t bytes[2] = { 10, 7 };
+  g = commgraph_stencil(2, d53, FALSE, bytes);
+  cr_assert_eq(g->nedges, 24 + 20);
+  cr_assert_eq(commgraph_total_bytes(g), 24 * 10 + 20 * 7);
+  /* rank 6 = (1,1): neighbours 5, 7 (x) and 1, 11 (y) */
+  cr_assert_eq(g->xadj[7] - g->xadj[6], 4);
+  int expect[4] = { 1, 5, 7, 11 };
+  cr_assert_arr_eq(g->adj + g->xadj[6], expect, sizeof expect);
+  commgraph_free(g);
+  /* a dimension of 2 does not wrap even when periodic */
+  int d24[2] = { 2, 4 };
+  g = commgraph_stencil(2, d24, TRUE, NULL);
+  cr_assert_eq(g->nedges, 2 * 4 + 8 * 2);
+  commgraph_free(g);
+}

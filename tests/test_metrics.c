@@ -9,27 +9,9 @@
 /* Periodic 7-point stencil on an X x Y x Z grid of ranks, `bytes` per edge. */
 static commgraph *stencil3d(int X, int Y, int Z, int64_t bytes)
 {
-  int n = X * Y * Z;
-  GArray *s = g_array_new(FALSE, FALSE, sizeof(int)), *d = g_array_new(FALSE, FALSE, sizeof(int));
-  GArray *b = g_array_new(FALSE, FALSE, sizeof(int64_t));
-  for (int r = 0; r < n; r++) {
-    int c[3] = { r % X, (r / X) % Y, r / (X * Y) }, sh[3] = { X, Y, Z };
-    for (int dim = 0; dim < 3; dim++)
-      for (int step = -1; step <= 1; step += 2) {
-        int nc[3] = { c[0], c[1], c[2] };
-        nc[dim] = (nc[dim] + step + sh[dim]) % sh[dim];
-        int q = nc[0] + X * (nc[1] + Y * nc[2]);
-        g_array_append_val(s, r);
-        g_array_append_val(d, q);
-        g_array_append_val(b, bytes);
-      }
-  }
-  commgraph *g = commgraph_from_edges(n, (int)s->len, (int *)(void *)s->data,
-                                      (int *)(void *)d->data, (int64_t *)(void *)b->data, NULL);
-  g_array_free(s, TRUE);
-  g_array_free(d, TRUE);
-  g_array_free(b, TRUE);
-  return g;
+  int dims[3] = { X, Y, Z };
+  int64_t b[3] = { bytes, bytes, bytes };
+  return commgraph_stencil(3, dims, TRUE, b);
 }
 
 static metrics *identity_metrics(const commgraph *g, const platform *p)

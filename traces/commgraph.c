@@ -79,6 +79,34 @@ commgraph *commgraph_from_edges(int n, int nedges, const int *src, const int *ds
   return g;
 }
 
+commgraph *commgraph_stencil(int nd, const int *dims, gboolean periodic, const int64_t *bytes)
+{
+  int64_t n = 1;
+  for (int d = 0; d < nd; d++)
+    n *= dims[d];
+  g_assert(nd >= 1 && n >= 1 && n <= G_MAXINT / 2);
+  size_t cap = (size_t)n * 2 * (size_t)nd;
+  edge_rec *recs = g_new(edge_rec, cap);
+  size_t m = 0;
+  for (int r = 0; r < (int)n; r++) {
+    for (int d = 0, stride = 1, rem = r; d < nd; stride *= dims[d], rem /= dims[d], d++) {
+      int c = rem % dims[d];
+      for (int dir = -1; dir <= 1; dir += 2) {
+        int x = c + dir;
+        if (x < 0 || x >= dims[d]) {
+          if (!periodic || dims[d] < 3)
+            continue;
+          x = (x + dims[d]) % dims[d];
+        }
+        recs[m++] = (edge_rec){ r, r + (x - c) * stride, bytes ? bytes[d] : 1000, 0 };
+      }
+    }
+  }
+  commgraph *g = build_from_recs((int)n, recs, m, FALSE);
+  g_free(recs);
+  return g;
+}
+
 void commgraph_free(commgraph *g)
 {
   if (!g)

@@ -46,6 +46,13 @@ typedef struct commgraph {
 commgraph *commgraph_from_edges(int n, int nedges, const int *src, const int *dst,
                                 const int64_t *bytes, const int64_t *msgs);
 
+/* The communication graph of a Cartesian halo exchange: nd dimensions of
+ * dims[] ranks (rank = x + X*(y + Y*z) ..., dimension 0 fastest), every
+ * rank sending bytes[d] (1000 when bytes is NULL) to each of its two
+ * neighbours along dimension d. `periodic` wraps the borders; a dimension
+ * shorter than 3 never wraps (its two neighbours would coincide). */
+commgraph *commgraph_stencil(int nd, const int *dims, gboolean periodic, const int64_t *bytes);
+
 /* Loads a graph; the format is chosen by extension: `.csv` dense matrix,
  * `.mtx` MatrixMarket, anything else an edge list. Returns NULL and sets
  * `error` (file:line: what was expected) on bad input. */
