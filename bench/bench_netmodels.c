@@ -215,17 +215,17 @@ static trace *pairing_trace(int mode, int64_t bytes, int iters)
 static void bench_pairing(const char *spec, gboolean write)
 {
   const char *modes[] = { "avg 1 max 1", "avg 2 max 2", "avg 2 max 8" };
-  const char *models[] = { "analytic", "flow", "packet" };
+  const char *models[] = { "analytic", "flow", "packet-vct", "packet" };
   const int iters = 4;
   g_autoptr(platform) p = load(spec);
   printf("Time per iteration (us) on %s, 1024 ranks, %d iterations, identity mapping\n\n", spec,
          iters);
   printf("| bytes |");
   for (int m = 0; m < 3; m++)
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
       printf(" %s %s |", models[k], modes[m]);
   printf("\n|---|");
-  for (int i = 0; i < 9; i++)
+  for (int i = 0; i < 12; i++)
     printf("---|");
   printf("\n");
   for (int64_t b = 4; b <= 1 << 20; b *= 4) {
@@ -240,7 +240,7 @@ static void bench_pairing(const char *spec, gboolean write)
         g_clear_error(&e);
         g_free(dir);
       }
-      for (int k = 0; k < 3; k++) {
+      for (int k = 0; k < 4; k++) {
         run_out o;
         if (run(t, p, models[k], &o))
           printf(" %.4g |", o.makespan_s * 1e6 / iters);

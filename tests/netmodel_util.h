@@ -18,7 +18,7 @@ typedef struct nm_run {
   int nmsgs, ndone;
   int64_t arrival[NM_MAX_MSGS];
   int src[NM_MAX_MSGS], dst[NM_MAX_MSGS];
-  int64_t bytes[NM_MAX_MSGS];
+  int64_t bytes[NM_MAX_MSGS], t[NM_MAX_MSGS];
 } nm_run;
 
 static inline void nm_on_done(void *ctx, engine *e, const engine_event *ev)
@@ -54,6 +54,7 @@ static inline int nm_send(nm_run *r, int src, int dst, int64_t bytes, int64_t t)
   r->src[tag] = src;
   r->dst[tag] = dst;
   r->bytes[tag] = bytes;
+  r->t[tag] = t;
   netmodel_msg msg = { src, dst, bytes, t, NETMODEL_P2P, (uint32_t)tag, (uint64_t)tag };
   netmodel_start(r->m, &msg);
   return tag;
