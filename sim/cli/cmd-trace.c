@@ -169,6 +169,9 @@ int cmd_trace(int argc, char **argv)
            "Collective algorithms:\n");
     for (int i = 0; i < coll_nalgos; i++)
       printf("  %-20s %s\n", coll_algos[i].name, coll_algos[i].summary);
+    printf("\nExamples:\n  mapsim trace info traces/data/ring-8 --json\n"
+           "  mapsim trace matrix traces/data/stencil3d-64 --kind bytes -o stencil.csv\n"
+           "`mapsim trace info --help` and `mapsim trace matrix --help` list the options.\n");
     return 0;
   }
   GError *e = NULL;
