@@ -7,9 +7,13 @@
  * rank starts carries an explicit time, and every completion takes the max
  * of the times it depends on, so the order in which ranks run never changes
  * the result. Requests and messages are pooled records (index free lists);
- * channels (src, dst, comm, tag) live in an open-addressing hash table;
- * nothing is allocated per event in the steady state. Collectives are
- * expanded with coll_schedule() into instances shared by their members.
+ * channels (src, dst, comm, tag) live in an open-addressing hash table,
+ * fronted by a small per-rank cache of the channels each rank uses (a halo
+ * exchange finds its channel at the first probe, in memory the rank already
+ * touches); the replay runs its own event loop (engine_pop) and prefetches
+ * what the next event will touch; nothing is allocated per event in the
+ * steady state. Collectives are expanded with coll_schedule() into
+ * instances shared by their members.
  * Owned by the sim/ engineer. Not for: timing rules (models/), printing.
  */
 #include "sim/replay.h"
@@ -50,11 +54,13 @@ typedef struct chan {
 } chan;
 
 /* Per-rank channel cache: the channels a rank used last, so that the hot
- * path finds a channel without touching the shared hash table. key is
- * peer * 2 + (1 if the rank receives on it). */
+ * path finds a channel without touching the shared hash table. `dcomm` is
+ * the communicator (< 2^31, checked by the pre-pass) with bit 31 set when
+ * the rank receives on the channel (peer = source), clear when it sends. */
 #define CCACHE 16
+#define CC_RECV 0x80000000u
 typedef struct cc_ent {
-  uint32_t key, comm, tag, chan;
+  uint32_t peer, dcomm, tag, chan;
 } cc_ent;
 
 typedef struct pend {
@@ -225,20 +231,21 @@ static uint32_t chan_find(replay *R, rank_st *rs, int rank, uint32_t recv, uint3
                           uint32_t cm, uint32_t tg)
 {
   cc_ent *cc = &R->cc[(size_t)rank * CCACHE];
-  uint32_t key = peer * 2 + recv;
+  uint32_t dcomm = cm | (recv ? CC_RECV : 0);
   int n = rs->ncc;
   for (int k = 0, i = rs->cc_last + 1; k < n; k++, i++) {
     if (i >= n)
       i = 0;
-    if (cc[i].key == key && cc[i].tag == tg && cc[i].comm == cm) {
+    if (cc[i].peer == peer && cc[i].tag == tg && cc[i].dcomm == dcomm) {
       rs->cc_last = (uint8_t)i;
       return cc[i].chan;
     }
   }
-  chan *c = recv ? chan_get(R, peer, (uint32_t)rank, cm, tg) : chan_get(R, (uint32_t)rank, peer, cm, tg);
+  chan *c = recv ? chan_get(R, peer, (uint32_t)rank, cm, tg)
+                 : chan_get(R, (uint32_t)rank, peer, cm, tg);
   uint32_t ci = (uint32_t)(c - R->chans);
   int i = n < CCACHE ? rs->ncc++ : (rs->cc_last + 1) % CCACHE;
-  cc[i] = (cc_ent){ key, cm, tg, ci };
+  cc[i] = (cc_ent){ peer, dcomm, tg, ci };
   rs->cc_last = (uint8_t)i;
   return ci;
 }
@@ -1224,7 +1231,7 @@ static replay_result *collect(replay *R)
     res->nmodel_stats = nm->ops->stats(nm, res->model_stats, G_N_ELEMENTS(res->model_stats));
   res->peak_bytes = engine_bytes(R->eng) + R->capops * sizeof(op) + R->capmsgs * sizeof(msg) +
                     R->capchans * sizeof(chan) + R->nslots * sizeof(uint32_t) +
-                    (size_t)t->nranks * sizeof(rank_st);
+                    (size_t)t->nranks * (sizeof(rank_st) + CCACHE * sizeof(cc_ent));
   for (int r = 0; r < t->nranks; r++)
     if (R->ranks[r].state != RS_DONE) {
       report_stuck(R, res);
