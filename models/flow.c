@@ -530,6 +530,15 @@ static void flow_handle(netmodel *m, const engine_event *ev)
   }
 }
 
+static void flow_link_stat(const netmodel *m, int link, netmodel_link_stat *out)
+{
+  const flowmodel *fm = (const flowmodel *)m;
+  int r = fm->link_res[link];
+  out->max_load = fm->maxn[r];
+  out->avg_load = fm->area[r] / (double)MAX(m->eng->now, 1);
+  out->saturated_ps = fm->sat_ps[r];
+}
+
 static int flow_stats(const netmodel *m, netmodel_stat *out, int max)
 {
   const flowmodel *fm = (const flowmodel *)m;
@@ -572,6 +581,8 @@ const struct netmodel_ops netmodel_flow_ops = {
   .start = flow_start,
   .handle = flow_handle,
   .stats = flow_stats,
+  .link_stat = flow_link_stat,
+  .load_unit = "flows",
 };
 
 const struct netmodel_ops netmodel_flow_hd_ops = {
@@ -583,4 +594,6 @@ const struct netmodel_ops netmodel_flow_hd_ops = {
   .start = flow_start,
   .handle = flow_handle,
   .stats = flow_stats,
+  .link_stat = flow_link_stat,
+  .load_unit = "flows",
 };

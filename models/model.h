@@ -94,6 +94,13 @@ enum {
   NETMODEL_CAP_ISOLATED_EXACT = 1u << 0,
 };
 
+/* Per-link load of a contention model (see link_stat below). */
+typedef struct netmodel_link_stat {
+  double max_load;
+  double avg_load;
+  int64_t saturated_ps;
+} netmodel_link_stat;
+
 struct netmodel_ops {
   const char *name;
   const char *summary;
@@ -112,6 +119,12 @@ struct netmodel_ops {
   /* Optional: model-specific statistics after the run; returns how many
    * were written to out[0..max-1]. NULL: none. */
   int (*stats)(const netmodel *m, netmodel_stat *out, int max);
+  /* Optional: what was in flight on link `link` over the run - the
+   * maximum and the time average of its load (flows for flow models,
+   * queued packets for packet models; `load_unit` names it) and the time it
+   * was saturated. NULL: the model keeps no per-link load. */
+  void (*link_stat)(const netmodel *m, int link, netmodel_link_stat *out);
+  const char *load_unit;
 };
 
 struct netmodel {

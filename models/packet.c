@@ -469,6 +469,14 @@ static void packet_handle(netmodel *m, const engine_event *ev)
   }
 }
 
+static void packet_link_stat(const netmodel *m, int link, netmodel_link_stat *out)
+{
+  const pktmodel *pm = (const pktmodel *)m;
+  out->max_load = (double)pm->qmax[link];
+  out->avg_load = pm->qarea[link] / (double)MAX(m->eng->now, 1);
+  out->saturated_ps = pm->sat_ps[link];
+}
+
 static int packet_stats(const netmodel *m, netmodel_stat *out, int max)
 {
   const pktmodel *pm = (const pktmodel *)m;
@@ -511,6 +519,8 @@ const struct netmodel_ops netmodel_packet_ops = {
   .start = packet_start,
   .handle = packet_handle,
   .stats = packet_stats,
+  .link_stat = packet_link_stat,
+  .load_unit = "packets",
 };
 
 const struct netmodel_ops netmodel_packet_vct_ops = {
@@ -522,6 +532,8 @@ const struct netmodel_ops netmodel_packet_vct_ops = {
   .start = packet_start,
   .handle = packet_handle,
   .stats = packet_stats,
+  .link_stat = packet_link_stat,
+  .load_unit = "packets",
 };
 
 const struct netmodel_ops netmodel_packet_buf_ops = {
@@ -533,4 +545,6 @@ const struct netmodel_ops netmodel_packet_buf_ops = {
   .start = packet_start,
   .handle = packet_handle,
   .stats = packet_stats,
+  .link_stat = packet_link_stat,
+  .load_unit = "packets",
 };

@@ -1229,6 +1229,12 @@ static replay_result *collect(replay *R)
   res->link_busy_ps = g_memdup2(nm->link_busy_ps, n * sizeof(int64_t));
   if (nm->ops->stats)
     res->nmodel_stats = nm->ops->stats(nm, res->model_stats, G_N_ELEMENTS(res->model_stats));
+  if (nm->ops->link_stat) {
+    res->link_stats = g_new0(netmodel_link_stat, n);
+    for (int l = 0; l < nm->nlinks; l++)
+      nm->ops->link_stat(nm, l, &res->link_stats[l]);
+    res->load_unit = nm->ops->load_unit;
+  }
   res->peak_bytes = engine_bytes(R->eng) + R->capops * sizeof(op) + R->capmsgs * sizeof(msg) +
                     R->capchans * sizeof(chan) + R->nslots * sizeof(uint32_t) +
                     (size_t)t->nranks * (sizeof(rank_st) + CCACHE * sizeof(cc_ent));
@@ -1292,6 +1298,7 @@ void replay_result_free(replay_result *r)
   g_free(r->link_bytes);
   g_free(r->link_messages);
   g_free(r->link_busy_ps);
+  g_free(r->link_stats);
   g_free(r->stuck_summary);
   g_free(r->stuck_detail);
   trace_free(r->out_trace);

@@ -122,6 +122,8 @@ typedef struct replay_result {
   int max_hops;
   netmodel_stat model_stats[16];
   int nmodel_stats;
+  netmodel_link_stat *link_stats; /* nlinks, or NULL when the model keeps no link load */
+  const char *load_unit;         /* what link_stats count ("flows", "packets") */
   size_t peak_bytes;             /* replay state + queue high-water (approx.) */
   /* Deadlock: stuck > 0 ranks did not finish. */
   int stuck;

@@ -203,3 +203,45 @@ Test(simulate_cli, deadlock_fixture_reports_and_writes_nothing)
   g_free(out_dir);
   g_free(tmp);
 }
+
+/* Per-link results: the links array carries the p2p bytes of the static
+ * prediction; contention models add their load (flows, queued packets). */
+Test(simulate_cli, per_link_loads, .timeout = 120)
+{
+  char *path = tu_src("traces/data/alltoall-16");
+  const char *models[] = { "analytic", "flow", "packet" };
+  const char *units[] = { NULL, "flows", "packets" };
+  for (int k = 0; k < 3; k++) {
+    char *out = NULL;
+    const char *args[] = { "simulate", "-p", "torus:4x4x4", "-t", path, "--model", models[k],
+                           "--compute-scale", "0", "--json", NULL };
+    cr_assert_eq(tu_run(&out, NULL, args), 0);
+    JsonParser *jp;
+    JsonObject *o = parse(&jp, out);
+    JsonArray *links = json_object_get_array_member(o, "links");
+    JsonObject *pre = json_object_get_object_member(o, "pre");
+    cr_assert_eq((int64_t)json_array_get_length(links),
+                 json_object_get_int_member(pre, "links_used"), "%s", models[k]);
+    int64_t sum = 0;
+    for (guint i = 0; i < json_array_get_length(links); i++) {
+      JsonObject *l = json_array_get_object_element(links, i);
+      sum += json_object_get_int_member(l, "p2p_bytes");
+      cr_assert_gt(json_object_get_double_member(l, "busy_s"), 0);
+      cr_assert_eq(json_object_has_member(l, "max_load"), units[k] != NULL, "%s", models[k]);
+      if (units[k])
+        cr_assert_geq(json_object_get_double_member(l, "max_load"), 1.0, "%s", models[k]);
+    }
+    /* every link's bytes summed = hop_bytes: each byte counted once per hop */
+    cr_assert_eq(sum, json_object_get_int_member(pre, "hop_bytes"));
+    if (units[k])
+      cr_assert_str_eq(json_object_get_string_member(o, "load_unit"), units[k]);
+    /* busiest first */
+    JsonObject *first = json_array_get_object_element(links, 0);
+    JsonObject *last = json_array_get_object_element(links, json_array_get_length(links) - 1);
+    cr_assert_geq(json_object_get_double_member(first, "busy_s"),
+                  json_object_get_double_member(last, "busy_s"));
+    g_object_unref(jp);
+    g_free(out);
+  }
+  g_free(path);
+}

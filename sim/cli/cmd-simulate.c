@@ -48,8 +48,82 @@ static void add_metrics(JsonBuilder *b, const char *name, const metrics *m)
   json_builder_end_object(b);
 }
 
+/* Links that carried anything, busiest (by busy time) first; ties by id. */
+static int cmp_busy(const void *a, const void *b, void *user)
+{
+  const replay_result *r = user;
+  int x = *(const int *)a, y = *(const int *)b;
+  if (r->link_busy_ps[x] != r->link_busy_ps[y])
+    return r->link_busy_ps[x] > r->link_busy_ps[y] ? -1 : 1;
+  return (x > y) - (x < y);
+}
+
+static int *used_links(const replay_result *r, int *n)
+{
+  int *ids = g_new(int, MAX(r->nlinks, 1));
+  *n = 0;
+  for (int l = 0; l < r->nlinks; l++)
+    if (r->link_bytes[l] || r->link_busy_ps[l])
+      ids[(*n)++] = l;
+  g_qsort_with_data(ids, *n, sizeof(int), cmp_busy, (gpointer)r);
+  return ids;
+}
+
+/* "links": per used link its p2p traffic, busy time and, for contention
+ * models, its load (flows or queued packets) and saturated time. */
+static void add_links(JsonBuilder *b, const replay_result *r, const platform *p)
+{
+  int n;
+  int *ids = used_links(r, &n);
+  if (r->load_unit) {
+    json_builder_set_member_name(b, "load_unit");
+    json_builder_add_string_value(b, r->load_unit);
+  }
+  json_builder_set_member_name(b, "links");
+  json_builder_begin_array(b);
+  for (int i = 0; i < n; i++) {
+    int l = ids[i];
+    json_builder_begin_object(b);
+    add_int(b, "link", l);
+    add_int(b, "from", p->topo->link_src[l]);
+    add_int(b, "to", p->topo->link_dst[l]);
+    add_int(b, "p2p_bytes", r->link_bytes[l]);
+    add_int(b, "p2p_messages", r->link_messages[l]);
+    add_dbl(b, "busy_s", r->link_busy_ps[l] * 1e-12);
+    if (r->link_stats) {
+      add_dbl(b, "max_load", r->link_stats[l].max_load);
+      add_dbl(b, "avg_load", r->link_stats[l].avg_load);
+      add_dbl(b, "saturated_s", r->link_stats[l].saturated_ps * 1e-12);
+    }
+    json_builder_end_object(b);
+  }
+  json_builder_end_array(b);
+  g_free(ids);
+}
+
+static void print_busiest(const replay_result *r, const platform *p, int top)
+{
+  int n;
+  int *ids = used_links(r, &n);
+  printf("\nbusiest links (all traffic)                   p2p bytes    busy (s)");
+  if (r->link_stats)
+    printf("  max %-7s avg %-7s saturated (s)", r->load_unit, r->load_unit);
+  printf("\n");
+  for (int i = 0; i < MIN(n, top); i++) {
+    int l = ids[i];
+    g_autofree char *name = platform_link_name(p, l);
+    printf("  %-40s %12" G_GINT64_FORMAT " %11.6g", name, r->link_bytes[l],
+           r->link_busy_ps[l] * 1e-12);
+    if (r->link_stats)
+      printf("  %11.0f %11.3f %13.6g", r->link_stats[l].max_load, r->link_stats[l].avg_load,
+             r->link_stats[l].saturated_ps * 1e-12);
+    printf("\n");
+  }
+  g_free(ids);
+}
+
 static void print_json(const replay_result *r, const metrics *pre, const metrics *post,
-                       gboolean match, double wall, const char *model)
+                       gboolean match, double wall, const char *model, const platform *p)
 {
   JsonBuilder *b = json_builder_new();
   json_builder_begin_object(b);
@@ -87,6 +161,7 @@ static void print_json(const replay_result *r, const metrics *pre, const metrics
   json_builder_end_array(b);
   for (int i = 0; i < r->nmodel_stats; i++)
     add_dbl(b, r->model_stats[i].name, r->model_stats[i].value);
+  add_links(b, r, p);
   add_dbl(b, "wall_s", wall);
   add_dbl(b, "events_per_s", wall > 0 ? r->events / wall : 0);
   json_builder_end_object(b);
@@ -122,6 +197,7 @@ static void print_human(const sim_args *a, const replay_result *r, const metrics
   const metrics *ms[2] = { pre, post };
   const char *labels[2] = { "pre", "post" };
   cli_metrics_print(ms, labels, 2, p, 0);
+  print_busiest(r, p, 5);
   printf("\npre/post p2p link bytes and hop_bytes: %s\n", match ? "match" : "MISMATCH");
 }
 
@@ -204,7 +280,7 @@ static int simulate(sim_args *a)
   post = study_post_metrics(r, pre, p);
   int bad = study_first_mismatch(pre, post);
   if (a->json)
-    print_json(r, pre, post, bad < 0, wall, ops->name);
+    print_json(r, pre, post, bad < 0, wall, ops->name, p);
   else
     print_human(a, r, pre, post, bad < 0, wall, p);
   if (a->out && !trace_write_otf2(r->out_trace, a->out, &e))
