@@ -135,6 +135,106 @@ static int link_between(const topo *t, int u, int v)
   return -1;
 }
 
+static gboolean parse_id(const char *tok, long limit, long *out)
+{
+  char *end;
+  errno = 0;
+  long v = strtol(tok, &end, 10);
+  if (errno || end == tok || *end || v < 0 || v >= limit)
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+/* A node path "src n1 ... dst": appends its links; sets *src, *dst. */
+static gboolean parse_node_path(const topo *t, char **tok, const char *path, int ln,
+                                GArray *links, int *src, int *dst, GError **error)
+{
+  int prev = -1, count = 0;
+  for (int i = 0; tok[i]; i++) {
+    long v;
+    if (!*tok[i])
+      continue;
+    if (!parse_id(tok[i], t->nnodes, &v)) {
+      g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_PARSE,
+                  "%s:%d: '%s' is not a node, expected ids in [0, %d)", path, ln, tok[i],
+                  t->nnodes);
+      return FALSE;
+    }
+    if (prev >= 0) {
+      int l = link_between(t, prev, (int)v);
+      if (l < 0) {
+        g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_INVALID,
+                    "%s:%d: no link %d -> %ld, expected a path along links", path, ln, prev, v);
+        return FALSE;
+      }
+      g_array_append_val(links, l);
+    } else {
+      *src = (int)v;
+    }
+    prev = (int)v;
+    count++;
+  }
+  *dst = prev;
+  if (count < 2 || *src == *dst) {
+    g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_PARSE,
+                "%s:%d: expected 'src node ... dst' or 'src dst : link ...' with src != dst",
+                path, ln);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* A link path "src dst : l1 l2 ...": the links must chain from src to dst
+ * (the way to pick one of several parallel links). */
+static gboolean parse_link_path(const topo *t, const char *head, const char *tail,
+                                const char *path, int ln, GArray *links, int *src, int *dst,
+                                GError **error)
+{
+  char **ends = g_strsplit_set(head, " \t", -1);
+  char **ids = g_strsplit_set(tail, " \t,", -1);
+  long ends_v[2];
+  int nends = 0, cur = -1;
+  gboolean ok = TRUE;
+  for (int i = 0; ends[i] && ok; i++)
+    if (*ends[i])
+      ok = nends < 2 && parse_id(ends[i], t->nnodes, &ends_v[nends++]);
+  if (!ok || nends != 2 || ends_v[0] == ends_v[1]) {
+    g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_PARSE,
+                "%s:%d: expected 'src dst : link ...' with two different nodes", path, ln);
+    ok = FALSE;
+    goto out;
+  }
+  *src = (int)ends_v[0];
+  *dst = (int)ends_v[1];
+  cur = *src;
+  for (int i = 0; ids[i]; i++) {
+    long l;
+    if (!*ids[i])
+      continue;
+    if (!parse_id(ids[i], t->nlinks, &l) || t->link_src[l] != cur) {
+      g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_INVALID,
+                  "%s:%d: '%s' is not a link leaving node %d, expected link ids in [0, %d) "
+                  "chaining from %d to %d", path, ln, ids[i], cur, t->nlinks, *src, *dst);
+      ok = FALSE;
+      goto out;
+    }
+    int li = (int)l;
+    g_array_append_val(links, li);
+    cur = t->link_dst[l];
+  }
+  if (cur != *dst) {
+    g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_INVALID,
+                "%s:%d: the links end at node %d, expected them to reach %d", path, ln, cur,
+                *dst);
+    ok = FALSE;
+  }
+out:
+  g_strfreev(ends);
+  g_strfreev(ids);
+  return ok;
+}
+
 gboolean router_load_table(router *r, const char *path, GError **error)
 {
   const topo *t = r->t;
@@ -163,51 +263,26 @@ gboolean router_load_table(router *r, const char *path, GError **error)
     char *hash = strchr(lines[ln], '#');
     if (hash)
       *hash = '\0';
-    char **tok = g_strsplit_set(g_strstrip(lines[ln]), " \t,", -1);
-    int ntok = 0, prev = -1, src = -1, start = (int)links->len;
-    gboolean bad = FALSE;
-    for (int i = 0; tok[i] && !bad; i++) {
-      if (!*tok[i])
-        continue;
-      char *end;
-      errno = 0;
-      long v = strtol(tok[i], &end, 10);
-      if (errno || *end || v < 0 || v >= (long)n) {
-        g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_PARSE,
-                    "%s:%d: '%s' is not a node, expected ids in [0, %zu)", path, ln + 1, tok[i], n);
-        bad = TRUE;
-        break;
-      }
-      if (prev >= 0) {
-        int l = link_between(t, prev, (int)v);
-        if (l < 0) {
-          g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_INVALID,
-                      "%s:%d: no link %d -> %ld, expected a path along links", path, ln + 1,
-                      prev, v);
-          bad = TRUE;
-          break;
-        }
-        g_array_append_val(links, l);
-      } else {
-        src = (int)v;
-      }
-      prev = (int)v;
-      ntok++;
-    }
-    g_strfreev(tok);
-    if (bad)
-      goto out;
-    if (ntok == 0)
+    char *line = g_strstrip(lines[ln]);
+    if (!*line)
       continue;
-    if (ntok < 2 || src == prev) {
-      g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_PARSE,
-                  "%s:%d: expected 'src node ... dst' with src != dst", path, ln + 1);
-      goto out;
+    int src = -1, dst = -1, start = (int)links->len;
+    char *colon = strchr(line, ':');
+    gboolean good;
+    if (colon) {
+      *colon = '\0';
+      good = parse_link_path(t, line, colon + 1, path, ln + 1, links, &src, &dst, error);
+    } else {
+      char **tok = g_strsplit_set(line, " \t,", -1);
+      good = parse_node_path(t, tok, path, ln + 1, links, &src, &dst, error);
+      g_strfreev(tok);
     }
-    size_t pair = (size_t)src * n + (size_t)prev;
+    if (!good)
+      goto out;
+    size_t pair = (size_t)src * n + (size_t)dst;
     if (off[pair] >= 0) {
       g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_PARSE,
-                  "%s:%d: second route %d -> %d, expected one per pair", path, ln + 1, src, prev);
+                  "%s:%d: second route %d -> %d, expected one per pair", path, ln + 1, src, dst);
       goto out;
     }
     off[pair] = start;

@@ -16,8 +16,11 @@
  *    breadth-first shortest paths (graph topologies; the lowest link id wins
  *    among equal choices, so routes are deterministic).
  *
- * Route files: one path per line, `#` comments, `src n1 n2 ... dst` (the
- * nodes visited, both ends included); consecutive nodes must be linked.
+ * Route files: one path per line, `#` comments, either the nodes visited
+ * `src n1 n2 ... dst` (both ends included; consecutive nodes must be
+ * linked, the lowest-id link between them is taken) or the links taken
+ * `src dst : l1 l2 ...` (link ids chaining from src to dst; the way to
+ * choose among parallel links).
  *
  * The iterator walks a route without allocating: route_begin() then
  * route_next() until it returns FALSE.

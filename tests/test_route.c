@@ -129,6 +129,29 @@ Test(route, table_routes_on_a_graph)
   cr_assert_not(router_load_table(p->router, bad, &e));
   cr_assert_not_null(strstr(e->message, ":1: no link 0 -> 2"), "%s", e->message);
   g_clear_error(&e);
+  /* link-id syntax: 5 -> 3 over links 5->0 and the chord 0->3 */
+  int l50 = -1, l03 = -1;
+  for (int l = 0; l < p->topo->nlinks; l++) {
+    if (p->topo->link_src[l] == 5 && p->topo->link_dst[l] == 0)
+      l50 = l;
+    if (p->topo->link_src[l] == 0 && p->topo->link_dst[l] == 3)
+      l03 = l;
+  }
+  char *text = g_strdup_printf("5 3 : %d %d\n", l50, l03);
+  char *byid = tu_write_tmp("id.routes", text);
+  cr_assert(router_load_table(p->router, byid, &e), "%s", e ? e->message : "");
+  int taken[4];
+  cr_assert_eq(walk(p, 5, 3, NULL, taken), 2);
+  cr_assert_eq(taken[0], l50);
+  cr_assert_eq(taken[1], l03);
+  char *broken = tu_write_tmp("broken.routes", "# ok line first\n0 1 2\n5 3 : 0\n");
+  cr_assert_not(router_load_table(p->router, broken, &e));
+  cr_assert_not_null(strstr(e->message, ":3: '0' is not a link leaving node 5"), "%s",
+                     e->message);
+  g_clear_error(&e);
+  g_free(text);
+  g_free(byid);
+  g_free(broken);
   platform_free(p);
   g_free(links);
   g_free(routes);
