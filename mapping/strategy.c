@@ -174,12 +174,13 @@ strategy_pipeline *strategy_parse(const char *spec, GError **error)
   return pl;
 }
 
-/* Runs the steps on ctx (one task per slot of ctx->p). */
-static gboolean run_steps(const strategy_pipeline *pl, const strategy_ctx *ctx, mapping *m,
-                          GError **error)
+/* Runs the steps from..nsteps-1 on ctx; a pipeline that starts with a
+ * refiner first runs that refiner's start constructor. */
+static gboolean run_steps(const strategy_pipeline *pl, int from, const strategy_ctx *ctx,
+                          mapping *m, GError **error)
 {
   const strategy *first = pl->steps[0].s;
-  if (first->kind == STRATEGY_REFINE) {
+  if (from == 0 && first->kind == STRATEGY_REFINE) {
     const strategy *start = strategy_find(first->start ? first->start : "identity");
     g_assert(start && start->kind == STRATEGY_CONSTRUCT);
     strategy_step st = { start, { start->params, 0, { NULL } } };
@@ -188,7 +189,7 @@ static gboolean run_steps(const strategy_pipeline *pl, const strategy_ctx *ctx, 
     if (!start->run(ctx, &st.args, m, error))
       return FALSE;
   }
-  for (int i = 0; i < pl->nsteps; i++) {
+  for (int i = from; i < pl->nsteps; i++) {
     const strategy_step *st = &pl->steps[i];
     if (!st->s->run(ctx, &st->args, m, error))
       return FALSE;
@@ -251,20 +252,34 @@ mapping *strategy_run(const strategy_pipeline *pl, const commgraph *g, const pla
   if (p->cores_per_node > 1 && g->n <= p->nalloc && !pipeline_places_slots(pl))
     ctx.p = &one; /* enough nodes: one rank per node, no partitioning */
   if (ctx.p->cores_per_node == 1 || pipeline_places_slots(pl)) {
-    if (!run_steps(pl, &ctx, m, error))
+    if (!run_steps(pl, 0, &ctx, m, error))
       goto fail;
     return m;
   }
-  /* several ranks per node: partition, map the quotient graph, expand */
+  /* several ranks per node: group the ranks into nodes, refine the node
+   * placement of the groups on the quotient graph, expand. A first step
+   * that fills node slots itself (a curve, geometric with its coordinates)
+   * makes the groups; otherwise Scotch partitions (deveci2015 III-A). */
   int *part = g_new(int, g->n);
-  gboolean ok = strategy_partition(g, p, seed, part, error);
+  int from = 0;
+  gboolean ok;
+  if (pl->steps[0].s->places_slots) {
+    ok = run_steps(&(strategy_pipeline){ 1, pl->steps }, 0, &ctx, m, error);
+    for (int i = 0; ok && i < g->n; i++)
+      part[i] = p->alloc_index[m->node[i]];
+    from = 1;
+  } else {
+    ok = strategy_partition(g, p, seed, part, error);
+  }
   if (ok) {
     commgraph *q = quotient(g, part, p->nalloc);
     ctx.g = q;
     ctx.p = &one;
     ctx.coords = NULL; /* task coordinates do not survive the quotient */
     mapping *qm = mapping_new(q->n);
-    ok = run_steps(pl, &ctx, qm, error);
+    for (int k = 0; from == 1 && k < q->n; k++)
+      qm->node[k] = p->alloc[k]; /* group k sits where the first step put it */
+    ok = run_steps(pl, from, &ctx, qm, error);
     for (int i = 0; ok && i < g->n; i++)
       m->node[i] = qm->node[part[i]];
     mapping_free(qm);

@@ -7,10 +7,12 @@
  * A pipeline that starts with a refiner first runs that refiner's
  * `start` constructor (for example random for kl, as selvitopi does).
  *
- * Several ranks per node: unless a strategy sets `places_slots` (it maps
- * ranks onto node slots itself, like the curves), strategy_run() first
- * partitions the tasks into the allocated nodes with Scotch (deveci2015
- * Section III-A), runs the pipeline on the quotient graph with one task per
+ * Several ranks per node: unless every step sets `places_slots` (it maps
+ * ranks onto node slots itself, like the curves), strategy_run() groups the
+ * tasks into the allocated nodes - with the first step when it places slots
+ * (so a curve or geometric keeps its grouping and the refiners after it
+ * move whole groups), otherwise with Scotch (deveci2015 Section III-A) -
+ * runs the (remaining) pipeline on the quotient graph with one task per
  * node, and expands the result.
  *
  * Adding a strategy: one file defining `const strategy strategy_NAME` and

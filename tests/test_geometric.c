@@ -384,3 +384,35 @@ Test(geometric, several_ranks_per_node_quality)
   commgraph_free(g);
   platform_free(p);
 }
+
+/* Several ranks per node with a refiner after geometric: geometric makes
+ * the groups (with its coordinates), wh then moves whole groups; the
+ * groups survive and hop-bytes do not grow. A 4x4x8 stencil on 32 nodes
+ * of 4 cores, node placement scrambled by a random allocation order. */
+Test(geometric, groups_survive_refinement_with_several_cores)
+{
+  int dims[3] = { 4, 4, 8 };
+  commgraph *g = st_stencil(3, dims, TRUE, NULL);
+  double *coords = grid_coords(3, dims);
+  platform *p = tu_platform("torus:4x4x4");
+  GError *e = NULL;
+  cr_assert(platform_set_cores(p, 4, &e));
+  cr_assert(platform_set_allocation(p, "random:32:5", &e));
+  mapping *a = run_geo("geometric", g, p, coords, 3, &e);
+  mapping *b = run_geo("geometric+wh", g, p, coords, 3, &e);
+  cr_assert_not_null(a);
+  cr_assert_not_null(b);
+  for (int i = 0; i < g->n; i++)
+    for (int j = i + 1; j < g->n; j++)
+      cr_assert_eq(a->node[i] == a->node[j], b->node[i] == b->node[j],
+                   "ranks %d and %d: grouping changed by wh", i, j);
+  metrics *ma = metrics_compute(g, p, a), *mb = metrics_compute(g, p, b);
+  cr_assert_leq(mb->hop_bytes, ma->hop_bytes);
+  metrics_free(ma);
+  metrics_free(mb);
+  mapping_free(a);
+  mapping_free(b);
+  platform_free(p);
+  g_free(coords);
+  commgraph_free(g);
+}
