@@ -36,11 +36,13 @@
  * maximum and time-averaged number of flows, and the time it was saturated
  * (all its capacity allocated).
  *
- * Cost: O(component flows x hops x log links) per flow start or end; all
- * arrays are flat and grow geometrically, nothing is allocated per event in
- * steady state. Owned by the network-models engineer (issue 6). Not for:
- * packet-level effects (pipelining, queueing delay: packet.c), MPI
- * semantics (sim/replay.c).
+ * Cost: O(component flows x hops + component links x log links) per
+ * re-rating (lazy water-filling heap: a capacity is re-keyed only when it
+ * reaches the top, not at every count change; the flow loops prefetch
+ * ahead); all arrays are flat and grow geometrically, nothing is allocated
+ * per event in steady state. Owned by the network-models engineer (issue
+ * 6). Not for: packet-level effects (pipelining, queueing delay:
+ * packet.c), MPI semantics (sim/replay.c).
  */
 #include <math.h>
 #include <string.h>
@@ -62,7 +64,7 @@ typedef struct flist {
 typedef struct fheap_item {
   double share;
   int res;
-  uint32_t stamp;
+  int n; /* the capacity's unfrozen flow count when pushed */
 } fheap_item;
 
 typedef struct flowmodel {
@@ -90,7 +92,7 @@ typedef struct flowmodel {
   gboolean pending;
   /* re-rating workspace */
   uint32_t epoch;
-  uint32_t *rmark, *rstamp;
+  uint32_t *rmark;
   double *rcap;
   int *rn, *comp_res, *comp_flow;
   fheap_item *heap;
@@ -151,7 +153,6 @@ static gboolean flow_setup(netmodel *m, gboolean half_duplex)
   size_t n = (size_t)MAX(fm->nres, 1);
   fm->rl = g_new0(flist, n);
   fm->rmark = g_new0(uint32_t, n);
-  fm->rstamp = g_new0(uint32_t, n);
   fm->rcap = g_new0(double, n);
   fm->rn = g_new0(int, n);
   fm->comp_res = g_new0(int, n);
@@ -186,7 +187,7 @@ static void flow_fini(netmodel *m)
     g_free(fm->rl[r].e);
   void *arrays[] = { fm->link_res, fm->res_bw, fm->rl, fm->free_ids, fm->fmsg, fm->rem,
                      fm->rate, fm->new_rate, fm->last, fm->ver, fm->fmark, fm->frozen,
-                     fm->nhops, fm->hop_res, fm->hop_pos, fm->route, fm->rmark, fm->rstamp,
+                     fm->nhops, fm->hop_res, fm->hop_pos, fm->route, fm->rmark,
                      fm->rcap, fm->rn, fm->comp_res, fm->comp_flow, fm->heap, fm->maxn, fm->dirty, fm->dirty_mark,
                      fm->area, fm->tlast, fm->sat_ps, fm->sat };
   for (size_t i = 0; i < G_N_ELEMENTS(arrays); i++)
@@ -311,7 +312,7 @@ static void heap_push(flowmodel *fm, int r)
     fm->hcap = fm->hcap ? 2 * fm->hcap : 256;
     fm->heap = g_renew(fheap_item, fm->heap, fm->hcap);
   }
-  fheap_item it = { fm->rcap[r] / fm->rn[r], r, ++fm->rstamp[r] };
+  fheap_item it = { fm->rcap[r] / fm->rn[r], r, fm->rn[r] };
   int i = fm->hn++;
   while (i > 0 && fm->heap[(i - 1) / 2].share > it.share) {
     fm->heap[i] = fm->heap[(i - 1) / 2];
@@ -359,6 +360,10 @@ static int collect_component(flowmodel *fm, int *nres)
     const flist *l = &fm->rl[fm->comp_res[i]];
     for (int j = 0; j < l->n; j++) {
       int g = l->e[j].flow;
+      if (j + 8 < l->n) {
+        __builtin_prefetch(&fm->fmark[l->e[j + 8].flow]);
+        __builtin_prefetch(hops_of(fm, l->e[j + 8].flow));
+      }
       if (fm->fmark[g] == ep)
         continue;
       fm->fmark[g] = ep;
@@ -375,7 +380,14 @@ static int collect_component(flowmodel *fm, int *nres)
   return ncf;
 }
 
-/* Progressive filling over the collected capacities: fills new_rate[]. */
+/* Progressive filling over the collected capacities: fills new_rate[].
+ * Lazy heap: freezing flows at the current minimum share s only raises the
+ * share of the other capacities they cross ((c - s) / (n - 1) >= c / n
+ * when c / n >= s), so heap keys stay lower bounds and are not updated
+ * when a count drops; a capacity whose count changed since it was pushed
+ * is re-pushed with its current share when it reaches the top. A popped
+ * entry with an unchanged count is the true minimum. One heap entry per
+ * capacity at any time (no stale duplicates). */
 static void water_fill(flowmodel *fm, int ncr)
 {
   uint32_t ep = fm->epoch;
@@ -390,12 +402,20 @@ static void water_fill(flowmodel *fm, int ncr)
   while (fm->hn) {
     fheap_item it = heap_pop(fm);
     int r = it.res;
-    if (it.stamp != fm->rstamp[r] || fm->rn[r] == 0)
+    if (fm->rn[r] == 0)
       continue;
+    if (it.n != fm->rn[r]) {
+      heap_push(fm, r);
+      continue;
+    }
     double s = fm->rcap[r] / fm->rn[r];
     const flist *l = &fm->rl[r];
     for (int j = 0; j < l->n; j++) {
       int g = l->e[j].flow;
+      if (j + 8 < l->n) {
+        __builtin_prefetch(&fm->frozen[l->e[j + 8].flow]);
+        __builtin_prefetch(hops_of(fm, l->e[j + 8].flow));
+      }
       if (fm->frozen[g] == ep)
         continue;
       fm->frozen[g] = ep;
@@ -404,8 +424,7 @@ static void water_fill(flowmodel *fm, int ncr)
       for (int k = 0; k < fm->nhops[g]; k++) {
         int q = gh[k];
         fm->rcap[q] -= s;
-        if (--fm->rn[q] > 0 && q != r)
-          heap_push(fm, q);
+        fm->rn[q]--;
       }
     }
   }
