@@ -56,19 +56,14 @@ static inline int tu_run(char **out, char **err, const char *const *args)
   g_ptr_array_add(argv, NULL);
   int status = -1;
   GError *e = NULL;
-  char *o = NULL, *r = NULL;
-  gboolean ok = g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &o,
-                             &r, &status, &e);
+  char *discard_out = NULL, *discard_err = NULL;
+  char **o = out ? out : &discard_out, **r = err ? err : &discard_err;
+  gboolean ok = g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, o,
+                             r, &status, &e);
   cr_assert(ok, "spawn: %s", e ? e->message : "?");
   g_ptr_array_free(argv, TRUE);
-  if (out)
-    *out = o;
-  else
-    g_free(o);
-  if (err)
-    *err = r;
-  else
-    g_free(r);
+  g_free(discard_out);
+  g_free(discard_err);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
