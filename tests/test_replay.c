@@ -516,3 +516,41 @@ Test(replay, output_trace_reads_back_with_same_messages, .timeout = 300)
   }
   platform_free(p);
 }
+
+/* A bcast on a sub-communicator: the odd world ranks {1, 3, 5, 7}, root
+ * world rank 3 (communicator rank 1). Binomial on 4 members: 3 messages,
+ * exactly 2 rounds on the complete graph; the even ranks take no part. */
+Test(replay, subcommunicator_bcast)
+{
+  platform *p = complete_platform(8);
+  GError *e = NULL;
+  mapping *m = mapping_identity(p, 8, &e);
+  trace *t = trace_new(8);
+  int members[4] = { 1, 3, 5, 7 };
+  uint32_t odd = trace_add_comm(t, "odd", 4, members);
+  uint32_t reg = trace_add_region(t, "MPI_Bcast");
+  for (int i = 0; i < 4; i++) {
+    int r = members[i];
+    push(t, r, TRACE_ENTER, 0, -1, 0, reg);
+    push(t, r, TRACE_COLL_BEGIN, 0, -1, 0, 0);
+    trace_event ev = { .time = 0, .peer = 3, .op = COLL_BCAST, .kind = TRACE_COLL_END,
+                       .comm = odd, .bytes = r == 3 ? 1000 : 0, .bytes_recv = r == 3 ? 0 : 1000 };
+    trace_push(t, r, &ev);
+    push(t, r, TRACE_LEAVE, 0, -1, 0, reg);
+  }
+  EACH_MODEL(ops) {
+    replay_result *r = run(t, p, m, ops, 1.0);
+    cr_assert_eq(r->stuck, 0, "%s", ops->name);
+    cr_assert_eq(r->coll_messages, 3, "%s", ops->name);
+    cr_assert_eq(r->coll_bytes, 3000);
+    assert_time(ops, r->makespan_ps, 2 * T(p, 1, 1000), "%s: %ld ps", ops->name,
+                (long)r->makespan_ps);
+    for (int w = 0; w < 8; w += 2)
+      cr_assert_eq(r->per_rank[w].coll_ps, 0, "%s: even rank %d in the bcast", ops->name, w);
+    cr_assert_gt(r->per_rank[7].coll_ps, 0);
+    replay_result_free(r);
+  }
+  trace_free(t);
+  mapping_free(m);
+  platform_free(p);
+}
