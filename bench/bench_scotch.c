@@ -13,6 +13,7 @@
  * work directory, which is kept with --keep).
  *
  * Usage: bench_scotch [--maplib DIR] [--large] [--keep]
+ * DIR defaults to the source tree's tests/data/maplib.
  * Output: Markdown tables for bench/README.md ("Scotch and MapLib cases").
  */
 #include <glib/gstdio.h>
@@ -306,7 +307,7 @@ static void large(const char *work, GString *log)
 
 int main(int argc, char **argv)
 {
-  const char *data = "../shared/data/maplib";
+  const char *data = MAPLIB_DIR;
   gboolean do_large = FALSE, keep = FALSE;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--maplib") == 0 && i + 1 < argc)

@@ -49,8 +49,8 @@ Test(cli, route_haec)
 
 Test(cli, metrics_json_keys_and_values)
 {
-  char *size = tu_shared("data/maplib/cg.p2p.size.csv");
-  char *count = tu_shared("data/maplib/cg.p2p.count.csv");
+  char *size = tu_data("maplib/cg.p2p.size.csv");
+  char *count = tu_data("maplib/cg.p2p.count.csv");
   char *out = NULL;
   const char *args[] = { "metrics", "--platform", "torus:4x4x4", "--matrix", size, "--counts",
                          count, "--json", NULL };
@@ -74,7 +74,7 @@ Test(cli, metrics_json_keys_and_values)
 
 Test(cli, metrics_with_mapping_file)
 {
-  char *pair = tu_src("tests/data/y_pair.csv");
+  char *pair = tu_data("y_pair.csv");
   char *map = tu_write_tmp("far.map", "0 0\n1 42\n"); /* (0,0,0) and (2,2,2): 6 hops */
   char *out = NULL;
   const char *args[] = { "metrics", "-p", "torus:4x4x4", "-m", pair, "--mapping", map, "--json",
@@ -119,16 +119,16 @@ Test(cli, help_everywhere)
 /* Bad input: exit 2, exactly one line on stderr naming what is wrong. */
 Test(cli, bad_input_one_line_exit_2)
 {
-  char *pair = tu_src("tests/data/y_pair.csv");
-  char *ragged = tu_src("tests/data/n_ragged.csv");
-  char *bw = tu_src("tests/data/n_zero_bandwidth.ini");
-  char *two = tu_src("tests/data/n_map_two_on_one.map");
-  char *range = tu_src("tests/data/n_map_node_range.map");
-  char *rank = tu_src("tests/data/n_map_rank_range.map");
-  char *twice = tu_src("tests/data/n_map_rank_twice.map");
-  char *missing = tu_src("tests/data/n_map_missing_rank.map");
-  char *text = tu_src("tests/data/n_map_text.map");
-  char *cg = tu_shared("data/maplib/cg.p2p.size.csv");
+  char *pair = tu_data("y_pair.csv");
+  char *ragged = tu_data("n_ragged.csv");
+  char *bw = tu_data("n_zero_bandwidth.ini");
+  char *two = tu_data("n_map_two_on_one.map");
+  char *range = tu_data("n_map_node_range.map");
+  char *rank = tu_data("n_map_rank_range.map");
+  char *twice = tu_data("n_map_rank_twice.map");
+  char *missing = tu_data("n_map_missing_rank.map");
+  char *text = tu_data("n_map_text.map");
+  char *cg = tu_data("maplib/cg.p2p.size.csv");
   struct { const char *args[12]; const char *expect; } cases[] = {
     { { "metrics", "-p", "torus:4x4x4", "-m", "/nonexistent.csv", NULL }, "/nonexistent.csv: cannot read file" },
     { { "metrics", "-p", "torus:4x4x4", "-m", ragged, NULL }, ":2: row has 2 values, expected 3" },

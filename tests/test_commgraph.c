@@ -15,7 +15,7 @@ static commgraph *load(const char *path)
 
 Test(commgraph, maplib_totals)
 {
-  /* totals from ../shared/data/maplib/README.md (Tables 2 and 3) */
+  /* totals of korndoerfer2021 ("Mapping Matters"), Tables 2 and 3 */
   const struct { const char *app; int64_t msgs, bytes; } apps[] = {
     { "cg", 1279232, 75884703744 },
     { "btmz", 182910, 4785761760 },
@@ -23,9 +23,9 @@ Test(commgraph, maplib_totals)
     { "lulesh", 1692936, 20161171008 },
   };
   for (size_t i = 0; i < G_N_ELEMENTS(apps); i++) {
-    char *size_rel = g_strdup_printf("data/maplib/%s.p2p.size.csv", apps[i].app);
-    char *count_rel = g_strdup_printf("data/maplib/%s.p2p.count.csv", apps[i].app);
-    char *size = tu_shared(size_rel), *count = tu_shared(count_rel);
+    char *size_rel = g_strdup_printf("maplib/%s.p2p.size.csv", apps[i].app);
+    char *count_rel = g_strdup_printf("maplib/%s.p2p.count.csv", apps[i].app);
+    char *size = tu_data(size_rel), *count = tu_data(count_rel);
     commgraph *g = load(size);
     cr_assert_eq(g->n, 64);
     cr_assert_eq(commgraph_total_bytes(g), apps[i].bytes, "%s bytes", apps[i].app);
@@ -46,13 +46,13 @@ Test(commgraph, maplib_totals)
 
 Test(commgraph, mtx_symmetric_and_edges)
 {
-  char *mtx = tu_src("tests/data/y_sym.mtx");
+  char *mtx = tu_data("y_sym.mtx");
   commgraph *g = load(mtx);
   cr_assert_eq(g->n, 3);
   cr_assert_eq(g->nedges, 3, "(2,1) mirrored to (1,2), plus the diagonal (3,3)");
   cr_assert_eq(commgraph_total_bytes(g), 7 + 7 + 5);
   commgraph_free(g);
-  char *edges = tu_src("tests/data/y_ring.edges");
+  char *edges = tu_data("y_ring.edges");
   g = load(edges);
   cr_assert_eq(g->n, 4);
   cr_assert_eq(g->nedges, 4, "the duplicate 0 -> 1 is merged");
@@ -66,9 +66,9 @@ Test(commgraph, mtx_symmetric_and_edges)
 
 Test(commgraph, save_load_round_trip)
 {
-  char *src = tu_shared("data/maplib/lulesh.p2p.size.csv");
+  char *src = tu_data("maplib/lulesh.p2p.size.csv");
   commgraph *g = load(src);
-  char *dir = g_dir_make_tmp("mapsim-cg-XXXXXX", NULL);
+  char *dir = tu_tmp_dir();
   const char *names[] = { "m.csv", "m.mtx" };
   for (int i = 0; i < 2; i++) {
     char *out = g_build_filename(dir, names[i], NULL);
@@ -103,19 +103,17 @@ Test(commgraph, bad_matrices)
     { "missing.csv", "cannot read file" },
   };
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-    char *rel = g_build_filename("tests/data", cases[i][0], NULL);
-    char *path = tu_src(rel);
+    char *path = tu_data(cases[i][0]);
     GError *e = NULL;
     cr_assert_null(commgraph_load(path, &e), "%s accepted", cases[i][0]);
     cr_assert_not_null(strstr(e->message, cases[i][0]), "%s", e->message);
     cr_assert_not_null(strstr(e->message, cases[i][1]), "%s: %s", cases[i][0], e->message);
     g_error_free(e);
-    g_free(rel);
     g_free(path);
   }
   /* counts of another shape */
-  char *pair = tu_src("tests/data/y_pair.csv");
-  char *cg = tu_shared("data/maplib/cg.p2p.count.csv");
+  char *pair = tu_data("y_pair.csv");
+  char *cg = tu_data("maplib/cg.p2p.count.csv");
   commgraph *g = load(pair);
   GError *e = NULL;
   cr_assert_not(commgraph_load_counts(g, cg, &e));

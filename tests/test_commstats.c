@@ -1,6 +1,6 @@
 /* test_commstats.c - the communication metrics reproduce korndoerfer2021
  * ("Mapping Matters"), Section 4.3, Table 2 (count matrices) and Table 3
- * (byte matrices) on the MapLib matrices of ../shared/data/maplib, rounded
+ * (byte matrices) on the MapLib matrices of tests/data/maplib, rounded
  * half up to 3 decimals; plus hand-computed small cases. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "traces/commgraph.h"
+#include "testutil.h"
 #include "traces/commstats.h"
 
 typedef struct {
@@ -45,7 +46,9 @@ ParameterizedTestParameters(commstats, paper_tables)
 
 ParameterizedTest(const table_row *row, commstats, paper_tables)
 {
-  char *path = g_build_filename(g_getenv("MAPSIM_SHARED"), "data", "maplib", row->file, NULL);
+  char *rel = g_build_filename("maplib", row->file, NULL);
+  char *path = tu_data(rel);
+  g_free(rel);
   GError *e = NULL;
   commgraph *g = commgraph_load(path, &e);
   cr_assert(g, "%s", e ? e->message : "");
@@ -112,7 +115,7 @@ static int run(char **argv, char **out, char **err)
 
 Test(commstats, command_json)
 {
-  char *m = g_build_filename(g_getenv("MAPSIM_SHARED"), "data", "maplib", "btmz.p2p.count.csv", NULL);
+  char *m = tu_data("maplib/btmz.p2p.count.csv");
   char *argv[] = { (char *)g_getenv("MAPSIM"), "commstats", "--matrix", m, "--split", "8",
                    "--json", NULL };
   char *out = NULL, *err = NULL;
@@ -122,7 +125,7 @@ Test(commstats, command_json)
   cr_assert_null(strstr(out, "\"SP_4\""));
   g_free(out);
   g_free(err);
-  char *t = g_build_filename(g_getenv("MAPSIM_SHARED"), "data", "traces", "tracer-stencil4d-32", NULL);
+  char *t = tu_data("traces/tracer-stencil4d-32");
   char *argv2[] = { (char *)g_getenv("MAPSIM"), "commstats", "--trace", t, "--json", NULL };
   cr_assert_eq(run(argv2, &out, &err), 0, "%s", err);
   cr_assert(strstr(out, "\"count\""));

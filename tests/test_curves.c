@@ -6,6 +6,7 @@
 
 #include "mapping/strategy.h"
 #include "mapping/metrics.h"
+#include "testutil.h"
 
 static const int seq_scan[64] = { 0, 1, 2, 3, 7, 6, 5, 4, 8, 9, 10, 11, 15, 14, 13, 12, 28, 29, 30, 31, 27, 26, 25, 24, 20, 21, 22, 23, 19, 18, 17, 16, 32, 33, 34, 35, 39, 38, 37, 36, 40, 41, 42, 43, 47, 46, 45, 44, 60, 61, 62, 63, 59, 58, 57, 56, 52, 53, 54, 55, 51, 50, 49, 48 };
 static const int seq_peano[64] = { 0, 1, 4, 5, 16, 17, 20, 21, 2, 3, 6, 7, 18, 19, 22, 23, 8, 9, 12, 13, 24, 25, 28, 29, 10, 11, 14, 15, 26, 27, 30, 31, 32, 33, 36, 37, 48, 49, 52, 53, 34, 35, 38, 39, 50, 51, 54, 55, 40, 41, 44, 45, 56, 57, 60, 61, 42, 43, 46, 47, 58, 59, 62, 63 };
@@ -153,7 +154,7 @@ Test(curves, hilbert_cores_consecutive)
 Test(curves, graph_topology_refused)
 {
   GError *e = NULL;
-  g_autofree char *dir = g_dir_make_tmp("mapsim-curves-XXXXXX", NULL);
+  g_autofree char *dir = tu_tmp_dir();
   g_autofree char *links = g_build_filename(dir, "ring.txt", NULL);
   g_autofree char *path = g_build_filename(dir, "ring.ini", NULL);
   cr_assert(g_file_set_contents(links, "0 1\n1 2\n2 3\n3 0\n", -1, NULL));

@@ -232,7 +232,7 @@ Test(geometric, detects_stencil_with_rank0_hub)
  * a 27-point stencil, rank r at (r % 4, r / 4 % 4, r / 16). */
 Test(geometric, detects_lulesh_27_point_stencil)
 {
-  char *path = tu_shared("data/maplib/lulesh.p2p.count.csv");
+  char *path = tu_data("maplib/lulesh.p2p.count.csv");
   GError *e = NULL;
   commgraph *g = commgraph_load(path, &e);
   cr_assert_not_null(g, "%s", e ? e->message : "?");

@@ -6,6 +6,7 @@
 
 #include "mapping/mapping.h"
 #include "mapping/strategy.h"
+#include "testutil.h"
 
 typedef struct run_out {
   int status;
@@ -37,12 +38,6 @@ static void run_free(run_out *r)
   g_free(r->err);
 }
 
-static char *maplib(const char *file)
-{
-  const char *shared = g_getenv("MAPSIM_SHARED");
-  return g_build_filename(shared ? shared : "../shared", "data", "maplib", file, NULL);
-}
-
 /* Exit 2 with exactly one line on stderr containing `needle`. */
 static void assert_bad(const char *const *args, const char *needle)
 {
@@ -57,10 +52,10 @@ static void assert_bad(const char *const *args, const char *needle)
 
 Test(map_cli, writes_valid_mapping)
 {
-  g_autofree char *dir = g_dir_make_tmp("mapsim-mapcli-XXXXXX", NULL);
+  g_autofree char *dir = tu_tmp_dir();
   g_autofree char *out = g_build_filename(dir, "cg.map", NULL);
-  g_autofree char *m = maplib("cg.p2p.size.csv");
-  g_autofree char *c = maplib("cg.p2p.count.csv");
+  g_autofree char *m = tu_data("maplib/cg.p2p.size.csv");
+  g_autofree char *c = tu_data("maplib/cg.p2p.count.csv");
   const char *args[] = { "map", "--platform", "torus:4x4x4", "--matrix", m, "--counts", c,
                          "--strategy", "greedy+wh:delta=16+mc", "-o", out, NULL };
   run_out r = mapsim(args);
@@ -79,7 +74,7 @@ Test(map_cli, writes_valid_mapping)
 
 Test(map_cli, json_and_seed_determinism)
 {
-  g_autofree char *m = maplib("amg.p2p.size.csv");
+  g_autofree char *m = tu_data("maplib/amg.p2p.size.csv");
   const char *args[] = { "map", "-p", "mesh:4x4x4", "-m", m, "-s", "kl", "--seed", "7",
                          "--json", NULL };
   run_out a = mapsim(args), b = mapsim(args);
@@ -95,14 +90,14 @@ Test(map_cli, json_and_seed_determinism)
 
 Test(map_cli, coords_file)
 {
-  g_autofree char *dir = g_dir_make_tmp("mapsim-mapcli-XXXXXX", NULL);
+  g_autofree char *dir = tu_tmp_dir();
   g_autofree char *coords = g_build_filename(dir, "c.txt", NULL);
   GString *s = g_string_new("# x y z\n");
   for (int r = 0; r < 64; r++)
     g_string_append_printf(s, "%d %d %d\n", r % 4, r / 4 % 4, r / 16);
   cr_assert(g_file_set_contents(coords, s->str, -1, NULL));
   g_string_free(s, TRUE);
-  g_autofree char *m = maplib("lulesh.p2p.size.csv");
+  g_autofree char *m = tu_data("maplib/lulesh.p2p.size.csv");
   const char *args[] = { "map", "-p", "torus:4x4x4", "-m", m, "-s", "greedy", "--coords",
                          coords, NULL };
   run_out r = mapsim(args);
@@ -112,14 +107,14 @@ Test(map_cli, coords_file)
 
 Test(map_cli, unknown_strategy)
 {
-  g_autofree char *m = maplib("cg.p2p.size.csv");
+  g_autofree char *m = tu_data("maplib/cg.p2p.size.csv");
   const char *args[] = { "map", "-p", "torus:4x4x4", "-m", m, "-s", "greedy+nosuch", NULL };
   assert_bad(args, "unknown strategy 'nosuch'");
 }
 
 Test(map_cli, bad_option_value)
 {
-  g_autofree char *m = maplib("cg.p2p.size.csv");
+  g_autofree char *m = tu_data("maplib/cg.p2p.size.csv");
   const char *args[] = { "map", "-p", "torus:4x4x4", "-m", m, "-s", "greedy+wh:delta=0", NULL };
   assert_bad(args, "wh:delta=0");
   const char *args2[] = { "map", "-p", "torus:4x4x4", "-m", m, "-s", "kl:t=x", NULL };
@@ -130,14 +125,14 @@ Test(map_cli, bad_option_value)
 
 Test(map_cli, missing_strategy)
 {
-  g_autofree char *m = maplib("cg.p2p.size.csv");
+  g_autofree char *m = tu_data("maplib/cg.p2p.size.csv");
   const char *args[] = { "map", "-p", "torus:4x4x4", "-m", m, NULL };
   assert_bad(args, "--strategy");
 }
 
 Test(map_cli, missing_coords_file)
 {
-  g_autofree char *m = maplib("cg.p2p.size.csv");
+  g_autofree char *m = tu_data("maplib/cg.p2p.size.csv");
   const char *args[] = { "map", "-p", "torus:4x4x4", "-m", m, "-s", "greedy", "--coords",
                          "/nonexistent/coords.txt", NULL };
   assert_bad(args, "/nonexistent/coords.txt");
@@ -145,10 +140,10 @@ Test(map_cli, missing_coords_file)
 
 Test(map_cli, ragged_coords_file)
 {
-  g_autofree char *dir = g_dir_make_tmp("mapsim-mapcli-XXXXXX", NULL);
+  g_autofree char *dir = tu_tmp_dir();
   g_autofree char *coords = g_build_filename(dir, "c.txt", NULL);
   cr_assert(g_file_set_contents(coords, "0 0 0\n1 0\n", -1, NULL));
-  g_autofree char *m = maplib("cg.p2p.size.csv");
+  g_autofree char *m = tu_data("maplib/cg.p2p.size.csv");
   const char *args[] = { "map", "-p", "torus:4x4x4", "-m", m, "-s", "greedy", "--coords",
                          coords, NULL };
   g_autofree char *where = g_strdup_printf("%s:2:", coords);
@@ -161,7 +156,7 @@ Test(map_cli, ragged_coords_file)
 
 Test(map_cli, too_many_ranks)
 {
-  g_autofree char *m = maplib("cg.p2p.size.csv");
+  g_autofree char *m = tu_data("maplib/cg.p2p.size.csv");
   const char *args[] = { "map", "-p", "torus:2x2x2", "-m", m, "-s", "greedy", NULL };
   assert_bad(args, "do not fit");
 }

@@ -151,7 +151,7 @@ Test(platform, allocations)
   cr_assert_eq(p->alloc_index[4], -1);
   cr_assert(platform_set_allocation(p, "all", &e));
   cr_assert_eq(p->nalloc, 512);
-  char *dup = tu_src("tests/data/n_alloc_dup.nodes");
+  char *dup = tu_data("n_alloc_dup.nodes");
   cr_assert_not(platform_set_allocation(p, dup, &e));
   cr_assert_not_null(strstr(e->message, ":1: node 3 listed twice"), "%s", e->message);
   g_clear_error(&e);
@@ -185,8 +185,7 @@ Test(platform, bad_files_give_one_line_errors)
     { "does_not_exist.ini", "expected an INI platform file" },
   };
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-    char *rel = g_build_filename("tests/data", cases[i][0], NULL);
-    char *path = tu_src(rel);
+    char *path = tu_data(cases[i][0]);
     GError *e = NULL;
     platform *p = platform_load(path, &e);
     cr_assert_null(p, "%s accepted", cases[i][0]);
@@ -195,7 +194,6 @@ Test(platform, bad_files_give_one_line_errors)
     cr_assert_not_null(strstr(e->message, cases[i][1]), "%s: %s", cases[i][0], e->message);
     cr_assert_null(strchr(e->message, '\n'), "one line: %s", e->message);
     g_error_free(e);
-    g_free(rel);
     g_free(path);
   }
   const char *shorthands[][2] = {
@@ -213,7 +211,7 @@ Test(platform, bad_files_give_one_line_errors)
 
 Test(platform, y_small_json)
 {
-  char *path = tu_src("tests/data/y_small.json");
+  char *path = tu_data("y_small.json");
   platform *p = tu_platform(path);
   cr_assert_eq(p->topo->nnodes, 16);
   cr_assert_eq(p->topo->nlinks, 16 * 2 + 2 * 3 * 4);

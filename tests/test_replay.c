@@ -398,15 +398,15 @@ Test(replay, too_many_ranks_is_an_input_error)
   platform_free(p);
 }
 
-static const char *const shared_traces[] = {
+static const char *const scorep_traces[] = {
   "tracer-stencil4d-32", "tracer-stencil4d-64", "pipit-ping-pong-otf2",
   "casita-4_mpi_ls_barr", "casita-10_scorep_mpi_tags", "casita-2_jacobi_blame_cpu_015",
 };
 
-static trace *shared_trace(const char *name)
+static trace *scorep_trace(const char *name)
 {
-  char *rel = g_build_filename("data/traces", name, "traces.otf2", NULL);
-  char *path = tu_shared(rel);
+  char *rel = g_build_filename("traces", name, "traces.otf2", NULL);
+  char *path = tu_data(rel);
   GError *e = NULL;
   trace *t = trace_read_otf2(path, &e);
   cr_assert_not_null(t, "%s: %s", path, e ? e->message : "?");
@@ -415,11 +415,11 @@ static trace *shared_trace(const char *name)
   return t;
 }
 
-Test(replay, shared_traces_complete_and_match_static_metrics, .timeout = 300)
+Test(replay, scorep_traces_complete_and_match_static_metrics, .timeout = 300)
 {
   platform *p = tu_platform("torus:4x4x4");
-  for (size_t i = 0; i < G_N_ELEMENTS(shared_traces); i++) {
-    trace *t = shared_trace(shared_traces[i]);
+  for (size_t i = 0; i < G_N_ELEMENTS(scorep_traces); i++) {
+    trace *t = scorep_trace(scorep_traces[i]);
     trace_summary s;
     trace_summarize(t, &s);
     commgraph *g = trace_commgraph(t, FALSE, NULL, NULL);
@@ -427,17 +427,17 @@ Test(replay, shared_traces_complete_and_match_static_metrics, .timeout = 300)
     metrics *pre = metrics_compute(g, p, m);
     EACH_MODEL(ops) {
       replay_result *r = run(t, p, m, ops, 1.0);
-      cr_assert_eq(r->stuck, 0, "%s/%s: %s", shared_traces[i], ops->name,
+      cr_assert_eq(r->stuck, 0, "%s/%s: %s", scorep_traces[i], ops->name,
                    r->stuck_summary ? r->stuck_summary : "");
-      cr_assert_eq(r->p2p_bytes, s.p2p_bytes, "%s", shared_traces[i]);
-      cr_assert_eq(r->p2p_messages, s.p2p_messages, "%s", shared_traces[i]);
+      cr_assert_eq(r->p2p_bytes, s.p2p_bytes, "%s", scorep_traces[i]);
+      cr_assert_eq(r->p2p_messages, s.p2p_messages, "%s", scorep_traces[i]);
       cr_assert_eq(r->events, s.events);
-      cr_assert_eq(r->hop_bytes, pre->hop_bytes, "%s", shared_traces[i]);
+      cr_assert_eq(r->hop_bytes, pre->hop_bytes, "%s", scorep_traces[i]);
       for (int l = 0; l < pre->nlinks; l++)
-        cr_assert_eq(r->link_bytes[l], pre->link_bytes[l], "%s link %d", shared_traces[i], l);
+        cr_assert_eq(r->link_bytes[l], pre->link_bytes[l], "%s link %d", scorep_traces[i], l);
       cr_assert_gt(r->makespan_ps, 0);
       if (s.collective_calls)
-        cr_assert_gt(r->coll_messages, 0, "%s", shared_traces[i]);
+        cr_assert_gt(r->coll_messages, 0, "%s", scorep_traces[i]);
       replay_result_free(r);
     }
     metrics_free(pre);
@@ -466,7 +466,7 @@ Test(replay, output_trace_reads_back_with_same_messages, .timeout = 300)
   platform *p = tu_platform("torus:4x4x4");
   const char *names[] = { "tracer-stencil4d-32", "casita-2_jacobi_blame_cpu_015" };
   for (int i = 0; i < 2; i++) {
-    trace *t = shared_trace(names[i]);
+    trace *t = scorep_trace(names[i]);
     mapping *m = mapping_identity(p, t->nranks, NULL);
     replay_opts o;
     replay_opts_init(&o);
@@ -474,7 +474,7 @@ Test(replay, output_trace_reads_back_with_same_messages, .timeout = 300)
     replay_result *r = replay_run(t, p, m, netmodel_registry[0], &o, NULL);
     cr_assert_not_null(r);
     cr_assert_not_null(r->out_trace);
-    char *tmp = g_dir_make_tmp("mapsim-replay-XXXXXX", NULL);
+    char *tmp = tu_tmp_dir();
     char *dir = g_build_filename(tmp, "out", NULL);
     GError *e = NULL;
     cr_assert(trace_write_otf2(r->out_trace, dir, &e), "%s", e ? e->message : "");

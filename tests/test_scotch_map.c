@@ -218,7 +218,7 @@ Test(scotch, stencil_quality)
  * sum (the value in parentheses). */
 static int64_t gmtst_expan(const scotch_graph *sg, const char *target, const mapping *m)
 {
-  char *dir = g_dir_make_tmp("mapsim-gmtst-XXXXXX", NULL);
+  char *dir = tu_tmp_dir();
   char *grf = g_build_filename(dir, "g.grf", NULL);
   char *tgt = g_build_filename(dir, "t.tgt", NULL);
   char *map = g_build_filename(dir, "m.map", NULL);

@@ -11,7 +11,7 @@
 
 static char *stencil_path(void)
 {
-  return tu_shared("data/traces/tracer-stencil4d-32/traces.otf2");
+  return tu_data("traces/tracer-stencil4d-32/traces.otf2");
 }
 
 static JsonObject *parse(JsonParser **parser, const char *text)
@@ -20,12 +20,6 @@ static JsonObject *parse(JsonParser **parser, const char *text)
   *parser = json_parser_new();
   cr_assert(json_parser_load_from_data(*parser, text, -1, &e), "%s\n%s", e ? e->message : "", text);
   return json_node_get_object(json_parser_get_root(*parser));
-}
-
-static void rm_rf(const char *dir)
-{
-  char *argv[] = { "rm", "-rf", (char *)dir, NULL };
-  g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
 }
 
 Test(simulate_cli, json_keys_and_pre_post_match_under_every_model, .timeout = 120)
@@ -104,7 +98,7 @@ Test(simulate_cli, two_runs_identical_but_timing, .timeout = 120)
 Test(simulate_cli, human_output_and_out_trace, .timeout = 120)
 {
   char *tr = stencil_path();
-  char *tmp = g_dir_make_tmp("mapsim-sim-XXXXXX", NULL);
+  char *tmp = tu_tmp_dir();
   char *dir = g_build_filename(tmp, "run", NULL);
   const char *args[] = { "simulate", "-p", "mesh:4x4x4", "-t", tr, "--compute-scale", "0",
                          "--out-trace", dir, NULL };
@@ -119,7 +113,7 @@ Test(simulate_cli, human_output_and_out_trace, .timeout = 120)
   trace_summarize(t, &s);
   cr_assert_eq(s.p2p_messages, 512);
   trace_free(t);
-  rm_rf(tmp);
+  tu_rm_rf(tmp);
   g_free(anchor);
   g_free(out);
   g_free(err);
@@ -180,7 +174,7 @@ Test(simulate_cli, deadlock_fixture_reports_and_writes_nothing)
       trace_push(t, r, &l);
     }
   }
-  char *tmp = g_dir_make_tmp("mapsim-dl-XXXXXX", NULL);
+  char *tmp = tu_tmp_dir();
   char *in = g_build_filename(tmp, "in", NULL);
   char *out_dir = g_build_filename(tmp, "out", NULL);
   GError *e = NULL;
@@ -196,7 +190,7 @@ Test(simulate_cli, deadlock_fixture_reports_and_writes_nothing)
   cr_assert(strstr(err, "receive from rank 0"), "%s", err);
   cr_assert_eq(tu_lines(err), 3, "one summary line + one line per stuck rank:\n%s", err);
   cr_assert(!g_file_test(out_dir, G_FILE_TEST_EXISTS), "no partial output");
-  rm_rf(tmp);
+  tu_rm_rf(tmp);
   g_free(out);
   g_free(err);
   g_free(in);

@@ -8,12 +8,12 @@
 #include "mapping/map-util.h"
 #include "mapping/metrics.h"
 #include "mapping/strategy.h"
+#include "testutil.h"
 
 static char *maplib(const char *app, const char *kind)
 {
-  const char *shared = g_getenv("MAPSIM_SHARED");
-  char *name = g_strdup_printf("%s.p2p.%s.csv", app, kind);
-  char *path = g_build_filename(shared ? shared : "../shared", "data", "maplib", name, NULL);
+  char *name = g_strdup_printf("maplib/%s.p2p.%s.csv", app, kind);
+  char *path = tu_data(name);
   g_free(name);
   return path;
 }
@@ -144,7 +144,7 @@ Test(strategies, valid_several_cores)
  * 8 nodes given link by link). */
 Test(strategies, graph_topology)
 {
-  g_autofree char *dir = g_dir_make_tmp("mapsim-strat-XXXXXX", NULL);
+  g_autofree char *dir = tu_tmp_dir();
   g_autofree char *links = g_build_filename(dir, "ring.txt", NULL);
   g_autofree char *ini = g_build_filename(dir, "ring.ini", NULL);
   GString *l = g_string_new(NULL);
@@ -423,7 +423,7 @@ static void reference_kl(const strategy_ctx *ctx, int t, double eps, int passes,
  * route path) and for t = 1..3. */
 Test(kl, matches_reference)
 {
-  g_autofree char *dir = g_dir_make_tmp("mapsim-kl-XXXXXX", NULL);
+  g_autofree char *dir = tu_tmp_dir();
   g_autofree char *links = g_build_filename(dir, "ring.txt", NULL);
   g_autofree char *ini = g_build_filename(dir, "ring.ini", NULL);
   GString *l = g_string_new(NULL);

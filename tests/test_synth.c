@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "testutil.h"
 #include "traces/synth.h"
 
 static int run(char **argv, char **out, char **err)
@@ -15,15 +16,6 @@ static int run(char **argv, char **out, char **err)
   int status = -1;
   cr_assert(g_spawn_sync(NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err, &status, NULL));
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static void rm_rf(const char *path)
-{
-  char *argv[] = { "/bin/rm", "-rf", (char *)path, NULL };
-  char *out = NULL, *err = NULL;
-  run(argv, &out, &err);
-  g_free(out);
-  g_free(err);
 }
 
 static trace *build(const char *pattern, int ranks, const char *dims, gboolean periodic,
@@ -113,7 +105,7 @@ static void assert_same(const trace *a, const trace *b)
 
 static void round_trip(trace *t)
 {
-  char *tmp = g_dir_make_tmp("mapsim-rt-XXXXXX", NULL);
+  char *tmp = tu_tmp_dir();
   char *dir = g_build_filename(tmp, "out", NULL);
   GError *e = NULL;
   cr_assert(trace_write_otf2(t, dir, &e), "%s", e ? e->message : "");
@@ -136,7 +128,7 @@ static void round_trip(trace *t)
     g_free(anchor);
   }
   trace_free(b);
-  rm_rf(tmp);
+  tu_rm_rf(tmp);
   g_free(dir);
   g_free(tmp);
 }
@@ -208,7 +200,7 @@ static void assert_same_file(const char *a, const char *b)
  * stores a random trace id it offers no way to set. */
 Test(synth, deterministic)
 {
-  char *tmp = g_dir_make_tmp("mapsim-det-XXXXXX", NULL);
+  char *tmp = tu_tmp_dir();
   char *a = gen_dir(tmp, "a", "random"), *b = gen_dir(tmp, "b", "random");
   char *da = g_build_filename(a, "traces.def", NULL), *db = g_build_filename(b, "traces.def", NULL);
   assert_same_file(da, db);
@@ -220,7 +212,7 @@ Test(synth, deterministic)
     g_free(fb);
     g_free(name);
   }
-  rm_rf(tmp);
+  tu_rm_rf(tmp);
   g_free(da);
   g_free(db);
   g_free(a);
@@ -260,7 +252,7 @@ Test(synth, bundled_traces)
  * needs one column from each other rank -> 6 messages of 8 bytes. */
 Test(synth, spmv_hand)
 {
-  char *tmp = g_dir_make_tmp("mapsim-spmv-XXXXXX", NULL);
+  char *tmp = tu_tmp_dir();
   char *mtx = g_build_filename(tmp, "a.mtx", NULL);
   g_file_set_contents(mtx, "%%MatrixMarket matrix coordinate pattern symmetric\n"
                            "% comment\n6 6 7\n1 1\n2 1\n3 2\n4 3\n5 4\n6 5\n6 1\n", -1, NULL);
@@ -291,7 +283,7 @@ Test(synth, spmv_hand)
   cr_assert_eq(commgraph_total_bytes(g), 16 + 8);
   commgraph_free(g);
   trace_free(t);
-  rm_rf(tmp);
+  tu_rm_rf(tmp);
   g_free(part);
   g_free(mtx);
   g_free(tmp);
@@ -315,7 +307,7 @@ static void expect_gen_fails(char **args, const char *needle)
 
 Test(synth, bad_options)
 {
-  char *tmp = g_dir_make_tmp("mapsim-badgen-XXXXXX", NULL);
+  char *tmp = tu_tmp_dir();
   char *o = g_build_filename(tmp, "o", NULL);
   char *mtx = g_build_filename(tmp, "bad.mtx", NULL);
   g_file_set_contents(mtx, "hello\n", -1, NULL);
@@ -329,7 +321,7 @@ Test(synth, bad_options)
   expect_gen_fails((char *[]){ "--pattern", "ring", NULL }, "--output");
   cr_assert_not(g_file_test(o, G_FILE_TEST_EXISTS), "no output left behind");
   expect_gen_fails((char *[]){ "--pattern", "ring", "-o", tmp, NULL }, "not an empty directory");
-  rm_rf(tmp);
+  tu_rm_rf(tmp);
   g_free(mtx);
   g_free(o);
   g_free(tmp);
@@ -351,7 +343,7 @@ Test(synth, unmatched_messages)
   cr_assert_eq(s.unmatched_sends, 1);
   cr_assert_eq(s.unmatched_recvs, 0);
   cr_assert_eq(s.mismatched_bytes, 1);
-  char *tmp = g_dir_make_tmp("mapsim-unm-XXXXXX", NULL);
+  char *tmp = tu_tmp_dir();
   char *dir = g_build_filename(tmp, "t", NULL);
   cr_assert(trace_write_otf2(t, dir, NULL));
   char *argv[] = { (char *)g_getenv("MAPSIM"), "trace", "info", dir, "--json", NULL };
@@ -362,7 +354,7 @@ Test(synth, unmatched_messages)
   cr_assert_eq(strchr(err, '\n'), err + strlen(err) - 1, "one line: %s", err);
   g_free(out);
   g_free(err);
-  rm_rf(tmp);
+  tu_rm_rf(tmp);
   g_free(dir);
   g_free(tmp);
   trace_free(t);

@@ -1,5 +1,5 @@
 /* test_trace_read.c - the OTF2 reader on the real Score-P traces of
- * ../shared/data/traces: record counts equal otf2-print's (table computed
+ * tests/data/traces: record counts equal otf2-print's (table computed
  * once with `otf2-print ARCHIVE | awk '{print $1}' | sort | uniq -c`, and
  * re-checked live when /usr/bin/otf2-print exists), every send matches its
  * receive, world/communicator translation, and bad archives give exit
@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "testutil.h"
 #include "traces/trace.h"
 
 typedef struct {
@@ -37,16 +38,17 @@ static const trace_case cases[] = {
     192, 0, 0, 8320 },
 };
 
-static char *shared_path(const char *rel)
+static char *trace_path(const char *name)
 {
-  const char *sh = g_getenv("MAPSIM_SHARED");
-  cr_assert(sh, "MAPSIM_SHARED not set");
-  return g_build_filename(sh, "data", "traces", rel, NULL);
+  char *rel = g_build_filename("traces", name, NULL);
+  char *path = tu_data(rel);
+  g_free(rel);
+  return path;
 }
 
 static trace *read_case(const trace_case *c)
 {
-  char *dir = shared_path(c->dir);
+  char *dir = trace_path(c->dir);
   GError *e = NULL;
   trace *t = trace_read_otf2(dir, &e);
   cr_assert(t, "%s: %s", c->dir, e ? e->message : "?");
@@ -181,7 +183,7 @@ static int count_lines(const char *s)
 
 Test(trace_read, info_json)
 {
-  char *dir = shared_path("tracer-stencil4d-64");
+  char *dir = trace_path("tracer-stencil4d-64");
   char *argv[] = { (char *)g_getenv("MAPSIM"), "trace", "info", dir, "--json", NULL };
   char *out = NULL, *err = NULL;
   cr_assert_eq(run(argv, &out, &err), 0, "%s", err);
@@ -198,8 +200,8 @@ Test(trace_read, info_json)
 
 Test(trace_read, matrix_csv)
 {
-  char *dir = shared_path("tracer-stencil4d-32");
-  char *tmp = g_dir_make_tmp("mapsim-XXXXXX", NULL);
+  char *dir = trace_path("tracer-stencil4d-32");
+  char *tmp = tu_tmp_dir();
   char *csv = g_build_filename(tmp, "m.csv", NULL);
   char *argv[] = { (char *)g_getenv("MAPSIM"), "trace", "matrix", dir, "--kind", "count", "-o",
                    csv, NULL };
@@ -226,7 +228,7 @@ Test(trace_read, live_otf2_print)
   if (!g_file_test("/usr/bin/otf2-print", G_FILE_TEST_IS_EXECUTABLE))
     cr_skip_test("otf2-print not installed");
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-    char *dir = shared_path(cases[i].dir);
+    char *dir = trace_path(cases[i].dir);
     char *anchor = g_build_filename(dir, "traces.otf2", NULL);
     char *argv[] = { "/usr/bin/otf2-print", anchor, NULL };
     char *out = NULL, *err = NULL;
@@ -247,7 +249,7 @@ Test(trace_read, live_otf2_print)
 
 static char *copy_trace(const char *name, const char *tmp)
 {
-  char *src = shared_path(name);
+  char *src = trace_path(name);
   char *dst = g_build_filename(tmp, name, NULL);
   char *argv[] = { "/bin/cp", "-r", src, dst, NULL };
   char *out = NULL, *err = NULL;
@@ -282,7 +284,7 @@ static void expect_bad(const char *path, const char *needle)
 
 Test(trace_read, bad_input)
 {
-  char *tmp = g_dir_make_tmp("mapsim-bad-XXXXXX", NULL);
+  char *tmp = tu_tmp_dir();
   char *missing = g_build_filename(tmp, "nope", NULL);
   expect_bad(missing, "no such file");
   char *garbage = g_build_filename(tmp, "garbage.otf2", NULL);

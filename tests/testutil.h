@@ -1,8 +1,19 @@
 /* testutil.h - small helpers shared by the Criterion tests: loading
- * platforms by shorthand, temporary files, running the `mapsim` binary. */
+ * platforms by shorthand, test data, temporary files, running the `mapsim`
+ * binary.
+ *
+ * Temporary files: each test binary that includes this header makes one
+ * directory $TMPDIR/mapsim-test-XXXXXX before its first test and removes it
+ * with everything inside after its last, passed or failed. Criterion runs
+ * every test in a child process; the children find the directory through
+ * the environment (MAPSIM_TEST_TMP) and create their files in fresh
+ * subdirectories of it (tu_tmp_dir), so nothing a test writes outlives the
+ * run. Only a test binary killed from outside leaves its directory behind. */
 #pragma once
 
 #include <criterion/criterion.h>
+#include <criterion/hooks.h>
+#include <errno.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
@@ -24,19 +35,67 @@ static inline char *tu_src(const char *rel)
   return g_build_filename(root ? root : ".", rel, NULL);
 }
 
-/* Path under ../shared, caller frees. */
-static inline char *tu_shared(const char *rel)
+/* Path of a test input under tests/data (tests/data/README.md says where
+ * each file comes from), caller frees. */
+static inline char *tu_data(const char *rel)
 {
-  const char *root = g_getenv("MAPSIM_SHARED");
-  return g_build_filename(root ? root : "../shared", rel, NULL);
+  const char *root = g_getenv("MAPSIM_SRC");
+  return g_build_filename(root ? root : ".", "tests", "data", rel, NULL);
+}
+
+/* Removes `path` and, if it is a directory, everything below it. */
+static inline void tu_rm_rf(const char *path)
+{
+  if (g_file_test(path, G_FILE_TEST_IS_DIR) && !g_file_test(path, G_FILE_TEST_IS_SYMLINK)) {
+    GDir *d = g_dir_open(path, 0, NULL);
+    const char *name;
+    while (d && (name = g_dir_read_name(d))) {
+      char *child = g_build_filename(path, name, NULL);
+      tu_rm_rf(child);
+      g_free(child);
+    }
+    if (d)
+      g_dir_close(d);
+  }
+  g_remove(path);
+}
+
+#define TU_TMP_ENV "MAPSIM_TEST_TMP"
+
+static char *tu_tmp_root;
+
+ReportHook(PRE_ALL)(struct criterion_test_set *set)
+{
+  tu_tmp_root = g_dir_make_tmp("mapsim-test-XXXXXX", NULL);
+  if (tu_tmp_root)
+    g_setenv(TU_TMP_ENV, tu_tmp_root, TRUE);
+}
+
+ReportHook(POST_ALL)(struct criterion_global_stats *stats)
+{
+  if (tu_tmp_root)
+    tu_rm_rf(tu_tmp_root);
+  g_free(tu_tmp_root);
+  tu_tmp_root = NULL;
+}
+
+/* A new empty directory for this test, removed with the binary's temporary
+ * directory after the last test; caller frees the path. */
+static inline char *tu_tmp_dir(void)
+{
+  const char *root = g_getenv(TU_TMP_ENV);
+  cr_assert_not_null(root, "%s not set: could not create the test binary's temporary directory",
+                     TU_TMP_ENV);
+  char *dir = g_build_filename(root, "XXXXXX", NULL);
+  cr_assert_not_null(g_mkdtemp(dir), "%s: %s", dir, g_strerror(errno));
+  return dir;
 }
 
 /* Writes `text` to a new temporary file with suffix `name`; caller frees the
  * path (and may g_unlink it). */
 static inline char *tu_write_tmp(const char *name, const char *text)
 {
-  char *dir = g_dir_make_tmp("mapsim-test-XXXXXX", NULL);
-  cr_assert_not_null(dir);
+  char *dir = tu_tmp_dir();
   char *path = g_build_filename(dir, name, NULL);
   g_free(dir);
   cr_assert(g_file_set_contents(path, text, -1, NULL));
