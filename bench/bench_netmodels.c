@@ -1,4 +1,4 @@
-/* bench_netmodels.c - cost and agreement of the network models (issue 6).
+/* bench_netmodels.c - cost and agreement of the network models.
  *
  * Replays in-memory traces (traces/synth.h, or built here with the trace
  * API) through sim/replay.h with each model, identity mapping, computation
@@ -12,8 +12,7 @@
  *            8x8x16 torus, 1 hop, 2 hops, and mostly 1 hop with one pair 8
  *            hops apart, message sizes 4 B .. 1 MB, all models.
  * Wall times are measured around replay_run() only (trace synthesis and
- * platform loading excluded). Owned by the network-models engineer; not a
- * test (nothing is asserted), see tests/test_{flow,packet,netmodels}.c.
+ * platform loading excluded). Not a test (nothing is asserted), see tests/test_{flow,packet,netmodels}.c.
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,13 +1,12 @@
 /* bench_replay.c - replay speed of the discrete-event engine: records per
  * second and memory per record on a generated 3D stencil.
  *
- * Issue 5 target: >= 10 million replayed trace records per second on one
+ * Target: >= 10 million replayed trace records per second on one
  * core with the contention-free model (korndoerfer2021 Section 5.3's
  * contention-oblivious model). The trace (synth.h "stencil3d", 4096 ranks,
  * non-blocking halo exchange, periodic) is built in memory, then replayed
  * once per model given on the command line (default: analytic) on a
- * 16x16x16 torus with the identity mapping. Owned by the sim/ engineer; not
- * a test (it times things). Results and the command: bench/README.md,
+ * 16x16x16 torus with the identity mapping. Not a test (it times things). Results and the command: bench/README.md,
  * "Replay engine".
  *
  * Usage: bench_replay [ITERATIONS [BYTES [MODEL...]]]   (default 60 1024)

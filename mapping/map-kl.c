@@ -34,7 +34,8 @@ typedef struct kl {
   mstate st;
   gboolean sym;        /* hops symmetric (regular topologies): h(a,b) = h(b,a) */
   /* Regular topologies without a crossbar dimension: hops are the sum over
-   * dimensions of dist[d][ca[d] - cb[d]] (wrap folded in), else mhops_get. */
+   * dimensions of dist[d][ca[d] - cb[d]], topo_dim_distance() tabulated by
+   * coordinate difference (no branch per dimension), else mhops_get. */
   int nd;              /* 0: use mhops_get */
   int *dist_buf;
   const int *dist[TOPO_MAX_DIMS];
@@ -160,32 +161,30 @@ static void hops_init(kl *k)
 {
   const mhops *h = &k->st.h;
   k->nd = 0;
-  if (!h->fast || h->cd >= 0 || h->nd < 1)
+  if (!h->fast || h->t->crossbar_dim >= 0 || h->nd < 1)
     return;
   size_t len = 0;
   for (int d = 0; d < h->nd; d++)
-    len += 2 * (size_t)h->shape[d] - 1;
+    len += 2 * (size_t)h->t->shape[d] - 1;
   k->dist_buf = g_new(int, len);
   int *at = k->dist_buf;
   for (int d = 0; d < h->nd; d++) {
-    int n = h->shape[d];
+    int n = h->t->shape[d];
     at += n - 1; /* centre: index dx in -(n-1) .. n-1 */
-    for (int dx = -(n - 1); dx < n; dx++) {
-      int x = abs(dx);
-      at[dx] = h->wrap[d] && n - x < x ? n - x : x;
-    }
+    for (int dx = -(n - 1); dx < n; dx++)
+      at[dx] = topo_dim_distance(h->t, d, dx < 0 ? -dx : dx, 0);
     k->dist[d] = at;
     at += n;
   }
   k->nd = h->nd;
 }
 
-/* The rule of mhops_get, from the per-dimension tables. */
+/* topo_coord_hops() from the per-dimension tables. */
 static inline int kl_hops(const kl *k, int a, int b)
 {
   if (!k->nd)
     return mhops_get(&k->st.h, a, b);
-  const int16_t *ca = k->st.h.c + (size_t)a * k->nd, *cb = k->st.h.c + (size_t)b * k->nd;
+  const int *ca = k->st.h.c + (size_t)a * k->nd, *cb = k->st.h.c + (size_t)b * k->nd;
   if (k->nd == 3)
     return k->dist[0][ca[0] - cb[0]] + k->dist[1][ca[1] - cb[1]] + k->dist[2][ca[2] - cb[2]];
   int hops = 0;

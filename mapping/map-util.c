@@ -14,22 +14,14 @@ void mhops_init(mhops *h, const platform *p)
   const topo *t = p->topo;
   memset(h, 0, sizeof *h);
   h->r = p->router;
-  h->fast = topo_is_regular(t) && !p->router->path_off && t->ndims <= TOPO_MAX_DIMS;
-  for (int d = 0; h->fast && d < t->ndims; d++)
-    h->fast = t->shape[d] <= G_MAXINT16;
+  h->t = t;
+  h->fast = topo_is_regular(t) && !p->router->path_off;
   if (!h->fast)
     return;
   h->nd = t->ndims;
-  h->cd = t->crossbar_dim;
-  for (int d = 0; d < t->ndims; d++)
-    h->shape[d] = t->shape[d], h->wrap[d] = t->conn[d] == TOPO_TORUS;
-  h->c = g_new(int16_t, (size_t)t->nnodes * t->ndims);
-  int c[TOPO_MAX_DIMS];
-  for (int v = 0; v < t->nnodes; v++) {
-    topo_coords(t, v, c);
-    for (int d = 0; d < t->ndims; d++)
-      h->c[(size_t)v * t->ndims + d] = (int16_t)c[d];
-  }
+  h->c = g_new(int, (size_t)t->nnodes * t->ndims);
+  for (int v = 0; v < t->nnodes; v++)
+    topo_coords(t, v, h->c + (size_t)v * t->ndims);
 }
 
 void mhops_clear(mhops *h)

@@ -16,16 +16,15 @@
 
 G_BEGIN_DECLS
 
-/* Hop counts of the platform's routes, O(ndims) from a per-node coordinate
- * table on regular topologies without explicit route tables (the rule of
- * topo_hops, HAEC Box included), else route_hops(). */
+/* Hop counts of the platform's routes: topo_coord_hops() on a per-node
+ * coordinate table for regular topologies without explicit route tables
+ * (no coordinate decoding per call), else route_hops(). */
 typedef struct mhops {
   const router *r;
+  const topo *t;
   gboolean fast;
-  int nd, cd;                  /* dimensions, crossbar dimension or -1 */
-  int shape[TOPO_MAX_DIMS];
-  gboolean wrap[TOPO_MAX_DIMS];
-  int16_t *c;                  /* nnodes x nd, or NULL */
+  int nd;                      /* dimensions when fast */
+  int *c;                      /* nnodes x nd, or NULL */
 } mhops;
 
 void mhops_init(mhops *h, const platform *p);
@@ -35,15 +34,7 @@ static inline int mhops_get(const mhops *h, int a, int b)
 {
   if (!h->fast)
     return route_hops(h->r, a, b);
-  const int16_t *ca = h->c + (size_t)a * h->nd, *cb = h->c + (size_t)b * h->nd;
-  if (h->cd >= 0 && ca[h->cd] != cb[h->cd])
-    return abs(ca[h->cd] - cb[h->cd]);
-  int hops = 0;
-  for (int d = 0; d < h->nd; d++) {
-    int x = abs(ca[d] - cb[d]);
-    hops += h->wrap[d] && h->shape[d] - x < x ? h->shape[d] - x : x;
-  }
-  return hops;
+  return topo_coord_hops(h->t, h->c + (size_t)a * h->nd, h->c + (size_t)b * h->nd);
 }
 
 /* Undirected view of a commgraph: neighbours of t are adj[xadj[t] ..

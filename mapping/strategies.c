@@ -16,7 +16,6 @@ extern const strategy strategy_mc;
 extern const strategy strategy_mmc;
 extern const strategy strategy_kl;
 extern const strategy strategy_geometric;
-/* @@ declarations: add one extern line per strategy above this marker */
 
 const strategy *const strategy_registry[] = {
   &strategy_identity,
@@ -34,6 +33,5 @@ const strategy *const strategy_registry[] = {
   &strategy_mmc,
   &strategy_kl,
   &strategy_geometric,
-  /* @@ rows: add one row per strategy above this marker */
   NULL,
 };

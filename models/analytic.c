@@ -9,7 +9,7 @@
  * rounded once to picoseconds. Each link of the route is busy for
  * wire_bytes / its own bandwidth. One engine event per message (the
  * delivery); O(h) per message, nothing allocated.
- * Owned by the sim/models engineer. Not for: congestion (flow, packet).
+ * Not for: congestion (flow, packet).
  */
 #include <math.h>
 

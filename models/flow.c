@@ -40,8 +40,7 @@
  * re-rating (lazy water-filling heap: a capacity is re-keyed only when it
  * reaches the top, not at every count change; the flow loops prefetch
  * ahead); all arrays are flat and grow geometrically, nothing is allocated
- * per event in steady state. Owned by the network-models engineer (issue
- * 6). Not for: packet-level effects (pipelining, queueing delay:
+ * per event in steady state. Not for: packet-level effects (pipelining, queueing delay:
  * packet.c), MPI semantics (sim/replay.c).
  */
 #include <math.h>

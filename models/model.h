@@ -11,7 +11,7 @@
  * owner of the run registered that kind's handler.
  *
  * Contention models (flow: max-min sharing with incremental rate updates;
- * packet: per-link FIFO output queues, issue 6) keep their state in a struct
+ * packet: per-link FIFO output queues) keep their state in a struct
  * whose FIRST member is `netmodel`, declare `.size = sizeof(that struct)`,
  * and receive their own engine events through the optional `handle` hook
  * (the base registers one engine kind per model, `own_kind`). The base keeps
@@ -39,7 +39,7 @@
 #include <stdint.h>
 
 #include "routing/platform.h"
-#include "sim/engine.h"
+#include "engine/engine.h"
 
 G_BEGIN_DECLS
 
@@ -111,8 +111,8 @@ struct netmodel_ops {
   /* Optional: free what init allocated (NULL: nothing). */
   void (*fini)(netmodel *m);
   /* Required: time one message (src != dst). Must count its route once
-   * (netmodel_walk_route(), or netmodel_count_link() per link plus
-   * netmodel_count_hops()) and eventually call netmodel_deliver() once. */
+   * (netmodel_count_link() per link plus netmodel_count_hops()) and
+   * eventually call netmodel_deliver() once. */
   void (*start)(netmodel *m, const netmodel_msg *msg);
   /* Optional: the model's own events (kind m->own_kind). NULL: none. */
   void (*handle)(netmodel *m, const engine_event *ev);
@@ -167,11 +167,6 @@ static inline void netmodel_count_link(netmodel *m, const netmodel_msg *msg, int
 
 /* For models walking routes themselves: adds msg's hop totals once. */
 void netmodel_count_hops(netmodel *m, const netmodel_msg *msg, int hops);
-
-/* For models: walks msg's route, counts every link, and returns the hop
- * count, the latency sum (link latencies + router delays, seconds) and the
- * bottleneck bandwidth (bytes/s; +inf for 0 hops). */
-int netmodel_walk_route(netmodel *m, const netmodel_msg *msg, double *lat, double *min_bw);
 
 /* Bytes on the wire: payload + packet_header per packet, packets =
  * ceil(bytes / packet_size), at least 1 (a 0-byte control message still

@@ -2,9 +2,8 @@
  *
  * One row per model in `netmodel_registry`; the base owns the per-link
  * counters and the completion path through the engine (models/model.h).
- * Owned by the sim/models engineer. Not for: any model's timing rule.
+ * Not for: any model's timing rule.
  */
-#include <math.h>
 #include <string.h>
 
 #include "models/model.h"
@@ -17,7 +16,6 @@ extern const struct netmodel_ops netmodel_flow_hd_ops;
 extern const struct netmodel_ops netmodel_packet_ops;
 extern const struct netmodel_ops netmodel_packet_vct_ops;
 extern const struct netmodel_ops netmodel_packet_buf_ops;
-/* @@ add one extern line per model above this marker */
 
 const struct netmodel_ops *const netmodel_registry[] = {
   &netmodel_analytic_ops,
@@ -26,7 +24,6 @@ const struct netmodel_ops *const netmodel_registry[] = {
   &netmodel_packet_ops,
   &netmodel_packet_vct_ops,
   &netmodel_packet_buf_ops,
-  /* @@ add one row per model above this marker */
   NULL,
 };
 
@@ -110,26 +107,6 @@ void netmodel_count_hops(netmodel *m, const netmodel_msg *msg, int hops)
   t->msg_hops += hops;
   if (hops > t->max_hops)
     t->max_hops = hops;
-}
-
-int netmodel_walk_route(netmodel *m, const netmodel_msg *msg, double *lat, double *min_bw)
-{
-  const platform *p = m->p;
-  route_iter it;
-  int link, hops = 0;
-  double l = 0, bw = INFINITY;
-  route_begin(&it, p->router, msg->src, msg->dst);
-  while (route_next(&it, &link)) {
-    netmodel_count_link(m, msg, link);
-    l += p->link_lat[link] + p->model.router_delay;
-    if (p->link_bw[link] < bw)
-      bw = p->link_bw[link];
-    hops++;
-  }
-  netmodel_count_hops(m, msg, hops);
-  *lat = l;
-  *min_bw = bw;
-  return hops;
 }
 
 int64_t netmodel_wire_bytes(const platform *p, int64_t bytes)

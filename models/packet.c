@@ -47,8 +47,8 @@
  *
  * Cost: two engine events per packet and hop (arrival, end of
  * transmission) plus one per message; O(log events) each; flat pools that
- * grow geometrically, nothing allocated per event in steady state. Owned by
- * the network-models engineer (issue 6). Not for: MPI semantics
+ * grow geometrically, nothing allocated per event in steady state. Not for:
+ * MPI semantics
  * (sim/replay.c), adaptive routing, virtual channels.
  */
 #include <math.h>

@@ -11,7 +11,7 @@ static void dim_sums(const topo *t, int d, double *sum, int *max)
   *max = 0;
   for (int a = 0; a < t->shape[d]; a++)
     for (int b = 0; b < t->shape[d]; b++) {
-      int x = t->conn[d] == TOPO_CROSSBAR ? abs(a - b) : topo_dim_distance(t, d, a, b);
+      int x = topo_dim_distance(t, d, a, b);
       *sum += x;
       *max = MAX(*max, x);
     }

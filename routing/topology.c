@@ -83,29 +83,13 @@ int topo_crossbar_link(const topo *t, int from, int to)
   return first < 0 ? -1 : first + slab_index(t, to);
 }
 
-int topo_dim_distance(const topo *t, int dim, int a, int b)
-{
-  int d = abs(a - b);
-  if (t->conn[dim] == TOPO_TORUS && t->shape[dim] - d < d)
-    d = t->shape[dim] - d;
-  return d;
-}
-
 int topo_hops(const topo *t, int a, int b)
 {
   g_assert(topo_is_regular(t));
   int ca[TOPO_MAX_DIMS], cb[TOPO_MAX_DIMS];
   topo_coords(t, a, ca);
   topo_coords(t, b, cb);
-  int cd = t->crossbar_dim;
-  /* HAEC rule: across layers the first wireless hop also fixes every other
-   * coordinate, so only the layer distance counts. */
-  if (cd >= 0 && ca[cd] != cb[cd])
-    return abs(ca[cd] - cb[cd]);
-  int h = 0;
-  for (int d = 0; d < t->ndims; d++)
-    h += topo_dim_distance(t, d, ca[d], cb[d]);
-  return h;
+  return topo_coord_hops(t, ca, cb);
 }
 
 static topo *alloc_links(topo *t)

@@ -88,12 +88,36 @@ static inline int topo_link(const topo *t, int node, int dim, int dir)
 /* The crossbar link from `from` to `to` (adjacent layers), or -1. */
 int topo_crossbar_link(const topo *t, int from, int to);
 
-/* Minimal hop distance of a regular topology, O(ndims); the length of the
- * dimension-order routes of route.h. For graph topologies use route_hops. */
-int topo_hops(const topo *t, int a, int b);
+/* Distance along dimension `dim` between coordinates a and b: |a - b|, the
+ * shorter way round on a torus ring. */
+static inline int topo_dim_distance(const topo *t, int dim, int a, int b)
+{
+  int d = a > b ? a - b : b - a;
+  if (t->conn[dim] == TOPO_TORUS && t->shape[dim] - d < d)
+    d = t->shape[dim] - d;
+  return d;
+}
 
-/* Distance along one dimension between coordinates a and b. */
-int topo_dim_distance(const topo *t, int dim, int a, int b);
+/* The hop rule of a regular topology, on coordinates, O(ndims): the sum of
+ * the per-dimension distances, except across HAEC Box layers, where the
+ * first wireless hop also fixes every other coordinate, so only the layer
+ * distance counts. topo_hops, the mappers' coordinate tables and the
+ * closed forms of routing/facts.c all follow this one rule; it is the
+ * length of the dimension-order routes of route.h. */
+static inline int topo_coord_hops(const topo *t, const int *ca, const int *cb)
+{
+  int cd = t->crossbar_dim;
+  if (cd >= 0 && ca[cd] != cb[cd])
+    return topo_dim_distance(t, cd, ca[cd], cb[cd]);
+  int h = 0;
+  for (int d = 0; d < t->ndims; d++)
+    h += topo_dim_distance(t, d, ca[d], cb[d]);
+  return h;
+}
+
+/* topo_coord_hops between two nodes of a regular topology. For graph
+ * topologies use route_hops. */
+int topo_hops(const topo *t, int a, int b);
 
 /* "mesh", "torus" or "crossbar"; and the reverse (FALSE if unknown). */
 const char *topo_conn_name(topo_conn c);

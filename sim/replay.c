@@ -14,7 +14,7 @@
  * what the next event will touch; nothing is allocated per event in the
  * steady state. Collectives are expanded with coll_schedule() into
  * instances shared by their members.
- * Owned by the sim/ engineer. Not for: timing rules (models/), printing.
+ * Not for: timing rules (models/), printing.
  */
 #include "sim/replay.h"
 

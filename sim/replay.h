@@ -4,7 +4,7 @@
  * every rank of a trace (traces/trace.h) runs on the node a mapping gives
  * it; its records are replayed in order on a simulated clock, messages
  * cross the network through a netmodel (models/model.h) and the events run
- * on one engine (sim/engine.h).
+ * on one engine (engine/engine.h).
  *
  * Semantics (what is replayed and how):
  *  - Computation: the gap between two consecutive records of a rank while

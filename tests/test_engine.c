@@ -2,7 +2,7 @@
  * Owned by the sim/ engineer. */
 #include <criterion/criterion.h>
 
-#include "sim/engine.h"
+#include "engine/engine.h"
 
 typedef struct {
   int64_t times[20000];

@@ -36,7 +36,6 @@ int cmd_map(int argc, char **argv);
 int cmd_strategies(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
-/* @@ declarations: add one line per new subcommand above this marker */
 
 extern const cli_command cli_commands[];
 extern const int cli_ncommands;

@@ -14,7 +14,6 @@ const cli_command cli_commands[] = {
   { "strategies", "list the mapping strategies, their papers and options", cmd_strategies },
   { "simulate", "replay a trace on the modeled network: simulated time, pre/post metrics", cmd_simulate },
   { "compare", "one trace, several platforms and strategies: pre/post metrics side by side", cmd_compare },
-  /* @@ rows: add one row per new subcommand above this marker */
 };
 
 const int cli_ncommands = G_N_ELEMENTS(cli_commands);

@@ -1,18 +1,17 @@
 /* engine.c - events in per-time FIFO buckets, buckets in a 4-ary heap.
  *
- * Layout and ordering argument in sim/engine.h. Events live by value in a
+ * Layout and ordering argument in engine/engine.h. Events live by value in a
  * node pool (no per-event allocation; a popped node is the first one reused,
  * so it is still in cache); buckets are pooled too and the heap stores
  * (time, first sequence, bucket) by value, moving a hole instead of
  * swapping. A 4-ary heap has half the levels of a binary one and the four
  * children of node i (4i+1 .. 4i+4) are adjacent. Cost: O(1) per schedule
  * into an open bucket and per pop that leaves its bucket non-empty,
- * O(log buckets) otherwise. Owned by the sim/ engineer; not for MPI
- * semantics or timing models.
+ * O(log buckets) otherwise. Not for MPI semantics or timing models.
  */
 #include <string.h>
 
-#include "sim/engine.h"
+#include "engine/engine.h"
 
 #define ARITY 4
 #define NIL UINT32_MAX
