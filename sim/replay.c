@@ -16,118 +16,12 @@
  * instances shared by their members.
  * Not for: timing rules (models/), printing.
  */
-#include "sim/replay.h"
+#include "sim/replay-private.h"
 
 #include <math.h>
 #include <string.h>
 
 G_DEFINE_QUARK(replay-error-quark, replay_error)
-
-#define NONE UINT32_MAX
-
-enum { PH_DATA, PH_RTS, PH_CTS, PH_COLL };
-enum { RS_RUN, RS_BLOCKED, RS_DONE };
-enum { RC_OTHER, RC_P2P, RC_COLL };
-
-typedef struct op {      /* a request: one side of a message */
-  int64_t time;          /* post time; completion time once done */
-  uint32_t msg;          /* the matched message, or NONE */
-  uint32_t next;         /* channel queue / free list */
-  int32_t rank;
-  uint8_t done;
-} op;
-
-typedef struct msg {     /* a point-to-point message */
-  int64_t t_rts, t_data; /* arrival times, -1 until known */
-  int64_t bytes;
-  uint32_t send_op, recv_op;
-  uint32_t next;         /* channel queue / free list */
-  int32_t src, dst;      /* world ranks */
-  uint32_t comm, tag;    /* for reports */
-  uint8_t rndv;
-} msg;
-
-typedef struct chan {
-  uint32_t src, dst, comm, tag;
-  uint32_t send_head, send_tail; /* unmatched messages */
-  uint32_t recv_head, recv_tail; /* unmatched receive requests */
-} chan;
-
-/* Per-rank channel cache: the channels a rank used last, so that the hot
- * path finds a channel without touching the shared hash table. `dcomm` is
- * the communicator (< 2^31, checked by the pre-pass) with bit 31 set when
- * the rank receives on the channel (peer = source), clear when it sends. */
-#define CCACHE 16
-#define CC_RECV 0x80000000u
-typedef struct cc_ent {
-  uint32_t peer, dcomm, tag, chan;
-} cc_ent;
-
-typedef struct pend {
-  uint64_t req;
-  uint32_t op;
-} pend;
-
-typedef struct coll_inst {
-  uint32_t comm;
-  int P, nrounds, nmsgs, left;  /* left: members that have not consumed it */
-  int op, root;
-  int64_t key;
-  coll_msg *msgs;               /* sorted by round */
-  int *world;                   /* P */
-  int *out_off;                 /* P*nrounds+1: msgs of (src member, round) */
-  int *out_idx;
-  int *need, *got;              /* P*nrounds: incoming per (member, round) */
-  int *round, *ready, *in_left; /* P */
-  int64_t *t_join, *t_last, *t_done; /* P, -1 = not yet */
-} coll_inst;
-
-typedef struct rank_st {
-  const trace_event *ev;
-  int64_t nev, pos, now, block_since, region_start;
-  uint32_t cur_op, cur_coll;
-  int cur_member, depth, region;
-  uint8_t state, stage, region_cls, woken;
-  uint8_t ncc, cc_last;         /* channel cache: entries used, last hit */
-  pend *pend;
-  int npend, cappend;
-  uint32_t *defer;
-  int ndefer, capdefer;
-  int64_t *irecv_env;           /* completion record of each Irecv request, or -1 */
-  int64_t nirecv, irecv_cur;
-  replay_rank_stats st;
-} rank_st;
-
-typedef struct replay {
-  const trace *t;
-  const platform *p;
-  const int *node;              /* rank -> node */
-  engine *eng;
-  netmodel *model;
-  uint32_t k_resume, k_net;
-  double scale;
-  int64_t o_send, o_recv, eager;
-  rank_st *ranks;
-  op *ops;
-  uint32_t nops, capops, free_op;
-  msg *msgs;
-  uint32_t nmsgs, capmsgs, free_msg;
-  chan *chans;
-  uint32_t nchans, capchans;
-  uint32_t *slots;              /* hash slots -> chan index, NONE = empty */
-  uint32_t nslots;
-  cc_ent *cc;                   /* [rank * CCACHE]: per-rank channel caches */
-  const char *algo[COLL_NOPS];  /* per op, NULL = auto */
-  GArray ***calls;              /* [rank][comm]: record index of each call, or NULL */
-  int64_t *call_cur;            /* [rank * ncomms + comm] calls joined so far */
-  GPtrArray *insts;             /* coll_inst*, index = id; NULL when free */
-  GHashTable *inst_by_key;      /* key -> id + 1 */
-  uint8_t *region_cls;          /* per region name: RC_* default */
-  int64_t **times;              /* record_times: new time of every record */
-  uint32_t *ready;              /* ring of nranks: ranks woken at the engine's time */
-  uint32_t ready_head, nready;
-  GError *error;                /* first fatal error inside a handler */
-} replay;
 
 /* ---- pools ------------------------------------------------------------- */
 
@@ -252,23 +146,6 @@ static uint32_t chan_find(replay *R, rank_st *rs, int rank, uint32_t recv, uint3
 
 /* ---- completions ------------------------------------------------------- */
 
-/* Wakes a blocked rank at max(t, its clock): at the current engine time it
- * joins the ready ring (run when the current handler ends, no heap
- * traffic), later it gets a RESUME event. */
-static void wake(replay *R, rank_st *rs, int rank, int64_t t)
-{
-  rs->state = RS_RUN;
-  rs->woken = 1;
-  int64_t at = MAX(t, rs->now);
-  if (at == R->eng->now) {
-    uint32_t slot = R->ready_head + R->nready++;
-    R->ready[slot >= (uint32_t)R->t->nranks ? slot - (uint32_t)R->t->nranks : slot] = (uint32_t)rank;
-    __builtin_prefetch(&rs->ev[rs->pos]);
-  } else {
-    engine_schedule(R->eng, at, R->k_resume, (uint32_t)rank, 0);
-  }
-}
-
 static void op_done(replay *R, uint32_t oi, int64_t t)
 {
   op *o = &R->ops[oi];
@@ -277,13 +154,6 @@ static void op_done(replay *R, uint32_t oi, int64_t t)
   rank_st *rs = &R->ranks[o->rank];
   if (rs->state == RS_BLOCKED && rs->cur_coll == NONE && rs->cur_op == oi)
     wake(R, rs, o->rank, t);
-}
-
-static void net_start(replay *R, int from, int to, int64_t bytes, int64_t t,
-                      netmodel_class cls, uint32_t phase, uint64_t token)
-{
-  netmodel_msg nm = { R->node[from], R->node[to], bytes, t, cls, phase, token };
-  netmodel_start(R->model, &nm);
 }
 
 /* A matched pair progresses as far as the times known allow. */
@@ -372,197 +242,11 @@ static uint32_t recv_post(replay *R, rank_st *rs, int rank, const trace_event *e
   return oi;
 }
 
-/* ---- collectives ----------------------------------------------------------- */
-
-static void inst_free(coll_inst *ci)
-{
-  if (!ci)
-    return;
-  g_free(ci->msgs);
-  g_free(ci->world);
-  g_free(ci->out_off);
-  g_free(ci->out_idx);
-  g_free(ci->need);
-  g_free(ci->got);
-  g_free(ci->round);
-  g_free(ci->ready);
-  g_free(ci->in_left);
-  g_free(ci->t_join);
-  g_free(ci->t_last);
-  g_free(ci->t_done);
-  g_free(ci);
-}
-
-/* Builds instance `k` of communicator `comm` from every member's k-th call. */
-static coll_inst *inst_build(replay *R, uint32_t comm, int64_t k, const trace_event *mine)
-{
-  const trace_comm *tc = &R->t->comms[comm];
-  int P = tc->size;
-  coll_inst *ci = g_new0(coll_inst, 1);
-  ci->comm = comm;
-  ci->P = P;
-  ci->op = mine->op;
-  ci->world = g_memdup2(tc->members, sizeof(int) * (size_t)P);
-  int64_t *bytes = g_new0(int64_t, P);
-  for (int j = 0; j < P; j++) {
-    GArray *calls = R->calls[ci->world[j]][comm];
-    if (!calls || (guint)k >= calls->len)
-      continue; /* a member that never makes this call: it will be reported stuck */
-    const trace_event *e = &R->t->ranks[ci->world[j]].events[g_array_index(calls, int64_t, k)];
-    gboolean to_all = e->op == COLL_BCAST || e->op == COLL_SCATTER || e->op == COLL_SCATTERV;
-    bytes[j] = to_all ? e->bytes_recv : e->bytes;
-    if (e->peer == ci->world[j])
-      ci->root = j;
-  }
-  if (ci->op == COLL_BCAST)
-    for (int j = 0; j < P; j++)
-      bytes[ci->root] = MAX(bytes[ci->root], bytes[j]);
-  GArray *out = g_array_new(FALSE, FALSE, sizeof(coll_msg));
-  if (!coll_schedule((coll_op)ci->op, R->algo[ci->op], P, ci->root, bytes, out, &R->error)) {
-    g_prefix_error(&R->error, "collective %s on communicator %u: ", coll_op_name(ci->op), comm);
-    g_array_free(out, TRUE);
-    g_free(bytes);
-    inst_free(ci);
-    return NULL;
-  }
-  g_free(bytes);
-  ci->nmsgs = (int)out->len;
-  ci->msgs = (coll_msg *)g_array_free(out, FALSE);
-  int nr = ci->nrounds = MAX(coll_nrounds(ci->msgs, (size_t)ci->nmsgs), 1);
-  ci->out_off = g_new0(int, (size_t)P * nr + 1);
-  ci->out_idx = g_new(int, MAX(ci->nmsgs, 1));
-  ci->need = g_new0(int, (size_t)P * nr);
-  ci->got = g_new0(int, (size_t)P * nr);
-  ci->in_left = g_new0(int, P);
-  for (int i = 0; i < ci->nmsgs; i++) {
-    const coll_msg *cm = &ci->msgs[i];
-    ci->out_off[cm->src * nr + cm->round + 1]++;
-    ci->need[cm->dst * nr + cm->round]++;
-    ci->in_left[cm->dst]++;
-  }
-  for (int i = 0; i < P * nr; i++)
-    ci->out_off[i + 1] += ci->out_off[i];
-  int *fill = g_memdup2(ci->out_off, sizeof(int) * (size_t)P * nr);
-  for (int i = 0; i < ci->nmsgs; i++) {
-    const coll_msg *cm = &ci->msgs[i];
-    ci->out_idx[fill[cm->src * nr + cm->round]++] = i;
-  }
-  g_free(fill);
-  ci->round = g_new0(int, P);
-  ci->ready = g_new0(int, P);
-  ci->t_join = g_new(int64_t, P);
-  ci->t_last = g_new(int64_t, P);
-  ci->t_done = g_new(int64_t, P);
-  for (int j = 0; j < P; j++) {
-    ci->t_join[j] = ci->t_last[j] = ci->t_done[j] = -1;
-    while (ci->ready[j] < nr && ci->need[j * nr + ci->ready[j]] == 0)
-      ci->ready[j]++;
-  }
-  ci->left = P;
-  return ci;
-}
-
-/* Sends what member j may send at time t; marks it done when finished. */
-static void member_advance(replay *R, uint32_t id, coll_inst *ci, int j, int64_t t)
-{
-  int nr = ci->nrounds;
-  t = MAX(t, ci->t_join[j]);
-  while (ci->round[j] < nr && ci->round[j] <= ci->ready[j]) {
-    int k = ci->round[j]++;
-    for (int x = ci->out_off[j * nr + k]; x < ci->out_off[j * nr + k + 1]; x++) {
-      int i = ci->out_idx[x];
-      const coll_msg *cm = &ci->msgs[i];
-      net_start(R, ci->world[cm->src], ci->world[cm->dst], cm->bytes, t, NETMODEL_COLL,
-                PH_COLL, (uint64_t)id << 32 | (uint32_t)i);
-    }
-  }
-  if (ci->round[j] == nr && ci->in_left[j] == 0 && ci->t_done[j] < 0) {
-    ci->t_done[j] = MAX(ci->t_join[j], ci->t_last[j]);
-    rank_st *rs = &R->ranks[ci->world[j]];
-    if (rs->state == RS_BLOCKED && rs->cur_coll == id)
-      wake(R, rs, ci->world[j], ci->t_done[j]);
-  }
-}
-
-static void coll_arrive(replay *R, uint64_t token, int64_t t)
-{
-  uint32_t id = (uint32_t)(token >> 32);
-  coll_inst *ci = g_ptr_array_index(R->insts, id);
-  const coll_msg *cm = &ci->msgs[(uint32_t)token];
-  int d = cm->dst, nr = ci->nrounds;
-  ci->got[d * nr + cm->round]++;
-  ci->in_left[d]--;
-  ci->t_last[d] = MAX(ci->t_last[d], t);
-  while (ci->ready[d] < nr && ci->got[d * nr + ci->ready[d]] == ci->need[d * nr + ci->ready[d]])
-    ci->ready[d]++;
-  if (ci->t_join[d] >= 0)
-    member_advance(R, id, ci, d, t);
-}
-
-/* Joins rank's next call on ev->comm; returns the instance id, or NONE when
- * the call costs nothing (single member, "other" ops) or failed (R->error). */
-static uint32_t coll_join(replay *R, rank_st *rs, int rank, const trace_event *ev)
-{
-  const trace_comm *tc = &R->t->comms[ev->comm];
-  if (ev->op >= COLL_NOPS || tc->self || tc->size <= 1)
-    return NONE;
-  int64_t k = R->call_cur[(size_t)rank * R->t->ncomms + ev->comm]++;
-  int64_t key = (int64_t)ev->comm << 40 | k;
-  gpointer v = g_hash_table_lookup(R->inst_by_key, &key);
-  uint32_t id;
-  coll_inst *ci;
-  if (v) {
-    id = (uint32_t)(GPOINTER_TO_UINT(v) - 1);
-    ci = g_ptr_array_index(R->insts, id);
-  } else {
-    if (!(ci = inst_build(R, ev->comm, k, ev)))
-      return NONE;
-    ci->key = key;
-    id = R->insts->len;
-    g_ptr_array_add(R->insts, ci);
-    g_hash_table_insert(R->inst_by_key, &ci->key, GUINT_TO_POINTER(id + 1));
-  }
-  int j = 0;
-  while (j < ci->P && ci->world[j] != rank)
-    j++;
-  if (j == ci->P) {
-    g_set_error(&R->error, REPLAY_ERROR, REPLAY_ERROR_INPUT,
-                "rank %d record %" G_GINT64_FORMAT ": collective on communicator %u, "
-                "which does not contain the rank", rank, rs->pos, ev->comm);
-    return NONE;
-  }
-  rs->cur_member = j;
-  ci->t_join[j] = rs->now;
-  ci->t_last[j] = MAX(ci->t_last[j], rs->now);
-  member_advance(R, id, ci, j, rs->now);
-  return id;
-}
-
-/* Member done? Then consume it (free the instance after its last member). */
-static gboolean coll_wait(replay *R, rank_st *rs)
-{
-  coll_inst *ci = g_ptr_array_index(R->insts, rs->cur_coll);
-  int64_t done = ci->t_done[rs->cur_member];
-  if (done < 0)
-    return FALSE;
-  if (done > rs->now) {
-    rs->st.wait_ps += done - rs->now;
-    rs->now = done;
-  }
-  if (--ci->left == 0) {
-    g_hash_table_remove(R->inst_by_key, &ci->key);
-    g_ptr_array_index(R->insts, rs->cur_coll) = NULL;
-    inst_free(ci);
-  }
-  rs->cur_coll = NONE;
-  return TRUE;
-}
-
 static void net_event(replay *R, const engine_event *ev)
 {
   int64_t t = ev->time;
   if (ev->a == PH_COLL) {
-    coll_arrive(R, ev->b, t);
+    replay_coll_arrive(R, ev->b, t);
     return;
   }
   uint32_t mi = (uint32_t)ev->b;
@@ -754,11 +438,11 @@ static gboolean do_record(replay *R, rank_st *rs, int rank, const trace_event *e
       rs->region_cls = RC_COLL;
     if (rs->stage == 1) {
       rs->stage = 2;
-      rs->cur_coll = coll_join(R, rs, rank, ev);
+      rs->cur_coll = replay_coll_join(R, rs, rank, ev);
       if (rs->cur_coll == NONE)
         return R->error == NULL;
     }
-    if (coll_wait(R, rs))
+    if (replay_coll_wait(R, rs))
       return TRUE;
     rs->state = RS_BLOCKED;
     rs->block_since = rs->now;
@@ -900,32 +584,6 @@ static uint8_t class_of_name(const char *name)
   return RC_OTHER;
 }
 
-static gboolean parse_collectives(replay *R, const char *spec, GError **error)
-{
-  if (!spec || !*spec)
-    return TRUE;
-  g_auto(GStrv) items = g_strsplit(spec, ",", -1);
-  for (int i = 0; items[i]; i++) {
-    g_auto(GStrv) kv = g_strsplit(g_strstrip(items[i]), "=", 2);
-    coll_op cop;
-    if (!kv[0] || !kv[1] || !coll_op_from_name(kv[0], &cop)) {
-      g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_COLLECTIVES,
-                  "--collectives: '%s' is not OP=ALGORITHM with a known op (bcast, "
-                  "allreduce, ...)", items[i]);
-      return FALSE;
-    }
-    const coll_algo *a = coll_algo_lookup(kv[1]);
-    if (!a || (a->build && !(a->ops & (1u << cop)))) {
-      g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_COLLECTIVES,
-                  "--collectives: algorithm '%s' %s for %s", kv[1],
-                  a ? "is not defined" : "is unknown (see collectives.h)", kv[0]);
-      return FALSE;
-    }
-    R->algo[cop] = a->build ? a->name : NULL;
-  }
-  return TRUE;
-}
-
 /* Per rank: Irecv envelopes (request -> completion record, by order of the
  * requests) and the collective calls per communicator. One sequential pass
  * over the rank's records with flat arrays (the open-request list `open`
@@ -1038,7 +696,7 @@ static replay *replay_new(const trace *t, const platform *p, const mapping *m,
   chan_rehash(R);
   if (o->record_times)
     R->times = g_new0(int64_t *, t->nranks);
-  if (!parse_collectives(R, o->collectives, error))
+  if (!replay_parse_collectives(R, o->collectives, error))
     return R;
   pend *open = NULL;
   int capopen = 0;
@@ -1075,7 +733,7 @@ static void replay_free(replay *R)
       g_free(R->times[r]);
   }
   for (guint i = 0; i < R->insts->len; i++)
-    inst_free(g_ptr_array_index(R->insts, i));
+    replay_inst_free(g_ptr_array_index(R->insts, i));
   g_ptr_array_free(R->insts, TRUE);
   g_hash_table_destroy(R->inst_by_key);
   g_free(R->times);
@@ -1093,159 +751,6 @@ static void replay_free(replay *R)
   engine_free(R->eng);
   g_clear_error(&R->error);
   g_free(R);
-}
-
-/* ---- results --------------------------------------------------------------- */
-
-static const char *region_name(const replay *R, const rank_st *rs)
-{
-  if (rs->depth <= 0 || rs->region < 0 || rs->region >= R->t->nregions)
-    return "(no MPI region)";
-  return R->t->regions[rs->region];
-}
-
-/* What rank r waits for, one line (caller frees). */
-static char *stuck_line(const replay *R, int r)
-{
-  const rank_st *rs = &R->ranks[r];
-  const trace_event *ev = rs->pos < rs->nev ? &rs->ev[rs->pos] : NULL;
-  GString *s = g_string_new(NULL);
-  g_string_append_printf(s, "rank %d: at record %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT
-                         " (%s in %s, simulated t=%.9f s), %d pending request(s): ",
-                         r, rs->pos, rs->nev, ev ? trace_kind_name(ev->kind) : "end",
-                         region_name(R, rs), rs->now * 1e-12, rs->npend);
-  if (rs->cur_coll != NONE) {
-    const coll_inst *ci = g_ptr_array_index(R->insts, rs->cur_coll);
-    g_string_append_printf(s, "in %s on communicator %u, members not arrived:",
-                           coll_op_name(ci->op), ci->comm);
-    for (int j = 0; j < ci->P; j++)
-      if (ci->t_join[j] < 0)
-        g_string_append_printf(s, " %d", ci->world[j]);
-  } else if (rs->cur_op != NONE) {
-    const op *o = &R->ops[rs->cur_op];
-    const msg *m = o->msg != NONE ? &R->msgs[o->msg] : NULL;
-    if (m && m->src == r)
-      g_string_append_printf(s, "rendezvous send to rank %d (comm %u, tag %u, %" G_GINT64_FORMAT
-                             " bytes) %s", m->dst, m->comm, m->tag, m->bytes,
-                             m->recv_op == NONE ? "never matched by a receive" : "in flight");
-    else if (ev)
-      g_string_append_printf(s, "receive from rank %d (comm %u, tag %u, %" G_GINT64_FORMAT
-                             " bytes): no matching send", ev->peer, ev->comm, ev->tag,
-                             ev->bytes);
-  } else {
-    g_string_append(s, "not finished");
-  }
-  return g_string_free(s, FALSE);
-}
-
-static void report_stuck(const replay *R, replay_result *res)
-{
-  GString *d = g_string_new(NULL);
-  char *first = NULL;
-  int64_t tmax = 0;
-  for (int r = 0; r < R->t->nranks; r++) {
-    if (R->ranks[r].state == RS_DONE)
-      continue;
-    char *line = stuck_line(R, r);
-    g_string_append_printf(d, "  %s\n", line);
-    tmax = MAX(tmax, R->ranks[r].now);
-    if (!first)
-      first = line;
-    else
-      g_free(line);
-    res->stuck++;
-  }
-  res->stuck_summary = g_strdup_printf(
-      "deadlock: %d of %d ranks cannot progress (simulated t=%.9f s); first %s", res->stuck,
-      R->t->nranks, tmax * 1e-12, first);
-  res->stuck_detail = g_string_free(d, FALSE);
-  g_free(first);
-}
-
-/* The input trace with the simulated times (comm indices shifted by the two
- * communicators trace_new() creates). */
-static trace *build_out_trace(const replay *R)
-{
-  const trace *t = R->t;
-  trace *o = trace_new(t->nranks);
-  uint32_t off = (uint32_t)o->ncomms;
-  for (int i = 0; i < t->nregions; i++)
-    trace_add_region(o, t->regions[i]);
-  for (int c = 0; c < t->ncomms; c++) {
-    const trace_comm *tc = &t->comms[c];
-    uint32_t k = trace_add_comm(o, tc->name, tc->size, tc->self ? NULL : tc->members);
-    o->comms[k].self = tc->self;
-  }
-  o->world = t->world + off;
-  for (int r = 0; r < t->nranks; r++)
-    for (int64_t i = 0; i < t->ranks[r].nevents; i++) {
-      trace_event e = t->ranks[r].events[i];
-      e.time = R->times[r][i];
-      gboolean has_comm = (e.kind >= TRACE_SEND && e.kind <= TRACE_IRECV &&
-                           e.kind != TRACE_ISEND_COMPLETE && e.kind != TRACE_IRECV_REQUEST) ||
-                          e.kind == TRACE_COLL_END || e.kind == TRACE_NBCOLL_COMPLETE;
-      if (has_comm)
-        e.comm += off;
-      trace_push(o, r, &e);
-    }
-  int64_t end = 0;
-  for (int r = 0; r < t->nranks; r++)
-    end = MAX(end, R->ranks[r].st.finish_ps);
-  o->duration_ps = end;
-  trace_shrink(o);
-  return o;
-}
-
-static replay_result *collect(replay *R)
-{
-  const trace *t = R->t;
-  const netmodel *nm = R->model;
-  replay_result *res = g_new0(replay_result, 1);
-  res->nranks = t->nranks;
-  res->per_rank = g_new0(replay_rank_stats, MAX(t->nranks, 1));
-  for (int r = 0; r < t->nranks; r++) {
-    res->per_rank[r] = R->ranks[r].st;
-    res->events += R->ranks[r].pos;
-    res->makespan_ps = MAX(res->makespan_ps, R->ranks[r].st.finish_ps);
-    res->p2p_cost_ps += R->ranks[r].st.p2p_ps;
-  }
-  res->parallel_cost_ps = res->makespan_ps * t->nranks;
-  res->engine_events = R->eng->handled;
-  const netmodel_totals *pt = &nm->tot[NETMODEL_P2P], *ct = &nm->tot[NETMODEL_COLL];
-  res->p2p_messages = pt->messages;
-  res->p2p_bytes = pt->bytes;
-  res->coll_messages = ct->messages;
-  res->coll_bytes = ct->bytes;
-  res->ctrl_messages = nm->tot[NETMODEL_CTRL].messages;
-  res->comm_model_ps = pt->transfer_ps;
-  res->coll_model_ps = ct->transfer_ps;
-  res->hop_bytes = pt->hop_bytes;
-  res->msg_hops = pt->msg_hops;
-  res->max_hops = pt->max_hops;
-  res->nlinks = nm->nlinks;
-  size_t n = (size_t)MAX(nm->nlinks, 1);
-  res->link_bytes = g_memdup2(nm->link_bytes[NETMODEL_P2P], n * sizeof(int64_t));
-  res->link_messages = g_memdup2(nm->link_messages[NETMODEL_P2P], n * sizeof(int64_t));
-  res->link_busy_ps = g_memdup2(nm->link_busy_ps, n * sizeof(int64_t));
-  if (nm->ops->stats)
-    res->nmodel_stats = nm->ops->stats(nm, res->model_stats, G_N_ELEMENTS(res->model_stats));
-  if (nm->ops->link_stat) {
-    res->link_stats = g_new0(netmodel_link_stat, n);
-    for (int l = 0; l < nm->nlinks; l++)
-      nm->ops->link_stat(nm, l, &res->link_stats[l]);
-    res->load_unit = nm->ops->load_unit;
-  }
-  res->peak_bytes = engine_bytes(R->eng) + R->capops * sizeof(op) + R->capmsgs * sizeof(msg) +
-                    R->capchans * sizeof(chan) + R->nslots * sizeof(uint32_t) +
-                    (size_t)t->nranks * (sizeof(rank_st) + CCACHE * sizeof(cc_ent));
-  for (int r = 0; r < t->nranks; r++)
-    if (R->ranks[r].state != RS_DONE) {
-      report_stuck(R, res);
-      break;
-    }
-  if (R->times && !res->stuck)
-    res->out_trace = build_out_trace(R);
-  return res;
 }
 
 replay_result *replay_run(const trace *t, const platform *p, const mapping *m,
@@ -1284,23 +789,9 @@ replay_result *replay_run(const trace *t, const platform *p, const mapping *m,
     R->error = NULL;
     goto out;
   }
-  res = collect(R);
+  res = replay_collect(R);
 out:
   replay_free(R);
   return res;
 }
 
-void replay_result_free(replay_result *r)
-{
-  if (!r)
-    return;
-  g_free(r->per_rank);
-  g_free(r->link_bytes);
-  g_free(r->link_messages);
-  g_free(r->link_busy_ps);
-  g_free(r->link_stats);
-  g_free(r->stuck_summary);
-  g_free(r->stuck_detail);
-  trace_free(r->out_trace);
-  g_free(r);
-}

@@ -1,0 +1,220 @@
+/* replay-coll.c - collectives in the replay: each call is expanded with
+ * coll_schedule() (traces/collectives.h) into an instance shared by the
+ * communicator's members (semantics in sim/replay.h). A member sends its
+ * round-k messages once everything addressed to it in earlier rounds has
+ * arrived; the instance is freed after its last member leaves.
+ */
+#include "sim/replay-private.h"
+
+#include <string.h>
+
+void replay_inst_free(coll_inst *ci)
+{
+  if (!ci)
+    return;
+  g_free(ci->msgs);
+  g_free(ci->world);
+  g_free(ci->out_off);
+  g_free(ci->out_idx);
+  g_free(ci->need);
+  g_free(ci->got);
+  g_free(ci->round);
+  g_free(ci->ready);
+  g_free(ci->in_left);
+  g_free(ci->t_join);
+  g_free(ci->t_last);
+  g_free(ci->t_done);
+  g_free(ci);
+}
+
+/* Builds instance `k` of communicator `comm` from every member's k-th call. */
+static coll_inst *inst_build(replay *R, uint32_t comm, int64_t k, const trace_event *mine)
+{
+  const trace_comm *tc = &R->t->comms[comm];
+  int P = tc->size;
+  coll_inst *ci = g_new0(coll_inst, 1);
+  ci->comm = comm;
+  ci->P = P;
+  ci->op = mine->op;
+  ci->world = g_memdup2(tc->members, sizeof(int) * (size_t)P);
+  int64_t *bytes = g_new0(int64_t, P);
+  for (int j = 0; j < P; j++) {
+    GArray *calls = R->calls[ci->world[j]][comm];
+    if (!calls || (guint)k >= calls->len)
+      continue; /* a member that never makes this call: it will be reported stuck */
+    const trace_event *e = &R->t->ranks[ci->world[j]].events[g_array_index(calls, int64_t, k)];
+    gboolean to_all = e->op == COLL_BCAST || e->op == COLL_SCATTER || e->op == COLL_SCATTERV;
+    bytes[j] = to_all ? e->bytes_recv : e->bytes;
+    if (e->peer == ci->world[j])
+      ci->root = j;
+  }
+  if (ci->op == COLL_BCAST)
+    for (int j = 0; j < P; j++)
+      bytes[ci->root] = MAX(bytes[ci->root], bytes[j]);
+  GArray *out = g_array_new(FALSE, FALSE, sizeof(coll_msg));
+  if (!coll_schedule((coll_op)ci->op, R->algo[ci->op], P, ci->root, bytes, out, &R->error)) {
+    g_prefix_error(&R->error, "collective %s on communicator %u: ", coll_op_name(ci->op), comm);
+    g_array_free(out, TRUE);
+    g_free(bytes);
+    replay_inst_free(ci);
+    return NULL;
+  }
+  g_free(bytes);
+  ci->nmsgs = (int)out->len;
+  ci->msgs = (coll_msg *)g_array_free(out, FALSE);
+  int nr = ci->nrounds = MAX(coll_nrounds(ci->msgs, (size_t)ci->nmsgs), 1);
+  ci->out_off = g_new0(int, (size_t)P * nr + 1);
+  ci->out_idx = g_new(int, MAX(ci->nmsgs, 1));
+  ci->need = g_new0(int, (size_t)P * nr);
+  ci->got = g_new0(int, (size_t)P * nr);
+  ci->in_left = g_new0(int, P);
+  for (int i = 0; i < ci->nmsgs; i++) {
+    const coll_msg *cm = &ci->msgs[i];
+    ci->out_off[cm->src * nr + cm->round + 1]++;
+    ci->need[cm->dst * nr + cm->round]++;
+    ci->in_left[cm->dst]++;
+  }
+  for (int i = 0; i < P * nr; i++)
+    ci->out_off[i + 1] += ci->out_off[i];
+  int *fill = g_memdup2(ci->out_off, sizeof(int) * (size_t)P * nr);
+  for (int i = 0; i < ci->nmsgs; i++) {
+    const coll_msg *cm = &ci->msgs[i];
+    ci->out_idx[fill[cm->src * nr + cm->round]++] = i;
+  }
+  g_free(fill);
+  ci->round = g_new0(int, P);
+  ci->ready = g_new0(int, P);
+  ci->t_join = g_new(int64_t, P);
+  ci->t_last = g_new(int64_t, P);
+  ci->t_done = g_new(int64_t, P);
+  for (int j = 0; j < P; j++) {
+    ci->t_join[j] = ci->t_last[j] = ci->t_done[j] = -1;
+    while (ci->ready[j] < nr && ci->need[j * nr + ci->ready[j]] == 0)
+      ci->ready[j]++;
+  }
+  ci->left = P;
+  return ci;
+}
+
+/* Sends what member j may send at time t; marks it done when finished. */
+static void member_advance(replay *R, uint32_t id, coll_inst *ci, int j, int64_t t)
+{
+  int nr = ci->nrounds;
+  t = MAX(t, ci->t_join[j]);
+  while (ci->round[j] < nr && ci->round[j] <= ci->ready[j]) {
+    int k = ci->round[j]++;
+    for (int x = ci->out_off[j * nr + k]; x < ci->out_off[j * nr + k + 1]; x++) {
+      int i = ci->out_idx[x];
+      const coll_msg *cm = &ci->msgs[i];
+      net_start(R, ci->world[cm->src], ci->world[cm->dst], cm->bytes, t, NETMODEL_COLL,
+                PH_COLL, (uint64_t)id << 32 | (uint32_t)i);
+    }
+  }
+  if (ci->round[j] == nr && ci->in_left[j] == 0 && ci->t_done[j] < 0) {
+    ci->t_done[j] = MAX(ci->t_join[j], ci->t_last[j]);
+    rank_st *rs = &R->ranks[ci->world[j]];
+    if (rs->state == RS_BLOCKED && rs->cur_coll == id)
+      wake(R, rs, ci->world[j], ci->t_done[j]);
+  }
+}
+
+void replay_coll_arrive(replay *R, uint64_t token, int64_t t)
+{
+  uint32_t id = (uint32_t)(token >> 32);
+  coll_inst *ci = g_ptr_array_index(R->insts, id);
+  const coll_msg *cm = &ci->msgs[(uint32_t)token];
+  int d = cm->dst, nr = ci->nrounds;
+  ci->got[d * nr + cm->round]++;
+  ci->in_left[d]--;
+  ci->t_last[d] = MAX(ci->t_last[d], t);
+  while (ci->ready[d] < nr && ci->got[d * nr + ci->ready[d]] == ci->need[d * nr + ci->ready[d]])
+    ci->ready[d]++;
+  if (ci->t_join[d] >= 0)
+    member_advance(R, id, ci, d, t);
+}
+
+/* Joins rank's next call on ev->comm; returns the instance id, or NONE when
+ * the call costs nothing (single member, "other" ops) or failed (R->error). */
+uint32_t replay_coll_join(replay *R, rank_st *rs, int rank, const trace_event *ev)
+{
+  const trace_comm *tc = &R->t->comms[ev->comm];
+  if (ev->op >= COLL_NOPS || tc->self || tc->size <= 1)
+    return NONE;
+  int64_t k = R->call_cur[(size_t)rank * R->t->ncomms + ev->comm]++;
+  int64_t key = (int64_t)ev->comm << 40 | k;
+  gpointer v = g_hash_table_lookup(R->inst_by_key, &key);
+  uint32_t id;
+  coll_inst *ci;
+  if (v) {
+    id = (uint32_t)(GPOINTER_TO_UINT(v) - 1);
+    ci = g_ptr_array_index(R->insts, id);
+  } else {
+    if (!(ci = inst_build(R, ev->comm, k, ev)))
+      return NONE;
+    ci->key = key;
+    id = R->insts->len;
+    g_ptr_array_add(R->insts, ci);
+    g_hash_table_insert(R->inst_by_key, &ci->key, GUINT_TO_POINTER(id + 1));
+  }
+  int j = 0;
+  while (j < ci->P && ci->world[j] != rank)
+    j++;
+  if (j == ci->P) {
+    g_set_error(&R->error, REPLAY_ERROR, REPLAY_ERROR_INPUT,
+                "rank %d record %" G_GINT64_FORMAT ": collective on communicator %u, "
+                "which does not contain the rank", rank, rs->pos, ev->comm);
+    return NONE;
+  }
+  rs->cur_member = j;
+  ci->t_join[j] = rs->now;
+  ci->t_last[j] = MAX(ci->t_last[j], rs->now);
+  member_advance(R, id, ci, j, rs->now);
+  return id;
+}
+
+/* Member done? Then consume it (free the instance after its last member). */
+gboolean replay_coll_wait(replay *R, rank_st *rs)
+{
+  coll_inst *ci = g_ptr_array_index(R->insts, rs->cur_coll);
+  int64_t done = ci->t_done[rs->cur_member];
+  if (done < 0)
+    return FALSE;
+  if (done > rs->now) {
+    rs->st.wait_ps += done - rs->now;
+    rs->now = done;
+  }
+  if (--ci->left == 0) {
+    g_hash_table_remove(R->inst_by_key, &ci->key);
+    g_ptr_array_index(R->insts, rs->cur_coll) = NULL;
+    replay_inst_free(ci);
+  }
+  rs->cur_coll = NONE;
+  return TRUE;
+}
+
+gboolean replay_parse_collectives(replay *R, const char *spec, GError **error)
+{
+  if (!spec || !*spec)
+    return TRUE;
+  g_auto(GStrv) items = g_strsplit(spec, ",", -1);
+  for (int i = 0; items[i]; i++) {
+    g_auto(GStrv) kv = g_strsplit(g_strstrip(items[i]), "=", 2);
+    coll_op cop;
+    if (!kv[0] || !kv[1] || !coll_op_from_name(kv[0], &cop)) {
+      g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_COLLECTIVES,
+                  "--collectives: '%s' is not OP=ALGORITHM with a known op (bcast, "
+                  "allreduce, ...)", items[i]);
+      return FALSE;
+    }
+    const coll_algo *a = coll_algo_lookup(kv[1]);
+    if (!a || (a->build && !(a->ops & (1u << cop)))) {
+      g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_COLLECTIVES,
+                  "--collectives: algorithm '%s' %s for %s", kv[1],
+                  a ? "is not defined" : "is unknown (see collectives.h)", kv[0]);
+      return FALSE;
+    }
+    R->algo[cop] = a->build ? a->name : NULL;
+  }
+  return TRUE;
+}
+

@@ -1,0 +1,171 @@
+/* replay-report.c - what a replay hands back: per-rank statistics, model
+ * counters, the deadlock report (which rank waits for what) and the
+ * simulated run as a trace.
+ */
+#include "sim/replay-private.h"
+
+static const char *region_name(const replay *R, const rank_st *rs)
+{
+  if (rs->depth <= 0 || rs->region < 0 || rs->region >= R->t->nregions)
+    return "(no MPI region)";
+  return R->t->regions[rs->region];
+}
+
+/* What rank r waits for, one line (caller frees). */
+static char *stuck_line(const replay *R, int r)
+{
+  const rank_st *rs = &R->ranks[r];
+  const trace_event *ev = rs->pos < rs->nev ? &rs->ev[rs->pos] : NULL;
+  GString *s = g_string_new(NULL);
+  g_string_append_printf(s, "rank %d: at record %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT
+                         " (%s in %s, simulated t=%.9f s), %d pending request(s): ",
+                         r, rs->pos, rs->nev, ev ? trace_kind_name(ev->kind) : "end",
+                         region_name(R, rs), rs->now * 1e-12, rs->npend);
+  if (rs->cur_coll != NONE) {
+    const coll_inst *ci = g_ptr_array_index(R->insts, rs->cur_coll);
+    g_string_append_printf(s, "in %s on communicator %u, members not arrived:",
+                           coll_op_name(ci->op), ci->comm);
+    for (int j = 0; j < ci->P; j++)
+      if (ci->t_join[j] < 0)
+        g_string_append_printf(s, " %d", ci->world[j]);
+  } else if (rs->cur_op != NONE) {
+    const op *o = &R->ops[rs->cur_op];
+    const msg *m = o->msg != NONE ? &R->msgs[o->msg] : NULL;
+    if (m && m->src == r)
+      g_string_append_printf(s, "rendezvous send to rank %d (comm %u, tag %u, %" G_GINT64_FORMAT
+                             " bytes) %s", m->dst, m->comm, m->tag, m->bytes,
+                             m->recv_op == NONE ? "never matched by a receive" : "in flight");
+    else if (ev)
+      g_string_append_printf(s, "receive from rank %d (comm %u, tag %u, %" G_GINT64_FORMAT
+                             " bytes): no matching send", ev->peer, ev->comm, ev->tag,
+                             ev->bytes);
+  } else {
+    g_string_append(s, "not finished");
+  }
+  return g_string_free(s, FALSE);
+}
+
+static void report_stuck(const replay *R, replay_result *res)
+{
+  GString *d = g_string_new(NULL);
+  char *first = NULL;
+  int64_t tmax = 0;
+  for (int r = 0; r < R->t->nranks; r++) {
+    if (R->ranks[r].state == RS_DONE)
+      continue;
+    char *line = stuck_line(R, r);
+    g_string_append_printf(d, "  %s\n", line);
+    tmax = MAX(tmax, R->ranks[r].now);
+    if (!first)
+      first = line;
+    else
+      g_free(line);
+    res->stuck++;
+  }
+  res->stuck_summary = g_strdup_printf(
+      "deadlock: %d of %d ranks cannot progress (simulated t=%.9f s); first %s", res->stuck,
+      R->t->nranks, tmax * 1e-12, first);
+  res->stuck_detail = g_string_free(d, FALSE);
+  g_free(first);
+}
+
+/* The input trace with the simulated times (comm indices shifted by the two
+ * communicators trace_new() creates). */
+static trace *build_out_trace(const replay *R)
+{
+  const trace *t = R->t;
+  trace *o = trace_new(t->nranks);
+  uint32_t off = (uint32_t)o->ncomms;
+  for (int i = 0; i < t->nregions; i++)
+    trace_add_region(o, t->regions[i]);
+  for (int c = 0; c < t->ncomms; c++) {
+    const trace_comm *tc = &t->comms[c];
+    uint32_t k = trace_add_comm(o, tc->name, tc->size, tc->self ? NULL : tc->members);
+    o->comms[k].self = tc->self;
+  }
+  o->world = t->world + off;
+  for (int r = 0; r < t->nranks; r++)
+    for (int64_t i = 0; i < t->ranks[r].nevents; i++) {
+      trace_event e = t->ranks[r].events[i];
+      e.time = R->times[r][i];
+      gboolean has_comm = (e.kind >= TRACE_SEND && e.kind <= TRACE_IRECV &&
+                           e.kind != TRACE_ISEND_COMPLETE && e.kind != TRACE_IRECV_REQUEST) ||
+                          e.kind == TRACE_COLL_END || e.kind == TRACE_NBCOLL_COMPLETE;
+      if (has_comm)
+        e.comm += off;
+      trace_push(o, r, &e);
+    }
+  int64_t end = 0;
+  for (int r = 0; r < t->nranks; r++)
+    end = MAX(end, R->ranks[r].st.finish_ps);
+  o->duration_ps = end;
+  trace_shrink(o);
+  return o;
+}
+
+replay_result *replay_collect(replay *R)
+{
+  const trace *t = R->t;
+  const netmodel *nm = R->model;
+  replay_result *res = g_new0(replay_result, 1);
+  res->nranks = t->nranks;
+  res->per_rank = g_new0(replay_rank_stats, MAX(t->nranks, 1));
+  for (int r = 0; r < t->nranks; r++) {
+    res->per_rank[r] = R->ranks[r].st;
+    res->events += R->ranks[r].pos;
+    res->makespan_ps = MAX(res->makespan_ps, R->ranks[r].st.finish_ps);
+    res->p2p_cost_ps += R->ranks[r].st.p2p_ps;
+  }
+  res->parallel_cost_ps = res->makespan_ps * t->nranks;
+  res->engine_events = R->eng->handled;
+  const netmodel_totals *pt = &nm->tot[NETMODEL_P2P], *ct = &nm->tot[NETMODEL_COLL];
+  res->p2p_messages = pt->messages;
+  res->p2p_bytes = pt->bytes;
+  res->coll_messages = ct->messages;
+  res->coll_bytes = ct->bytes;
+  res->ctrl_messages = nm->tot[NETMODEL_CTRL].messages;
+  res->comm_model_ps = pt->transfer_ps;
+  res->coll_model_ps = ct->transfer_ps;
+  res->hop_bytes = pt->hop_bytes;
+  res->msg_hops = pt->msg_hops;
+  res->max_hops = pt->max_hops;
+  res->nlinks = nm->nlinks;
+  size_t n = (size_t)MAX(nm->nlinks, 1);
+  res->link_bytes = g_memdup2(nm->link_bytes[NETMODEL_P2P], n * sizeof(int64_t));
+  res->link_messages = g_memdup2(nm->link_messages[NETMODEL_P2P], n * sizeof(int64_t));
+  res->link_busy_ps = g_memdup2(nm->link_busy_ps, n * sizeof(int64_t));
+  if (nm->ops->stats)
+    res->nmodel_stats = nm->ops->stats(nm, res->model_stats, G_N_ELEMENTS(res->model_stats));
+  if (nm->ops->link_stat) {
+    res->link_stats = g_new0(netmodel_link_stat, n);
+    for (int l = 0; l < nm->nlinks; l++)
+      nm->ops->link_stat(nm, l, &res->link_stats[l]);
+    res->load_unit = nm->ops->load_unit;
+  }
+  res->peak_bytes = engine_bytes(R->eng) + R->capops * sizeof(op) + R->capmsgs * sizeof(msg) +
+                    R->capchans * sizeof(chan) + R->nslots * sizeof(uint32_t) +
+                    (size_t)t->nranks * (sizeof(rank_st) + CCACHE * sizeof(cc_ent));
+  for (int r = 0; r < t->nranks; r++)
+    if (R->ranks[r].state != RS_DONE) {
+      report_stuck(R, res);
+      break;
+    }
+  if (R->times && !res->stuck)
+    res->out_trace = build_out_trace(R);
+  return res;
+}
+
+void replay_result_free(replay_result *r)
+{
+  if (!r)
+    return;
+  g_free(r->per_rank);
+  g_free(r->link_bytes);
+  g_free(r->link_messages);
+  g_free(r->link_busy_ps);
+  g_free(r->link_stats);
+  g_free(r->stuck_summary);
+  g_free(r->stuck_detail);
+  trace_free(r->out_trace);
+  g_free(r);
+}
