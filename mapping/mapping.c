@@ -32,20 +32,9 @@ void mapping_free(mapping *m)
   g_free(m);
 }
 
-static gboolean check_fits(const platform *p, int ntasks, GError **error)
-{
-  if (ntasks > platform_capacity(p)) {
-    g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_INVALID,
-                "%s: %d ranks do not fit %d allocated nodes x %d cores, expected at most %d "
-                "ranks", p->name, ntasks, p->nalloc, p->cores_per_node, platform_capacity(p));
-    return FALSE;
-  }
-  return TRUE;
-}
-
 mapping *mapping_identity(const platform *p, int ntasks, GError **error)
 {
-  if (!check_fits(p, ntasks, error))
+  if (!platform_check_capacity(p, ntasks, error))
     return NULL;
   mapping *m = mapping_new(ntasks);
   for (int r = 0; r < ntasks; r++)
@@ -55,7 +44,7 @@ mapping *mapping_identity(const platform *p, int ntasks, GError **error)
 
 gboolean mapping_validate(const mapping *m, const platform *p, GError **error)
 {
-  if (!check_fits(p, m->ntasks, error))
+  if (!platform_check_capacity(p, m->ntasks, error))
     return FALSE;
   int *load = g_new0(int, p->topo->nnodes);
   gboolean ok = FALSE;

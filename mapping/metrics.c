@@ -2,6 +2,8 @@
  * (deveci2015 Section II, deveci-geometric Section 3). */
 #include "mapping/metrics.h"
 
+#include <stddef.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +27,56 @@ void metrics_summarize_links(metrics *out, const platform *p)
   }
   out->avg_link_messages = out->links_used ? sum_msgs / out->links_used : 0;
   out->avg_link_time = out->links_used ? sum_time / out->links_used : 0;
+}
+
+#define F(name, type, unit, desc) { #name, type, unit, offsetof(metrics, name), desc }
+const field metrics_fields[] = {
+  F(tasks, FIELD_INT, FIELD_COUNT, "ranks of the communication graph"),
+  F(edges, FIELD_INT, FIELD_COUNT, "directed edges i -> j, i != j"),
+  F(total_hops, FIELD_INT64, FIELD_COUNT, "sum over edges of route hops (TH)"),
+  F(avg_hops, FIELD_DOUBLE, FIELD_RATIO, "total_hops / edges"),
+  F(max_dilation, FIELD_INT, FIELD_COUNT, "longest route of any edge, hops"),
+  F(hop_bytes, FIELD_INT64, FIELD_COUNT, "sum over edges of bytes x hops (WH, Scotch's CommExpan)"),
+  F(message_hops, FIELD_INT64, FIELD_COUNT, "sum over edges of messages x hops"),
+  F(max_link_messages, FIELD_INT64, FIELD_COUNT, "most messages on one link (MMC)"),
+  F(max_link_bytes, FIELD_INT64, FIELD_COUNT, "most bytes on one link"),
+  F(max_link_time, FIELD_DOUBLE, FIELD_SECONDS, "largest bytes / bandwidth of a link (MC)"),
+  F(avg_link_messages, FIELD_DOUBLE, FIELD_RATIO, "messages per used link (AMC)"),
+  F(avg_link_time, FIELD_DOUBLE, FIELD_SECONDS, "bytes / bandwidth per used link (AC)"),
+  F(links_used, FIELD_INT, FIELD_COUNT, "links that carry any traffic"),
+};
+#undef F
+const int metrics_nfields = G_N_ELEMENTS(metrics_fields);
+
+double field_double(const field *f, const void *obj)
+{
+  const char *at = (const char *)obj + f->offset;
+  switch (f->type) {
+  case FIELD_INT:
+    return *(const int *)(const void *)at;
+  case FIELD_INT64:
+    return (double)*(const int64_t *)(const void *)at;
+  case FIELD_PS:
+    return (double)*(const int64_t *)(const void *)at * 1e-12;
+  case FIELD_DOUBLE:
+  default:
+    return *(const double *)(const void *)at;
+  }
+}
+
+int64_t field_int(const field *f, const void *obj)
+{
+  const char *at = (const char *)obj + f->offset;
+  switch (f->type) {
+  case FIELD_INT:
+    return *(const int *)(const void *)at;
+  case FIELD_INT64:
+  case FIELD_PS:
+    return *(const int64_t *)(const void *)at;
+  case FIELD_DOUBLE:
+  default:
+    return 0;
+  }
 }
 
 metrics *metrics_compute(const commgraph *g, const platform *p, const mapping *m)

@@ -239,12 +239,8 @@ static gboolean pipeline_places_slots(const strategy_pipeline *pl)
 mapping *strategy_run(const strategy_pipeline *pl, const commgraph *g, const platform *p,
                       guint32 seed, const double *coords, int coord_dims, GError **error)
 {
-  if (g->n > platform_capacity(p)) {
-    g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
-                "%d ranks do not fit %s: %d allocated nodes x %d cores, expected at most %d",
-                g->n, p->name, p->nalloc, p->cores_per_node, platform_capacity(p));
+  if (!platform_check_capacity(p, g->n, error))
     return NULL;
-  }
   strategy_ctx ctx = { g, p, seed, coords, coord_dims };
   mapping *m = mapping_new(g->n);
   platform one = *p;

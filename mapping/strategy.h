@@ -125,6 +125,12 @@ mapping *strategy_run(const strategy_pipeline *pl, const commgraph *g, const pla
 gboolean strategy_partition(const commgraph *g, const platform *p, guint32 seed, int *part,
                             GError **error);
 
+/* Reads a coordinates file for `ntasks` ranks (mapping/coords.c): one line
+ * per rank, blank- or comma-separated numbers, the same count on every
+ * line, `#` comments. Returns ntasks x *dims doubles (caller frees) or NULL
+ * with `file:line: ...` in error (STRATEGY_ERROR_INPUT). */
+double *strategy_load_coords(const char *path, int ntasks, int *dims, GError **error);
+
 /* Help text: name, summary, paper and options of every strategy. */
 char *strategy_describe_all(void);
 

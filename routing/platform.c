@@ -305,6 +305,18 @@ gboolean platform_set_allocation(platform *p, const char *spec, GError **error)
   return load_node_list(p, spec, error);
 }
 
+gboolean platform_check_capacity(const platform *p, int64_t nranks, GError **error)
+{
+  int64_t cap = (int64_t)p->nalloc * p->cores_per_node;
+  if (nranks <= cap)
+    return TRUE;
+  g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
+              "%s: %" G_GINT64_FORMAT " ranks do not fit %d allocated nodes x %d cores, "
+              "expected at most %" G_GINT64_FORMAT " ranks (use --cores or --alloc)",
+              p->name, nranks, p->nalloc, p->cores_per_node, cap);
+  return FALSE;
+}
+
 char *platform_link_name(const platform *p, int link)
 {
   const topo *t = p->topo;

@@ -94,6 +94,11 @@ static inline int platform_capacity(const platform *p)
   return p->nalloc * p->cores_per_node;
 }
 
+/* The one rule for "the ranks fit": nranks <= platform_capacity(p); else
+ * FALSE with "P: N ranks do not fit A allocated nodes x C cores ..."
+ * (PLATFORM_ERROR_INVALID). */
+gboolean platform_check_capacity(const platform *p, int64_t nranks, GError **error);
+
 /* Human name of link l, e.g. "12 -> 13 (x+, optical)"; caller frees. */
 char *platform_link_name(const platform *p, int link);
 

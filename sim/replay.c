@@ -654,12 +654,10 @@ out:
 
 static gboolean check_inputs(const trace *t, const platform *p, const mapping *m, GError **error)
 {
-  if (t->nranks > platform_capacity(p)) {
-    g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_INPUT,
-                "the trace has %d ranks but the platform %s holds only %d (%d allocated nodes x "
-                "%d cores); expected at most %d ranks (use --cores or --alloc)",
-                t->nranks, p->name, platform_capacity(p), p->nalloc, p->cores_per_node,
-                platform_capacity(p));
+  GError *e = NULL;
+  if (!platform_check_capacity(p, t->nranks, &e)) {
+    g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_INPUT, "%s", e->message);
+    g_error_free(e);
     return FALSE;
   }
   if (m->ntasks < t->nranks) {

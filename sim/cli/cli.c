@@ -1,9 +1,12 @@
-/* cli.c - helpers shared by the subcommands: option parsing, loading the
- * platform and the communication graph, errors, JSON output. */
+/* cli.c - helpers shared by the subcommands: the shared option table,
+ * loading the platform, the communication graph and the model, errors,
+ * outputs from field tables (JSON, text, CSV). */
 #include "sim/cli/cli.h"
 
 #include <json-glib/json-glib.h>
-#include <stdio.h>
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
 
 #include "traces/trace.h"
 
@@ -15,16 +18,191 @@ int cli_fail(GError *error)
   return 2;
 }
 
-gboolean cli_parse(int *argc, char ***argv, const char *name, const char *usage,
-                   const char *summary, const char *examples, const GOptionEntry *entries)
+/* ---- shared options ---- */
+
+typedef enum { ARG_STR, ARG_STRV, ARG_INT, ARG_SEED, ARG_SCALE, ARG_FLAG } arg_kind;
+
+typedef struct common_opt {
+  unsigned bit;          /* the CLI_OPT_* that selects it */
+  const char *name;
+  char short_name;
+  arg_kind kind;
+  size_t offset;         /* of its value in cli_common */
+  int min, max;          /* ARG_INT */
+  const char *help;
+  const char *arg;
+} common_opt;
+
+#define AT(member) offsetof(cli_common, member)
+static const common_opt common_opts[] = {
+  { CLI_OPT_PLATFORM, "platform", 'p', ARG_STR, AT(platform), 0, 0,
+    "Platform file or shorthand (torus:4x4x4, configs/haec-4x4x4.ini)", "P" },
+  { CLI_OPT_PLATFORMS, "platform", 'p', ARG_STRV, AT(platforms), 0, 0,
+    "Platform file or shorthand (repeatable)", "P" },
+  { CLI_OPT_ALLOC, "alloc", 0, ARG_STR, AT(alloc), 0, 0,
+    "Allocation: all, random:N[:SEED], or a node list file", "A" },
+  { CLI_OPT_CORES, "cores", 0, ARG_INT, AT(cores), 1, 1 << 20, "Cores (ranks) per node", "N" },
+  { CLI_OPT_MATRIX, "matrix", 'm', ARG_STR, AT(matrix), 0, 0,
+    "Communication matrix (bytes): .csv, .mtx or edge list", "M" },
+  { CLI_OPT_COUNTS, "counts", 'c', ARG_STR, AT(counts), 0, 0,
+    "Message counts matrix, same shape as --matrix", "C" },
+  { CLI_OPT_TRACE, "trace", 't', ARG_STR, AT(trace), 0, 0,
+    "OTF2 trace (anchor file or its directory)", "T" },
+  { CLI_OPT_MAPPING, "mapping", 'M', ARG_STR, AT(mapping), 0, 0,
+    "Mapping file (default: identity)", "F" },
+  { CLI_OPT_STRATEGY, "strategy", 's', ARG_STR, AT(strategy), 0, 0,
+    "Strategy pipeline, e.g. greedy+wh:delta=16+mc (see mapsim strategies)", "S" },
+  { CLI_OPT_STRATEGIES, "strategy", 's', ARG_STRV, AT(strategies), 0, 0,
+    "Strategy pipeline (repeatable; default identity)", "S" },
+  { CLI_OPT_SEED, "seed", 0, ARG_SEED, AT(seed), 0, 0,
+    "Seed of randomized strategies, 0..4294967295 (default 1)", "N" },
+  { CLI_OPT_MODEL, "model", 0, ARG_STR, AT(model), 0, 0, NULL /* from the registry */, "NAME" },
+  { CLI_OPT_REPLAY, "compute-scale", 0, ARG_SCALE, AT(compute_scale), 0, 0,
+    "Factor on computation gaps (0 = communication only; default 1)", "X" },
+  { CLI_OPT_REPLAY, "collectives", 0, ARG_STR, AT(collectives), 0, 0,
+    "Collective algorithms, e.g. allreduce=ring,bcast=binomial (default auto)", "SPEC" },
+  { CLI_OPT_THREADS, "threads", 'j', ARG_INT, AT(threads), 1, 1024,
+    "Runs in parallel (default: all cores)", "N" },
+  { CLI_OPT_JSON, "json", 0, ARG_FLAG, AT(json), 0, 0, "Print one JSON object", NULL },
+  { CLI_OPT_CSV, "csv", 0, ARG_FLAG, AT(csv), 0, 0, "Print CSV: a header line, one row per result",
+    NULL },
+};
+#undef AT
+
+typedef struct parse_state {
+  cli_common *c;
+  unsigned selected;
+} parse_state;
+
+static const common_opt *find_opt(unsigned selected, const char *option_name)
 {
-  char *prog = g_strdup_printf("mapsim %s", name);
+  const char *n = option_name + (option_name[1] == '-' ? 2 : 1);
+  for (size_t i = 0; i < G_N_ELEMENTS(common_opts); i++) {
+    const common_opt *o = &common_opts[i];
+    if (!(o->bit & selected))
+      continue;
+    if (option_name[1] == '-' ? strcmp(o->name, n) == 0 : (o->short_name == n[0] && !n[1]))
+      return o;
+  }
+  return NULL;
+}
+
+static gboolean common_cb(const char *option_name, const char *value, gpointer data,
+                          GError **error)
+{
+  parse_state *ps = data;
+  const common_opt *o = find_opt(ps->selected, option_name);
+  g_assert(o);
+  size_t row = (size_t)(o - common_opts);
+  void *at = (char *)ps->c + o->offset;
+  if (o->kind != ARG_STRV && (ps->c->seen & (G_GUINT64_CONSTANT(1) << row))) {
+    g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "--%s given twice, expected it once", o->name);
+    return FALSE;
+  }
+  ps->c->seen |= G_GUINT64_CONSTANT(1) << row;
+  gint64 i64;
+  guint64 u64;
+  switch (o->kind) {
+  case ARG_STR:
+    *(char **)at = g_strdup(value);
+    return TRUE;
+  case ARG_STRV: {
+    char ***v = at;
+    guint n = *v ? g_strv_length(*v) : 0;
+    *v = g_renew(char *, *v, n + 2);
+    (*v)[n] = g_strdup(value);
+    (*v)[n + 1] = NULL;
+    return TRUE;
+  }
+  case ARG_INT:
+    if (!g_ascii_string_to_signed(value, 10, o->min, o->max, &i64, NULL)) {
+      g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                  "--%s %s: expected an integer from %d to %d", o->name, value, o->min, o->max);
+      return FALSE;
+    }
+    *(int *)at = (int)i64;
+    return TRUE;
+  case ARG_SEED:
+    if (!g_ascii_string_to_unsigned(value, 10, 0, G_MAXUINT32, &u64, NULL)) {
+      g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                  "--%s %s: expected an integer from 0 to %u", o->name, value, G_MAXUINT32);
+      return FALSE;
+    }
+    *(guint32 *)at = (guint32)u64;
+    return TRUE;
+  case ARG_SCALE: {
+    char *end = NULL;
+    double x = g_ascii_strtod(value, &end);
+    if (!*value || *end || !isfinite(x) || x < 0) {
+      g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                  "--%s %s: expected a finite number >= 0", o->name, value);
+      return FALSE;
+    }
+    *(double *)at = x;
+    return TRUE;
+  }
+  case ARG_FLAG:
+  default:
+    *(gboolean *)at = TRUE;
+    return TRUE;
+  }
+}
+
+static const char *model_help(void)
+{
+  static char *help;
+  if (g_once_init_enter(&help)) {
+    g_autofree char *names = netmodel_names();
+    g_once_init_leave(&help, g_strdup_printf("Network model: %s (default analytic)", names));
+  }
+  return help;
+}
+
+void cli_common_clear(cli_common *c)
+{
+  g_free(c->platform);
+  g_strfreev(c->platforms);
+  g_free(c->alloc);
+  g_free(c->model);
+  g_free(c->matrix);
+  g_free(c->counts);
+  g_free(c->trace);
+  g_free(c->mapping);
+  g_free(c->strategy);
+  g_strfreev(c->strategies);
+  g_free(c->collectives);
+  memset(c, 0, sizeof *c);
+}
+
+gboolean cli_parse(int *argc, char ***argv, const char *name, const char *usage,
+                   const char *summary, const char *examples, unsigned common, cli_common *c,
+                   const GOptionEntry *entries)
+{
+  *c = (cli_common){ .seed = 1, .compute_scale = 1.0 };
+  parse_state ps = { c, common };
+  g_autofree char *prog = g_strdup_printf("mapsim %s", name);
   g_set_prgname(prog);
   GOptionContext *ctx = g_option_context_new(usage);
   g_option_context_set_summary(ctx, summary);
-  if (examples)
-    g_option_context_set_description(ctx, examples);
-  g_option_context_add_main_entries(ctx, entries, NULL);
+  g_autofree char *description = examples ? g_strconcat(examples, "\n", NULL) : NULL;
+  if (description)
+    g_option_context_set_description(ctx, description);
+  GOptionGroup *group = g_option_group_new(name, summary, "Options", &ps, NULL);
+  GArray *shared = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
+  for (size_t i = 0; i < G_N_ELEMENTS(common_opts); i++) {
+    const common_opt *o = &common_opts[i];
+    if (!(o->bit & common))
+      continue;
+    GOptionEntry e = { o->name, o->short_name, o->kind == ARG_FLAG ? G_OPTION_FLAG_NO_ARG : 0,
+                       G_OPTION_ARG_CALLBACK, (gpointer)common_cb,
+                       o->help ? o->help : model_help(), o->arg };
+    g_array_append_val(shared, e);
+  }
+  g_option_group_add_entries(group, (const GOptionEntry *)(void *)shared->data);
+  if (entries)
+    g_option_group_add_entries(group, entries);
+  g_option_context_set_main_group(ctx, group);
   GError *e = NULL;
   gboolean ok = g_option_context_parse(ctx, argc, argv, &e);
   if (!ok) {
@@ -32,9 +210,11 @@ gboolean cli_parse(int *argc, char ***argv, const char *name, const char *usage,
     g_error_free(e);
   }
   g_option_context_free(ctx);
-  g_free(prog);
+  g_array_free(shared, TRUE);
   return ok;
 }
+
+/* ---- inputs ---- */
 
 platform *cli_platform(const char *spec, const char *alloc, int cores, GError **error)
 {
@@ -56,99 +236,172 @@ platform *cli_platform(const char *spec, const char *alloc, int cores, GError **
   return p;
 }
 
-commgraph *cli_graph(const char *matrix, const char *counts, const char *trace_path,
-                     GError **error)
+platform *cli_common_platform(const cli_common *c, GError **error)
 {
-  if ((matrix != NULL) == (trace_path != NULL)) {
+  return cli_platform(c->platform, c->alloc, c->cores, error);
+}
+
+commgraph *cli_common_graph(const cli_common *c, GError **error)
+{
+  if ((c->matrix != NULL) == (c->trace != NULL)) {
     g_set_error(error, COMMGRAPH_ERROR, COMMGRAPH_ERROR_PARSE,
                 "expected exactly one of --matrix M or --trace T");
     return NULL;
   }
-  if (trace_path) {
-    if (counts) {
+  if (c->trace) {
+    if (c->counts) {
       g_set_error(error, COMMGRAPH_ERROR, COMMGRAPH_ERROR_PARSE,
                   "--counts goes with --matrix; a trace carries its own message counts");
       return NULL;
     }
-    return trace_commgraph_load(trace_path, FALSE, error);
+    return trace_commgraph_load(c->trace, FALSE, error);
   }
-  commgraph *g = commgraph_load(matrix, error);
-  if (g && counts && !commgraph_load_counts(g, counts, error)) {
+  commgraph *g = commgraph_load(c->matrix, error);
+  if (g && c->counts && !commgraph_load_counts(g, c->counts, error)) {
     commgraph_free(g);
     return NULL;
   }
   return g;
 }
 
-void cli_print_json(JsonNode *root)
+const struct netmodel_ops *cli_common_model(const cli_common *c, GError **error)
 {
-  JsonGenerator *gen = json_generator_new();
-  json_generator_set_pretty(gen, TRUE);
-  json_generator_set_root(gen, root);
-  char *text = json_generator_to_data(gen, NULL);
-  /* json-glib 1.6 prints a double such as 3e-10 as "3e-10.0" (invalid
-   * JSON): move the ".0" into the mantissa. */
-  GRegex *re = g_regex_new("([0-9])e([-+]?[0-9]+)\\.0(?![0-9])", 0, 0, NULL);
-  char *fixed = g_regex_replace(re, text, -1, 0, "\\1.0e\\2", 0, NULL);
-  printf("%s\n", fixed);
-  g_regex_unref(re);
-  g_free(fixed);
-  g_free(text);
-  g_object_unref(gen);
-  json_node_unref(root);
+  const char *name = c->model ? c->model : "analytic";
+  const struct netmodel_ops *ops = netmodel_find(name);
+  if (!ops) {
+    g_autofree char *names = netmodel_names();
+    g_set_error(error, NETMODEL_ERROR, NETMODEL_ERROR_UNKNOWN,
+                "--model %s: unknown network model, expected one of: %s", name, names);
+  }
+  return ops;
+}
+
+/* ---- outputs ---- */
+
+void cli_fields_json(JsonBuilder *b, const field *f, int n, const void *obj)
+{
+  for (int i = 0; i < n; i++) {
+    json_builder_set_member_name(b, f[i].name);
+    if (field_is_integer(&f[i]))
+      json_builder_add_int_value(b, field_int(&f[i], obj));
+    else
+      json_builder_add_double_value(b, field_double(&f[i], obj));
+  }
 }
 
 void cli_metrics_json(JsonBuilder *b, const metrics *m)
 {
-#define INT_MEMBER(name, v) \
-  do { json_builder_set_member_name(b, name); json_builder_add_int_value(b, (gint64)(v)); } while (0)
-#define DBL_MEMBER(name, v) \
-  do { json_builder_set_member_name(b, name); json_builder_add_double_value(b, (double)(v)); } while (0)
-  INT_MEMBER("tasks", m->tasks);
-  INT_MEMBER("edges", m->edges);
-  INT_MEMBER("total_hops", m->total_hops);
-  DBL_MEMBER("avg_hops", m->avg_hops);
-  INT_MEMBER("max_dilation", m->max_dilation);
-  INT_MEMBER("hop_bytes", m->hop_bytes);
-  INT_MEMBER("message_hops", m->message_hops);
-  INT_MEMBER("max_link_messages", m->max_link_messages);
-  INT_MEMBER("max_link_bytes", m->max_link_bytes);
-  DBL_MEMBER("max_link_time", m->max_link_time);
-  DBL_MEMBER("avg_link_messages", m->avg_link_messages);
-  DBL_MEMBER("avg_link_time", m->avg_link_time);
-  INT_MEMBER("links_used", m->links_used);
-#undef INT_MEMBER
-#undef DBL_MEMBER
+  cli_fields_json(b, metrics_fields, metrics_nfields, m);
+}
+
+/* Picoseconds as exact decimal seconds ("0.003000992876"). */
+static void append_ps(GString *s, int64_t ps)
+{
+  uint64_t a = ps < 0 ? (uint64_t)0 - (uint64_t)ps : (uint64_t)ps;
+  char frac[16];
+  g_snprintf(frac, sizeof frac, "%012" G_GUINT64_FORMAT, a % G_GUINT64_CONSTANT(1000000000000));
+  int n = 12;
+  while (n > 1 && frac[n - 1] == '0')
+    n--;
+  frac[n] = '\0';
+  g_string_append_printf(s, "%s%" G_GUINT64_FORMAT ".%s", ps < 0 ? "-" : "",
+                         a / G_GUINT64_CONSTANT(1000000000000), frac);
+}
+
+/* One value as text: integers and simulated times exactly, means with 4
+ * decimals, other times with 9 significant digits (differences between
+ * mappings often hide in the 7th). */
+static void format_value(GString *s, const field *f, const void *obj)
+{
+  if (f->type == FIELD_PS)
+    append_ps(s, field_int(f, obj));
+  else if (field_is_integer(f))
+    g_string_append_printf(s, "%" G_GINT64_FORMAT, field_int(f, obj));
+  else if (f->unit == FIELD_RATIO)
+    g_string_append_printf(s, "%.4f", field_double(f, obj));
+  else
+    g_string_append_printf(s, "%.9g", field_double(f, obj));
+}
+
+void cli_fields_print(const field *f, int n, const void *const *objs, const char *const *labels,
+                      int nobjs)
+{
+  int wname = 0;
+  for (int i = 0; i < n; i++)
+    wname = MAX(wname, (int)strlen(f[i].name));
+  GString *s = g_string_new(NULL);
+  int *w = g_new0(int, MAX(nobjs, 1));
+  for (int j = 0; j < nobjs; j++) {
+    w[j] = labels ? (int)strlen(labels[j]) : 0;
+    for (int i = 0; i < n; i++) {
+      g_string_truncate(s, 0);
+      format_value(s, &f[i], objs[j]);
+      w[j] = MAX(w[j], (int)s->len);
+    }
+  }
+  if (labels) {
+    printf("%-*s", wname, "");
+    for (int j = 0; j < nobjs; j++)
+      printf("  %*s", w[j], labels[j]);
+    printf("\n");
+  }
+  for (int i = 0; i < n; i++) {
+    printf("%-*s", wname, f[i].name);
+    for (int j = 0; j < nobjs; j++) {
+      g_string_truncate(s, 0);
+      format_value(s, &f[i], objs[j]);
+      printf("  %*s", w[j], s->str);
+    }
+    printf("\n");
+  }
+  g_free(w);
+  g_string_free(s, TRUE);
+}
+
+void cli_csv_cell(GString *s, const char *text)
+{
+  if (!strpbrk(text, ",\"\n\r")) {
+    g_string_append(s, text);
+    return;
+  }
+  g_string_append_c(s, '"');
+  for (const char *c = text; *c; c++) {
+    if (*c == '"')
+      g_string_append_c(s, '"');
+    g_string_append_c(s, *c);
+  }
+  g_string_append_c(s, '"');
+}
+
+void cli_fields_csv_header(GString *s, const char *prefix, const field *f, int n)
+{
+  for (int i = 0; i < n; i++)
+    g_string_append_printf(s, ",%s%s", prefix ? prefix : "", f[i].name);
+}
+
+void cli_fields_csv_row(GString *s, const field *f, int n, const void *obj)
+{
+  for (int i = 0; i < n; i++) {
+    g_string_append_c(s, ',');
+    if (f[i].type == FIELD_PS)
+      append_ps(s, field_int(&f[i], obj));
+    else if (field_is_integer(&f[i]))
+      g_string_append_printf(s, "%" G_GINT64_FORMAT, field_int(&f[i], obj));
+    else
+      g_string_append_printf(s, "%.17g", field_double(&f[i], obj));
+  }
 }
 
 void cli_metrics_print(const metrics *const *ms, const char *const *labels, int n,
                        const platform *p, int top)
 {
-  if (labels) {
-    printf("%-20s", "");
-    for (int i = 0; i < n; i++)
-      printf(" %16s", labels[i]);
-    printf("\n");
-  }
-#define ROW(name, fmt, expr) \
-  do { printf("%-20s", name); \
-       for (int i = 0; i < n; i++) { const metrics *m = ms[i]; printf(" " fmt, expr); } \
-       printf("\n"); } while (0)
-  ROW("tasks", "%16d", m->tasks);
-  ROW("edges", "%16d", m->edges);
-  ROW("total_hops", "%16" G_GINT64_FORMAT, m->total_hops);
-  ROW("avg_hops", "%16.4f", m->avg_hops);
-  ROW("max_dilation", "%16d", m->max_dilation);
-  ROW("hop_bytes", "%16" G_GINT64_FORMAT, m->hop_bytes);
-  if (ms[0]->has_messages)
-    ROW("message_hops", "%16" G_GINT64_FORMAT, m->message_hops);
-  ROW("max_link_messages", "%16" G_GINT64_FORMAT, m->max_link_messages);
-  ROW("max_link_bytes", "%16" G_GINT64_FORMAT, m->max_link_bytes);
-  ROW("max_link_time", "%16.6g", m->max_link_time);
-  ROW("avg_link_messages", "%16.4f", m->avg_link_messages);
-  ROW("avg_link_time", "%16.6g", m->avg_link_time);
-  ROW("links_used", "%16d", m->links_used);
-#undef ROW
+  /* message_hops only when the graph knows its messages */
+  field shown[64];
+  int nshown = 0;
+  for (int i = 0; i < metrics_nfields && nshown < (int)G_N_ELEMENTS(shown); i++)
+    if (ms[0]->has_messages || metrics_fields[i].offset != offsetof(metrics, message_hops))
+      shown[nshown++] = metrics_fields[i];
+  cli_fields_print(shown, nshown, (const void *const *)ms, labels, n);
   if (top <= 0 || n != 1)
     return;
   metrics_dim_row rows[2 * TOPO_MAX_DIMS + 1];
@@ -171,4 +424,61 @@ void cli_metrics_print(const metrics *const *ms, const char *const *labels, int 
     g_free(name);
   }
   g_free(ids);
+}
+
+/* json-glib 1.6 prints a double such as 3e-10 as "3e-10.0" (invalid JSON):
+ * move the ".0" into the mantissa ("3.0e-10"). One pass, outside strings. */
+static char *fix_exponents(const char *text)
+{
+  GString *s = g_string_sized_new(strlen(text) + 64);
+  gboolean in_str = FALSE;
+  for (const char *c = text; *c; c++) {
+    if (in_str) {
+      g_string_append_c(s, *c);
+      if (*c == '\\' && c[1])
+        g_string_append_c(s, *++c);
+      else if (*c == '"')
+        in_str = FALSE;
+      continue;
+    }
+    if (*c == '"') {
+      in_str = TRUE;
+      g_string_append_c(s, *c);
+      continue;
+    }
+    if ((*c == 'e' || *c == 'E') && s->len && g_ascii_isdigit(s->str[s->len - 1])) {
+      const char *x = c + 1;
+      if (*x == '-' || *x == '+')
+        x++;
+      const char *d = x;
+      while (g_ascii_isdigit(*x))
+        x++;
+      if (x > d && x[0] == '.' && x[1] == '0' && !g_ascii_isdigit(x[2])) {
+        /* the mantissa has no '.' when json-glib appended one */
+        gsize start = s->len;
+        while (start > 0 && (g_ascii_isdigit(s->str[start - 1]) || s->str[start - 1] == '-'))
+          start--;
+        if (!memchr(s->str + start, '.', s->len - start))
+          g_string_append(s, ".0");
+        g_string_append_len(s, c, x - c);
+        c = x + 1; /* skip ".0" */
+        continue;
+      }
+    }
+    g_string_append_c(s, *c);
+  }
+  return g_string_free(s, FALSE);
+}
+
+void cli_print_json(JsonNode *root)
+{
+  JsonGenerator *gen = json_generator_new();
+  json_generator_set_pretty(gen, TRUE);
+  json_generator_set_root(gen, root);
+  g_autofree char *text = json_generator_to_data(gen, NULL);
+  g_autofree char *fixed = fix_exponents(text);
+  fputs(fixed, stdout);
+  fputc('\n', stdout);
+  g_object_unref(gen);
+  json_node_unref(root);
 }

@@ -7,14 +7,27 @@
  * `mapsim: file:line: what was wrong, expected what` on stderr), 1 a
  * failed check (such as pre/post metrics that disagree).
  *
+ * Options several subcommands share (--platform, --alloc, --cores, --seed,
+ * --model, --json, the traffic inputs, --mapping, --strategy, the replay
+ * options) come from one table in cli.c: a subcommand picks them by
+ * CLI_OPT_* bits and finds their values in a cli_common, so their names,
+ * short forms and help texts are the same everywhere. A single-valued
+ * option given twice is an error.
+ *
+ * Outputs: results are printed from field tables (mapping/metrics.h
+ * metrics_fields, sim/run.h run_replay_fields) by the cli_fields_*
+ * helpers, so JSON keys, text rows and CSV columns carry the same names.
+ *
  * This is the only layer that parses arguments or prints for the user.
  */
 #pragma once
 
 #include <glib.h>
+#include <stdio.h>
 
-#include "routing/platform.h"
 #include "mapping/metrics.h"
+#include "models/model.h"
+#include "routing/platform.h"
 #include "traces/commgraph.h"
 
 G_BEGIN_DECLS
@@ -40,35 +53,106 @@ int cmd_compare(int argc, char **argv);
 extern const cli_command cli_commands[];
 extern const int cli_ncommands;
 
+/* The shared options a subcommand takes (bits of cli_parse's `common`). */
+enum {
+  CLI_OPT_PLATFORM = 1u << 0,   /* --platform/-p P */
+  CLI_OPT_PLATFORMS = 1u << 1,  /* --platform/-p P, repeatable */
+  CLI_OPT_ALLOC = 1u << 2,      /* --alloc A */
+  CLI_OPT_CORES = 1u << 3,      /* --cores N */
+  CLI_OPT_SEED = 1u << 4,       /* --seed N */
+  CLI_OPT_MODEL = 1u << 5,      /* --model NAME */
+  CLI_OPT_JSON = 1u << 6,       /* --json */
+  CLI_OPT_MATRIX = 1u << 7,     /* --matrix/-m M */
+  CLI_OPT_TRACE = 1u << 8,      /* --trace/-t T */
+  CLI_OPT_MAPPING = 1u << 9,    /* --mapping/-M F */
+  CLI_OPT_STRATEGY = 1u << 10,  /* --strategy/-s S */
+  CLI_OPT_STRATEGIES = 1u << 11,/* --strategy/-s S, repeatable */
+  CLI_OPT_REPLAY = 1u << 12,    /* --compute-scale X, --collectives SPEC */
+  CLI_OPT_CSV = 1u << 13,       /* --csv */
+  CLI_OPT_THREADS = 1u << 14,   /* --threads/-j N */
+  CLI_OPT_COUNTS = 1u << 15,    /* --counts/-c C */
+};
+#define CLI_OPT_GRAPH (CLI_OPT_MATRIX | CLI_OPT_COUNTS | CLI_OPT_TRACE)
+#define CLI_OPT_PLACE (CLI_OPT_PLATFORM | CLI_OPT_ALLOC | CLI_OPT_CORES)
+
+/* Values of the shared options (unset: NULL / 0 / defaults below). */
+typedef struct cli_common {
+  char *platform;
+  char **platforms;          /* CLI_OPT_PLATFORMS, NULL-terminated */
+  char *alloc;
+  int cores;                 /* 0: keep the platform's */
+  guint32 seed;              /* default 1 */
+  char *model;               /* NULL: analytic */
+  gboolean json, csv;
+  char *matrix, *counts, *trace;
+  char *mapping;
+  char *strategy;
+  char **strategies;         /* CLI_OPT_STRATEGIES, NULL-terminated */
+  double compute_scale;      /* default 1 */
+  char *collectives;
+  int threads;               /* 0: all cores */
+  guint64 seen;              /* options given so far (repeat detection) */
+} cli_common;
+
+void cli_common_clear(cli_common *c);
+
 /* Prints "mapsim: <message>" on stderr, frees `error`, returns 2. */
 int cli_fail(GError *error);
 
-/* Parses the options of a subcommand; on error prints it and returns FALSE
- * (exit status 2). `usage` is the parameter string, `examples` shown in
- * --help. Consumes nothing else. */
+/* Parses the options of a subcommand: the shared options selected by
+ * `common` (values in *c, which it initializes) and the subcommand's own
+ * `entries` (may be NULL), all in one --help. On error prints it and
+ * returns FALSE (exit status 2). `usage` is the parameter string,
+ * `examples` shown in --help. */
 gboolean cli_parse(int *argc, char ***argv, const char *name, const char *usage,
-                   const char *summary, const char *examples, const GOptionEntry *entries);
+                   const char *summary, const char *examples, unsigned common, cli_common *c,
+                   const GOptionEntry *entries);
 
-/* Loads a platform (file or shorthand), then applies `alloc` (NULL: keep the
- * platform's own allocation) and `cores` (0: keep). */
+/* Loads a platform (file or shorthand), prints its loader notes, then
+ * applies `alloc` (NULL: keep the platform's own allocation) and `cores`
+ * (0: keep). */
 platform *cli_platform(const char *spec, const char *alloc, int cores, GError **error);
+
+/* The same from the shared options (--platform, --alloc, --cores). */
+platform *cli_common_platform(const cli_common *c, GError **error);
 
 /* The communication graph of --matrix M [--counts C] or --trace T; exactly
  * one of matrix/trace must be given. */
-commgraph *cli_graph(const char *matrix, const char *counts, const char *trace_path,
-                     GError **error);
+commgraph *cli_common_graph(const cli_common *c, GError **error);
 
-/* Adds the static metric members (tasks, edges, total_hops, ... the names of
- * `mapsim metrics --json`) to the object being built. */
+/* The network model of --model (default analytic). */
+const struct netmodel_ops *cli_common_model(const cli_common *c, GError **error);
+
+/* ---- outputs from field tables ---- */
+
+/* Adds every field of `obj` as a member of the object being built. */
 struct _JsonBuilder;
+void cli_fields_json(struct _JsonBuilder *b, const field *f, int n, const void *obj);
+
+/* The static metrics as members (the names of `mapsim metrics --json`). */
 void cli_metrics_json(struct _JsonBuilder *b, const metrics *m);
 
-/* Prints metrics as a human table; `top` hottest links and the per-dimension
- * summary when `detail`. Several columns when `others` (labels) are given. */
+/* A text table with one row per field and one column per object (labels
+ * head the columns when given). */
+void cli_fields_print(const field *f, int n, const void *const *objs, const char *const *labels,
+                      int nobjs);
+
+/* CSV: the header cells `prefix+name` and one row's cells, each preceded by
+ * a comma (the caller starts the line). */
+void cli_fields_csv_header(GString *s, const char *prefix, const field *f, int n);
+void cli_fields_csv_row(GString *s, const field *f, int n, const void *obj);
+
+/* Appends `text` to s as one CSV cell (quoted when needed). */
+void cli_csv_cell(GString *s, const char *text);
+
+/* Prints metrics as a human table; with one column also the per-direction
+ * summary and the `top` hottest links. Several columns when `labels` are
+ * given. */
 void cli_metrics_print(const metrics *const *ms, const char *const *labels, int n,
                        const platform *p, int top);
 
-/* Writes a JSON node (pretty) to stdout with a final newline. */
+/* Writes a JSON node (pretty) to stdout with a final newline; takes the
+ * node. */
 struct _JsonNode;
 void cli_print_json(struct _JsonNode *root);
 

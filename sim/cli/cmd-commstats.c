@@ -71,14 +71,10 @@ static gboolean stats_of(const commgraph *g, int kind, const int *splits, int n,
 
 int cmd_commstats(int argc, char **argv)
 {
-  char *matrix = NULL, *tr = NULL;
+  cli_common c;
   char **split_spec = NULL;
-  gboolean json = FALSE;
   const GOptionEntry entries[] = {
-    { "matrix", 'm', 0, G_OPTION_ARG_FILENAME, &matrix, "Communication matrix (.csv, .mtx, edge list)", "M" },
-    { "trace", 't', 0, G_OPTION_ARG_FILENAME, &tr, "OTF2 trace (count and byte matrices)", "T" },
     { "split", 'k', 0, G_OPTION_ARG_STRING_ARRAY, &split_spec, "k of SP(k), repeatable (default 4 and 16)", "K" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object", NULL },
     { NULL },
   };
   int status = 2, splits[COMMSTATS_MAX_SPLITS], nsplits = 0;
@@ -87,8 +83,11 @@ int cmd_commstats(int argc, char **argv)
   if (!cli_parse(&argc, &argv, "commstats", "", "Communication metrics of korndoerfer2021 "
                  "Section 4.3: CA, CB, CC, CH, NBC, SP(k).",
                  "Examples:\n  mapsim commstats --matrix cg.p2p.count.csv --json\n"
-                 "  mapsim commstats --trace traces/data/ring-8/traces.otf2 --split 2", entries))
+                 "  mapsim commstats --trace traces/data/ring-8/traces.otf2 --split 2",
+                 CLI_OPT_MATRIX | CLI_OPT_TRACE | CLI_OPT_JSON, &c, entries))
     goto out;
+  const char *matrix = c.matrix, *tr = c.trace;
+  gboolean json = c.json;
   if (!parse_splits(split_spec, splits, &nsplits, &e))
     goto fail;
   if ((matrix != NULL) == (tr != NULL)) {
@@ -129,8 +128,7 @@ fail:
   status = cli_fail(e);
 out:
   commgraph_free(g);
-  g_free(matrix);
-  g_free(tr);
+  cli_common_clear(&c);
   g_strfreev(split_spec);
   return status;
 }

@@ -24,7 +24,7 @@ static void print_json(const study *s, const char *trace_path)
   JsonBuilder *b = json_builder_new();
   json_builder_begin_object(b);
   add_str(b, "trace", trace_path);
-  add_str(b, "model", s->model->name);
+  add_str(b, "model", s->spec.model->name);
   json_builder_set_member_name(b, "cells");
   json_builder_begin_array(b);
   for (int i = 0; i < s->ncells; i++) {
@@ -35,12 +35,9 @@ static void print_json(const study *s, const char *trace_path)
     if (c->error) {
       add_str(b, "error", c->error->message);
     } else {
-      add_dbl(b, "makespan_s", c->r->makespan_ps * 1e-12);
-      add_dbl(b, "comm_model_time_s", c->r->comm_model_ps * 1e-12);
-      add_dbl(b, "parallel_cost_s", c->r->parallel_cost_ps * 1e-12);
-      add_dbl(b, "p2p_cost_s", c->r->p2p_cost_ps * 1e-12);
-      add_dbl(b, "map_s", c->map_seconds);
-      const metrics *ms[2] = { c->pre, c->post };
+      cli_fields_json(b, run_replay_fields, run_replay_nfields, c->res->r);
+      add_dbl(b, "map_s", c->res->map_seconds);
+      const metrics *ms[2] = { c->res->pre, c->res->post };
       const char *names[2] = { "pre", "post" };
       for (int k = 0; k < 2; k++) {
         json_builder_set_member_name(b, names[k]);
@@ -49,7 +46,7 @@ static void print_json(const study *s, const char *trace_path)
         json_builder_end_object(b);
       }
       json_builder_set_member_name(b, "pre_post_match");
-      json_builder_add_boolean_value(b, c->match);
+      json_builder_add_boolean_value(b, c->res->mismatch < 0);
     }
     json_builder_end_object(b);
   }
@@ -59,9 +56,41 @@ static void print_json(const study *s, const char *trace_path)
   g_object_unref(b);
 }
 
+/* One CSV row per cell: platform, strategy, error, every simulated field,
+ * the strategy's time, then every static metric before (pre_) and after
+ * (post_) the replay, and the check. */
+static void print_csv(const study *s)
+{
+  GString *o = g_string_new("platform,strategy,error");
+  cli_fields_csv_header(o, NULL, run_replay_fields, run_replay_nfields);
+  g_string_append(o, ",map_s");
+  cli_fields_csv_header(o, "pre_", metrics_fields, metrics_nfields);
+  cli_fields_csv_header(o, "post_", metrics_fields, metrics_nfields);
+  g_string_append(o, ",pre_post_match\n");
+  for (int i = 0; i < s->ncells; i++) {
+    const study_cell *c = &s->cells[i];
+    cli_csv_cell(o, c->platform_spec);
+    g_string_append_c(o, ',');
+    cli_csv_cell(o, c->strategy_spec);
+    g_string_append_c(o, ',');
+    if (c->error) {
+      cli_csv_cell(o, c->error->message);
+      g_string_append_c(o, '\n');
+      continue;
+    }
+    cli_fields_csv_row(o, run_replay_fields, run_replay_nfields, c->res->r);
+    g_string_append_printf(o, ",%.6f", c->res->map_seconds);
+    cli_fields_csv_row(o, metrics_fields, metrics_nfields, c->res->pre);
+    cli_fields_csv_row(o, metrics_fields, metrics_nfields, c->res->post);
+    g_string_append_printf(o, ",%s\n", c->res->mismatch < 0 ? "true" : "false");
+  }
+  fputs(o->str, stdout);
+  g_string_free(o, TRUE);
+}
+
 static void print_table(const study *s, const char *trace_path)
 {
-  printf("%s: %d ranks, model %s\n\n", trace_path, s->t->nranks, s->model->name);
+  printf("%s: %d ranks, model %s\n\n", trace_path, s->t->nranks, s->spec.model->name);
   printf("%-16s %-12s %14s %14s %12s %12s %13s %13s %s\n", "platform", "strategy",
          "hop_bytes pre", "post", "max_link pre", "post", "makespan (s)", "comm time (s)",
          "pre=post");
@@ -76,11 +105,12 @@ static void print_table(const study *s, const char *trace_path)
       printf("%-16s %-12s error: %s\n", pname, c->strategy_spec, c->error->message);
       continue;
     }
+    const run_result *res = c->res;
     printf("%-16s %-12s %14" G_GINT64_FORMAT " %14" G_GINT64_FORMAT " %12" G_GINT64_FORMAT
            " %12" G_GINT64_FORMAT " %13.9f %13.9f %s\n",
-           pname, c->strategy_spec, c->pre->hop_bytes, c->post->hop_bytes,
-           c->pre->max_link_bytes, c->post->max_link_bytes, c->r->makespan_ps * 1e-12,
-           c->r->comm_model_ps * 1e-12, c->match ? "yes" : "NO");
+           pname, c->strategy_spec, res->pre->hop_bytes, res->post->hop_bytes,
+           res->pre->max_link_bytes, res->post->max_link_bytes, res->r->makespan_ps * 1e-12,
+           res->r->comm_model_ps * 1e-12, res->mismatch < 0 ? "yes" : "NO");
   }
   printf("\nhop_bytes and max_link (bytes on the busiest link) before the replay (pre, "
          "static)\nand counted on the links during it (post); makespan and communication "
@@ -90,29 +120,12 @@ static void print_table(const study *s, const char *trace_path)
 
 int cmd_compare(int argc, char **argv)
 {
-  char *trace_path = NULL, *model = NULL, *alloc = NULL, *colls = NULL;
-  char **plats = NULL, **strats = NULL;
-  int seed = 1, threads = 0, cores = 0;
-  double scale = 1.0;
-  gboolean json = FALSE;
-  const GOptionEntry entries[] = {
-    { "trace", 't', 0, G_OPTION_ARG_FILENAME, &trace_path, "OTF2 trace (anchor file or directory)", "T" },
-    { "platform", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &plats, "Platform file or shorthand (repeatable)", "P" },
-    { "strategy", 's', 0, G_OPTION_ARG_STRING_ARRAY, &strats, "Mapping strategy pipeline (repeatable; default identity)", "S" },
-    { "model", 0, 0, G_OPTION_ARG_STRING, &model, "Network model (default analytic)", "NAME" },
-    { "compute-scale", 0, 0, G_OPTION_ARG_DOUBLE, &scale, "Factor on computation gaps (default 1)", "X" },
-    { "collectives", 0, 0, G_OPTION_ARG_STRING, &colls, "Collective algorithms, e.g. allreduce=ring", "SPEC" },
-    { "alloc", 0, 0, G_OPTION_ARG_STRING, &alloc, "Allocation for every platform", "A" },
-    { "cores", 0, 0, G_OPTION_ARG_INT, &cores, "Cores (ranks) per node for every platform", "N" },
-    { "seed", 0, 0, G_OPTION_ARG_INT, &seed, "Seed of randomized strategies (default 1)", "N" },
-    { "threads", 'j', 0, G_OPTION_ARG_INT, &threads, "Replays run in parallel (default: all cores)", "N" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object", NULL },
-    { NULL },
-  };
+  cli_common c;
   int status = 2;
   trace *t = NULL;
   study *s = NULL;
   GError *e = NULL;
+  const struct netmodel_ops *ops = NULL;
   if (!cli_parse(&argc, &argv, "compare", "",
                  "Replay one trace on several platforms with several mapping strategies and "
                  "compare: static (pre) and simulated (post) hop-bytes and link loads, "
@@ -120,47 +133,50 @@ int cmd_compare(int argc, char **argv)
                  "Example:\n  mapsim compare --trace traces/data/stencil3d-64 \\\n"
                  "    -p configs/mesh-4x4x4.ini -p configs/torus-4x4x4.ini -p configs/haec-4x4x4.ini \\\n"
                  "    -s identity -s random -s hilbert -s greedy+wh -s scotch",
-                 entries))
+                 CLI_OPT_PLATFORMS | CLI_OPT_ALLOC | CLI_OPT_CORES | CLI_OPT_TRACE |
+                 CLI_OPT_STRATEGIES | CLI_OPT_SEED | CLI_OPT_MODEL | CLI_OPT_REPLAY |
+                 CLI_OPT_THREADS | CLI_OPT_JSON | CLI_OPT_CSV, &c, NULL))
     goto out;
   const char *const default_strats[] = { "identity", NULL };
-  const char *const *sv = strats ? (const char *const *)strats : default_strats;
-  const struct netmodel_ops *ops = netmodel_find(model ? model : "analytic");
-  if (!trace_path || !plats) {
+  const char *const *sv = c.strategies ? (const char *const *)c.strategies : default_strats;
+  if (!c.trace || !c.platforms) {
     g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                 "expected --trace T and at least one --platform P");
     goto fail;
   }
-  if (!ops) {
-    g_autofree char *names = netmodel_names();
-    g_set_error(&e, NETMODEL_ERROR, NETMODEL_ERROR_UNKNOWN,
-                "--model %s: unknown network model, expected one of: %s", model, names);
+  if (c.json && c.csv) {
+    g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "--json and --csv exclude each other; expected one of them");
     goto fail;
   }
-  if (!(t = trace_read_otf2(trace_path, &e)))
+  if (!(ops = cli_common_model(&c, &e)) || !(t = trace_read_otf2(c.trace, &e)))
     goto fail;
-  s = study_new(t, (const char *const *)plats, (int)g_strv_length(plats), sv,
-                (int)g_strv_length((char **)sv), ops, (guint32)seed, &e);
+  s = study_new(t, (const char *const *)c.platforms, (int)g_strv_length(c.platforms), sv,
+                (int)g_strv_length((char **)sv), ops, c.seed, &e);
   if (!s)
     goto fail;
-  s->opts.compute_scale = scale;
-  s->opts.collectives = colls;
-  s->alloc = g_strdup(alloc);
-  s->cores = cores;
-  if (!study_run(s, threads > 0 ? threads : (int)g_get_num_processors(), &e))
+  s->spec.opts.compute_scale = c.compute_scale;
+  s->spec.opts.collectives = c.collectives;
+  s->alloc = g_strdup(c.alloc);
+  s->cores = c.cores;
+  if (!study_run(s, c.threads > 0 ? c.threads : (int)g_get_num_processors(), &e))
     goto fail;
-  if (json)
-    print_json(s, trace_path);
+  if (c.json)
+    print_json(s, c.trace);
+  else if (c.csv)
+    print_csv(s);
   else
-    print_table(s, trace_path);
+    print_table(s, c.trace);
   status = 0;
   for (int i = 0; i < s->ncells; i++) {
-    if (s->cells[i].error) {
-      fprintf(stderr, "mapsim: %s with %s: %s\n", s->cells[i].platform_spec,
-              s->cells[i].strategy_spec, s->cells[i].error->message);
+    const study_cell *cell = &s->cells[i];
+    if (cell->error) {
+      fprintf(stderr, "mapsim: %s with %s: %s\n", cell->platform_spec, cell->strategy_spec,
+              cell->error->message);
       status = 2;
-    } else if (!s->cells[i].match && status == 0) {
-      fprintf(stderr, "mapsim: pre/post check failed on %s with %s\n",
-              s->cells[i].platform_spec, s->cells[i].strategy_spec);
+    } else if (cell->res->mismatch >= 0 && status == 0) {
+      fprintf(stderr, "mapsim: pre/post check failed on %s with %s\n", cell->platform_spec,
+              cell->strategy_spec);
       status = 1;
     }
   }
@@ -170,11 +186,6 @@ fail:
 out:
   study_free(s);
   trace_free(t);
-  g_free(trace_path);
-  g_free(model);
-  g_free(alloc);
-  g_free(colls);
-  g_strfreev(plats);
-  g_strfreev(strats);
+  cli_common_clear(&c);
   return status;
 }

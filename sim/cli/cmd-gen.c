@@ -63,10 +63,11 @@ int cmd_gen(int argc, char **argv)
   int status = 2;
   GError *e = NULL;
   trace *t = NULL;
+  cli_common c;
   if (!cli_parse(&argc, &argv, "gen", "", "Synthesize an OTF2 trace of a communication pattern.",
                  "Examples:\n  mapsim gen --pattern stencil3d --ranks 64 --dims 4x4x4 --periodic -o st3d\n"
                  "  mapsim gen --pattern spmv --ranks 16 --matrix A.mtx --partition A.part -o spmv",
-                 entries))
+                 0, &c, entries))
     goto out;
   if (list) {
     print_patterns();

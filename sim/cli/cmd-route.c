@@ -34,26 +34,20 @@ static int parse_node(const platform *p, const char *s, GError **error)
 
 int cmd_route(int argc, char **argv)
 {
-  char *plat = NULL;
-  gboolean json = FALSE;
-  const GOptionEntry entries[] = {
-    { "platform", 'p', 0, G_OPTION_ARG_STRING, &plat, "Platform file or shorthand", "P" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object", NULL },
-    { NULL },
-  };
+  cli_common c;
   int status = 2;
   platform *p = NULL;
   GError *e = NULL;
   if (!cli_parse(&argc, &argv, "route", "SRC DST",
                  "The links a message takes from node SRC to node DST (ids, or coordinates x,y,z).",
                  "Example:\n  mapsim route --platform haec:4x4x4 0 63\n  mapsim route --platform torus:4x4x4 0,0,0 2,3,1",
-                 entries))
+                 CLI_OPT_PLATFORM | CLI_OPT_JSON, &c, NULL))
     goto out;
   if (argc != 3) {
     fprintf(stderr, "mapsim route: expected two nodes SRC DST (see mapsim route --help)\n");
     goto out;
   }
-  p = cli_platform(plat, NULL, 0, &e);
+  p = cli_common_platform(&c, &e);
   int src = p ? parse_node(p, argv[1], &e) : -1;
   int dst = src >= 0 ? parse_node(p, argv[2], &e) : -1;
   if (dst < 0) {
@@ -67,12 +61,12 @@ int cmd_route(int argc, char **argv)
   json_builder_begin_object(b);
   json_builder_set_member_name(b, "links");
   json_builder_begin_array(b);
-  if (!json)
+  if (!c.json)
     printf("route %d -> %d on %s\n", src, dst, p->name);
   route_begin(&it, p->router, src, dst);
   while (route_next(&it, &l)) {
     char *name = platform_link_name(p, l);
-    if (json) {
+    if (c.json) {
       json_builder_begin_object(b);
       json_builder_set_member_name(b, "link");
       json_builder_add_int_value(b, l);
@@ -99,7 +93,7 @@ int cmd_route(int argc, char **argv)
   json_builder_set_member_name(b, "bottleneck_bw");
   json_builder_add_double_value(b, hops ? bw : 0);
   json_builder_end_object(b);
-  if (json)
+  if (c.json)
     cli_print_json(json_builder_get_root(b));
   else
     printf("%d hops, latency %.1f ps, bottleneck %.2f Gbit/s\n", hops, lat * 1e12,
@@ -108,6 +102,6 @@ int cmd_route(int argc, char **argv)
   status = 0;
 out:
   platform_free(p);
-  g_free(plat);
+  cli_common_clear(&c);
   return status;
 }

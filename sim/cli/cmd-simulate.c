@@ -1,32 +1,17 @@
 /* cmd-simulate.c - `mapsim simulate`: replay a trace on a platform with a
- * mapping, report simulated time, costs and pre/post metrics.
+ * mapping (one run of sim/run.h), report simulated time, costs and pre/post
+ * metrics.
  *
  * korndoerfer2021 Section 7.3 (communication model time, MPI point-to-point
  * cost, parallel cost) and Section 7.4 (the pre == post check on
- * point-to-point traffic). Owned by the sim/ engineer; the replay itself is
- * sim/replay.c. Not for: choosing mappings (mapsim map) or static-only
- * metrics (mapsim metrics).
- *
- * Post metrics: the link fields and hop_bytes/message_hops/max_dilation come
- * from the link counters of the simulated p2p payload; edges, total_hops and
- * avg_hops are graph properties and are copied from pre. Post link messages
- * count messages, pre counts graph edges (deveci2015's congestion): the
- * check compares per-link bytes and hop_bytes only.
+ * point-to-point traffic). Not for: choosing mappings (mapsim map) or
+ * static-only metrics (mapsim metrics).
  */
 #include <json-glib/json-glib.h>
 #include <stdio.h>
 
-#include "mapping/strategy.h"
 #include "sim/cli/cli.h"
-#include "sim/replay.h"
-#include "sim/study.h"
-
-typedef struct sim_args {
-  char *plat, *alloc, *trace, *map, *strategy, *model, *colls, *out;
-  int cores, seed;
-  double scale;
-  gboolean json;
-} sim_args;
+#include "sim/run.h"
 
 static void add_int(JsonBuilder *b, const char *name, int64_t v)
 {
@@ -122,29 +107,19 @@ static void print_busiest(const replay_result *r, const platform *p, int top)
   g_free(ids);
 }
 
-static void print_json(const replay_result *r, const metrics *pre, const metrics *post,
-                       gboolean match, double wall, const char *model, const platform *p)
+static void print_json(const run_result *res, const char *model, const platform *p)
 {
+  const replay_result *r = res->r;
+  double wall = res->replay_seconds;
   JsonBuilder *b = json_builder_new();
   json_builder_begin_object(b);
-  add_dbl(b, "makespan_s", r->makespan_ps * 1e-12);
-  add_int(b, "ranks", r->nranks);
-  add_int(b, "events", r->events);
-  add_int(b, "p2p_messages", r->p2p_messages);
-  add_int(b, "p2p_bytes", r->p2p_bytes);
-  add_int(b, "collective_messages", r->coll_messages);
-  add_int(b, "collective_bytes", r->coll_bytes);
-  add_int(b, "control_messages", r->ctrl_messages);
-  add_dbl(b, "comm_model_time_s", r->comm_model_ps * 1e-12);
-  add_dbl(b, "collective_model_time_s", r->coll_model_ps * 1e-12);
-  add_dbl(b, "parallel_cost_s", r->parallel_cost_ps * 1e-12);
-  add_dbl(b, "p2p_cost_s", r->p2p_cost_ps * 1e-12);
+  cli_fields_json(b, run_replay_fields, run_replay_nfields, r);
   json_builder_set_member_name(b, "model");
   json_builder_add_string_value(b, model);
-  add_metrics(b, "pre", pre);
-  add_metrics(b, "post", post);
+  add_metrics(b, "pre", res->pre);
+  add_metrics(b, "post", res->post);
   json_builder_set_member_name(b, "pre_post_match");
-  json_builder_add_boolean_value(b, match);
+  json_builder_add_boolean_value(b, res->mismatch < 0);
   json_builder_set_member_name(b, "per_rank");
   json_builder_begin_array(b);
   for (int i = 0; i < r->nranks; i++) {
@@ -169,17 +144,19 @@ static void print_json(const replay_result *r, const metrics *pre, const metrics
   g_object_unref(b);
 }
 
-static void print_human(const sim_args *a, const replay_result *r, const metrics *pre,
-                        const metrics *post, gboolean match, double wall, const platform *p)
+static void print_human(const cli_common *c, const run_result *res, const platform *p)
 {
+  const replay_result *r = res->r;
+  double wall = res->replay_seconds;
   int64_t comp = 0, wait = 0, coll = 0;
   for (int i = 0; i < r->nranks; i++) {
     comp += r->per_rank[i].compute_ps;
     wait += r->per_rank[i].wait_ps;
     coll += r->per_rank[i].coll_ps;
   }
-  printf("%s on %s, mapping %s, model %s\n\n", a->trace, p->name,
-         a->map ? a->map : a->strategy ? a->strategy : "identity", a->model);
+  printf("%s on %s, mapping %s, model %s\n\n", c->trace, p->name,
+         c->mapping ? c->mapping : c->strategy ? c->strategy : "identity",
+         c->model ? c->model : "analytic");
   printf("makespan               %.9f s\n", r->makespan_ps * 1e-12);
   printf("parallel cost          %.9f s (makespan x %d ranks)\n", r->parallel_cost_ps * 1e-12,
          r->nranks);
@@ -194,118 +171,63 @@ static void print_human(const sim_args *a, const replay_result *r, const metrics
          r->p2p_messages, r->p2p_bytes, r->coll_messages, r->ctrl_messages);
   printf("events                 %" G_GINT64_FORMAT " in %.3f s (%.3g events/s)\n\n",
          r->events, wall, wall > 0 ? r->events / wall : 0);
-  const metrics *ms[2] = { pre, post };
+  const metrics *ms[2] = { res->pre, res->post };
   const char *labels[2] = { "pre", "post" };
   cli_metrics_print(ms, labels, 2, p, 0);
   print_busiest(r, p, 5);
-  printf("\npre/post p2p link bytes and hop_bytes: %s\n", match ? "match" : "MISMATCH");
-}
-
-static mapping *make_mapping(const sim_args *a, const platform *p, const commgraph *g,
-                             int nranks, GError **error)
-{
-  if (a->map && a->strategy) {
-    g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                "--mapping and --strategy exclude each other; expected one of them");
-    return NULL;
-  }
-  if (a->map)
-    return mapping_load(a->map, p, nranks, error);
-  if (!a->strategy)
-    return mapping_identity(p, nranks, error);
-  g_autoptr(strategy_pipeline) pl = strategy_parse(a->strategy, error);
-  return pl ? strategy_run(pl, g, p, (guint32)a->seed, NULL, 0, error) : NULL;
-}
-
-static void args_free(sim_args *a)
-{
-  g_free(a->plat);
-  g_free(a->alloc);
-  g_free(a->trace);
-  g_free(a->map);
-  g_free(a->strategy);
-  g_free(a->model);
-  g_free(a->colls);
-  g_free(a->out);
+  printf("\npre/post p2p link bytes and hop_bytes: %s\n", res->mismatch < 0 ? "match" : "MISMATCH");
 }
 
 /* Runs everything after parsing; returns the exit status. */
-static int simulate(sim_args *a)
+static int simulate(const cli_common *c, const char *out)
 {
   int status = 2;
   platform *p = NULL;
   trace *t = NULL;
   commgraph *g = NULL;
-  mapping *m = NULL;
-  replay_result *r = NULL;
-  metrics *pre = NULL, *post = NULL;
+  run_result *res = NULL;
   GError *e = NULL;
-  const struct netmodel_ops *ops = netmodel_find(a->model);
-  if (!ops) {
-    g_autofree char *names = netmodel_names();
-    g_set_error(&e, NETMODEL_ERROR, NETMODEL_ERROR_UNKNOWN,
-                "--model %s: unknown network model, expected one of: %s", a->model, names);
+  run_spec spec;
+  run_spec_init(&spec);
+  if (!(spec.model = cli_common_model(c, &e)))
     goto fail;
-  }
-  if (!a->trace) {
+  if (!c->trace) {
     g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--trace T is required");
     goto fail;
   }
-  if (!(p = cli_platform(a->plat, a->alloc, a->cores, &e)) || !(t = trace_read_otf2(a->trace, &e)))
+  if (!(p = cli_common_platform(c, &e)) || !(t = trace_read_otf2(c->trace, &e)) ||
+      !(g = trace_commgraph(t, FALSE, NULL, &e)))
     goto fail;
-  if (t->nranks > platform_capacity(p)) {
-    g_set_error(&e, REPLAY_ERROR, REPLAY_ERROR_INPUT,
-                "%s: %d ranks do not fit platform %s: %d allocated nodes x %d cores = %d; "
-                "expected at most %d ranks (use --cores or --alloc)", a->trace, t->nranks,
-                p->name, p->nalloc, p->cores_per_node, platform_capacity(p),
-                platform_capacity(p));
+  spec.mapping_file = c->mapping;
+  spec.strategy = c->strategy;
+  spec.seed = c->seed;
+  spec.opts.compute_scale = c->compute_scale;
+  spec.opts.collectives = c->collectives;
+  spec.opts.record_times = out != NULL;
+  run_inputs in = { .p = p, .g = g, .t = t };
+  if (!(res = run_cell(&in, &spec, &e)))
     goto fail;
-  }
-  if (!(g = trace_commgraph(t, FALSE, NULL, &e)) || !(m = make_mapping(a, p, g, t->nranks, &e)))
-    goto fail;
-  replay_opts o;
-  replay_opts_init(&o);
-  o.compute_scale = a->scale;
-  o.collectives = a->colls;
-  o.record_times = a->out != NULL;
-  gint64 t0 = g_get_monotonic_time();
-  if (!(r = replay_run(t, p, m, ops, &o, &e)))
-    goto fail;
-  double wall = (g_get_monotonic_time() - t0) * 1e-6;
-  if (r->stuck) {
-    fprintf(stderr, "mapsim: %s: %s\n%s", a->trace, r->stuck_summary, r->stuck_detail);
+  if (res->r->stuck) {
+    fprintf(stderr, "mapsim: %s: %s\n%s", c->trace, res->r->stuck_summary, res->r->stuck_detail);
     goto out;
   }
-  pre = metrics_compute(g, p, m);
-  post = study_post_metrics(r, pre, p);
-  int bad = study_first_mismatch(pre, post);
-  if (a->json)
-    print_json(r, pre, post, bad < 0, wall, ops->name, p);
+  if (c->json)
+    print_json(res, spec.model->name, p);
   else
-    print_human(a, r, pre, post, bad < 0, wall, p);
-  if (a->out && !trace_write_otf2(r->out_trace, a->out, &e))
+    print_human(c, res, p);
+  if (out && !trace_write_otf2(res->r->out_trace, out, &e))
     goto fail;
   status = 0;
-  if (bad >= 0) {
-    if (bad < pre->nlinks) {
-      g_autofree char *ln = platform_link_name(p, bad);
-      fprintf(stderr, "mapsim: pre/post check failed: link %s carries %" G_GINT64_FORMAT
-              " p2p bytes statically but %" G_GINT64_FORMAT " in the simulation\n", ln,
-              pre->link_bytes[bad], post->link_bytes[bad]);
-    } else {
-      fprintf(stderr, "mapsim: pre/post check failed: hop_bytes %" G_GINT64_FORMAT
-              " statically, %" G_GINT64_FORMAT " simulated\n", pre->hop_bytes, post->hop_bytes);
-    }
+  if (res->mismatch >= 0) {
+    g_autofree char *what = run_mismatch_text(res, p);
+    fprintf(stderr, "mapsim: pre/post check failed: %s\n", what);
     status = 1;
   }
   goto out;
 fail:
   status = cli_fail(e);
 out:
-  metrics_free(pre);
-  metrics_free(post);
-  replay_result_free(r);
-  mapping_free(m);
+  run_result_free(res);
   commgraph_free(g);
   trace_free(t);
   platform_free(p);
@@ -314,22 +236,10 @@ out:
 
 int cmd_simulate(int argc, char **argv)
 {
-  sim_args a = { .scale = 1.0, .seed = 1 };
-  g_autofree char *models = netmodel_names();
-  g_autofree char *model_help = g_strdup_printf("Network model: %s (default analytic)", models);
+  cli_common c;
+  char *out = NULL;
   const GOptionEntry entries[] = {
-    { "platform", 'p', 0, G_OPTION_ARG_STRING, &a.plat, "Platform file or shorthand", "P" },
-    { "trace", 't', 0, G_OPTION_ARG_FILENAME, &a.trace, "OTF2 trace (anchor file or directory)", "T" },
-    { "mapping", 'M', 0, G_OPTION_ARG_FILENAME, &a.map, "Mapping file (default: identity)", "F" },
-    { "strategy", 's', 0, G_OPTION_ARG_STRING, &a.strategy, "Mapping strategy pipeline, e.g. greedy+wh", "S" },
-    { "model", 0, 0, G_OPTION_ARG_STRING, &a.model, model_help, "NAME" },
-    { "compute-scale", 0, 0, G_OPTION_ARG_DOUBLE, &a.scale, "Factor on computation gaps (0 = communication only; default 1)", "X" },
-    { "collectives", 0, 0, G_OPTION_ARG_STRING, &a.colls, "Collective algorithms, e.g. allreduce=ring,bcast=binomial (default auto)", "SPEC" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &a.json, "Print one JSON object", NULL },
-    { "out-trace", 'o', 0, G_OPTION_ARG_FILENAME, &a.out, "Write the simulated run as an OTF2 archive in DIR", "DIR" },
-    { "alloc", 0, 0, G_OPTION_ARG_STRING, &a.alloc, "Allocation: all, random:N[:SEED], or a node list file", "A" },
-    { "cores", 0, 0, G_OPTION_ARG_INT, &a.cores, "Cores (ranks) per node", "N" },
-    { "seed", 0, 0, G_OPTION_ARG_INT, &a.seed, "Seed of randomized strategies (default 1)", "N" },
+    { "out-trace", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Write the simulated run as an OTF2 archive in DIR", "DIR" },
     { NULL },
   };
   int status = 2;
@@ -337,14 +247,13 @@ int cmd_simulate(int argc, char **argv)
                 "Replay an OTF2 trace on a modeled network with a mapping: simulated time, "
                 "costs and pre/post link metrics (korndoerfer2021 Sections 7.3, 7.4).",
                 "Examples:\n"
-                "  mapsim simulate --platform torus:4x4x4 --trace run/traces.otf2\n"
-                "  mapsim simulate -p configs/haec-4x4x4.ini -t run --strategy greedy --json\n"
-                "  mapsim simulate -p mesh:4x4x4 -t run --compute-scale 0 --out-trace sim-run",
-                entries)) {
-    if (!a.model)
-      a.model = g_strdup("analytic");
-    status = simulate(&a);
-  }
-  args_free(&a);
+                "  mapsim simulate --platform torus:4x4x4 --trace traces/data/stencil3d-64\n"
+                "  mapsim simulate -p configs/haec-4x4x4.ini -t traces/data/cg-16 --strategy greedy --json\n"
+                "  mapsim simulate -p mesh:4x4x4 -t traces/data/ring-8 --compute-scale 0 --out-trace sim-run",
+                CLI_OPT_PLACE | CLI_OPT_TRACE | CLI_OPT_MAPPING | CLI_OPT_STRATEGY | CLI_OPT_SEED |
+                CLI_OPT_MODEL | CLI_OPT_REPLAY | CLI_OPT_JSON, &c, entries))
+    status = simulate(&c, out);
+  cli_common_clear(&c);
+  g_free(out);
   return status;
 }

@@ -7,13 +7,13 @@
 
 int cmd_strategies(int argc, char **argv)
 {
-  const GOptionEntry entries[] = { { NULL } };
+  cli_common c;
   if (!cli_parse(&argc, &argv, "strategies", "",
                  "Lists the mapping strategies: name, what it does, where it comes from, options.",
                  "Pipelines chain a placing step and refiners: greedy+wh:delta=16+mc\n\n"
                  "Example:\n  mapsim strategies\n"
                  "  mapsim map --platform torus:4x4x4 --trace T --strategy greedy+wh:delta=16+mc",
-                 entries))
+                 0, &c, NULL))
     return 2;
   if (argc > 1) {
     fprintf(stderr, "mapsim strategies: unexpected argument '%s', expected none\n", argv[1]);

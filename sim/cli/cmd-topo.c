@@ -7,25 +7,16 @@
 
 int cmd_topo(int argc, char **argv)
 {
-  char *plat = NULL, *alloc = NULL;
-  int cores = 0;
-  gboolean json = FALSE;
-  const GOptionEntry entries[] = {
-    { "platform", 'p', 0, G_OPTION_ARG_STRING, &plat, "Platform file or shorthand", "P" },
-    { "alloc", 0, 0, G_OPTION_ARG_STRING, &alloc, "Allocation: all, random:N[:SEED], or a node list file", "A" },
-    { "cores", 0, 0, G_OPTION_ARG_INT, &cores, "Cores (ranks) per node", "N" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object", NULL },
-    { NULL },
-  };
+  cli_common c;
   int status = 2;
   platform *p = NULL;
   if (!cli_parse(&argc, &argv, "topo", "", "Facts about a platform: nodes, links, link types, "
                  "diameter, average distance, bisection.",
-                 "Example:\n  mapsim topo --platform haec:4x4x4\n  mapsim topo --platform configs/gemini-torus.ini --json",
-                 entries))
+                 "Example:\n  mapsim topo --platform haec:4x4x4\n  mapsim topo --platform configs/gemini-3d.ini --json",
+                 CLI_OPT_PLACE | CLI_OPT_JSON, &c, NULL))
     goto out;
   GError *e = NULL;
-  p = cli_platform(plat, alloc, cores, &e);
+  p = cli_common_platform(&c, &e);
   if (!p) {
     status = cli_fail(e);
     goto out;
@@ -33,7 +24,7 @@ int cmd_topo(int argc, char **argv)
   platform_facts f;
   platform_get_facts(p, &f);
   char *shape = topo_describe(p->topo);
-  if (json) {
+  if (c.json) {
     JsonBuilder *b = json_builder_new();
     json_builder_begin_object(b);
     json_builder_set_member_name(b, "name");
@@ -81,7 +72,6 @@ int cmd_topo(int argc, char **argv)
   status = 0;
 out:
   platform_free(p);
-  g_free(plat);
-  g_free(alloc);
+  cli_common_clear(&c);
   return status;
 }

@@ -76,15 +76,14 @@ static void print_info_text(const char *path, const trace *t, const trace_summar
 
 static int trace_info(int argc, char **argv)
 {
-  gboolean json = FALSE;
-  const GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object", NULL },
-    { NULL },
-  };
+  cli_common c;
   if (!cli_parse(&argc, &argv, "trace info", "TRACE", "Facts about an OTF2 trace: ranks, "
                  "duration, record counts, p2p and collective traffic, unmatched messages.",
-                 "Example:\n  mapsim trace info traces/data/ring-8/traces.otf2 --json", entries))
+                 "Example:\n  mapsim trace info traces/data/ring-8/traces.otf2 --json",
+                 CLI_OPT_JSON, &c, NULL))
     return 2;
+  gboolean json = c.json;
+  cli_common_clear(&c);
   GError *e = NULL;
   if (argc != 2) {
     g_set_error(&e, TRACE_ERROR, TRACE_ERROR_IO, "trace info: %d arguments, expected one TRACE",
@@ -127,9 +126,11 @@ static int trace_matrix(int argc, char **argv)
   GError *e = NULL;
   trace *t = NULL;
   commgraph *g = NULL;
+  cli_common c;
   if (!cli_parse(&argc, &argv, "trace matrix", "TRACE", "The communication matrix of a trace "
                  "(row = sender, column = receiver).",
-                 "Example:\n  mapsim trace matrix T/traces.otf2 --kind count -o M.csv", entries))
+                 "Example:\n  mapsim trace matrix traces/data/cg-16 --kind count -o M.csv", 0, &c,
+                 entries))
     goto out;
   int k = kind == NULL || strcmp(kind, "bytes") == 0 ? 0 : strcmp(kind, "count") == 0 ? 1 : -1;
   if (k < 0 || argc != 2 || out == NULL) {

@@ -1,0 +1,136 @@
+/* run.c - one run from mapping to the pre/post check (see run.h). */
+#include "sim/run.h"
+
+#include <stddef.h>
+
+#include "mapping/strategy.h"
+
+#define F(key, member, type, unit, desc) { key, type, unit, offsetof(replay_result, member), desc }
+const field run_replay_fields[] = {
+  F("makespan_s", makespan_ps, FIELD_PS, FIELD_SECONDS, "simulated end of the last rank"),
+  F("ranks", nranks, FIELD_INT, FIELD_COUNT, "ranks replayed"),
+  F("events", events, FIELD_INT64, FIELD_COUNT, "trace records replayed"),
+  F("p2p_messages", p2p_messages, FIELD_INT64, FIELD_COUNT, "point-to-point messages"),
+  F("p2p_bytes", p2p_bytes, FIELD_INT64, FIELD_COUNT, "point-to-point payload bytes"),
+  F("collective_messages", coll_messages, FIELD_INT64, FIELD_COUNT,
+    "messages of the collective algorithms"),
+  F("collective_bytes", coll_bytes, FIELD_INT64, FIELD_COUNT, "their bytes"),
+  F("control_messages", ctrl_messages, FIELD_INT64, FIELD_COUNT,
+    "rendezvous RTS/CTS messages"),
+  F("comm_model_time_s", comm_model_ps, FIELD_PS, FIELD_SECONDS,
+    "sum over p2p transfers of their network time"),
+  F("collective_model_time_s", coll_model_ps, FIELD_PS, FIELD_SECONDS,
+    "sum over collective messages of their network time"),
+  F("parallel_cost_s", parallel_cost_ps, FIELD_PS, FIELD_SECONDS, "makespan x ranks"),
+  F("p2p_cost_s", p2p_cost_ps, FIELD_PS, FIELD_SECONDS,
+    "time in MPI point-to-point calls, all ranks"),
+};
+#undef F
+const int run_replay_nfields = G_N_ELEMENTS(run_replay_fields);
+
+void run_spec_init(run_spec *s)
+{
+  *s = (run_spec){ .seed = 1 };
+  replay_opts_init(&s->opts);
+}
+
+metrics *run_post_metrics(const replay_result *r, const metrics *pre, const platform *p)
+{
+  metrics *x = g_new0(metrics, 1);
+  x->tasks = pre->tasks;
+  x->edges = pre->edges;
+  x->total_hops = pre->total_hops;
+  x->avg_hops = pre->avg_hops;
+  x->max_dilation = r->max_hops;
+  x->hop_bytes = r->hop_bytes;
+  x->message_hops = r->msg_hops;
+  x->has_messages = TRUE;
+  x->nlinks = r->nlinks;
+  x->link_bytes = g_memdup2(r->link_bytes, sizeof(int64_t) * (size_t)MAX(r->nlinks, 1));
+  x->link_messages = g_memdup2(r->link_messages, sizeof(int64_t) * (size_t)MAX(r->nlinks, 1));
+  metrics_summarize_links(x, p);
+  return x;
+}
+
+int run_first_mismatch(const metrics *pre, const metrics *post)
+{
+  for (int l = 0; l < pre->nlinks; l++)
+    if (pre->link_bytes[l] != post->link_bytes[l])
+      return l;
+  return pre->hop_bytes != post->hop_bytes ? pre->nlinks : -1;
+}
+
+char *run_mismatch_text(const run_result *res, const platform *p)
+{
+  int l = res->mismatch;
+  if (l < 0)
+    return g_strdup("pre and post agree");
+  if (l < res->pre->nlinks) {
+    g_autofree char *name = platform_link_name(p, l);
+    return g_strdup_printf("link %s carries %" G_GINT64_FORMAT " p2p bytes statically but %"
+                           G_GINT64_FORMAT " in the simulation", name, res->pre->link_bytes[l],
+                           res->post->link_bytes[l]);
+  }
+  return g_strdup_printf("hop_bytes %" G_GINT64_FORMAT " statically, %" G_GINT64_FORMAT
+                         " simulated", res->pre->hop_bytes, res->post->hop_bytes);
+}
+
+static mapping *make_mapping(const run_inputs *in, const run_spec *s, double *seconds,
+                             GError **error)
+{
+  *seconds = 0;
+  if (s->mapping_file && s->strategy) {
+    g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "--mapping and --strategy exclude each other; expected one of them");
+    return NULL;
+  }
+  if (s->mapping_file)
+    return mapping_load(s->mapping_file, in->p, in->g->n, error);
+  if (!s->strategy)
+    return mapping_identity(in->p, in->g->n, error);
+  g_autoptr(strategy_pipeline) pl = strategy_parse(s->strategy, error);
+  if (!pl)
+    return NULL;
+  gint64 t0 = g_get_monotonic_time();
+  mapping *m = strategy_run(pl, in->g, in->p, s->seed, in->coords, in->coord_dims, error);
+  *seconds = (double)(g_get_monotonic_time() - t0) * 1e-6;
+  return m;
+}
+
+run_result *run_cell(const run_inputs *in, const run_spec *s, GError **error)
+{
+  int nranks = in->t ? MAX(in->t->nranks, in->g->n) : in->g->n;
+  if (!platform_check_capacity(in->p, nranks, error))
+    return NULL;
+  run_result *res = g_new0(run_result, 1);
+  res->mismatch = -1;
+  if (!(res->m = make_mapping(in, s, &res->map_seconds, error)))
+    goto fail;
+  res->pre = metrics_compute(in->g, in->p, res->m);
+  if (!in->t || !s->model)
+    return res;
+  gint64 t0 = g_get_monotonic_time();
+  res->r = replay_run(in->t, in->p, res->m, s->model, &s->opts, error);
+  res->replay_seconds = (double)(g_get_monotonic_time() - t0) * 1e-6;
+  if (!res->r)
+    goto fail;
+  if (res->r->stuck)
+    return res;
+  res->post = run_post_metrics(res->r, res->pre, in->p);
+  res->mismatch = run_first_mismatch(res->pre, res->post);
+  return res;
+fail:
+  run_result_free(res);
+  return NULL;
+}
+
+void run_result_free(run_result *res)
+{
+  if (!res)
+    return;
+  mapping_free(res->m);
+  metrics_free(res->pre);
+  metrics_free(res->post);
+  replay_result_free(res->r);
+  g_free(res);
+}

@@ -1,0 +1,89 @@
+/* run.h - one run: place the ranks, measure the placement statically,
+ * replay the trace on the network, measure again, compare.
+ *
+ * This is the one pipeline behind `simulate` (a single run), `compare` and
+ * studies (grids of runs): korndoerfer2021 Fig. 1 from the mapping on.
+ *   1. mapping: a mapping file, a strategy pipeline, or identity;
+ *   2. pre: static metrics of the communication graph along the routes
+ *      (mapping/metrics.h);
+ *   3. (with a trace and a model) the replay (sim/replay.h);
+ *   4. post: the same metrics counted on the simulated links, and the
+ *      pre == post check of korndoerfer2021 Section 7.4 (p2p bytes of every
+ *      link and hop_bytes).
+ * The capacity check happens once, before the mapping is made; the mapping
+ * is validated where it is made (mapping_load, strategy_run,
+ * mapping_identity).
+ *
+ * Post metrics: link fields, hop_bytes, message_hops and max_dilation from
+ * the p2p link counters of the replay; tasks, edges, total_hops and
+ * avg_hops are graph properties copied from pre. Post link messages count
+ * messages, pre counts graph edges, so the check compares bytes only.
+ *
+ * Ownership: run_inputs are borrowed for the call; run_cell() returns a
+ * result freed with run_result_free(). Threads: runs share nothing, so
+ * several may run at once on the same inputs.
+ * Not for: parsing arguments or printing (sim/cli/), grids of runs
+ * (sim/study.h).
+ */
+#pragma once
+
+#include "mapping/metrics.h"
+#include "sim/replay.h"
+
+G_BEGIN_DECLS
+
+/* What a run reads (borrowed). */
+typedef struct run_inputs {
+  const platform *p;
+  const commgraph *g;        /* the traffic static metrics count (trace p2p graph) */
+  const trace *t;            /* NULL: static only */
+  const double *coords;      /* task coordinates for geometric strategies, or NULL */
+  int coord_dims;
+} run_inputs;
+
+/* How the run maps and replays. */
+typedef struct run_spec {
+  const char *mapping_file;  /* a mapping file, or NULL */
+  const char *strategy;      /* a strategy pipeline, or NULL (both NULL: identity) */
+  guint32 seed;              /* of randomized strategies */
+  const struct netmodel_ops *model; /* NULL: no replay */
+  replay_opts opts;
+} run_spec;
+
+/* Defaults: identity, seed 1, no replay, replay_opts_init(). */
+void run_spec_init(run_spec *s);
+
+typedef struct run_result {
+  mapping *m;
+  double map_seconds;        /* the strategy's run time (0 for files, identity) */
+  metrics *pre;
+  replay_result *r;          /* NULL without replay */
+  double replay_seconds;     /* wall time of the replay */
+  metrics *post;             /* NULL without replay */
+  int mismatch;              /* -1: pre == post; a link id; nlinks: only hop_bytes differs */
+} run_result;
+
+/* The simulated results, in output order (names like `simulate --json`). */
+extern const field run_replay_fields[];
+extern const int run_replay_nfields;
+
+/* Runs one cell. NULL + error for inputs that do not fit (capacity, bad
+ * mapping or strategy, replay input errors); a deadlock is not an error
+ * (r->stuck > 0, no post metrics). */
+run_result *run_cell(const run_inputs *in, const run_spec *s, GError **error);
+
+void run_result_free(run_result *res);
+
+/* Post metrics from the replay's p2p link counters (see the header). */
+metrics *run_post_metrics(const replay_result *r, const metrics *pre, const platform *p);
+
+/* The check: -1 when pre and post agree, else the first link whose p2p
+ * bytes differ, or nlinks when only hop_bytes differs. */
+int run_first_mismatch(const metrics *pre, const metrics *post);
+
+/* One line saying what differs, for a failed check (caller frees). */
+char *run_mismatch_text(const run_result *res, const platform *p);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(run_result, run_result_free)
+
+G_END_DECLS
