@@ -2,6 +2,7 @@
  * strategies, pre == post in every cell, the same table whatever the
  * thread count, and a failing cell reported without hiding the others. */
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <string.h>
 
 #include "testutil.h"
@@ -69,5 +70,85 @@ Test(compare_cli, failing_cell_exit_2)
   cr_assert_eq(tu_lines(err), 1, "%s", err);
   g_free(out);
   g_free(err);
+  g_free(trace);
+}
+
+/* --csv and --json print the same numbers under the same names: every
+ * CSV column of a cell equals the JSON member it is named after. */
+Test(compare_cli, csv_equals_json)
+{
+  char *trace = tu_src("traces/data/cg-16");
+  char *csv = NULL, *json = NULL;
+  const char *a[] = { "compare", "--csv", "-t", trace, "-p", "torus:4x4", "-s", "identity",
+                      "-s", "greedy", "-j", "1", NULL };
+  const char *b[] = { "compare", "--json", "-t", trace, "-p", "torus:4x4", "-s", "identity",
+                      "-s", "greedy", "-j", "1", NULL };
+  cr_assert_eq(tu_run(&csv, NULL, a), 0);
+  cr_assert_eq(tu_run(&json, NULL, b), 0);
+  JsonParser *jp = json_parser_new();
+  cr_assert(json_parser_load_from_data(jp, json, -1, NULL), "%s", json);
+  JsonArray *cells = json_object_get_array_member(json_node_get_object(json_parser_get_root(jp)),
+                                                  "cells");
+  g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
+  cr_assert_eq(g_strv_length(lines), 4, "header, 2 rows, empty tail: %s", csv);
+  g_auto(GStrv) head = g_strsplit(lines[0], ",", -1);
+  int checked = 0;
+  for (guint i = 0; i < 2; i++) {
+    g_auto(GStrv) row = g_strsplit(lines[i + 1], ",", -1);
+    cr_assert_eq(g_strv_length(row), g_strv_length(head));
+    JsonObject *c = json_array_get_object_element(cells, i);
+    for (guint k = 0; head[k]; k++) {
+      const char *name = head[k];
+      JsonObject *o = c;
+      if (g_str_has_prefix(name, "pre_") && strcmp(name, "pre_post_match") != 0) {
+        o = json_object_get_object_member(c, "pre");
+        name += 4;
+      } else if (g_str_has_prefix(name, "post_")) {
+        o = json_object_get_object_member(c, "post");
+        name += 5;
+      }
+      if (!json_object_has_member(o, name) || strcmp(name, "map_s") == 0)
+        continue; /* platform, strategy, error; map_s is a run time */
+      JsonNode *n = json_object_get_member(o, name);
+      if (json_node_get_value_type(n) == G_TYPE_BOOLEAN) {
+        cr_assert_str_eq(row[k], json_node_get_boolean(n) ? "true" : "false", "%s", head[k]);
+      } else if (json_node_get_value_type(n) == G_TYPE_INT64) {
+        cr_assert_eq(g_ascii_strtoll(row[k], NULL, 10), json_node_get_int(n), "%s", head[k]);
+      } else {
+        double x = g_ascii_strtod(row[k], NULL), y = json_node_get_double(n);
+        cr_assert(x == y || fabs(x - y) <= 1e-15 * fabs(y), "%s: %s vs %.17g", head[k], row[k], y);
+      }
+      checked++;
+    }
+  }
+  cr_assert_geq(checked, 2 * 40, "columns compared: %d", checked);
+  g_object_unref(jp);
+  g_free(csv);
+  g_free(json);
+  g_free(trace);
+}
+
+/* A single-valued option given twice is an error naming it, on every
+ * subcommand that takes it (the shared option table). */
+Test(compare_cli, repeated_option_rejected)
+{
+  char *trace = tu_src("traces/data/cg-16");
+  struct { const char *args[12]; const char *expect; } cases[] = {
+    { { "simulate", "-p", "torus:4x4", "-p", "mesh:4x4", "-t", trace, NULL }, "--platform given twice" },
+    { { "simulate", "-p", "torus:4x4", "-t", trace, "-t", trace, NULL }, "--trace given twice" },
+    { { "compare", "-p", "torus:4x4", "-t", trace, "--trace", trace, NULL }, "--trace given twice" },
+    { { "compare", "-p", "torus:4x4", "-t", trace, "--seed", "1", "--seed", "2", NULL }, "--seed given twice" },
+    { { "map", "-p", "torus:4x4", "-t", trace, "-s", "greedy", "-s", "wh", NULL }, "--strategy given twice" },
+    { { "metrics", "-p", "torus:4x4", "-t", trace, "--json", "--json", NULL }, "--json given twice" },
+    { { "topo", "-p", "torus:4x4", "--cores", "2", "--cores", "3", NULL }, "--cores given twice" },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    char *out = NULL, *err = NULL;
+    cr_assert_eq(tu_run(&out, &err, cases[i].args), 2, "case %zu: %s", i, err);
+    cr_assert_not_null(strstr(err, cases[i].expect), "case %zu: %s", i, err);
+    cr_assert_eq(tu_lines(err), 1, "case %zu: %s", i, err);
+    g_free(out);
+    g_free(err);
+  }
   g_free(trace);
 }

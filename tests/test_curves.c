@@ -1,5 +1,5 @@
 /* test_curves.c - the curve strategies visit the 4x4x4 nodes in exactly
- * MapLib's orders (issue 4), stay one hop per step where the curve says so,
+ * MapLib's orders, stay one hop per step where the curve says so,
  * handle sparse allocations, several cores, other sizes, and refuse graph
  * topologies. */
 #include <criterion/criterion.h>

@@ -1,5 +1,4 @@
-/* test_engine.c - the event engine: (time, sequence) order, growth, payloads.
- * Owned by the sim/ engineer. */
+/* test_engine.c - the event engine: (time, sequence) order, growth, payloads. */
 #include <criterion/criterion.h>
 
 #include "engine/engine.h"

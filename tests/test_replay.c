@@ -1,6 +1,5 @@
 /* test_replay.c - MPI replay: closed forms, real traces, output traces,
  * deadlocks. Every test runs under every model of the registry.
- * Owned by the sim/ engineer.
  *
  * Closed forms (T(h, b) = engine_ps(h (lat + router_delay) + b / bw), one
  * message of b bytes over h hops, packet_header 0, rounded once):

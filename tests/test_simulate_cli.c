@@ -1,6 +1,6 @@
 /* test_simulate_cli.c - end-to-end tests of `mapsim simulate`: JSON keys,
  * pre/post match on a real trace, determinism, --out-trace, bad input and
- * the deadlock report. Owned by the sim/ engineer. */
+ * the deadlock report. */
 #include <criterion/criterion.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>

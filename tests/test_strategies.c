@@ -1,5 +1,5 @@
 /* test_strategies.c - every registered strategy yields a valid mapping on
- * the platform kinds of issue 4; the refiners never worsen their
+ * every platform kind; the refiners never worsen their
  * objective; greedy beats random on the MapLib matrices; strategies are
  * deterministic per seed; small cases with known optima. */
 #include <criterion/criterion.h>
