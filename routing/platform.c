@@ -400,3 +400,28 @@ platform *platform_load(const char *spec, GError **error)
   }
   return platform_load_shorthand(spec, error);
 }
+
+int platform_parse_node(const platform *p, const char *s, GError **error)
+{
+  const topo *t = p->topo;
+  char **parts = g_strsplit(s, ",", -1);
+  int n = (int)g_strv_length(parts), node = -1;
+  gboolean ok = n == 1 || (topo_is_regular(t) && n == t->ndims);
+  int c[TOPO_MAX_DIMS];
+  for (int i = 0; ok && i < n; i++) {
+    char *end;
+    errno = 0;
+    long v = strtol(parts[i], &end, 10);
+    ok = !errno && end != parts[i] && *end == '\0' && v >= 0 &&
+         v < (n == 1 ? t->nnodes : t->shape[i]);
+    c[i] = (int)v;
+  }
+  if (ok)
+    node = n == 1 ? c[0] : topo_node(t, c);
+  else
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "node '%s': expected an id in [0, %d) or %d comma-separated coordinates", s,
+                t->nnodes, t->ndims);
+  g_strfreev(parts);
+  return node;
+}

@@ -99,6 +99,10 @@ static inline int platform_capacity(const platform *p)
  * (PLATFORM_ERROR_INVALID). */
 gboolean platform_check_capacity(const platform *p, int64_t nranks, GError **error);
 
+/* A node given as an id ("21") or as coordinates ("1,1,1"); -1 and
+ * PLATFORM_ERROR_PARSE naming the text otherwise. */
+int platform_parse_node(const platform *p, const char *s, GError **error);
+
 /* Human name of link l, e.g. "12 -> 13 (x+, optical)"; caller frees. */
 char *platform_link_name(const platform *p, int link);
 

@@ -588,3 +588,21 @@ trace *synth_build(const synth_opts *o, GError **error)
   g_free(g.pairs);
   return g.t;
 }
+
+gboolean synth_parse_dims(const char *spec, int *dims, GError **error)
+{
+  char **parts = g_strsplit(spec, "x", -1);
+  int n = (int)g_strv_length(parts);
+  gboolean ok = n >= 1 && n <= 4;
+  for (int i = 0; ok && i < n; i++) {
+    char *end = NULL;
+    long v = strtol(parts[i], &end, 10);
+    ok = end != parts[i] && *end == '\0' && v >= 1 && v <= (1 << 24);
+    dims[i] = (int)v;
+  }
+  g_strfreev(parts);
+  if (!ok)
+    g_set_error(error, SYNTH_ERROR, SYNTH_ERROR_OPTION,
+                "--dims '%s': expected 1 to 4 positive sizes like 4x4x4", spec);
+  return ok;
+}

@@ -73,4 +73,8 @@ extern const int synth_npatterns;
 /* Builds the trace of `o`; NULL + error on bad options or input files. */
 trace *synth_build(const synth_opts *o, GError **error);
 
+/* Parses a process grid "4x4x4" (1 to 4 sizes, each 1..2^24) into dims[];
+ * SYNTH_ERROR_OPTION naming --dims otherwise. */
+gboolean synth_parse_dims(const char *spec, int *dims, GError **error);
+
 G_END_DECLS

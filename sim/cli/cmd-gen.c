@@ -1,29 +1,9 @@
 /* cmd-gen.c - `mapsim gen`: synthesize an OTF2 trace of a communication
  * pattern (traces/synth.h) and write it with the OTF2 writer. */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "sim/cli/cli.h"
 #include "traces/synth.h"
-
-static gboolean parse_dims(const char *spec, int *dims, GError **error)
-{
-  char **parts = g_strsplit(spec, "x", -1);
-  int n = (int)g_strv_length(parts);
-  gboolean ok = n >= 1 && n <= 4;
-  for (int i = 0; ok && i < n; i++) {
-    char *end = NULL;
-    long v = strtol(parts[i], &end, 10);
-    ok = end != parts[i] && *end == '\0' && v >= 1 && v <= (1 << 24);
-    dims[i] = (int)v;
-  }
-  g_strfreev(parts);
-  if (!ok)
-    g_set_error(error, SYNTH_ERROR, SYNTH_ERROR_OPTION,
-                "--dims '%s': expected 1 to 4 positive sizes like 4x4x4", spec);
-  return ok;
-}
 
 static void print_patterns(void)
 {
@@ -92,7 +72,7 @@ int cmd_gen(int argc, char **argv)
                 out ? "--pattern" : "--output", out ? "a pattern name (see --list)" : "-o DIR");
     goto fail;
   }
-  if ((dims && !parse_dims(dims, o.dims, &e)) || !(t = synth_build(&o, &e)) ||
+  if ((dims && !synth_parse_dims(dims, o.dims, &e)) || !(t = synth_build(&o, &e)) ||
       !trace_write_otf2(t, out, &e))
     goto fail;
   status = 0;

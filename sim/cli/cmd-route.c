@@ -1,36 +1,8 @@
 /* cmd-route.c - `mapsim route`: the link path between two nodes. */
-#include <errno.h>
 #include <json-glib/json-glib.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "sim/cli/cli.h"
-
-/* A node given as an id ("21") or as coordinates ("1,1,1"). */
-static int parse_node(const platform *p, const char *s, GError **error)
-{
-  const topo *t = p->topo;
-  char **parts = g_strsplit(s, ",", -1);
-  int n = (int)g_strv_length(parts), node = -1;
-  gboolean ok = n == 1 || (topo_is_regular(t) && n == t->ndims);
-  int c[TOPO_MAX_DIMS];
-  for (int i = 0; ok && i < n; i++) {
-    char *end;
-    errno = 0;
-    long v = strtol(parts[i], &end, 10);
-    ok = !errno && end != parts[i] && *end == '\0' && v >= 0 &&
-         v < (n == 1 ? t->nnodes : t->shape[i]);
-    c[i] = (int)v;
-  }
-  if (ok)
-    node = n == 1 ? c[0] : topo_node(t, c);
-  else
-    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
-                "node '%s': expected an id in [0, %d) or %d comma-separated coordinates", s,
-                t->nnodes, t->ndims);
-  g_strfreev(parts);
-  return node;
-}
 
 int cmd_route(int argc, char **argv)
 {
@@ -48,8 +20,8 @@ int cmd_route(int argc, char **argv)
     goto out;
   }
   p = cli_common_platform(&c, &e);
-  int src = p ? parse_node(p, argv[1], &e) : -1;
-  int dst = src >= 0 ? parse_node(p, argv[2], &e) : -1;
+  int src = p ? platform_parse_node(p, argv[1], &e) : -1;
+  int dst = src >= 0 ? platform_parse_node(p, argv[2], &e) : -1;
   if (dst < 0) {
     status = cli_fail(e);
     goto out;
