@@ -2,6 +2,8 @@
  * and 7.4). */
 #include "sim/study.h"
 
+G_DEFINE_QUARK(study-error-quark, study_error)
+
 study *study_new(const trace *t, const char *const *platforms, int nplatforms,
                  const char *const *strategies, int nstrategies,
                  const struct netmodel_ops *model, guint32 seed, GError **error)
@@ -28,11 +30,24 @@ study *study_new(const trace *t, const char *const *platforms, int nplatforms,
   return s;
 }
 
+static void run_cell_in(study *s, study_cell *c);
+
 /* Worker: loads the cell's platform and runs it. */
 static void run_one(gpointer data, gpointer user)
 {
   study *s = user;
   study_cell *c = data;
+  if (progress_stopped(s->prog)) {
+    g_set_error(&c->error, STUDY_ERROR, STUDY_ERROR_INTERRUPTED, "interrupted");
+    return;
+  }
+  run_cell_in(s, c);
+  int done = g_atomic_int_add(&s->done, 1) + 1;
+  progress_report(s->prog, "cells", (uint64_t)done, (uint64_t)s->ncells);
+}
+
+static void run_cell_in(study *s, study_cell *c)
+{
   c->p = platform_load(c->platform_spec, &c->error);
   if (!c->p || (s->alloc && !platform_set_allocation(c->p, s->alloc, &c->error)) ||
       (s->cores && !platform_set_cores(c->p, s->cores, &c->error)))
@@ -45,8 +60,10 @@ static void run_one(gpointer data, gpointer user)
     g_set_error(&c->error, REPLAY_ERROR, REPLAY_ERROR_INPUT, "%s", c->res->r->stuck_summary);
 }
 
-gboolean study_run(study *s, int threads, GError **error)
+gboolean study_run(study *s, int threads, const progress *prog, GError **error)
 {
+  s->prog = prog;
+  s->done = 0;
   GThreadPool *pool = g_thread_pool_new(run_one, s, MAX(threads, 1), TRUE, error);
   if (!pool)
     return FALSE;

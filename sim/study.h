@@ -14,8 +14,16 @@
 #pragma once
 
 #include "sim/run.h"
+#include "util/progress.h"
 
 G_BEGIN_DECLS
+
+#define STUDY_ERROR (study_error_quark())
+GQuark study_error_quark(void);
+
+typedef enum {
+  STUDY_ERROR_INTERRUPTED, /* stopped by the progress hook before the cell ran */
+} StudyError;
 
 typedef struct study_cell {
   char *platform_spec;
@@ -35,6 +43,8 @@ typedef struct study {
   int ncells;
   study_cell *cells;      /* platform-major: cell = platform * nstrategies + strategy */
   int nplatforms, nstrategies;
+  const progress *prog;   /* during study_run */
+  gint done;              /* cells finished (atomic) */
 } study;
 
 /* A study of every platform x every strategy on trace `t`. */
@@ -42,9 +52,11 @@ study *study_new(const trace *t, const char *const *platforms, int nplatforms,
                  const char *const *strategies, int nstrategies,
                  const struct netmodel_ops *model, guint32 seed, GError **error);
 
-/* Runs every cell on `threads` worker threads (>= 1). Returns FALSE only for
- * errors of the whole study; a failing cell records its own error. */
-gboolean study_run(study *s, int threads, GError **error);
+/* Runs every cell on `threads` worker threads (>= 1), reporting "cells"
+ * done to `prog` (may be NULL); once prog says stop, cells not started yet
+ * fail with "interrupted". Returns FALSE only for errors of the whole
+ * study; a failing cell records its own error. */
+gboolean study_run(study *s, int threads, const progress *prog, GError **error);
 
 void study_free(study *s);
 

@@ -5,8 +5,10 @@
 
 #include <json-glib/json-glib.h>
 #include <math.h>
+#include <signal.h>
 #include <stddef.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "traces/trace.h"
 
@@ -63,6 +65,9 @@ static const common_opt common_opts[] = {
     "Collective algorithms, e.g. allreduce=ring,bcast=binomial (default auto)", "SPEC" },
   { CLI_OPT_THREADS, "threads", 'j', ARG_INT, AT(threads), 1, 1024,
     "Runs in parallel (default: all cores)", "N" },
+  { CLI_OPT_PROGRESS, "progress", 0, ARG_FLAG, AT(progress), 0, 0,
+    "Show progress on stderr even when it is not a terminal", NULL },
+  { CLI_OPT_PROGRESS, "quiet", 'q', ARG_FLAG, AT(quiet), 0, 0, "No progress line", NULL },
   { CLI_OPT_JSON, "json", 0, ARG_FLAG, AT(json), 0, 0, "Print one JSON object", NULL },
   { CLI_OPT_CSV, "csv", 0, ARG_FLAG, AT(csv), 0, 0, "Print CSV: a header line, one row per result",
     NULL },
@@ -212,6 +217,81 @@ gboolean cli_parse(int *argc, char ***argv, const char *name, const char *usage,
   g_option_context_free(ctx);
   g_array_free(shared, TRUE);
   return ok;
+}
+
+/* ---- progress ---- */
+
+static volatile sig_atomic_t stop_requested;
+
+static struct {
+  GMutex lock;
+  gboolean on, tty, drawn;
+  gint64 start, last;   /* monotonic us */
+} bar;
+
+static void on_signal(int sig)
+{
+  stop_requested = sig;
+}
+
+static void format_duration(char *buf, size_t n, double s)
+{
+  if (!(s < 1e7))
+    g_snprintf(buf, n, "?");
+  else if (s >= 3600)
+    g_snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+  else
+    g_snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
+}
+
+static void draw(void *user, const char *what, uint64_t done, uint64_t total)
+{
+  gint64 now = g_get_monotonic_time();
+  g_mutex_lock(&bar.lock);
+  if (now - bar.last < (bar.tty ? 200000 : 2000000) && done != total) {
+    g_mutex_unlock(&bar.lock);
+    return;
+  }
+  bar.last = now;
+  double el = (double)(now - bar.start) * 1e-6, rate = el > 0 ? (double)done / el : 0;
+  char elapsed[32], eta[32] = "?";
+  format_duration(elapsed, sizeof elapsed, el);
+  if (total && rate > 0)
+    format_duration(eta, sizeof eta, (double)(total - MIN(done, total)) / rate);
+  /* on a terminal one line redrawn in place, else one line per report */
+  const char *head = bar.tty ? "\r" : "", *tail = bar.tty ? "\033[K" : "\n";
+  if (total)
+    fprintf(stderr, "%s%s: %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " (%.0f%%), %.3g/s, "
+            "elapsed %s, ETA %s%s", head, what, done, total,
+            100.0 * (double)done / (double)total, rate, elapsed, eta, tail);
+  else
+    fprintf(stderr, "%s%s: %" G_GUINT64_FORMAT ", %.3g/s, elapsed %s%s", head, what, done, rate,
+            elapsed, tail);
+  bar.drawn = bar.tty;
+  g_mutex_unlock(&bar.lock);
+}
+
+const progress *cli_progress(const cli_common *c)
+{
+  static progress hook;
+  bar.tty = isatty(STDERR_FILENO);
+  bar.start = bar.last = g_get_monotonic_time();
+  bar.on = !c->quiet && (c->progress || bar.tty);
+  struct sigaction sa = { .sa_handler = on_signal };
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  hook = (progress){ .report = bar.on ? draw : NULL, .stop = &stop_requested };
+  return &hook;
+}
+
+void cli_progress_end(void)
+{
+  g_mutex_lock(&bar.lock);
+  if (bar.drawn)
+    fputc('\n', stderr);
+  bar.drawn = FALSE;
+  g_mutex_unlock(&bar.lock);
 }
 
 /* ---- inputs ---- */

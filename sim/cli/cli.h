@@ -26,6 +26,7 @@
 #include <stdio.h>
 
 #include "mapping/metrics.h"
+#include "util/progress.h"
 #include "models/model.h"
 #include "routing/platform.h"
 #include "traces/commgraph.h"
@@ -71,6 +72,7 @@ enum {
   CLI_OPT_CSV = 1u << 13,       /* --csv */
   CLI_OPT_THREADS = 1u << 14,   /* --threads/-j N */
   CLI_OPT_COUNTS = 1u << 15,    /* --counts/-c C */
+  CLI_OPT_PROGRESS = 1u << 16,  /* --progress, --quiet */
 };
 #define CLI_OPT_GRAPH (CLI_OPT_MATRIX | CLI_OPT_COUNTS | CLI_OPT_TRACE)
 #define CLI_OPT_PLACE (CLI_OPT_PLATFORM | CLI_OPT_ALLOC | CLI_OPT_CORES)
@@ -91,6 +93,7 @@ typedef struct cli_common {
   double compute_scale;      /* default 1 */
   char *collectives;
   int threads;               /* 0: all cores */
+  gboolean progress, quiet;  /* force / silence the progress line */
   guint64 seen;              /* options given so far (repeat detection) */
 } cli_common;
 
@@ -122,6 +125,14 @@ commgraph *cli_common_graph(const cli_common *c, GError **error);
 
 /* The network model of --model (default analytic). */
 const struct netmodel_ops *cli_common_model(const cli_common *c, GError **error);
+
+/* The progress hook of long work: a line "what: done/total (pct), rate,
+ * elapsed, ETA" redrawn on stderr at most 5 times a second - when stderr is
+ * a terminal or --progress was given, never with --quiet - and a stop flag
+ * that SIGINT and SIGTERM set (the handlers are installed by this call).
+ * Thread-safe. cli_progress_end() finishes the line. */
+const progress *cli_progress(const cli_common *c);
+void cli_progress_end(void);
 
 /* ---- outputs from field tables ---- */
 

@@ -135,7 +135,7 @@ int cmd_compare(int argc, char **argv)
                  "    -s identity -s random -s hilbert -s greedy+wh -s scotch",
                  CLI_OPT_PLATFORMS | CLI_OPT_ALLOC | CLI_OPT_CORES | CLI_OPT_TRACE |
                  CLI_OPT_STRATEGIES | CLI_OPT_SEED | CLI_OPT_MODEL | CLI_OPT_REPLAY |
-                 CLI_OPT_THREADS | CLI_OPT_JSON | CLI_OPT_CSV, &c, NULL))
+                 CLI_OPT_THREADS | CLI_OPT_PROGRESS | CLI_OPT_JSON | CLI_OPT_CSV, &c, NULL))
     goto out;
   const char *const default_strats[] = { "identity", NULL };
   const char *const *sv = c.strategies ? (const char *const *)c.strategies : default_strats;
@@ -159,8 +159,16 @@ int cmd_compare(int argc, char **argv)
   s->spec.opts.collectives = c.collectives;
   s->alloc = g_strdup(c.alloc);
   s->cores = c.cores;
-  if (!study_run(s, c.threads > 0 ? c.threads : (int)g_get_num_processors(), &e))
+  const progress *prog = cli_progress(&c);
+  gboolean ran = study_run(s, c.threads > 0 ? c.threads : (int)g_get_num_processors(), prog, &e);
+  cli_progress_end();
+  if (!ran)
     goto fail;
+  if (progress_stopped(prog)) {
+    fprintf(stderr, "mapsim: interrupted\n");
+    status = 130;
+    goto out;
+  }
   if (c.json)
     print_json(s, c.trace);
   else if (c.csv)
