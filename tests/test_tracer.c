@@ -1,0 +1,274 @@
+/* test_tracer.c - libmapsim-trace on a real MPI run: tracer_app under
+ * Open MPI's mpirun, 8 ranks oversubscribed, LD_PRELOAD=libmapsim-trace.so.
+ * The program writes its own tally of what it sent; the trace must say the
+ * same through three readers: mapsim's (trace_read_otf2, `mapsim trace
+ * info`, `mapsim simulate`) and otf2-print. Skips, saying why, only when
+ * mpirun cannot start a plain MPI program here.
+ */
+#include <criterion/criterion.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "traces/trace.h"
+
+enum { NP = 8 };
+
+typedef struct {
+  int64_t msgs[NP][NP], bytes[NP][NP];  /* [src][dst] */
+  int64_t total_msgs, total_bytes;
+  int64_t coll[COLL_NOPS];              /* calls summed over ranks */
+} tally;
+
+static int spawn(char **argv, char **out, char **err)
+{
+  int status = -1;
+  GError *e = NULL;
+  char **env = g_get_environ();
+  /* Open MPI's CMA single-copy needs ptrace rights containers often lack */
+  env = g_environ_setenv(env, "OMPI_MCA_btl_vader_single_copy_mechanism", "none", TRUE);
+  /* sanitizer builds: full malloc stacks, so that the suppressions of
+   * tests/data/lsan-openmpi.supp recognise Open MPI's own allocations */
+  const char *asan = g_environ_getenv(env, "ASAN_OPTIONS");
+  char *opts = g_strdup_printf("%s%sfast_unwind_on_malloc=0", asan ? asan : "", asan ? ":" : "");
+  env = g_environ_setenv(env, "ASAN_OPTIONS", opts, TRUE);
+  g_free(opts);
+  gboolean ok = g_spawn_sync(NULL, argv, env, G_SPAWN_SEARCH_PATH, NULL, NULL, out, err, &status,
+                             &e);
+  g_strfreev(env);
+  cr_assert(ok, "spawn %s: %s", argv[0], e ? e->message : "?");
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* timeout 300 mpirun [--allow-run-as-root] --oversubscribe -np N ARGS... */
+static GPtrArray *mpirun_argv(int np)
+{
+  GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+  g_ptr_array_add(a, g_strdup("timeout"));
+  g_ptr_array_add(a, g_strdup("300"));
+  g_ptr_array_add(a, g_strdup("mpirun"));
+  if (getuid() == 0)
+    g_ptr_array_add(a, g_strdup("--allow-run-as-root"));
+  g_ptr_array_add(a, g_strdup("--oversubscribe"));
+  g_ptr_array_add(a, g_strdup("-np"));
+  g_ptr_array_add(a, g_strdup_printf("%d", np));
+  return a;
+}
+
+static void skip_unless_mpirun_starts(const char *app)
+{
+  char *mpirun = g_find_program_in_path("mpirun");
+  if (mpirun == NULL)
+    cr_skip_test("mpirun not found (Debian package openmpi-bin)");
+  g_free(mpirun);
+  GPtrArray *a = mpirun_argv(2);
+  g_ptr_array_add(a, g_strdup(app));
+  g_ptr_array_add(a, NULL);
+  char *out = NULL, *err = NULL;
+  int rc = spawn((char **)a->pdata, &out, &err);
+  g_ptr_array_unref(a);
+  if (rc != 0)
+    cr_skip_test("mpirun cannot start a plain 2-rank MPI program here (exit %d): %s", rc, err);
+  g_free(out);
+  g_free(err);
+}
+
+static void read_tally(const char *prefix, tally *t)
+{
+  memset(t, 0, sizeof *t);
+  for (int r = 0; r < NP; r++) {
+    char *path = g_strdup_printf("%s.%d", prefix, r), *text = NULL;
+    cr_assert(g_file_get_contents(path, &text, NULL, NULL), "%s missing", path);
+    char **lines = g_strsplit(text, "\n", -1);
+    for (int i = 0; lines[i]; i++) {
+      int dst;
+      long m, b;
+      char op[32];
+      if (sscanf(lines[i], "p2p %d %ld %ld", &dst, &m, &b) == 3) {
+        t->msgs[r][dst] += m;
+        t->bytes[r][dst] += b;
+        t->total_msgs += m;
+        t->total_bytes += b;
+      } else if (sscanf(lines[i], "coll %31s %ld", op, &m) == 2) {
+        coll_op code;
+        cr_assert(coll_op_from_name(op, &code), "%s", op);
+        t->coll[code] += m;
+      }
+    }
+    g_strfreev(lines);
+    g_free(text);
+    g_free(path);
+  }
+  cr_assert_gt(t->total_msgs, 0);
+}
+
+static int count_prefix(const char *text, const char *prefix)
+{
+  int n = 0;
+  size_t len = strlen(prefix);
+  for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+    n += strncmp(l, prefix, len) == 0 && (l[len] == ' ');
+  return n;
+}
+
+/* Sum of "Length: N" over the lines starting with `prefix`. */
+static int64_t sum_lengths(const char *text, const char *prefix)
+{
+  int64_t s = 0;
+  size_t len = strlen(prefix);
+  for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+    const char *end = strchr(l, '\n'), *p = strstr(l, "Length: ");
+    if (strncmp(l, prefix, len) == 0 && l[len] == ' ' && p && (!end || p < end))
+      s += g_ascii_strtoll(p + 8, NULL, 10);
+  }
+  return s;
+}
+
+static void check_reader(const char *dir, const tally *ty)
+{
+  GError *e = NULL;
+  trace *t = trace_read_otf2(dir, &e);
+  cr_assert_not_null(t, "%s", e ? e->message : "?");
+  cr_assert_eq(t->nranks, NP);
+  cr_assert_eq(t->timer_resolution, 1000000000u);
+  trace_summary s;
+  trace_summarize(t, &s);
+  cr_assert_eq(s.p2p_messages, ty->total_msgs, "%ld messages, program sent %ld",
+               (long)s.p2p_messages, (long)ty->total_msgs);
+  cr_assert_eq(s.p2p_bytes, ty->total_bytes);
+  cr_assert_eq(s.unmatched_sends, 0);
+  cr_assert_eq(s.unmatched_recvs, 0);
+  cr_assert_eq(s.mismatched_bytes, 0);
+  cr_assert_eq(t->stats.unbalanced, 0);
+  const int64_t *rec = t->stats.records;
+  cr_assert_eq(rec[REC_ENTER], rec[REC_LEAVE]);
+  cr_assert_eq(rec[REC_MPI_ISEND], rec[REC_MPI_ISEND_COMPLETE]);
+  cr_assert_eq(rec[REC_MPI_IRECV_REQUEST], rec[REC_MPI_IRECV]);
+  cr_assert_eq(rec[REC_MPI_COLLECTIVE_BEGIN], rec[REC_MPI_COLLECTIVE_END]);
+  cr_assert_eq(rec[REC_NB_COLLECTIVE_REQUEST], rec[REC_NB_COLLECTIVE_COMPLETE]);
+  cr_assert_gt(rec[REC_MPI_REQUEST_TEST], 0, "the Test loops left no MpiRequestTest");
+  /* counts and bytes per rank pair */
+  commgraph *g = trace_commgraph(t, FALSE, NULL, NULL);
+  int64_t got_msgs[NP][NP] = { { 0 } }, got_bytes[NP][NP] = { { 0 } };
+  for (int src = 0; src < NP; src++)
+    for (int k = g->xadj[src]; k < g->xadj[src + 1]; k++) {
+      got_msgs[src][g->adj[k]] += g->msgs[k];
+      got_bytes[src][g->adj[k]] += g->bytes[k];
+    }
+  for (int src = 0; src < NP; src++)
+    for (int dst = 0; dst < NP; dst++) {
+      cr_assert_eq(got_msgs[src][dst], ty->msgs[src][dst], "%d -> %d: %ld messages, sent %ld",
+                   src, dst, (long)got_msgs[src][dst], (long)ty->msgs[src][dst]);
+      cr_assert_eq(got_bytes[src][dst], ty->bytes[src][dst], "%d -> %d: %ld bytes, sent %ld", src,
+                   dst, (long)got_bytes[src][dst], (long)ty->bytes[src][dst]);
+    }
+  commgraph_free(g);
+  for (int op = 0; op < COLL_NOPS; op++)
+    if (ty->coll[op])
+      cr_assert_eq(s.per_op[op], ty->coll[op], "%s: %ld calls, program made %ld",
+                   coll_op_name(op), (long)s.per_op[op], (long)ty->coll[op]);
+  /* the split communicators: members in comm rank order (key = P - rank) */
+  int found = 0;
+  for (int c = 0; c < t->ncomms; c++) {
+    const trace_comm *tc = &t->comms[c];
+    if (tc->size == NP / 2 && tc->members[0] == NP - 2)
+      found += tc->members[1] == NP - 4 && tc->members[NP / 2 - 1] == 0;
+    if (tc->size == NP / 2 && tc->members[0] == NP - 1)
+      found += tc->members[NP / 2 - 1] == 1;
+  }
+  cr_assert_eq(found, 2, "the two MPI_Comm_split halves are not defined as split");
+  /* every rank: times ascending inside [0, duration] */
+  for (int r = 0; r < NP; r++)
+    for (int64_t k = 0; k < t->ranks[r].nevents; k++) {
+      const trace_event *ev = &t->ranks[r].events[k];
+      cr_assert_geq(ev->time, k ? t->ranks[r].events[k - 1].time : 0);
+      cr_assert_leq(ev->time, t->duration_ps);
+    }
+  trace_free(t);
+}
+
+static void check_cli(const char *dir, const tally *ty)
+{
+  char *out = NULL, *err = NULL;
+  const char *info[] = { "trace", "info", dir, "--json", NULL };
+  cr_assert_eq(tu_run(&out, &err, info), 0, "%s", err);
+  char *want = g_strdup_printf("\"p2p_messages\" : %ld", (long)ty->total_msgs);
+  cr_assert(strstr(out, want), "%s not in %s", want, out);
+  g_free(want);
+  want = g_strdup_printf("\"p2p_bytes\" : %ld", (long)ty->total_bytes);
+  cr_assert(strstr(out, want), "%s not in %s", want, out);
+  g_free(want);
+  cr_assert(strstr(out, "\"unmatched\" : 0"), "%s", out);
+  g_free(out);
+  g_free(err);
+  /* replay: every message delivered, nothing stuck */
+  const char *sim[] = { "simulate", "--platform", "torus:2x2x2", "--trace", dir, "--json", NULL };
+  cr_assert_eq(tu_run(&out, &err, sim), 0, "%s", err);
+  want = g_strdup_printf("\"p2p_messages\" : %ld", (long)ty->total_msgs);
+  cr_assert(strstr(out, want), "%s not in %s", want, out);
+  g_free(want);
+  want = g_strdup_printf("\"p2p_bytes\" : %ld", (long)ty->total_bytes);
+  cr_assert(strstr(out, want), "%s not in %s", want, out);
+  g_free(want);
+  g_free(out);
+  g_free(err);
+}
+
+static void check_otf2_print(const char *dir, const tally *ty)
+{
+  char *anchor = g_build_filename(dir, "traces.otf2", NULL);
+  char *out = NULL, *err = NULL;
+  char *argv[] = { "otf2-print", anchor, NULL };
+  cr_assert_eq(spawn(argv, &out, &err), 0, "otf2-print: %s", err);
+  int sends = count_prefix(out, "MPI_SEND") + count_prefix(out, "MPI_ISEND");
+  int recvs = count_prefix(out, "MPI_RECV") + count_prefix(out, "MPI_IRECV");
+  cr_assert_eq(sends, ty->total_msgs, "otf2-print: %d sends", sends);
+  cr_assert_eq(recvs, ty->total_msgs, "otf2-print: %d receives", recvs);
+  cr_assert_eq(sum_lengths(out, "MPI_SEND") + sum_lengths(out, "MPI_ISEND"), ty->total_bytes);
+  cr_assert_eq(sum_lengths(out, "MPI_RECV") + sum_lengths(out, "MPI_IRECV"), ty->total_bytes);
+  g_free(out);
+  g_free(err);
+  /* clock offsets measured at init and finalize: two per rank */
+  char *argc[] = { "otf2-print", "-C", anchor, NULL };
+  cr_assert_eq(spawn(argc, &out, &err), 0, "otf2-print -C: %s", err);
+  cr_assert_eq(count_prefix(out, "CLOCK_OFFSET"), 2 * NP, "%s", out);
+  g_free(out);
+  g_free(err);
+  g_free(anchor);
+}
+
+Test(tracer, stencil_split_waits_collectives, .timeout = 600)
+{
+  const char *lib = g_getenv("MAPSIM_TRACER_PRELOAD"), *app = g_getenv("MAPSIM_TRACER_APP");
+  cr_assert(lib && app, "MAPSIM_TRACER_PRELOAD / MAPSIM_TRACER_APP not set (run through meson test)");
+  skip_unless_mpirun_starts(app);
+  char *tmp = tu_tmp_dir();  /* removed after the last test, whatever the outcome */
+  char *dir = g_build_filename(tmp, "trace", NULL), *prefix = g_build_filename(tmp, "tally", NULL);
+  GPtrArray *a = mpirun_argv(NP);
+  g_ptr_array_add(a, g_strdup("-x"));
+  g_ptr_array_add(a, g_strdup_printf("LD_PRELOAD=%s", lib));
+  g_ptr_array_add(a, g_strdup("-x"));
+  g_ptr_array_add(a, g_strdup_printf("MAPSIM_TRACE_DIR=%s", dir));
+  g_ptr_array_add(a, g_strdup(app));
+  g_ptr_array_add(a, g_strdup(prefix));
+  g_ptr_array_add(a, NULL);
+  char *out = NULL, *err = NULL;
+  int rc = spawn((char **)a->pdata, &out, &err);
+  cr_assert_eq(rc, 0, "traced run failed (%d): %s%s", rc, out, err);
+  cr_assert(strstr(err, "mapsim-trace: wrote"), "%s", err);
+  tally ty;
+  read_tally(prefix, &ty);
+  check_reader(dir, &ty);
+  check_cli(dir, &ty);
+  check_otf2_print(dir, &ty);
+  g_ptr_array_unref(a);
+  g_free(out);
+  g_free(err);
+  g_free(dir);
+  g_free(prefix);
+  g_free(tmp);
+}
