@@ -1,7 +1,8 @@
 /* map-baseline.c - the baselines: identity (rank r on the r-th allocated
  * slot; the default "sweep" placement of korndoerfer2021 Section 6.2) and a
  * seeded random placement. Both fill node slots directly (block order:
- * the cores of one node, then the next node). */
+ * the cores of one node, then the next node) and use the nodes the fill
+ * rule allows (strategy_run hands them cores_per_node = ranks per node). */
 #include "mapping/strategy.h"
 
 static gboolean run_identity(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
@@ -21,26 +22,44 @@ const strategy strategy_identity = {
   .run = run_identity,
 };
 
-/* A seeded uniform permutation of the slots (Fisher-Yates, GLib's Mersenne
- * Twister): the same seed gives the same mapping on every machine. */
+/* Partial Fisher-Yates: the first n entries of a[0..len-1] become a
+ * uniform random selection in random order (GLib's Mersenne Twister, so
+ * the same seed gives the same result on every machine). */
+static void shuffle_prefix(GRand *rng, int *a, int len, int n)
+{
+  for (int i = 0; i < n; i++) {
+    int j = g_rand_int_range(rng, i, len);
+    int t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+  }
+}
+
+/* Uniformly random under the fill rule: k = ceil(n / cores) random
+ * allocated nodes, then the ranks in random slots of those nodes. */
 static gboolean run_random(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
                            GError **error)
 {
   const platform *p = ctx->p;
-  int nslots = platform_capacity(p);
-  int *slot = g_new(int, nslots);
-  for (int i = 0; i < nslots; i++)
-    slot[i] = i;
+  int n = m->ntasks, cap = p->cores_per_node, k = n ? (n + cap - 1) / cap : 0;
+  int *nodes = g_memdup2(p->alloc, sizeof(int) * (size_t)MAX(p->nalloc, 1));
   GRand *rng = g_rand_new_with_seed(ctx->seed);
-  for (int i = 0; i < m->ntasks; i++) {
-    int j = g_rand_int_range(rng, i, nslots);
-    int t = slot[i];
-    slot[i] = slot[j];
-    slot[j] = t;
-    m->node[i] = p->alloc[slot[i] / p->cores_per_node];
+  shuffle_prefix(rng, nodes, p->nalloc, k);
+  if (cap == 1) {
+    for (int i = 0; i < n; i++)
+      m->node[i] = nodes[i];
+  } else {
+    int nslots = k * cap;
+    int *slot = g_new(int, nslots);
+    for (int i = 0; i < nslots; i++)
+      slot[i] = i;
+    shuffle_prefix(rng, slot, nslots, n);
+    for (int i = 0; i < n; i++)
+      m->node[i] = nodes[slot[i] / cap];
+    g_free(slot);
   }
   g_rand_free(rng);
-  g_free(slot);
+  g_free(nodes);
   return TRUE;
 }
 

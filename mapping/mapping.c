@@ -37,8 +37,9 @@ mapping *mapping_identity(const platform *p, int ntasks, GError **error)
   if (!platform_check_capacity(p, ntasks, error))
     return NULL;
   mapping *m = mapping_new(ntasks);
+  int per = platform_ranks_per_node(p, ntasks);
   for (int r = 0; r < ntasks; r++)
-    m->node[r] = p->alloc[r / p->cores_per_node];
+    m->node[r] = p->alloc[r / per];
   return m;
 }
 

@@ -36,9 +36,9 @@ mapping *mapping_copy(const mapping *m);
 
 void mapping_free(mapping *m);
 
-/* Rank r on allocated node r / cores_per_node (block, "SMP-style"): the
- * default placement (korndoerfer2021's "sweep"). Fails when the ranks do
- * not fit the allocation. */
+/* Rank r on allocated node r / platform_ranks_per_node() (block,
+ * "SMP-style", the fill rule): the default placement (korndoerfer2021's
+ * "sweep"). Fails when the ranks do not fit the allocation. */
 mapping *mapping_identity(const platform *p, int ntasks, GError **error);
 
 /* Checks a mapping against the platform (see the header paragraph). */

@@ -32,6 +32,8 @@ void metrics_summarize_links(metrics *out, const platform *p)
 #define F(name, type, unit, desc) { #name, type, unit, offsetof(metrics, name), desc }
 const field metrics_fields[] = {
   F(tasks, FIELD_INT, FIELD_COUNT, "ranks of the communication graph"),
+  F(nodes_used, FIELD_INT, FIELD_COUNT, "nodes holding at least one rank"),
+  F(ranks_per_node, FIELD_INT, FIELD_COUNT, "the most ranks on one node"),
   F(edges, FIELD_INT, FIELD_COUNT, "directed edges i -> j, i != j"),
   F(total_hops, FIELD_INT64, FIELD_COUNT, "sum over edges of route hops (TH)"),
   F(avg_hops, FIELD_DOUBLE, FIELD_RATIO, "total_hops / edges"),
@@ -88,6 +90,14 @@ metrics *metrics_compute(const commgraph *g, const platform *p, const mapping *m
   x->link_messages = g_new0(int64_t, x->nlinks ? x->nlinks : 1);
   x->link_bytes = g_new0(int64_t, x->nlinks ? x->nlinks : 1);
   x->has_messages = g->msgs != NULL;
+  GHashTable *load = g_hash_table_new(NULL, NULL);
+  for (int i = 0; i < g->n; i++) {
+    int c = GPOINTER_TO_INT(g_hash_table_lookup(load, GINT_TO_POINTER(m->node[i] + 1))) + 1;
+    g_hash_table_insert(load, GINT_TO_POINTER(m->node[i] + 1), GINT_TO_POINTER(c));
+    x->ranks_per_node = MAX(x->ranks_per_node, c);
+  }
+  x->nodes_used = (int)g_hash_table_size(load);
+  g_hash_table_destroy(load);
   route_iter it;
   for (int i = 0; i < g->n; i++) {
     int a = m->node[i];

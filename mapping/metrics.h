@@ -2,7 +2,8 @@
  * platform really uses.
  *
  * Definitions (deveci2015 Section II; deveci-geometric Section 3;
- * korndoerfer2021 Section 7.1). Sums run over the directed edges (i, j),
+ * korndoerfer2021 Section 7.1). nodes_used and ranks_per_node describe the
+ * placement itself (the fill rule of routing/platform.h). Sums run over the directed edges (i, j),
  * i != j, of the communication graph; ranks on the same node use no link.
  *  - total_hops (TH): sum of hops(node(i), node(j)), unweighted;
  *    avg_hops = TH / edges (deveci-geometric's AverageHops);
@@ -29,6 +30,8 @@ G_BEGIN_DECLS
 
 typedef struct metrics {
   int tasks;
+  int nodes_used;            /* nodes holding at least one task */
+  int ranks_per_node;        /* the most tasks on one node */
   int edges;                 /* directed edges i != j */
   int64_t total_hops;
   double avg_hops;

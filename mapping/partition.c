@@ -115,11 +115,10 @@ void partition_repair(const commgraph *g, int nparts, int cap, int *part)
   g_free(touched);
 }
 
-gboolean strategy_partition(const commgraph *g, const platform *p, guint32 seed, int *part,
+gboolean strategy_partition(const commgraph *g, int nparts, int cap, guint32 seed, int *part,
                             GError **error)
 {
   gboolean ok = FALSE;
-  int nparts = p->nalloc, cap = p->cores_per_node;
   scotch_graph sg = { 0 };
   SCOTCH_Arch arch;
   SCOTCH_Strat strat;

@@ -236,45 +236,110 @@ static gboolean pipeline_places_slots(const strategy_pipeline *pl)
   return TRUE;
 }
 
+/* Node load of a mapping: load[node] ranks; returns the nodes used. */
+static int node_loads(const mapping *m, int nnodes, int *load)
+{
+  int used = 0;
+  memset(load, 0, sizeof(int) * (size_t)nnodes);
+  for (int i = 0; i < m->ntasks; i++)
+    used += load[m->node[i]]++ == 0;
+  return used;
+}
+
+/* The fill rule for placements that made more groups than it allows (a
+ * slot placer that leaves nodes partly filled): while more than k nodes are
+ * used, the ranks of the least loaded node (lowest id on ties) move to the
+ * nearest used node with room (fewest hops from it, lowest id on ties).
+ * k nodes of `cap` slots hold every rank, so room is always found. */
+static void fill_compact(const platform *p, int cap, int k, mapping *m)
+{
+  int nn = p->topo->nnodes;
+  int *load = g_new(int, nn);
+  int used = node_loads(m, nn, load);
+  while (used > k) {
+    int from = -1;
+    for (int v = 0; v < nn; v++)
+      if (load[v] && (from < 0 || load[v] < load[from]))
+        from = v;
+    for (int i = 0; i < m->ntasks; i++) {
+      if (m->node[i] != from)
+        continue;
+      int to = -1, best = G_MAXINT;
+      for (int v = 0; v < nn; v++) {
+        if (v == from || !load[v] || load[v] >= cap)
+          continue;
+        int h = route_hops(p->router, from, v);
+        if (h >= 0 && h < best)
+          best = h, to = v;
+      }
+      g_assert(to >= 0);
+      m->node[i] = to;
+      load[to]++;
+      load[from]--;
+    }
+    used--;
+  }
+  g_free(load);
+}
+
 mapping *strategy_run(const strategy_pipeline *pl, const commgraph *g, const platform *p,
                       guint32 seed, const double *coords, int coord_dims, GError **error)
 {
   if (!platform_check_capacity(p, g->n, error))
     return NULL;
-  strategy_ctx ctx = { g, p, seed, coords, coord_dims };
-  mapping *m = mapping_new(g->n);
-  platform one = *p;
+  /* the fill rule: every used node holds at most `cap` ranks, k nodes used */
+  int cap = platform_ranks_per_node(p, g->n);
+  int k = g->n ? (g->n + cap - 1) / cap : 0;
+  platform view = *p, one = *p;
+  view.cores_per_node = cap;
   one.cores_per_node = 1;
-  if (p->cores_per_node > 1 && g->n <= p->nalloc && !pipeline_places_slots(pl))
-    ctx.p = &one; /* enough nodes: one rank per node, no partitioning */
-  if (ctx.p->cores_per_node == 1 || pipeline_places_slots(pl)) {
+  strategy_ctx ctx = { g, &view, seed, coords, coord_dims };
+  mapping *m = mapping_new(g->n);
+  if (cap == 1 || pipeline_places_slots(pl)) {
     if (!run_steps(pl, 0, &ctx, m, error))
       goto fail;
+    fill_compact(&view, cap, k, m);
     return m;
   }
-  /* several ranks per node: group the ranks into nodes, refine the node
-   * placement of the groups on the quotient graph, expand. A first step
-   * that fills node slots itself (a curve, geometric with its coordinates)
-   * makes the groups; otherwise Scotch partitions (deveci2015 III-A). */
+  /* several ranks per node: group the ranks into k nodes, place and refine
+   * the groups on the quotient graph (one group per node), expand. A first
+   * step that fills node slots itself (a curve, geometric with its
+   * coordinates) makes the groups; otherwise Scotch partitions into k parts
+   * of at most cap ranks (deveci2015 III-A), which leaves none empty. */
   int *part = g_new(int, g->n);
+  int *group_node = g_new(int, MAX(k, 1));
   int from = 0;
   gboolean ok;
   if (pl->steps[0].s->places_slots) {
     ok = run_steps(&(strategy_pipeline){ 1, pl->steps }, 0, &ctx, m, error);
-    for (int i = 0; ok && i < g->n; i++)
-      part[i] = p->alloc_index[m->node[i]];
+    if (ok) {
+      fill_compact(&view, cap, k, m);
+      /* groups numbered by their node's allocation index */
+      int *gid = g_new(int, p->topo->nnodes);
+      int ng = 0;
+      for (int v = 0; v < p->topo->nnodes; v++)
+        gid[v] = -1;
+      for (int a = 0; a < p->nalloc; a++)
+        for (int i = 0; i < g->n && gid[p->alloc[a]] < 0; i++)
+          if (m->node[i] == p->alloc[a])
+            group_node[ng] = p->alloc[a], gid[p->alloc[a]] = ng++;
+      g_assert(ng == k);
+      for (int i = 0; i < g->n; i++)
+        part[i] = gid[m->node[i]];
+      g_free(gid);
+    }
     from = 1;
   } else {
-    ok = strategy_partition(g, p, seed, part, error);
+    ok = strategy_partition(g, k, cap, seed, part, error);
   }
   if (ok) {
-    commgraph *q = quotient(g, part, p->nalloc);
+    commgraph *q = quotient(g, part, k);
     ctx.g = q;
     ctx.p = &one;
     ctx.coords = NULL; /* task coordinates do not survive the quotient */
     mapping *qm = mapping_new(q->n);
-    for (int k = 0; from == 1 && k < q->n; k++)
-      qm->node[k] = p->alloc[k]; /* group k sits where the first step put it */
+    for (int j = 0; from == 1 && j < q->n; j++)
+      qm->node[j] = group_node[j]; /* group j stays where the first step put it */
     ok = run_steps(pl, from, &ctx, qm, error);
     for (int i = 0; ok && i < g->n; i++)
       m->node[i] = qm->node[part[i]];
@@ -282,6 +347,7 @@ mapping *strategy_run(const strategy_pipeline *pl, const commgraph *g, const pla
     commgraph_free(q);
   }
   g_free(part);
+  g_free(group_node);
   if (ok)
     return m;
 fail:

@@ -119,10 +119,11 @@ void strategy_pipeline_free(strategy_pipeline *pl);
 mapping *strategy_run(const strategy_pipeline *pl, const commgraph *g, const platform *p,
                       guint32 seed, const double *coords, int coord_dims, GError **error);
 
-/* Partition hook for several ranks per node: fills part[ntasks] with
- * indices of allocated nodes, each holding at most cores_per_node tasks.
- * Implemented with Scotch in mapping/partition.c. */
-gboolean strategy_partition(const commgraph *g, const platform *p, guint32 seed, int *part,
+/* Partition hook for several ranks per node: fills part[ntasks] with part
+ * indices 0..nparts-1, each part holding at most `cap` tasks (needs
+ * ntasks <= nparts * cap; with ntasks > (nparts - 1) * cap no part is
+ * empty). Implemented with Scotch in mapping/partition.c. */
+gboolean strategy_partition(const commgraph *g, int nparts, int cap, guint32 seed, int *part,
                             GError **error);
 
 /* Reads a coordinates file for `ntasks` ranks (mapping/coords.c): one line

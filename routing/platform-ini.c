@@ -8,7 +8,7 @@
  *   [links]         x = TYPE[,TYPE...] per dimension (a pattern cycling over
  *                   the coordinate), default = TYPE
  *   [nodes]         cores = 1
- *   [allocation]    nodes = all | random:N[:SEED] | FILE
+ *   [allocation]    nodes = all | random:N[:SEED] | FILE, fill = pack | spread
  *   [routing]       order = xyz, table = FILE
  *   [model]         router_delay, eager_threshold, send_overhead,
  *                   recv_overhead, packet_size, packet_header
@@ -33,7 +33,7 @@ static const char *const known_keys[][12] = {
   { "topology", "shape", "connectivity", "graph", "bidirectional", NULL },
   { "links", "default", "x", "y", "z", "w", "v", "u", "t", "s", NULL },
   { "nodes", "cores", NULL },
-  { "allocation", "nodes", NULL },
+  { "allocation", "nodes", "fill", NULL },
   { "routing", "order", "table", "algorithm", NULL },
   { "model", "router_delay", "eager_threshold", "send_overhead", "recv_overhead",
     "packet_size", "packet_header", NULL },
@@ -413,6 +413,15 @@ static gboolean read_rest(ini_ctx *c, platform *p, GError **error)
     g_free(alloc);
     if (!ok)
       return FALSE;
+  }
+  char *fill = g_key_file_get_string(c->kf, "allocation", "fill", NULL);
+  if (fill) {
+    ok = platform_set_fill(p, g_strstrip(fill), error);
+    g_free(fill);
+    if (!ok) {
+      g_prefix_error(error, "%s: [allocation] ", c->path);
+      return FALSE;
+    }
   }
   return read_model(c, p, error);
 }

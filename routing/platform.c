@@ -305,6 +305,34 @@ gboolean platform_set_allocation(platform *p, const char *spec, GError **error)
   return load_node_list(p, spec, error);
 }
 
+gboolean platform_set_fill(platform *p, const char *name, GError **error)
+{
+  if (g_strcmp0(name, "pack") == 0)
+    p->fill = PLATFORM_FILL_PACK;
+  else if (g_strcmp0(name, "spread") == 0)
+    p->fill = PLATFORM_FILL_SPREAD;
+  else {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "fill policy '%s': expected pack (cores first) or spread (nodes first)",
+                name ? name : "");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+const char *platform_fill_name(platform_fill f)
+{
+  return f == PLATFORM_FILL_SPREAD ? "spread" : "pack";
+}
+
+int platform_ranks_per_node(const platform *p, int nranks)
+{
+  if (p->fill == PLATFORM_FILL_PACK || p->nalloc < 1 || nranks < 1)
+    return p->cores_per_node;
+  int per = (int)(((int64_t)nranks + p->nalloc - 1) / p->nalloc);
+  return MIN(per, p->cores_per_node);
+}
+
 gboolean platform_check_capacity(const platform *p, int64_t nranks, GError **error)
 {
   int64_t cap = (int64_t)p->nalloc * p->cores_per_node;

@@ -59,6 +59,12 @@ typedef struct platform_model {
   int64_t packet_header;    /* bytes of header per packet, >= 0 */
 } platform_model;
 
+/* How a job's ranks fill the nodes (platform_ranks_per_node). */
+typedef enum {
+  PLATFORM_FILL_PACK,    /* cores first: every used node full (launchers' default) */
+  PLATFORM_FILL_SPREAD,  /* nodes first: the fewest ranks per node that fit */
+} platform_fill;
+
 typedef struct platform {
   char *name;
   char *source;             /* file or shorthand it came from */
@@ -70,6 +76,7 @@ typedef struct platform {
   double *link_bw;          /* nlinks: bytes/s */
   double *link_lat;         /* nlinks: seconds */
   int cores_per_node;
+  platform_fill fill;       /* default PLATFORM_FILL_PACK */
   int nalloc;               /* allocated nodes */
   int *alloc;               /* nalloc: node ids, in allocation (rank) order */
   int *alloc_index;         /* nnodes: position in alloc, or -1 */
@@ -87,6 +94,17 @@ gboolean platform_set_allocation(platform *p, const char *spec, GError **error);
 
 /* Sets the cores per node (>= 1). */
 gboolean platform_set_cores(platform *p, int cores, GError **error);
+
+/* Sets the fill policy by name: "pack" or "spread". */
+gboolean platform_set_fill(platform *p, const char *name, GError **error);
+const char *platform_fill_name(platform_fill f);
+
+/* The fill rule, the same for every mapping strategy: the most ranks a node
+ * holds when `nranks` ranks are placed - cores_per_node when packing;
+ * when spreading, ceil(nranks / nalloc) (one rank per node as long as there
+ * are nodes), at most cores_per_node. A placement by the rule uses
+ * ceil(nranks / ranks_per_node) nodes. */
+int platform_ranks_per_node(const platform *p, int nranks);
 
 /* Ranks the platform can hold: nalloc * cores_per_node. */
 static inline int platform_capacity(const platform *p)

@@ -38,6 +38,8 @@ metrics *run_post_metrics(const replay_result *r, const metrics *pre, const plat
 {
   metrics *x = g_new0(metrics, 1);
   x->tasks = pre->tasks;
+  x->nodes_used = pre->nodes_used;
+  x->ranks_per_node = pre->ranks_per_node;
   x->edges = pre->edges;
   x->total_hops = pre->total_hops;
   x->avg_hops = pre->avg_hops;

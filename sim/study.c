@@ -50,7 +50,8 @@ static void run_cell_in(study *s, study_cell *c)
 {
   c->p = platform_load(c->platform_spec, &c->error);
   if (!c->p || (s->alloc && !platform_set_allocation(c->p, s->alloc, &c->error)) ||
-      (s->cores && !platform_set_cores(c->p, s->cores, &c->error)))
+      (s->cores && !platform_set_cores(c->p, s->cores, &c->error)) ||
+      (s->fill && !platform_set_fill(c->p, s->fill, &c->error)))
     return;
   run_inputs in = { .p = c->p, .g = s->g, .t = s->t };
   run_spec spec = s->spec;
@@ -90,6 +91,7 @@ void study_free(study *s)
   }
   g_free(s->cells);
   g_free(s->alloc);
+  g_free(s->fill);
   commgraph_free(s->g);
   g_free(s);
 }

@@ -40,6 +40,7 @@ typedef struct study {
   run_spec spec;          /* model, seed, replay options of every cell */
   char *alloc;            /* allocation applied to every platform, or NULL */
   int cores;              /* cores per node for every platform, or 0 */
+  char *fill;             /* fill policy for every platform, or NULL */
   int ncells;
   study_cell *cells;      /* platform-major: cell = platform * nstrategies + strategy */
   int nplatforms, nstrategies;

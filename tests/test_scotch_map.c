@@ -63,9 +63,9 @@ Test(partition, exact_capacity_and_deterministic)
   int dims[3] = { 4, 4, 4 };
   commgraph *g = st_stencil(3, dims, TRUE, NULL);
   int a[64], b[64], c[64], load[16] = { 0 };
-  cr_assert(strategy_partition(g, p, 1, a, &e), "%s", e ? e->message : "?");
-  cr_assert(strategy_partition(g, p, 1, b, &e));
-  cr_assert(strategy_partition(g, p, 2, c, &e));
+  cr_assert(strategy_partition(g, p->nalloc, p->cores_per_node, 1, a, &e), "%s", e ? e->message : "?");
+  cr_assert(strategy_partition(g, p->nalloc, p->cores_per_node, 1, b, &e));
+  cr_assert(strategy_partition(g, p->nalloc, p->cores_per_node, 2, c, &e));
   for (int i = 0; i < 64; i++) {
     cr_assert(a[i] >= 0 && a[i] < 16);
     load[a[i]]++;
@@ -95,7 +95,7 @@ Test(partition, under_full_and_clique)
   cr_assert(platform_set_cores(p, 3, &e));
   commgraph *g = st_random_graph(20, 6, 5);
   int part[20], load[9] = { 0 };
-  cr_assert(strategy_partition(g, p, 3, part, &e), "%s", e ? e->message : "?");
+  cr_assert(strategy_partition(g, p->nalloc, p->cores_per_node, 3, part, &e), "%s", e ? e->message : "?");
   for (int i = 0; i < 20; i++)
     load[part[i]]++;
   for (int k = 0; k < 9; k++)

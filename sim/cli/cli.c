@@ -44,6 +44,8 @@ static const common_opt common_opts[] = {
   { CLI_OPT_ALLOC, "alloc", 0, ARG_STR, AT(alloc), 0, 0,
     "Allocation: all, random:N[:SEED], or a node list file", "A" },
   { CLI_OPT_CORES, "cores", 0, ARG_INT, AT(cores), 1, 1 << 20, "Cores (ranks) per node", "N" },
+  { CLI_OPT_CORES, "fill", 0, ARG_STR, AT(fill), 0, 0,
+    "How ranks fill nodes: pack (cores first, default) or spread (nodes first)", "F" },
   { CLI_OPT_MATRIX, "matrix", 'm', ARG_STR, AT(matrix), 0, 0,
     "Communication matrix (bytes): .csv, .mtx or edge list", "M" },
   { CLI_OPT_COUNTS, "counts", 'c', ARG_STR, AT(counts), 0, 0,
@@ -169,6 +171,7 @@ void cli_common_clear(cli_common *c)
   g_free(c->platform);
   g_strfreev(c->platforms);
   g_free(c->alloc);
+  g_free(c->fill);
   g_free(c->model);
   g_free(c->matrix);
   g_free(c->counts);
@@ -296,7 +299,8 @@ void cli_progress_end(void)
 
 /* ---- inputs ---- */
 
-platform *cli_platform(const char *spec, const char *alloc, int cores, GError **error)
+static platform *load_platform(const char *spec, const char *alloc, int cores,
+                               const char *fill, GError **error)
 {
   if (!spec) {
     g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
@@ -309,7 +313,8 @@ platform *cli_platform(const char *spec, const char *alloc, int cores, GError **
   for (guint i = 0; i < p->notes->len; i++)
     fprintf(stderr, "mapsim: note: %s\n", (const char *)g_ptr_array_index(p->notes, i));
   if ((alloc && !platform_set_allocation(p, alloc, error)) ||
-      (cores && !platform_set_cores(p, cores, error))) {
+      (cores && !platform_set_cores(p, cores, error)) ||
+      (fill && !platform_set_fill(p, fill, error))) {
     platform_free(p);
     return NULL;
   }
@@ -318,7 +323,12 @@ platform *cli_platform(const char *spec, const char *alloc, int cores, GError **
 
 platform *cli_common_platform(const cli_common *c, GError **error)
 {
-  return cli_platform(c->platform, c->alloc, c->cores, error);
+  return load_platform(c->platform, c->alloc, c->cores, c->fill, error);
+}
+
+platform *cli_common_platform_spec(const cli_common *c, const char *spec, GError **error)
+{
+  return load_platform(spec, c->alloc, c->cores, c->fill, error);
 }
 
 commgraph *cli_common_graph(const cli_common *c, GError **error)

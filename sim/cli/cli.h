@@ -59,7 +59,7 @@ enum {
   CLI_OPT_PLATFORM = 1u << 0,   /* --platform/-p P */
   CLI_OPT_PLATFORMS = 1u << 1,  /* --platform/-p P, repeatable */
   CLI_OPT_ALLOC = 1u << 2,      /* --alloc A */
-  CLI_OPT_CORES = 1u << 3,      /* --cores N */
+  CLI_OPT_CORES = 1u << 3,      /* --cores N, --fill pack|spread */
   CLI_OPT_SEED = 1u << 4,       /* --seed N */
   CLI_OPT_MODEL = 1u << 5,      /* --model NAME */
   CLI_OPT_JSON = 1u << 6,       /* --json */
@@ -83,6 +83,7 @@ typedef struct cli_common {
   char **platforms;          /* CLI_OPT_PLATFORMS, NULL-terminated */
   char *alloc;
   int cores;                 /* 0: keep the platform's */
+  char *fill;                /* NULL: keep the platform's (pack unless its file says) */
   guint32 seed;              /* default 1 */
   char *model;               /* NULL: analytic */
   gboolean json, csv;
@@ -111,13 +112,12 @@ gboolean cli_parse(int *argc, char ***argv, const char *name, const char *usage,
                    const char *summary, const char *examples, unsigned common, cli_common *c,
                    const GOptionEntry *entries);
 
-/* Loads a platform (file or shorthand), prints its loader notes, then
- * applies `alloc` (NULL: keep the platform's own allocation) and `cores`
- * (0: keep). */
-platform *cli_platform(const char *spec, const char *alloc, int cores, GError **error);
-
-/* The same from the shared options (--platform, --alloc, --cores). */
+/* Loads the platform of --platform (file or shorthand), prints its loader
+ * notes, then applies --alloc, --cores and --fill when given. */
 platform *cli_common_platform(const cli_common *c, GError **error);
+
+/* The same for another platform spec (one of several --platform). */
+platform *cli_common_platform_spec(const cli_common *c, const char *spec, GError **error);
 
 /* The communication graph of --matrix M [--counts C] or --trace T; exactly
  * one of matrix/trace must be given. */

@@ -159,6 +159,7 @@ int cmd_compare(int argc, char **argv)
   s->spec.opts.collectives = c.collectives;
   s->alloc = g_strdup(c.alloc);
   s->cores = c.cores;
+  s->fill = g_strdup(c.fill);
   const progress *prog = cli_progress(&c);
   gboolean ran = study_run(s, c.threads > 0 ? c.threads : (int)g_get_num_processors(), prog, &e);
   cli_progress_end();
