@@ -13,6 +13,7 @@ void metrics_summarize_links(metrics *out, const platform *p)
   out->max_link_bytes = 0;
   out->max_link_time = 0;
   out->links_used = 0;
+  out->hop_time = 0;
   double sum_msgs = 0, sum_time = 0;
   for (int l = 0; l < out->nlinks; l++) {
     if (out->link_messages[l] == 0 && out->link_bytes[l] == 0)
@@ -25,11 +26,14 @@ void metrics_summarize_links(metrics *out, const platform *p)
     out->max_link_bytes = MAX(out->max_link_bytes, out->link_bytes[l]);
     out->max_link_time = MAX(out->max_link_time, t);
   }
+  out->hop_time = sum_time;
   out->avg_link_messages = out->links_used ? sum_msgs / out->links_used : 0;
   out->avg_link_time = out->links_used ? sum_time / out->links_used : 0;
 }
 
-#define F(name, type, unit, desc) { #name, type, unit, offsetof(metrics, name), desc }
+#define F(name, type, unit, desc) { #name, type, unit, offsetof(metrics, name), desc, 0 }
+#define V(key, member, type, unit, desc, view) \
+  { key, type, unit, offsetof(metrics, member), desc, view }
 const field metrics_fields[] = {
   F(tasks, FIELD_INT, FIELD_COUNT, "ranks of the communication graph"),
   F(nodes_used, FIELD_INT, FIELD_COUNT, "nodes holding at least one rank"),
@@ -40,14 +44,23 @@ const field metrics_fields[] = {
   F(max_dilation, FIELD_INT, FIELD_COUNT, "longest route of any edge, hops"),
   F(hop_bytes, FIELD_INT64, FIELD_COUNT, "sum over edges of bytes x hops (WH, Scotch's CommExpan)"),
   F(message_hops, FIELD_INT64, FIELD_COUNT, "sum over edges of messages x hops"),
-  F(max_link_messages, FIELD_INT64, FIELD_COUNT, "most messages on one link (MMC)"),
+  F(hop_time, FIELD_DOUBLE, FIELD_SECONDS,
+    "sum over links of bytes / bandwidth: hop-bytes weighted by link speed"),
+  V("max_link_edges", max_link_messages, FIELD_INT64, FIELD_COUNT,
+    "most communication-graph edges routed over one link (MMC)", FIELD_VIEW_STATIC),
+  V("max_link_messages", max_link_messages, FIELD_INT64, FIELD_COUNT,
+    "most messages the simulation sent over one link", FIELD_VIEW_SIMULATED),
   F(max_link_bytes, FIELD_INT64, FIELD_COUNT, "most bytes on one link"),
   F(max_link_time, FIELD_DOUBLE, FIELD_SECONDS, "largest bytes / bandwidth of a link (MC)"),
-  F(avg_link_messages, FIELD_DOUBLE, FIELD_RATIO, "messages per used link (AMC)"),
+  V("avg_link_edges", avg_link_messages, FIELD_DOUBLE, FIELD_RATIO,
+    "graph edges per used link (AMC)", FIELD_VIEW_STATIC),
+  V("avg_link_messages", avg_link_messages, FIELD_DOUBLE, FIELD_RATIO,
+    "simulated messages per used link", FIELD_VIEW_SIMULATED),
   F(avg_link_time, FIELD_DOUBLE, FIELD_SECONDS, "bytes / bandwidth per used link (AC)"),
   F(links_used, FIELD_INT, FIELD_COUNT, "links that carry any traffic"),
 };
 #undef F
+#undef V
 const int metrics_nfields = G_N_ELEMENTS(metrics_fields);
 
 double field_double(const field *f, const void *obj)

@@ -13,9 +13,11 @@
  *    message_hops: sum of messages(i, j) * hops (when counts are known).
  *  - per link e: messages(e) = edges routed through e (Congestion(e) of
  *    deveci2015), bytes(e) = their bytes, time(e) = bytes(e) / bw(e);
- *    max_link_messages (MMC), max_link_bytes (Data(M)), max_link_time (MC,
- *    Latency(M)); over the links used: avg_link_messages (AMC = TH / used),
+ *    max_link_edges (MMC), max_link_bytes (Data(M)), max_link_time (MC,
+ *    Latency(M)); over the links used: avg_link_edges (AMC = TH / used),
  *    avg_link_time (AC), links_used.
+ *  - hop_time: sum over links of bytes(e) / bw(e) - hop-bytes weighted by
+ *    link speed (a hop over a slow link costs more), seconds.
  *
  * Cost: O(sum of route lengths); nothing is allocated per edge.
  * Ownership: metrics_compute() returns a struct the caller frees with
@@ -39,12 +41,14 @@ typedef struct metrics {
   int64_t hop_bytes;
   int64_t message_hops;      /* 0 when messages are unknown */
   gboolean has_messages;
-  int64_t max_link_messages;
+  int64_t max_link_messages; /* most edges (static) or messages (simulated) on one link */
   int64_t max_link_bytes;
   double max_link_time;      /* seconds */
-  double avg_link_messages;
+  double avg_link_messages;  /* edges or messages per used link */
   double avg_link_time;      /* seconds */
+  double hop_time;           /* sum over links of bytes / bandwidth, seconds */
   int links_used;
+  gboolean simulated;        /* counted on simulated links (link counts are messages) */
   int nlinks;
   int64_t *link_messages;    /* nlinks */
   int64_t *link_bytes;       /* nlinks */
@@ -66,13 +70,28 @@ typedef enum {
   FIELD_SECONDS,  /* a time in seconds */
 } field_unit;
 
+/* Views a field belongs to: a static (pre) and a simulated (post) metric
+ * carry the same name only when they measure the same thing. */
+enum {
+  FIELD_VIEW_STATIC = 1u << 0,
+  FIELD_VIEW_SIMULATED = 1u << 1,
+  FIELD_VIEW_ALL = FIELD_VIEW_STATIC | FIELD_VIEW_SIMULATED,
+};
+
 typedef struct field {
   const char *name;        /* JSON key, CSV column, text label */
   field_type type;
   field_unit unit;
   size_t offset;           /* of the member in its struct */
   const char *description; /* one line, for help texts and documents */
+  unsigned views;          /* FIELD_VIEW_* bits; 0 = every view */
 } field;
+
+/* Does field f exist in view `view` (0: every field does)? */
+static inline gboolean field_in_view(const field *f, unsigned view)
+{
+  return !view || !f->views || (f->views & view);
+}
 
 /* A field's value as a double (exact for integers below 2^53) / as an
  * integer (FIELD_INT, FIELD_INT64, FIELD_PS; 0 for doubles). */
@@ -83,10 +102,18 @@ static inline gboolean field_is_integer(const field *f)
   return f->type == FIELD_INT || f->type == FIELD_INT64;
 }
 
-/* The static metrics, in output order (metrics.c). message_hops is
- * meaningful only when has_messages. */
+/* The metrics, in output order (metrics.c). message_hops is meaningful
+ * only when has_messages. The per-link count is graph edges in the static
+ * view (max_link_edges, avg_link_edges: deveci2015's congestion) and
+ * messages in the simulated one (max_link_messages, avg_link_messages). */
 extern const field metrics_fields[];
 extern const int metrics_nfields;
+
+/* The view of a metrics struct: FIELD_VIEW_SIMULATED for post metrics. */
+static inline unsigned metrics_view(const metrics *m)
+{
+  return m->simulated ? FIELD_VIEW_SIMULATED : FIELD_VIEW_STATIC;
+}
 
 metrics *metrics_compute(const commgraph *g, const platform *p, const mapping *m);
 

@@ -52,7 +52,7 @@ static coll_inst *inst_build(replay *R, uint32_t comm, int64_t k, const trace_ev
     for (int j = 0; j < P; j++)
       bytes[ci->root] = MAX(bytes[ci->root], bytes[j]);
   GArray *out = g_array_new(FALSE, FALSE, sizeof(coll_msg));
-  if (!coll_schedule((coll_op)ci->op, R->algo[ci->op], P, ci->root, bytes, out, &R->error)) {
+  if (!coll_schedule_choice(&R->colls, (coll_op)ci->op, P, ci->root, bytes, out, &R->error)) {
     g_prefix_error(&R->error, "collective %s on communicator %u: ", coll_op_name(ci->op), comm);
     g_array_free(out, TRUE);
     g_free(bytes);
@@ -191,30 +191,3 @@ gboolean replay_coll_wait(replay *R, rank_st *rs)
   rs->cur_coll = NONE;
   return TRUE;
 }
-
-gboolean replay_parse_collectives(replay *R, const char *spec, GError **error)
-{
-  if (!spec || !*spec)
-    return TRUE;
-  g_auto(GStrv) items = g_strsplit(spec, ",", -1);
-  for (int i = 0; items[i]; i++) {
-    g_auto(GStrv) kv = g_strsplit(g_strstrip(items[i]), "=", 2);
-    coll_op cop;
-    if (!kv[0] || !kv[1] || !coll_op_from_name(kv[0], &cop)) {
-      g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_COLLECTIVES,
-                  "--collectives: '%s' is not OP=ALGORITHM with a known op (bcast, "
-                  "allreduce, ...)", items[i]);
-      return FALSE;
-    }
-    const coll_algo *a = coll_algo_lookup(kv[1]);
-    if (!a || (a->build && !(a->ops & (1u << cop)))) {
-      g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_COLLECTIVES,
-                  "--collectives: algorithm '%s' %s for %s", kv[1],
-                  a ? "is not defined" : "is unknown (see collectives.h)", kv[0]);
-      return FALSE;
-    }
-    R->algo[cop] = a->build ? a->name : NULL;
-  }
-  return TRUE;
-}
-

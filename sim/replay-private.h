@@ -101,7 +101,7 @@ typedef struct replay {
   uint32_t *slots;              /* hash slots -> chan index, NONE = empty */
   uint32_t nslots;
   cc_ent *cc;                   /* [rank * CCACHE]: per-rank channel caches */
-  const char *algo[COLL_NOPS];  /* per op, NULL = auto */
+  coll_choice colls;            /* algorithm per op (--collectives) */
   GArray ***calls;              /* [rank][comm]: record index of each call, or NULL */
   int64_t *call_cur;            /* [rank * ncomms + comm] calls joined so far */
   GPtrArray *insts;             /* coll_inst*, index = id; NULL when free */
@@ -140,8 +140,6 @@ static inline void net_start(replay *R, int from, int to, int64_t bytes, int64_t
 }
 
 /* replay-coll.c */
-/* Parses "op=algo,..." into R->algo. */
-gboolean replay_parse_collectives(replay *R, const char *spec, GError **error);
 void replay_inst_free(coll_inst *ci);
 /* A collective message (token) arrived at time t. */
 void replay_coll_arrive(replay *R, uint64_t token, int64_t t);

@@ -133,6 +133,11 @@ replay_result *replay_collect(replay *R)
   size_t n = (size_t)MAX(nm->nlinks, 1);
   res->link_bytes = g_memdup2(nm->link_bytes[NETMODEL_P2P], n * sizeof(int64_t));
   res->link_messages = g_memdup2(nm->link_messages[NETMODEL_P2P], n * sizeof(int64_t));
+  res->coll_link_bytes = g_memdup2(nm->link_bytes[NETMODEL_COLL], n * sizeof(int64_t));
+  res->coll_link_messages = g_memdup2(nm->link_messages[NETMODEL_COLL], n * sizeof(int64_t));
+  res->coll_hop_bytes = ct->hop_bytes;
+  res->coll_msg_hops = ct->msg_hops;
+  res->coll_max_hops = ct->max_hops;
   res->link_busy_ps = g_memdup2(nm->link_busy_ps, n * sizeof(int64_t));
   if (nm->ops->stats)
     res->nmodel_stats = nm->ops->stats(nm, res->model_stats, G_N_ELEMENTS(res->model_stats));
@@ -162,6 +167,8 @@ void replay_result_free(replay_result *r)
   g_free(r->per_rank);
   g_free(r->link_bytes);
   g_free(r->link_messages);
+  g_free(r->coll_link_bytes);
+  g_free(r->coll_link_messages);
   g_free(r->link_busy_ps);
   g_free(r->link_stats);
   g_free(r->stuck_summary);

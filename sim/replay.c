@@ -694,7 +694,7 @@ static replay *replay_new(const trace *t, const platform *p, const mapping *m,
   chan_rehash(R);
   if (o->record_times)
     R->times = g_new0(int64_t *, t->nranks);
-  if (!replay_parse_collectives(R, o->collectives, error))
+  if (!coll_choice_parse(&R->colls, o->collectives, error))
     return R;
   pend *open = NULL;
   int capopen = 0;

@@ -79,7 +79,6 @@ GQuark replay_error_quark(void);
 
 typedef enum {
   REPLAY_ERROR_INPUT,       /* mapping/trace/platform that do not fit */
-  REPLAY_ERROR_COLLECTIVES, /* bad --collectives spec or unusable algorithm */
 } ReplayError;
 
 typedef struct replay_opts {
@@ -120,6 +119,11 @@ typedef struct replay_result {
   int64_t *link_busy_ps;         /* nlinks: all classes */
   int64_t hop_bytes, msg_hops;   /* p2p */
   int max_hops;
+  /* The same for the messages of collective algorithms. */
+  int64_t *coll_link_bytes;      /* nlinks */
+  int64_t *coll_link_messages;   /* nlinks */
+  int64_t coll_hop_bytes, coll_msg_hops;
+  int coll_max_hops;
   netmodel_stat model_stats[16];
   int nmodel_stats;
   netmodel_link_stat *link_stats; /* nlinks, or NULL when the model keeps no link load */

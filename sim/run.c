@@ -5,7 +5,7 @@
 
 #include "mapping/strategy.h"
 
-#define F(key, member, type, unit, desc) { key, type, unit, offsetof(replay_result, member), desc }
+#define F(key, member, type, unit, desc) { key, type, unit, offsetof(replay_result, member), desc, 0 }
 const field run_replay_fields[] = {
   F("makespan_s", makespan_ps, FIELD_PS, FIELD_SECONDS, "simulated end of the last rank"),
   F("ranks", nranks, FIELD_INT, FIELD_COUNT, "ranks replayed"),
@@ -17,10 +17,11 @@ const field run_replay_fields[] = {
   F("collective_bytes", coll_bytes, FIELD_INT64, FIELD_COUNT, "their bytes"),
   F("control_messages", ctrl_messages, FIELD_INT64, FIELD_COUNT,
     "rendezvous RTS/CTS messages"),
-  F("comm_model_time_s", comm_model_ps, FIELD_PS, FIELD_SECONDS,
-    "sum over p2p transfers of their network time"),
-  F("collective_model_time_s", coll_model_ps, FIELD_PS, FIELD_SECONDS,
-    "sum over collective messages of their network time"),
+  F("p2p_transfer_sum_s", comm_model_ps, FIELD_PS, FIELD_SECONDS,
+    "sum over p2p messages of their network time (korndoerfer2021's communication model "
+    "time); transfers overlap, so the sum can exceed the makespan"),
+  F("collective_transfer_sum_s", coll_model_ps, FIELD_PS, FIELD_SECONDS,
+    "the same sum over the messages of collective algorithms"),
   F("parallel_cost_s", parallel_cost_ps, FIELD_PS, FIELD_SECONDS, "makespan x ranks"),
   F("p2p_cost_s", p2p_cost_ps, FIELD_PS, FIELD_SECONDS,
     "time in MPI point-to-point calls, all ranks"),
@@ -34,7 +35,23 @@ void run_spec_init(run_spec *s)
   replay_opts_init(&s->opts);
 }
 
-metrics *run_post_metrics(const replay_result *r, const metrics *pre, const platform *p)
+commgraph *run_traffic_graph(const trace *t, const char *collectives, gboolean *with_colls,
+                             GError **error)
+{
+  coll_choice c;
+  if (!coll_choice_parse(&c, collectives, error))
+    return NULL;
+  *with_colls = !c.none;
+  return trace_commgraph(t, !c.none, collectives, error);
+}
+
+const char *run_traffic_name(gboolean with_colls)
+{
+  return with_colls ? "p2p+collectives" : "p2p";
+}
+
+metrics *run_post_metrics(const replay_result *r, const metrics *pre, const platform *p,
+                          gboolean with_colls)
 {
   metrics *x = g_new0(metrics, 1);
   x->tasks = pre->tasks;
@@ -47,9 +64,19 @@ metrics *run_post_metrics(const replay_result *r, const metrics *pre, const plat
   x->hop_bytes = r->hop_bytes;
   x->message_hops = r->msg_hops;
   x->has_messages = TRUE;
+  x->simulated = TRUE;
   x->nlinks = r->nlinks;
   x->link_bytes = g_memdup2(r->link_bytes, sizeof(int64_t) * (size_t)MAX(r->nlinks, 1));
   x->link_messages = g_memdup2(r->link_messages, sizeof(int64_t) * (size_t)MAX(r->nlinks, 1));
+  if (with_colls) {
+    x->max_dilation = MAX(r->max_hops, r->coll_max_hops);
+    x->hop_bytes += r->coll_hop_bytes;
+    x->message_hops += r->coll_msg_hops;
+    for (int l = 0; l < r->nlinks; l++) {
+      x->link_bytes[l] += r->coll_link_bytes[l];
+      x->link_messages[l] += r->coll_link_messages[l];
+    }
+  }
   metrics_summarize_links(x, p);
   return x;
 }
@@ -69,7 +96,7 @@ char *run_mismatch_text(const run_result *res, const platform *p)
     return g_strdup("pre and post agree");
   if (l < res->pre->nlinks) {
     g_autofree char *name = platform_link_name(p, l);
-    return g_strdup_printf("link %s carries %" G_GINT64_FORMAT " p2p bytes statically but %"
+    return g_strdup_printf("link %s carries %" G_GINT64_FORMAT " bytes statically but %"
                            G_GINT64_FORMAT " in the simulation", name, res->pre->link_bytes[l],
                            res->post->link_bytes[l]);
   }
@@ -118,7 +145,7 @@ run_result *run_cell(const run_inputs *in, const run_spec *s, GError **error)
     goto fail;
   if (res->r->stuck)
     return res;
-  res->post = run_post_metrics(res->r, res->pre, in->p);
+  res->post = run_post_metrics(res->r, res->pre, in->p, in->g_collectives);
   res->mismatch = run_first_mismatch(res->pre, res->post);
   return res;
 fail:

@@ -8,8 +8,11 @@
  *      (mapping/metrics.h);
  *   3. (with a trace and a model) the replay (sim/replay.h);
  *   4. post: the same metrics counted on the simulated links, and the
- *      pre == post check of korndoerfer2021 Section 7.4 (p2p bytes of every
- *      link and hop_bytes).
+ *      pre == post check of korndoerfer2021 Section 7.4 (bytes of every
+ *      link and hop_bytes). Both views count the same traffic: the
+ *      point-to-point messages and, unless --collectives none, the
+ *      messages of the collective algorithms as the replay schedules them
+ *      (the static graph expands them with the same coll_choice).
  * The capacity check happens once, before the mapping is made; the mapping
  * is validated where it is made (mapping_load, strategy_run,
  * mapping_identity).
@@ -35,7 +38,8 @@ G_BEGIN_DECLS
 /* What a run reads (borrowed). */
 typedef struct run_inputs {
   const platform *p;
-  const commgraph *g;        /* the traffic static metrics count (trace p2p graph) */
+  const commgraph *g;        /* the traffic static metrics count (run_traffic_graph) */
+  gboolean g_collectives;    /* g holds the trace's collective messages too */
   const trace *t;            /* NULL: static only */
   const double *coords;      /* task coordinates for geometric strategies, or NULL */
   int coord_dims;
@@ -74,8 +78,19 @@ run_result *run_cell(const run_inputs *in, const run_spec *s, GError **error);
 
 void run_result_free(run_result *res);
 
-/* Post metrics from the replay's p2p link counters (see the header). */
-metrics *run_post_metrics(const replay_result *r, const metrics *pre, const platform *p);
+/* The communication graph of trace `t` that static metrics count: p2p
+ * messages plus, unless the --collectives spec says none, the collective
+ * messages as the replay schedules them. *with_colls tells which. */
+commgraph *run_traffic_graph(const trace *t, const char *collectives, gboolean *with_colls,
+                             GError **error);
+
+/* "p2p" or "p2p+collectives": what static metrics and the check count. */
+const char *run_traffic_name(gboolean with_colls);
+
+/* Post metrics from the replay's link counters - p2p, plus collective
+ * messages when `with_colls` (see the header). */
+metrics *run_post_metrics(const replay_result *r, const metrics *pre, const platform *p,
+                          gboolean with_colls);
 
 /* The check: -1 when pre and post agree, else the first link whose p2p
  * bytes differ, or nlinks when only hop_bytes differs. */

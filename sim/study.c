@@ -6,15 +6,20 @@ G_DEFINE_QUARK(study-error-quark, study_error)
 
 study *study_new(const trace *t, const char *const *platforms, int nplatforms,
                  const char *const *strategies, int nstrategies,
-                 const struct netmodel_ops *model, guint32 seed, GError **error)
+                 const struct netmodel_ops *model, guint32 seed, const char *collectives,
+                 GError **error)
 {
-  commgraph *g = trace_commgraph(t, FALSE, NULL, error);
+  gboolean with_colls;
+  commgraph *g = run_traffic_graph(t, collectives, &with_colls, error);
   if (!g)
     return NULL;
   study *s = g_new0(study, 1);
   s->t = t;
   s->g = g;
+  s->g_collectives = with_colls;
+  s->collectives = g_strdup(collectives);
   run_spec_init(&s->spec);
+  s->spec.opts.collectives = s->collectives;
   s->spec.model = model;
   s->spec.seed = seed;
   s->nplatforms = nplatforms;
@@ -53,7 +58,7 @@ static void run_cell_in(study *s, study_cell *c)
       (s->cores && !platform_set_cores(c->p, s->cores, &c->error)) ||
       (s->fill && !platform_set_fill(c->p, s->fill, &c->error)))
     return;
-  run_inputs in = { .p = c->p, .g = s->g, .t = s->t };
+  run_inputs in = { .p = c->p, .g = s->g, .g_collectives = s->g_collectives, .t = s->t };
   run_spec spec = s->spec;
   spec.strategy = c->strategy_spec;
   c->res = run_cell(&in, &spec, &c->error);
@@ -92,6 +97,7 @@ void study_free(study *s)
   g_free(s->cells);
   g_free(s->alloc);
   g_free(s->fill);
+  g_free(s->collectives);
   commgraph_free(s->g);
   g_free(s);
 }

@@ -36,7 +36,9 @@ typedef struct study_cell {
 
 typedef struct study {
   const trace *t;
-  commgraph *g;           /* p2p graph of the trace */
+  commgraph *g;           /* traffic of the trace (run_traffic_graph) */
+  gboolean g_collectives; /* g includes collective messages */
+  char *collectives;      /* the --collectives spec, or NULL */
   run_spec spec;          /* model, seed, replay options of every cell */
   char *alloc;            /* allocation applied to every platform, or NULL */
   int cores;              /* cores per node for every platform, or 0 */
@@ -48,10 +50,13 @@ typedef struct study {
   gint done;              /* cells finished (atomic) */
 } study;
 
-/* A study of every platform x every strategy on trace `t`. */
+/* A study of every platform x every strategy on trace `t`; `collectives`
+ * is the --collectives spec (NULL: auto) of the replay and of the traffic
+ * the static metrics count. */
 study *study_new(const trace *t, const char *const *platforms, int nplatforms,
                  const char *const *strategies, int nstrategies,
-                 const struct netmodel_ops *model, guint32 seed, GError **error);
+                 const struct netmodel_ops *model, guint32 seed, const char *collectives,
+                 GError **error);
 
 /* Runs every cell on `threads` worker threads (>= 1), reporting "cells"
  * done to `prog` (may be NULL); once prog says stop, cells not started yet

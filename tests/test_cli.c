@@ -57,11 +57,21 @@ Test(cli, metrics_json_keys_and_values)
   cr_assert_eq(tu_run(&out, NULL, args), 0);
   JsonParser *jp;
   JsonObject *o = parse_json(out, &jp);
-  const char *keys[] = { "tasks", "edges", "total_hops", "avg_hops", "max_dilation", "hop_bytes",
-                         "message_hops", "max_link_messages", "max_link_bytes", "max_link_time",
-                         "avg_link_messages", "avg_link_time", "links_used" };
+  const char *keys[] = { "tasks", "nodes_used", "ranks_per_node", "edges", "total_hops",
+                         "avg_hops", "max_dilation", "hop_bytes", "message_hops", "hop_time",
+                         "max_link_edges", "max_link_bytes", "max_link_time", "avg_link_edges",
+                         "avg_link_time", "links_used" };
   for (size_t i = 0; i < G_N_ELEMENTS(keys); i++)
     cr_assert(json_object_has_member(o, keys[i]), "missing %s", keys[i]);
+  /* a static view counts graph edges per link, never "messages" */
+  cr_assert_not(json_object_has_member(o, "max_link_messages"));
+  cr_assert_not(json_object_has_member(o, "avg_link_messages"));
+  cr_assert_eq(json_object_get_int_member(o, "nodes_used"), 64);
+  cr_assert_eq(json_object_get_int_member(o, "ranks_per_node"), 1);
+  /* hop_time = sum over links of bytes / bandwidth: every link of the
+   * shorthand torus has 31.25e9 bytes/s, so it is hop_bytes / 31.25e9 */
+  cr_assert_float_eq(json_object_get_double_member(o, "hop_time"), 132795604992 / 31.25e9,
+                     1e-9);
   cr_assert_eq(json_object_get_int_member(o, "tasks"), 64);
   /* CG's identity placement on the 4x4x4 torus, checked against gmtst's
    * CommExpan in test_metrics for the same definition */

@@ -27,7 +27,7 @@ Test(simulate_cli, json_keys_and_pre_post_match_under_every_model, .timeout = 12
   char *tr = stencil_path();
   static const char *const keys[] = {
     "makespan_s", "ranks", "events", "p2p_messages", "p2p_bytes", "collective_messages",
-    "comm_model_time_s", "parallel_cost_s", "p2p_cost_s", "pre", "post", "pre_post_match",
+    "p2p_transfer_sum_s", "parallel_cost_s", "p2p_cost_s", "pre", "post", "pre_post_match",
     "wall_s", "events_per_s",
   };
   trace *t = trace_read_otf2(tr, NULL);
@@ -55,6 +55,11 @@ Test(simulate_cli, json_keys_and_pre_post_match_under_every_model, .timeout = 12
                  json_object_get_int_member(post, "hop_bytes"));
     cr_assert_eq(json_object_get_int_member(pre, "max_link_bytes"),
                  json_object_get_int_member(post, "max_link_bytes"));
+    /* link counts: graph edges statically, messages in the simulation */
+    cr_assert(json_object_has_member(pre, "max_link_edges"));
+    cr_assert_not(json_object_has_member(pre, "max_link_messages"));
+    cr_assert(json_object_has_member(post, "max_link_messages"));
+    cr_assert_not(json_object_has_member(post, "max_link_edges"));
     double mk = json_object_get_double_member(o, "makespan_s");
     cr_assert_gt(mk, 0);
     cr_assert_float_eq(json_object_get_double_member(o, "parallel_cost_s"), 32 * mk, 1e-9 * mk);

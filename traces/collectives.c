@@ -267,6 +267,62 @@ gboolean coll_schedule(coll_op op, const char *algo, int P, int root, const int6
   return TRUE;
 }
 
+gboolean coll_choice_parse(coll_choice *c, const char *spec, GError **error)
+{
+  memset(c, 0, sizeof *c);
+  if (!spec || !*spec)
+    return TRUE;
+  g_auto(GStrv) items = g_strsplit(spec, ",", -1);
+  for (int i = 0; items[i]; i++) {
+    char *item = g_strstrip(items[i]);
+    if (strcmp(item, "none") == 0) {
+      c->none = TRUE;
+      continue;
+    }
+    char *eq = strchr(item, '=');
+    const char *name = eq ? eq + 1 : item;
+    const coll_algo *a = coll_algo_lookup(name);
+    coll_op op = COLL_BARRIER;
+    if (eq) {
+      *eq = '\0';
+      if (!coll_op_from_name(item, &op)) {
+        g_set_error(error, COLL_ERROR, COLL_ERROR_ALGO,
+                    "--collectives: '%s' is not a collective op, expected OP=ALGORITHM with "
+                    "OP one of bcast, allreduce, ... (mapsim trace --help)", item);
+        return FALSE;
+      }
+    }
+    if (!a || (eq && a->build && !(a->ops & (1u << op)))) {
+      g_set_error(error, COLL_ERROR, COLL_ERROR_ALGO,
+                  "--collectives: algorithm '%s' %s%s%s, expected none, auto, an algorithm or "
+                  "OP=ALGORITHM (mapsim trace --help)", name,
+                  a ? "is not defined for " : "is unknown", a ? item : "", "");
+      return FALSE;
+    }
+    for (int o = 0; o < COLL_NOPS; o++) {
+      if (eq ? o != (int)op : (a->build && !(a->ops & (1u << o))))
+        continue;
+      c->algo[o] = a->build ? a->name : NULL;
+      c->strict[o] = eq != NULL;
+    }
+  }
+  return TRUE;
+}
+
+gboolean coll_schedule_choice(const coll_choice *c, coll_op op, int P, int root,
+                              const int64_t *bytes, GArray *out, GError **error)
+{
+  const char *algo = c && op >= 0 && op < COLL_NOPS ? c->algo[op] : NULL;
+  if (algo && !c->strict[op]) {
+    guint len = out->len;
+    if (coll_schedule(op, algo, P, root, bytes, out, NULL))
+      return TRUE;
+    g_array_set_size(out, len);
+    algo = NULL;
+  }
+  return coll_schedule(op, algo, P, root, bytes, out, error);
+}
+
 int coll_nrounds(const coll_msg *msgs, size_t n)
 {
   int r = -1;

@@ -131,6 +131,31 @@ const coll_algo *coll_algo_auto(coll_op op, int P, const int64_t *bytes);
 gboolean coll_schedule(coll_op op, const char *algo, int P, int root, const int64_t *bytes,
                        GArray *out, GError **error);
 
+/* Which algorithm each op uses, and whether collective traffic counts in
+ * static views: parsed once from a --collectives spec and read both by the
+ * replay and by the static expansion (trace_commgraph), so that static
+ * metrics and the simulation see the same messages. */
+typedef struct coll_choice {
+  gboolean none;                /* "none": static views count p2p only */
+  const char *algo[COLL_NOPS];  /* per op; NULL: auto */
+  gboolean strict[COLL_NOPS];   /* named for this op: must fit its call */
+} coll_choice;
+
+/* Parses a --collectives spec: comma-separated items, each
+ *   auto        the per-op defaults (also NULL or "");
+ *   none        collectives not counted in static metrics and the pre/post
+ *               check (the replay still runs them, with auto);
+ *   ALGO        ALGO for every op it implements, where it fits the call's
+ *               size (auto otherwise);
+ *   OP=ALGO     ALGO for OP, which it must implement and fit.
+ * Fails (COLL_ERROR_ALGO, naming the item) on unknown ops or algorithms. */
+gboolean coll_choice_parse(coll_choice *c, const char *spec, GError **error);
+
+/* coll_schedule() with the choice's algorithm for `op`; an ALGO that does
+ * not fit the call (not strict) falls back to auto. */
+gboolean coll_schedule_choice(const coll_choice *c, coll_op op, int P, int root,
+                              const int64_t *bytes, GArray *out, GError **error);
+
 /* Number of rounds of a schedule (max round + 1; 0 when empty). */
 int coll_nrounds(const coll_msg *msgs, size_t n);
 

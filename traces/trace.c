@@ -282,8 +282,8 @@ static int64_t coll_contrib(const trace_event *e)
 /* Expands the collective calls of communicator `c`: the k-th call of every
  * member is one call. `cursor` holds each world rank's scan position. A
  * member that has no more calls ends the expansion (truncated trace). */
-static gboolean expand_comm(const trace *t, uint32_t c, const char *algo, edge_list *l,
-                            GError **error)
+static gboolean expand_comm(const trace *t, uint32_t c, const coll_choice *choice,
+                            edge_list *l, GError **error)
 {
   const trace_comm *tc = &t->comms[c];
   int P = tc->self ? 1 : tc->size;
@@ -313,13 +313,7 @@ static gboolean expand_comm(const trace *t, uint32_t c, const char *algo, edge_l
       for (int m = 0; m < P; m++)
         bytes[root] = MAX(bytes[root], bytes[m]);
     g_array_set_size(msgs, 0);
-    /* a known algorithm that does not fit this op or size: the op's default */
-    const char *use = algo;
-    const coll_algo *a = coll_algo_lookup(algo ? algo : "auto");
-    if (a && a->build && !coll_schedule((coll_op)first->op, algo, P, root, bytes, msgs, NULL))
-      use = NULL;
-    g_array_set_size(msgs, 0);
-    ok = coll_schedule((coll_op)first->op, use, P, root, bytes, msgs, error);
+    ok = coll_schedule_choice(choice, (coll_op)first->op, P, root, bytes, msgs, error);
     if (!ok)
       goto out;
     for (guint i = 0; i < msgs->len; i++) {
@@ -342,6 +336,10 @@ commgraph *trace_commgraph(const trace *t, gboolean with_collectives, const char
     g_array_new(FALSE, FALSE, sizeof(int64_t)), g_array_new(FALSE, FALSE, sizeof(int64_t)),
   };
   commgraph *g = NULL;
+  coll_choice choice;
+  if (with_collectives && !coll_choice_parse(&choice, algo, error))
+    goto out;
+  with_collectives = with_collectives && !choice.none;
   for (int r = 0; r < t->nranks; r++)
     for (int64_t i = 0; i < t->ranks[r].nevents; i++) {
       const trace_event *e = &t->ranks[r].events[i];
@@ -350,7 +348,7 @@ commgraph *trace_commgraph(const trace *t, gboolean with_collectives, const char
     }
   if (with_collectives)
     for (int c = 0; c < t->ncomms; c++)
-      if (!t->comms[c].self && !expand_comm(t, (uint32_t)c, algo, &l, error))
+      if (!t->comms[c].self && !expand_comm(t, (uint32_t)c, &choice, &l, error))
         goto out;
   g = commgraph_from_edges(t->nranks, (int)l.src->len, (int *)l.src->data, (int *)l.dst->data,
                            (int64_t *)l.bytes->data, (int64_t *)l.msgs->data);

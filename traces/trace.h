@@ -186,11 +186,11 @@ void trace_summarize(const trace *t, trace_summary *out);
 
 /* The communication graph: per (sender, receiver) bytes and messages of
  * the point-to-point sends; with `with_collectives` also the messages of
- * every collective call expanded with algorithm `coll_algo` (NULL: "auto";
- * see collectives.h; ops or sizes the algorithm does not cover use the
- * op's "auto" choice). Calls are matched across members by their order on
- * the communicator. Returns NULL and sets `error` if the algorithm is
- * unknown. Caller frees with commgraph_free(). */
+ * every collective call as the replay schedules them under the
+ * --collectives spec `algo` (coll_choice_parse: NULL or "auto", "none" =
+ * p2p only, an algorithm, OP=ALGORITHM items). Calls are matched across
+ * members by their order on the communicator. Returns NULL and sets
+ * `error` for a bad spec. Caller frees with commgraph_free(). */
 commgraph *trace_commgraph(const trace *t, gboolean with_collectives, const char *algo,
                            GError **error);
 

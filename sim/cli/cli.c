@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim/run.h"
 #include "traces/trace.h"
 
 int cli_fail(GError *error)
@@ -63,8 +64,9 @@ static const common_opt common_opts[] = {
   { CLI_OPT_MODEL, "model", 0, ARG_STR, AT(model), 0, 0, NULL /* from the registry */, "NAME" },
   { CLI_OPT_REPLAY, "compute-scale", 0, ARG_SCALE, AT(compute_scale), 0, 0,
     "Factor on computation gaps (0 = communication only; default 1)", "X" },
-  { CLI_OPT_REPLAY, "collectives", 0, ARG_STR, AT(collectives), 0, 0,
-    "Collective algorithms, e.g. allreduce=ring,bcast=binomial (default auto)", "SPEC" },
+  { CLI_OPT_COLLECTIVES, "collectives", 0, ARG_STR, AT(collectives), 0, 0,
+    "Collectives: auto (default), none (p2p only in static metrics and the check), an "
+    "algorithm, or OP=ALGO,... (mapsim trace --help lists them)", "SPEC" },
   { CLI_OPT_THREADS, "threads", 'j', ARG_INT, AT(threads), 1, 1024,
     "Runs in parallel (default: all cores)", "N" },
   { CLI_OPT_PROGRESS, "progress", 0, ARG_FLAG, AT(progress), 0, 0,
@@ -331,8 +333,9 @@ platform *cli_common_platform_spec(const cli_common *c, const char *spec, GError
   return load_platform(spec, c->alloc, c->cores, c->fill, error);
 }
 
-commgraph *cli_common_graph(const cli_common *c, GError **error)
+commgraph *cli_common_graph(const cli_common *c, gboolean *with_colls, GError **error)
 {
+  *with_colls = FALSE;
   if ((c->matrix != NULL) == (c->trace != NULL)) {
     g_set_error(error, COMMGRAPH_ERROR, COMMGRAPH_ERROR_PARSE,
                 "expected exactly one of --matrix M or --trace T");
@@ -344,7 +347,12 @@ commgraph *cli_common_graph(const cli_common *c, GError **error)
                   "--counts goes with --matrix; a trace carries its own message counts");
       return NULL;
     }
-    return trace_commgraph_load(c->trace, FALSE, error);
+    trace *t = trace_read_otf2(c->trace, error);
+    if (!t)
+      return NULL;
+    commgraph *g = run_traffic_graph(t, c->collectives, with_colls, error);
+    trace_free(t);
+    return g;
   }
   commgraph *g = commgraph_load(c->matrix, error);
   if (g && c->counts && !commgraph_load_counts(g, c->counts, error)) {
@@ -368,9 +376,11 @@ const struct netmodel_ops *cli_common_model(const cli_common *c, GError **error)
 
 /* ---- outputs ---- */
 
-void cli_fields_json(JsonBuilder *b, const field *f, int n, const void *obj)
+void cli_fields_json(JsonBuilder *b, const field *f, int n, const void *obj, unsigned view)
 {
   for (int i = 0; i < n; i++) {
+    if (!field_in_view(&f[i], view))
+      continue;
     json_builder_set_member_name(b, f[i].name);
     if (field_is_integer(&f[i]))
       json_builder_add_int_value(b, field_int(&f[i], obj));
@@ -381,7 +391,7 @@ void cli_fields_json(JsonBuilder *b, const field *f, int n, const void *obj)
 
 void cli_metrics_json(JsonBuilder *b, const metrics *m)
 {
-  cli_fields_json(b, metrics_fields, metrics_nfields, m);
+  cli_fields_json(b, metrics_fields, metrics_nfields, m, metrics_view(m));
 }
 
 /* Picoseconds as exact decimal seconds ("0.003000992876"). */
@@ -413,8 +423,18 @@ static void format_value(GString *s, const field *f, const void *obj)
     g_string_append_printf(s, "%.9g", field_double(f, obj));
 }
 
-void cli_fields_print(const field *f, int n, const void *const *objs, const char *const *labels,
-                      int nobjs)
+/* Cell text of field f for object j ("-" outside its view). */
+static void format_cell(GString *s, const field *f, const void *obj, unsigned view)
+{
+  g_string_truncate(s, 0);
+  if (field_in_view(f, view))
+    format_value(s, f, obj);
+  else
+    g_string_append_c(s, '-');
+}
+
+void cli_fields_print(const field *f, int n, const void *const *objs, const unsigned *views,
+                      const char *const *labels, int nobjs)
 {
   int wname = 0;
   for (int i = 0; i < n; i++)
@@ -424,8 +444,7 @@ void cli_fields_print(const field *f, int n, const void *const *objs, const char
   for (int j = 0; j < nobjs; j++) {
     w[j] = labels ? (int)strlen(labels[j]) : 0;
     for (int i = 0; i < n; i++) {
-      g_string_truncate(s, 0);
-      format_value(s, &f[i], objs[j]);
+      format_cell(s, &f[i], objs[j], views ? views[j] : 0);
       w[j] = MAX(w[j], (int)s->len);
     }
   }
@@ -438,8 +457,7 @@ void cli_fields_print(const field *f, int n, const void *const *objs, const char
   for (int i = 0; i < n; i++) {
     printf("%-*s", wname, f[i].name);
     for (int j = 0; j < nobjs; j++) {
-      g_string_truncate(s, 0);
-      format_value(s, &f[i], objs[j]);
+      format_cell(s, &f[i], objs[j], views ? views[j] : 0);
       printf("  %*s", w[j], s->str);
     }
     printf("\n");
@@ -463,15 +481,18 @@ void cli_csv_cell(GString *s, const char *text)
   g_string_append_c(s, '"');
 }
 
-void cli_fields_csv_header(GString *s, const char *prefix, const field *f, int n)
+void cli_fields_csv_header(GString *s, const char *prefix, const field *f, int n, unsigned view)
 {
   for (int i = 0; i < n; i++)
-    g_string_append_printf(s, ",%s%s", prefix ? prefix : "", f[i].name);
+    if (field_in_view(&f[i], view))
+      g_string_append_printf(s, ",%s%s", prefix ? prefix : "", f[i].name);
 }
 
-void cli_fields_csv_row(GString *s, const field *f, int n, const void *obj)
+void cli_fields_csv_row(GString *s, const field *f, int n, const void *obj, unsigned view)
 {
   for (int i = 0; i < n; i++) {
+    if (!field_in_view(&f[i], view))
+      continue;
     g_string_append_c(s, ',');
     if (f[i].type == FIELD_PS)
       append_ps(s, field_int(&f[i], obj));
@@ -485,13 +506,19 @@ void cli_fields_csv_row(GString *s, const field *f, int n, const void *obj)
 void cli_metrics_print(const metrics *const *ms, const char *const *labels, int n,
                        const platform *p, int top)
 {
-  /* message_hops only when the graph knows its messages */
+  /* message_hops only when the graph knows its messages; a field no column
+   * shows is left out */
   field shown[64];
+  unsigned views[16], all = 0;
   int nshown = 0;
+  g_assert(n <= (int)G_N_ELEMENTS(views));
+  for (int j = 0; j < n; j++)
+    all |= views[j] = metrics_view(ms[j]);
   for (int i = 0; i < metrics_nfields && nshown < (int)G_N_ELEMENTS(shown); i++)
-    if (ms[0]->has_messages || metrics_fields[i].offset != offsetof(metrics, message_hops))
+    if ((ms[0]->has_messages || metrics_fields[i].offset != offsetof(metrics, message_hops)) &&
+        field_in_view(&metrics_fields[i], all))
       shown[nshown++] = metrics_fields[i];
-  cli_fields_print(shown, nshown, (const void *const *)ms, labels, n);
+  cli_fields_print(shown, nshown, (const void *const *)ms, views, labels, n);
   if (top <= 0 || n != 1)
     return;
   metrics_dim_row rows[2 * TOPO_MAX_DIMS + 1];

@@ -68,11 +68,12 @@ enum {
   CLI_OPT_MAPPING = 1u << 9,    /* --mapping/-M F */
   CLI_OPT_STRATEGY = 1u << 10,  /* --strategy/-s S */
   CLI_OPT_STRATEGIES = 1u << 11,/* --strategy/-s S, repeatable */
-  CLI_OPT_REPLAY = 1u << 12,    /* --compute-scale X, --collectives SPEC */
+  CLI_OPT_REPLAY = 1u << 12,    /* --compute-scale X */
   CLI_OPT_CSV = 1u << 13,       /* --csv */
   CLI_OPT_THREADS = 1u << 14,   /* --threads/-j N */
   CLI_OPT_COUNTS = 1u << 15,    /* --counts/-c C */
   CLI_OPT_PROGRESS = 1u << 16,  /* --progress, --quiet */
+  CLI_OPT_COLLECTIVES = 1u << 17, /* --collectives SPEC */
 };
 #define CLI_OPT_GRAPH (CLI_OPT_MATRIX | CLI_OPT_COUNTS | CLI_OPT_TRACE)
 #define CLI_OPT_PLACE (CLI_OPT_PLATFORM | CLI_OPT_ALLOC | CLI_OPT_CORES)
@@ -119,9 +120,10 @@ platform *cli_common_platform(const cli_common *c, GError **error);
 /* The same for another platform spec (one of several --platform). */
 platform *cli_common_platform_spec(const cli_common *c, const char *spec, GError **error);
 
-/* The communication graph of --matrix M [--counts C] or --trace T; exactly
- * one of matrix/trace must be given. */
-commgraph *cli_common_graph(const cli_common *c, GError **error);
+/* The communication graph of --matrix M [--counts C] or --trace T (its
+ * p2p messages and, per --collectives, its collective messages: *with_colls
+ * says whether they are in); exactly one of matrix/trace must be given. */
+commgraph *cli_common_graph(const cli_common *c, gboolean *with_colls, GError **error);
 
 /* The network model of --model (default analytic). */
 const struct netmodel_ops *cli_common_model(const cli_common *c, GError **error);
@@ -136,22 +138,26 @@ void cli_progress_end(void);
 
 /* ---- outputs from field tables ---- */
 
-/* Adds every field of `obj` as a member of the object being built. */
+/* Adds every field of `obj` in `view` (field_in_view; 0: all) as a member of
+ * the object being built. */
 struct _JsonBuilder;
-void cli_fields_json(struct _JsonBuilder *b, const field *f, int n, const void *obj);
+void cli_fields_json(struct _JsonBuilder *b, const field *f, int n, const void *obj,
+                     unsigned view);
 
-/* The static metrics as members (the names of `mapsim metrics --json`). */
+/* The metrics as members, named for their view (the names of `mapsim
+ * metrics --json`, and of `simulate --json`'s post object). */
 void cli_metrics_json(struct _JsonBuilder *b, const metrics *m);
 
 /* A text table with one row per field and one column per object (labels
- * head the columns when given). */
-void cli_fields_print(const field *f, int n, const void *const *objs, const char *const *labels,
-                      int nobjs);
+ * head the columns when given); columns sized to their content. views[j]
+ * is object j's view (NULL: all); a field outside it shows "-". */
+void cli_fields_print(const field *f, int n, const void *const *objs, const unsigned *views,
+                      const char *const *labels, int nobjs);
 
-/* CSV: the header cells `prefix+name` and one row's cells, each preceded by
- * a comma (the caller starts the line). */
-void cli_fields_csv_header(GString *s, const char *prefix, const field *f, int n);
-void cli_fields_csv_row(GString *s, const field *f, int n, const void *obj);
+/* CSV: the header cells `prefix+name` and one row's cells of the fields in
+ * `view`, each preceded by a comma (the caller starts the line). */
+void cli_fields_csv_header(GString *s, const char *prefix, const field *f, int n, unsigned view);
+void cli_fields_csv_row(GString *s, const field *f, int n, const void *obj, unsigned view);
 
 /* Appends `text` to s as one CSV cell (quoted when needed). */
 void cli_csv_cell(GString *s, const char *text);

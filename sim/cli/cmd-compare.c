@@ -35,7 +35,7 @@ static void print_json(const study *s, const char *trace_path)
     if (c->error) {
       add_str(b, "error", c->error->message);
     } else {
-      cli_fields_json(b, run_replay_fields, run_replay_nfields, c->res->r);
+      cli_fields_json(b, run_replay_fields, run_replay_nfields, c->res->r, 0);
       add_dbl(b, "map_s", c->res->map_seconds);
       const metrics *ms[2] = { c->res->pre, c->res->post };
       const char *names[2] = { "pre", "post" };
@@ -62,10 +62,10 @@ static void print_json(const study *s, const char *trace_path)
 static void print_csv(const study *s)
 {
   GString *o = g_string_new("platform,strategy,error");
-  cli_fields_csv_header(o, NULL, run_replay_fields, run_replay_nfields);
+  cli_fields_csv_header(o, NULL, run_replay_fields, run_replay_nfields, 0);
   g_string_append(o, ",map_s");
-  cli_fields_csv_header(o, "pre_", metrics_fields, metrics_nfields);
-  cli_fields_csv_header(o, "post_", metrics_fields, metrics_nfields);
+  cli_fields_csv_header(o, "pre_", metrics_fields, metrics_nfields, FIELD_VIEW_STATIC);
+  cli_fields_csv_header(o, "post_", metrics_fields, metrics_nfields, FIELD_VIEW_SIMULATED);
   g_string_append(o, ",pre_post_match\n");
   for (int i = 0; i < s->ncells; i++) {
     const study_cell *c = &s->cells[i];
@@ -78,10 +78,10 @@ static void print_csv(const study *s)
       g_string_append_c(o, '\n');
       continue;
     }
-    cli_fields_csv_row(o, run_replay_fields, run_replay_nfields, c->res->r);
+    cli_fields_csv_row(o, run_replay_fields, run_replay_nfields, c->res->r, 0);
     g_string_append_printf(o, ",%.6f", c->res->map_seconds);
-    cli_fields_csv_row(o, metrics_fields, metrics_nfields, c->res->pre);
-    cli_fields_csv_row(o, metrics_fields, metrics_nfields, c->res->post);
+    cli_fields_csv_row(o, metrics_fields, metrics_nfields, c->res->pre, FIELD_VIEW_STATIC);
+    cli_fields_csv_row(o, metrics_fields, metrics_nfields, c->res->post, FIELD_VIEW_SIMULATED);
     g_string_append_printf(o, ",%s\n", c->res->mismatch < 0 ? "true" : "false");
   }
   fputs(o->str, stdout);
@@ -134,7 +134,7 @@ int cmd_compare(int argc, char **argv)
                  "    -p configs/mesh-4x4x4.ini -p configs/torus-4x4x4.ini -p configs/haec-4x4x4.ini \\\n"
                  "    -s identity -s random -s hilbert -s greedy+wh -s scotch",
                  CLI_OPT_PLATFORMS | CLI_OPT_ALLOC | CLI_OPT_CORES | CLI_OPT_TRACE |
-                 CLI_OPT_STRATEGIES | CLI_OPT_SEED | CLI_OPT_MODEL | CLI_OPT_REPLAY |
+                 CLI_OPT_STRATEGIES | CLI_OPT_SEED | CLI_OPT_MODEL | CLI_OPT_REPLAY | CLI_OPT_COLLECTIVES |
                  CLI_OPT_THREADS | CLI_OPT_PROGRESS | CLI_OPT_JSON | CLI_OPT_CSV, &c, NULL))
     goto out;
   const char *const default_strats[] = { "identity", NULL };
@@ -152,11 +152,10 @@ int cmd_compare(int argc, char **argv)
   if (!(ops = cli_common_model(&c, &e)) || !(t = trace_read_otf2(c.trace, &e)))
     goto fail;
   s = study_new(t, (const char *const *)c.platforms, (int)g_strv_length(c.platforms), sv,
-                (int)g_strv_length((char **)sv), ops, c.seed, &e);
+                (int)g_strv_length((char **)sv), ops, c.seed, c.collectives, &e);
   if (!s)
     goto fail;
   s->spec.opts.compute_scale = c.compute_scale;
-  s->spec.opts.collectives = c.collectives;
   s->alloc = g_strdup(c.alloc);
   s->cores = c.cores;
   s->fill = g_strdup(c.fill);

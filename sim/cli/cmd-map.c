@@ -46,7 +46,8 @@ static int map_run(const cli_common *c, const char *coords_path, const char *out
   if (!c->strategy)
     g_set_error(&e, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
                 "--strategy: missing, expected a pipeline such as greedy+wh (see mapsim strategies)");
-  if (e || !(p = cli_common_platform(c, &e)) || !(g = cli_common_graph(c, &e)))
+  gboolean with_colls;
+  if (e || !(p = cli_common_platform(c, &e)) || !(g = cli_common_graph(c, &with_colls, &e)))
     goto fail;
   if (coords_path && !(coords = strategy_load_coords(coords_path, g->n, &dims, &e)))
     goto fail;
@@ -105,7 +106,8 @@ int cmd_map(int argc, char **argv)
                 "  mapsim map --platform torus:4x4x4 --matrix cg.p2p.size.csv --strategy greedy+wh -o cg.map\n"
                 "  mapsim map --platform torus:8x8x8 --trace t/traces.otf2 --strategy kl:t=2 --seed 3\n"
                 "  mapsim strategies   # lists strategies and options",
-                CLI_OPT_PLACE | CLI_OPT_GRAPH | CLI_OPT_STRATEGY | CLI_OPT_SEED | CLI_OPT_JSON, &c,
+                CLI_OPT_PLACE | CLI_OPT_GRAPH | CLI_OPT_COLLECTIVES | CLI_OPT_STRATEGY | CLI_OPT_SEED |
+                CLI_OPT_JSON, &c,
                 entries)) {
     if (argc > 1) {
       fprintf(stderr, "mapsim map: unexpected argument '%s', expected options only\n", argv[1]);

@@ -24,11 +24,12 @@ int cmd_metrics(int argc, char **argv)
                  "Examples:\n"
                  "  mapsim metrics --platform torus:4x4x4 --matrix cg.p2p.size.csv --counts cg.p2p.count.csv\n"
                  "  mapsim metrics --platform configs/haec-4x4x4.ini --matrix m.csv --mapping m.map --json",
-                 CLI_OPT_PLACE | CLI_OPT_GRAPH | CLI_OPT_MAPPING | CLI_OPT_JSON, &c, entries))
+                 CLI_OPT_PLACE | CLI_OPT_GRAPH | CLI_OPT_COLLECTIVES | CLI_OPT_MAPPING | CLI_OPT_JSON, &c, entries))
     goto out;
-  if (!(p = cli_common_platform(&c, &e)) || !(g = cli_common_graph(&c, &e)))
+  gboolean with_colls;
+  if (!(p = cli_common_platform(&c, &e)) || !(g = cli_common_graph(&c, &with_colls, &e)))
     goto fail;
-  run_inputs in = { .p = p, .g = g };
+  run_inputs in = { .p = p, .g = g, .g_collectives = with_colls };
   run_spec spec;
   run_spec_init(&spec);
   spec.mapping_file = c.mapping;

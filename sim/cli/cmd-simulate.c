@@ -113,7 +113,7 @@ static void print_json(const run_result *res, const char *model, const platform 
   double wall = res->replay_seconds;
   JsonBuilder *b = json_builder_new();
   json_builder_begin_object(b);
-  cli_fields_json(b, run_replay_fields, run_replay_nfields, r);
+  cli_fields_json(b, run_replay_fields, run_replay_nfields, r, 0);
   json_builder_set_member_name(b, "model");
   json_builder_add_string_value(b, model);
   add_metrics(b, "pre", res->pre);
@@ -195,8 +195,9 @@ static int simulate(const cli_common *c, const char *out)
     g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--trace T is required");
     goto fail;
   }
+  gboolean with_colls = FALSE;
   if (!(p = cli_common_platform(c, &e)) || !(t = trace_read_otf2(c->trace, &e)) ||
-      !(g = trace_commgraph(t, FALSE, NULL, &e)))
+      !(g = run_traffic_graph(t, c->collectives, &with_colls, &e)))
     goto fail;
   spec.mapping_file = c->mapping;
   spec.strategy = c->strategy;
@@ -204,7 +205,7 @@ static int simulate(const cli_common *c, const char *out)
   spec.opts.compute_scale = c->compute_scale;
   spec.opts.collectives = c->collectives;
   spec.opts.record_times = out != NULL;
-  run_inputs in = { .p = p, .g = g, .t = t };
+  run_inputs in = { .p = p, .g = g, .g_collectives = with_colls, .t = t };
   if (!(res = run_cell(&in, &spec, &e)))
     goto fail;
   if (res->r->stuck) {
@@ -251,7 +252,7 @@ int cmd_simulate(int argc, char **argv)
                 "  mapsim simulate -p configs/haec-4x4x4.ini -t traces/data/cg-16 --strategy greedy --json\n"
                 "  mapsim simulate -p mesh:4x4x4 -t traces/data/ring-8 --compute-scale 0 --out-trace sim-run",
                 CLI_OPT_PLACE | CLI_OPT_TRACE | CLI_OPT_MAPPING | CLI_OPT_STRATEGY | CLI_OPT_SEED |
-                CLI_OPT_MODEL | CLI_OPT_REPLAY | CLI_OPT_JSON, &c, entries))
+                CLI_OPT_MODEL | CLI_OPT_REPLAY | CLI_OPT_COLLECTIVES | CLI_OPT_JSON, &c, entries))
     status = simulate(&c, out);
   cli_common_clear(&c);
   g_free(out);
