@@ -359,3 +359,38 @@ Test(synth, unmatched_messages)
   g_free(tmp);
   trace_free(t);
 }
+
+/* Streamed to the writer rank by rank = built in memory and written. */
+Test(synth, write_streams_the_same_archive)
+{
+  const char *patterns[] = { "stencil3d", "cg", "random", "alltoall" };
+  for (size_t i = 0; i < G_N_ELEMENTS(patterns); i++) {
+    synth_opts o;
+    synth_opts_init(&o);
+    o.pattern = patterns[i];
+    o.ranks = 27;
+    o.iterations = 3;
+    o.nonblocking = i % 2 == 0;
+    o.gap_random = TRUE;
+    o.periodic = TRUE;
+    char *tmp = tu_tmp_dir();
+    char *a = g_build_filename(tmp, "built", NULL), *b = g_build_filename(tmp, "streamed", NULL);
+    GError *e = NULL;
+    trace *t = synth_build(&o, &e);
+    cr_assert_not_null(t, "%s", e ? e->message : "?");
+    cr_assert(trace_write_otf2(t, a, &e), "%s", e ? e->message : "?");
+    cr_assert(synth_write(&o, b, NULL, &e), "%s", e ? e->message : "?");
+    for (int r = -1; r < o.ranks; r++) {
+      char *name = r < 0 ? g_strdup("traces.def") : g_strdup_printf("traces/%d.evt", r);
+      char *pa = g_build_filename(a, name, NULL), *pb = g_build_filename(b, name, NULL);
+      assert_same_file(pa, pb);
+      g_free(pa);
+      g_free(pb);
+      g_free(name);
+    }
+    trace_free(t);
+    g_free(a);
+    g_free(b);
+    g_free(tmp);
+  }
+}

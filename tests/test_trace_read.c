@@ -317,3 +317,38 @@ Test(trace_read, bad_input)
   g_free(missing);
   g_free(tmp);
 }
+
+/* More locations than one reader batch: batches run on pool threads, the
+ * records come back in location order, OTF2 stays silent on those threads
+ * and the first broken location is the one named. */
+Test(trace_read, many_locations_in_batches)
+{
+  char *tmp = tu_tmp_dir();
+  char *dir = g_build_filename(tmp, "ring", NULL);
+  char *argv_gen[] = { (char *)g_getenv("MAPSIM"), "gen", "--pattern", "ring", "--ranks", "700",
+                       "-i", "2", "--nonblocking", "-o", dir, NULL };
+  char *out = NULL, *err = NULL;
+  cr_assert_eq(run(argv_gen, &out, &err), 0, "%s", err);
+  g_free(out);
+  g_free(err);
+  GError *e = NULL;
+  trace *t = trace_read_otf2(dir, &e);
+  cr_assert_not_null(t, "%s", e ? e->message : "?");
+  cr_assert_eq(t->nranks, 700);
+  for (int r = 0; r < t->nranks; r++) {
+    cr_assert_eq(t->ranks[r].nevents, 2 * 10, "rank %d: %" G_GINT64_FORMAT, r, t->ranks[r].nevents);
+    cr_assert_eq(t->ranks[r].events[4].kind, TRACE_ISEND);
+    cr_assert_eq(t->ranks[r].events[4].peer, (r + 1) % 700);
+  }
+  cr_assert_eq(t->stats.records[REC_MPI_ISEND], 1400);
+  trace_free(t);
+  char *late = g_build_filename(dir, "traces", "650.evt", NULL);
+  char *later = g_build_filename(dir, "traces", "699.evt", NULL);
+  cr_assert_eq(truncate(late, 10), 0);
+  cr_assert_eq(truncate(later, 10), 0);
+  expect_bad(dir, "650.evt");
+  g_free(later);
+  g_free(late);
+  g_free(dir);
+  g_free(tmp);
+}

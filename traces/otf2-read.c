@@ -111,6 +111,13 @@ static OTF2_CallbackCode evt_fail(evt_ctx *x, int code, const char *fmt, ...)
   return OTF2_CALLBACK_INTERRUPT;
 }
 
+/* OTF2 reports errors through a callback; ours come as GErrors. */
+static OTF2_ErrorCode quiet(void *ud, const char *file, uint64_t line, const char *fn,
+                           OTF2_ErrorCode code, const char *fmt, va_list va)
+{
+  return code;
+}
+
 /* ---- global definitions ------------------------------------------------ */
 
 static OTF2_CallbackCode on_clock(void *ud, uint64_t res, uint64_t off, uint64_t len, uint64_t rt)
@@ -556,11 +563,14 @@ static void read_batch(gpointer data, gpointer user)
 {
   evt_ctx *c = data;
   const GArray *locs = c->defs->locations;
+  /* libotf2's error callback belongs to the calling thread */
+  OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(quiet, NULL);
   OTF2_Reader *rd = OTF2_Reader_Open(c->defs->path);
   if (rd == NULL || OTF2_Reader_SetSerialCollectiveCallbacks(rd) != OTF2_SUCCESS) {
     evt_fail(c, TRACE_ERROR_FORMAT, "cannot open, expected an OTF2 anchor file");
     if (rd)
       OTF2_Reader_Close(rd);
+    OTF2_Error_RegisterCallback(old, NULL);
     return;
   }
   for (guint i = c->first; i < c->first + c->n; i++)
@@ -592,6 +602,7 @@ static void read_batch(gpointer data, gpointer user)
   OTF2_EvtReaderCallbacks_Delete(cb);
   OTF2_Reader_CloseEvtFiles(rd);
   OTF2_Reader_Close(rd);
+  OTF2_Error_RegisterCallback(old, NULL);
 }
 
 /* Every location's definitions and events, in batches on a thread pool. */
@@ -626,11 +637,6 @@ static gboolean read_events(reader_ctx *c)
 
 /* ---- entry point ------------------------------------------------------- */
 
-static OTF2_ErrorCode quiet(void *ud, const char *file, uint64_t line, const char *fn,
-                           OTF2_ErrorCode code, const char *fmt, va_list va)
-{
-  return code;
-}
 
 /* Checks the anchor's leading bytes "\3BOTF2\0" (OTF2 1.x .. 3.x) before
  * OTF2 sees the file: OTF2_Reader_Open leaks on files that are not OTF2. */

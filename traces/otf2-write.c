@@ -6,6 +6,15 @@
  * Times are written in ps (timer 1e12 ticks/s, offset 0): they round-trip
  * exactly. The archive is written into a temporary sibling directory and
  * renamed over `dir` at the end: no half-written output. O(events).
+ * Events go to the writer rank by rank (otf2_out, trace-private.h), one
+ * event writer open at a time, so that synthesized traces of a million
+ * ranks are written without being built in memory first. Definition
+ * chunks are sized from the largest group (a group of every rank needs up
+ * to 9 bytes per member); event chunks stay at OTF2's minimum, which is
+ * what a reader holds per open location. No local definition files: the
+ * traces have no local definitions, and libotf2 finds a location's writer
+ * by a linear search over all locations handed out so far, so every extra
+ * pass over the locations costs O(ranks^2) (minutes at 262,144 ranks).
  */
 #include "traces/trace-private.h"
 
@@ -33,11 +42,12 @@ static const OTF2_FlushCallbacks flush_callbacks = {
 /* comm rank of world rank w in each communicator (-1 if not a member) */
 typedef struct {
   int **inv;   /* ncomms arrays of nranks, NULL for self / memberless comms */
+  int ncomms;
 } rank_maps;
 
 static rank_maps maps_new(const trace *t)
 {
-  rank_maps m = { g_new0(int *, t->ncomms) };
+  rank_maps m = { g_new0(int *, MAX(t->ncomms, 1)), t->ncomms };
   for (int c = 0; c < t->ncomms; c++) {
     const trace_comm *tc = &t->comms[c];
     if (tc->self || tc->members == NULL)
@@ -52,9 +62,9 @@ static rank_maps maps_new(const trace *t)
   return m;
 }
 
-static void maps_free(const trace *t, rank_maps *m)
+static void maps_free_n(rank_maps *m)
 {
-  for (int c = 0; c < t->ncomms; c++)
+  for (int c = 0; c < m->ncomms; c++)
     g_free(m->inv[c]);
   g_free(m->inv);
 }
@@ -103,35 +113,11 @@ static void write_event(OTF2_EvtWriter *w, const trace *t, const rank_maps *m,
   }
 }
 
-static gboolean write_events(OTF2_Archive *ar, const trace *t)
-{
-  rank_maps m = maps_new(t);
-  gboolean ok = OTF2_Archive_OpenEvtFiles(ar) == OTF2_SUCCESS;
-  for (int r = 0; r < t->nranks && ok; r++) {
-    OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(ar, (OTF2_LocationRef)r);
-    ok = w != NULL;
-    for (int64_t i = 0; ok && i < t->ranks[r].nevents; i++)
-      write_event(w, t, &m, &t->ranks[r].events[i]);
-    if (w)
-      ok = OTF2_Archive_CloseEvtWriter(ar, w) == OTF2_SUCCESS && ok;
-  }
-  ok = OTF2_Archive_CloseEvtFiles(ar) == OTF2_SUCCESS && ok;
-  /* empty local definition files, as Score-P writes one per location */
-  ok = ok && OTF2_Archive_OpenDefFiles(ar) == OTF2_SUCCESS;
-  for (int r = 0; r < t->nranks && ok; r++) {
-    OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(ar, (OTF2_LocationRef)r);
-    ok = dw && OTF2_Archive_CloseDefWriter(ar, dw) == OTF2_SUCCESS;
-  }
-  ok = ok && OTF2_Archive_CloseDefFiles(ar) == OTF2_SUCCESS;
-  maps_free(t, &m);
-  return ok;
-}
-
 /* String ids: 0 "", 1 "MPI", 2 "machine", 3 "mapsim", 4 "node", 5 "Master
  * thread", 6 "MPI_COMM_WORLD", then region names, then rank and comm names. */
 enum { S_EMPTY, S_MPI, S_MACHINE, S_MAPSIM, S_NODE, S_MASTER, S_FIRST };
 
-static void write_defs(OTF2_GlobalDefWriter *gw, const trace *t)
+static void write_defs(OTF2_GlobalDefWriter *gw, const trace *t, const int64_t *nevents)
 {
   const char *fixed[] = { "", "MPI", "machine", "mapsim", "node", "Master thread" };
   for (int i = 0; i < S_FIRST; i++)
@@ -157,7 +143,7 @@ static void write_defs(OTF2_GlobalDefWriter *gw, const trace *t)
                                             OTF2_UNDEFINED_LOCATION_GROUP);
     OTF2_GlobalDefWriter_WriteLocation(gw, (OTF2_LocationRef)r, S_MASTER,
                                        OTF2_LOCATION_TYPE_CPU_THREAD,
-                                       (uint64_t)t->ranks[r].nevents, (OTF2_LocationGroupRef)r);
+                                       (uint64_t)nevents[r], (OTF2_LocationGroupRef)r);
     members[r] = (uint64_t)r;
   }
   /* group 0: the MPI locations (world rank i = member i) */
@@ -209,46 +195,128 @@ static void remove_tree(const char *path)
   g_rmdir(path);
 }
 
-gboolean trace_write_otf2(const trace *t, const char *dir, GError **error)
+struct otf2_out {
+  char *dir, *tmp;
+  OTF2_Archive *ar;
+  rank_maps maps;
+  int nranks;
+  int64_t *nevents;            /* records written per rank */
+  gboolean failed;
+};
+
+/* Definition chunks must hold the largest definition record: a group of
+ * every rank, up to 9 bytes per member (OTF2's compressed integers). */
+static uint64_t def_chunk_size(const trace *t)
 {
-  gboolean ok = FALSE;
-  OTF2_Archive *ar = NULL;
-  char *parent = g_path_get_dirname(dir);
-  char *base = g_path_get_basename(dir);
-  char *tmp = g_strdup_printf("%s/.%s.tmp-XXXXXX", parent, base);
-  if (!check_target(dir, error))
-    goto out;
-  if (g_mkdir_with_parents(parent, 0755) != 0 || g_mkdtemp(tmp) == NULL) {
+  uint64_t members = (uint64_t)t->nranks;
+  for (int c = 0; c < t->ncomms; c++)
+    members = MAX(members, (uint64_t)MAX(t->comms[c].size, 0));
+  uint64_t need = 9 * members + 4096, chunk = OTF2_CHUNK_SIZE_MIN;
+  while (chunk < need && chunk < OTF2_CHUNK_SIZE_MAX)
+    chunk *= 2;
+  return chunk;
+}
+
+otf2_out *otf2_out_open(const char *dir, const trace *defs, GError **error)
+{
+  otf2_out *o = g_new0(otf2_out, 1);
+  char *parent = g_path_get_dirname(dir), *base = g_path_get_basename(dir);
+  o->dir = g_strdup(dir);
+  o->tmp = g_strdup_printf("%s/.%s.tmp-XXXXXX", parent, base);
+  o->nranks = defs->nranks;
+  gboolean ok = check_target(dir, error);
+  if (ok && (g_mkdir_with_parents(parent, 0755) != 0 || g_mkdtemp(o->tmp) == NULL)) {
     g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: %s, expected a writable directory",
                 parent, g_strerror(errno));
-    g_clear_pointer(&tmp, g_free);
-    goto out;
-  }
-  ar = OTF2_Archive_Open(tmp, "traces", OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN, OTF2_CHUNK_SIZE_MIN,
-                         OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-  if (ar == NULL || OTF2_Archive_SetFlushCallbacks(ar, &flush_callbacks, NULL) != OTF2_SUCCESS ||
-      OTF2_Archive_SetSerialCollectiveCallbacks(ar) != OTF2_SUCCESS ||
-      OTF2_Archive_SetCreator(ar, "mapsim") != OTF2_SUCCESS || !write_events(ar, t)) {
-    g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: OTF2 could not write the events, "
-                "expected a writable directory", dir);
-    goto out;
-  }
-  OTF2_GlobalDefWriter *gw = OTF2_Archive_GetGlobalDefWriter(ar);
-  write_defs(gw, t);
-  ok = OTF2_Archive_Close(ar) == OTF2_SUCCESS;
-  ar = NULL;
-  if (!ok || g_chmod(tmp, 0755) != 0 || g_rename(tmp, dir) != 0) {
-    g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: %s, expected a writable directory",
-                dir, ok ? g_strerror(errno) : "OTF2 could not close the archive");
+    g_clear_pointer(&o->tmp, g_free);
     ok = FALSE;
   }
-out:
-  if (ar)
-    OTF2_Archive_Close(ar);
-  if (!ok && tmp)
-    remove_tree(tmp);
-  g_free(tmp);
-  g_free(base);
   g_free(parent);
+  g_free(base);
+  if (ok) {
+    o->ar = OTF2_Archive_Open(o->tmp, "traces", OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN,
+                              def_chunk_size(defs), OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    ok = o->ar && OTF2_Archive_SetFlushCallbacks(o->ar, &flush_callbacks, NULL) == OTF2_SUCCESS &&
+         OTF2_Archive_SetSerialCollectiveCallbacks(o->ar) == OTF2_SUCCESS &&
+         OTF2_Archive_SetCreator(o->ar, "mapsim") == OTF2_SUCCESS &&
+         OTF2_Archive_OpenEvtFiles(o->ar) == OTF2_SUCCESS;
+    if (!ok)
+      g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: OTF2 could not create the archive, "
+                  "expected a writable directory", dir);
+  }
+  if (!ok) {
+    otf2_out_abort(o);
+    return NULL;
+  }
+  o->maps = maps_new(defs);
+  o->nevents = g_new0(int64_t, MAX(defs->nranks, 1));
+  return o;
+}
+
+gboolean otf2_out_rank(otf2_out *o, const trace *defs, int rank, const trace_event *ev,
+                       int64_t n, GError **error)
+{
+  OTF2_EvtWriter *w = o->failed ? NULL : OTF2_Archive_GetEvtWriter(o->ar, (OTF2_LocationRef)rank);
+  gboolean ok = w != NULL;
+  for (int64_t i = 0; ok && i < n; i++)
+    write_event(w, defs, &o->maps, &ev[i]);
+  if (w)
+    ok = OTF2_Archive_CloseEvtWriter(o->ar, w) == OTF2_SUCCESS && ok;
+  o->nevents[rank] += n;
+  if (!ok && !o->failed)
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: OTF2 could not write the events of "
+                "rank %d, expected a writable directory", o->dir, rank);
+  o->failed = o->failed || !ok;
   return ok;
+}
+
+gboolean otf2_out_close(otf2_out *o, const trace *defs, GError **error)
+{
+  gboolean ok = !o->failed && OTF2_Archive_CloseEvtFiles(o->ar) == OTF2_SUCCESS;
+  if (ok) {
+    write_defs(OTF2_Archive_GetGlobalDefWriter(o->ar), defs, o->nevents);
+    ok = OTF2_Archive_Close(o->ar) == OTF2_SUCCESS;
+    o->ar = NULL;
+    if (!ok || g_chmod(o->tmp, 0755) != 0 || g_rename(o->tmp, o->dir) != 0) {
+      g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: %s, expected a writable directory",
+                  o->dir, ok ? g_strerror(errno) : "OTF2 could not close the archive");
+      ok = FALSE;
+    } else {
+      g_clear_pointer(&o->tmp, g_free); /* renamed: nothing to remove */
+    }
+  } else if (!o->failed) {
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: OTF2 could not write the definitions, "
+                "expected a writable directory", o->dir);
+  }
+  otf2_out_abort(o);
+  return ok;
+}
+
+void otf2_out_abort(otf2_out *o)
+{
+  if (!o)
+    return;
+  if (o->ar)
+    OTF2_Archive_Close(o->ar);
+  if (o->tmp)
+    remove_tree(o->tmp);
+  if (o->nevents)
+    maps_free_n(&o->maps);
+  g_free(o->nevents);
+  g_free(o->tmp);
+  g_free(o->dir);
+  g_free(o);
+}
+
+gboolean trace_write_otf2(const trace *t, const char *dir, GError **error)
+{
+  otf2_out *o = otf2_out_open(dir, t, error);
+  if (!o)
+    return FALSE;
+  for (int r = 0; r < t->nranks; r++)
+    if (!otf2_out_rank(o, t, r, t->ranks[r].events, t->ranks[r].nevents, error)) {
+      otf2_out_abort(o);
+      return FALSE;
+    }
+  return otf2_out_close(o, t, error);
 }

@@ -548,45 +548,101 @@ static gboolean check_opts(const synth_opts *o, GError **error)
   return bad == NULL;
 }
 
+/* The pattern's pairs and an empty trace of its ranks. */
+static gboolean gen_init(gen *g, const synth_opts *o, GError **error)
+{
+  memset(g, 0, sizeof *g);
+  if (!check_opts(o, error))
+    return FALSE;
+  int P = o->ranks;
+  *g = (gen){ trace_new(P), o, g_new0(int64_t, P), g_new0(uint64_t, P), g_new(GRand *, P),
+              g_new(GArray *, P) };
+  for (int r = 0; r < P; r++) {
+    g->rng[r] = g_rand_new_with_seed((guint32)(o->seed * 1000003u + (uint64_t)r));
+    g->pairs[r] = g_array_new(FALSE, FALSE, sizeof(xpair));
+    g->req[r] = 1;
+  }
+  return make_pairs(g, error);
+}
+
+static void gen_clear(gen *g)
+{
+  if (!g->o)
+    return;
+  for (int r = 0; r < g->o->ranks; r++) {
+    g_rand_free(g->rng[r]);
+    g_array_free(g->pairs[r], TRUE);
+  }
+  trace_free(g->t);
+  g_free(g->clock);
+  g_free(g->req);
+  g_free(g->rng);
+  g_free(g->pairs);
+}
+
+/* Every iteration of rank r (ranks are independent: own clock, request
+ * ids and random gaps, so generating rank by rank gives the same records
+ * as iteration by iteration, and regions are first used by rank 0). */
+static void gen_rank(gen *g, int r)
+{
+  gboolean blocking = !g->o->nonblocking, cg = strcmp(g->o->pattern, "cg") == 0;
+  const xpair *p = (const xpair *)g->pairs[r]->data;
+  guint n = g->pairs[r]->len;
+  for (int it = 0; it < g->o->iterations; it++) {
+    compute(g, r);
+    if (blocking)
+      exchange_blocking(g, r, p, n);
+    else
+      exchange_nonblocking(g, r, p, n);
+    if (cg)
+      allreduce(g, r, 16);
+  }
+  g->t->duration_ps = MAX(g->t->duration_ps, g->clock[r]);
+}
+
 trace *synth_build(const synth_opts *o, GError **error)
 {
-  if (!check_opts(o, error))
+  gen g;
+  if (!gen_init(&g, o, error)) {
+    gen_clear(&g);
     return NULL;
-  int P = o->ranks;
-  gen g = { trace_new(P), o, g_new0(int64_t, P), g_new0(uint64_t, P), g_new(GRand *, P),
-            g_new(GArray *, P) };
-  for (int r = 0; r < P; r++) {
-    g.rng[r] = g_rand_new_with_seed((guint32)(o->seed * 1000003u + (uint64_t)r));
-    g.pairs[r] = g_array_new(FALSE, FALSE, sizeof(xpair));
-    g.req[r] = 1;
   }
-  gboolean ok = make_pairs(&g, error);
-  gboolean blocking = !o->nonblocking;
-  for (int it = 0; ok && it < o->iterations; it++)
-    for (int r = 0; r < P; r++) {
-      compute(&g, r);
-      const xpair *p = (const xpair *)g.pairs[r]->data;
-      if (blocking)
-        exchange_blocking(&g, r, p, g.pairs[r]->len);
-      else
-        exchange_nonblocking(&g, r, p, g.pairs[r]->len);
-      if (strcmp(o->pattern, "cg") == 0)
-        allreduce(&g, r, 16);
+  for (int r = 0; r < o->ranks; r++)
+    gen_rank(&g, r);
+  trace_shrink(g.t);
+  trace *t = g_steal_pointer(&g.t);
+  gen_clear(&g);
+  return t;
+}
+
+gboolean synth_write(const synth_opts *o, const char *dir, const progress *pr, GError **error)
+{
+  gen g;
+  otf2_out *out = NULL;
+  gboolean ok = gen_init(&g, o, error) && (out = otf2_out_open(dir, g.t, error));
+  for (int r = 0; ok && r < o->ranks; r++) {
+    gen_rank(&g, r);
+    trace_rank *tr = &g.t->ranks[r];
+    ok = otf2_out_rank(out, g.t, r, tr->events, tr->nevents, error);
+    g_clear_pointer(&tr->events, g_free);
+    tr->nevents = tr->capacity = 0;
+    if ((r & 1023) == 1023 || r + 1 == o->ranks) {
+      progress_report(pr, "gen: ranks written", (uint64_t)r + 1, (uint64_t)o->ranks);
+      if (ok && progress_stopped(pr)) {
+        g_set_error(error, SYNTH_ERROR, SYNTH_ERROR_OPTION,
+                    "%s: interrupted after %d of %d ranks, nothing written", dir, r + 1, o->ranks);
+        ok = FALSE;
+      }
     }
-  for (int r = 0; r < P; r++) {
-    g.t->duration_ps = MAX(g.t->duration_ps, g.clock[r]);
-    g_rand_free(g.rng[r]);
-    g_array_free(g.pairs[r], TRUE);
   }
-  if (!ok)
-    g_clear_pointer(&g.t, trace_free);
-  else
-    trace_shrink(g.t);
-  g_free(g.clock);
-  g_free(g.req);
-  g_free(g.rng);
-  g_free(g.pairs);
-  return g.t;
+  if (out) {
+    if (ok)
+      ok = otf2_out_close(out, g.t, error);
+    else
+      otf2_out_abort(out);
+  }
+  gen_clear(&g);
+  return ok;
 }
 
 gboolean synth_parse_dims(const char *spec, int *dims, GError **error)

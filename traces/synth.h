@@ -22,7 +22,7 @@
  * from `seed`); each MPI record takes 10 ns. Same options, same trace.
  *
  * Ownership: synth_build() returns a new trace (trace_free()); options are
- * borrowed. Not for: writing files (trace_write_otf2()).
+ * borrowed; synth_write() streams the same records to an OTF2 archive. Not for: writing files (trace_write_otf2()).
  */
 #pragma once
 
@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "traces/trace.h"
+#include "util/progress.h"
 
 G_BEGIN_DECLS
 
@@ -72,6 +73,13 @@ extern const int synth_npatterns;
 
 /* Builds the trace of `o`; NULL + error on bad options or input files. */
 trace *synth_build(const synth_opts *o, GError **error);
+
+/* Writes the trace of `o` as an OTF2 archive in `dir` (as
+ * trace_write_otf2() would write synth_build()'s trace, byte for byte in
+ * the .def and .evt files) without building it in memory: rank by rank,
+ * so memory is O(ranks + one rank's records). Reports "gen: ranks
+ * written" to `pr` and stops (error, nothing written) when it says so. */
+gboolean synth_write(const synth_opts *o, const char *dir, const progress *pr, GError **error);
 
 /* Parses a process grid "4x4x4" (1 to 4 sizes, each 1..2^24) into dims[];
  * SYNTH_ERROR_OPTION naming --dims otherwise. */

@@ -1,5 +1,6 @@
 /* cmd-gen.c - `mapsim gen`: synthesize an OTF2 trace of a communication
- * pattern (traces/synth.h) and write it with the OTF2 writer. */
+ * pattern (traces/synth.h), streamed rank by rank to the OTF2 writer, with
+ * a progress line. */
 #include <stdio.h>
 
 #include "sim/cli/cli.h"
@@ -42,12 +43,11 @@ int cmd_gen(int argc, char **argv)
   };
   int status = 2;
   GError *e = NULL;
-  trace *t = NULL;
   cli_common c;
   if (!cli_parse(&argc, &argv, "gen", "", "Synthesize an OTF2 trace of a communication pattern.",
                  "Examples:\n  mapsim gen --pattern stencil3d --ranks 64 --dims 4x4x4 --periodic -o st3d\n"
                  "  mapsim gen --pattern spmv --ranks 16 --matrix A.mtx --partition A.part -o spmv",
-                 0, &c, entries))
+                 CLI_OPT_PROGRESS, &c, entries))
     goto out;
   if (list) {
     print_patterns();
@@ -72,19 +72,22 @@ int cmd_gen(int argc, char **argv)
                 out ? "--pattern" : "--output", out ? "a pattern name (see --list)" : "-o DIR");
     goto fail;
   }
-  if ((dims && !synth_parse_dims(dims, o.dims, &e)) || !(t = synth_build(&o, &e)) ||
-      !trace_write_otf2(t, out, &e))
+  if (dims && !synth_parse_dims(dims, o.dims, &e))
+    goto fail;
+  gboolean written = synth_write(&o, out, cli_progress(&c), &e);
+  cli_progress_end();
+  if (!written)
     goto fail;
   status = 0;
   goto out;
 fail:
   status = cli_fail(e);
 out:
-  trace_free(t);
   g_free(pattern);
   g_free(dims);
   g_free(out);
   g_free(matrix);
   g_free(partition);
+  cli_common_clear(&c);
   return status;
 }
