@@ -121,7 +121,8 @@ static mapping *make_mapping(const run_inputs *in, const run_spec *s, double *se
   if (!pl)
     return NULL;
   gint64 t0 = g_get_monotonic_time();
-  mapping *m = strategy_run(pl, in->g, in->p, s->seed, in->coords, in->coord_dims, error);
+  const commgraph *g = in->map_g ? in->map_g : in->g;
+  mapping *m = strategy_run(pl, g, in->p, s->seed, in->coords, in->coord_dims, error);
   *seconds = (double)(g_get_monotonic_time() - t0) * 1e-6;
   return m;
 }

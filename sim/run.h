@@ -40,6 +40,7 @@ typedef struct run_inputs {
   const platform *p;
   const commgraph *g;        /* the traffic static metrics count (run_traffic_graph) */
   gboolean g_collectives;    /* g holds the trace's collective messages too */
+  const commgraph *map_g;    /* the weights the strategy maps by (same ranks), or NULL: g */
   const trace *t;            /* NULL: static only */
   const double *coords;      /* task coordinates for geometric strategies, or NULL */
   int coord_dims;

@@ -1,85 +1,614 @@
-/* study.c - platform x strategy grids of runs (korndoerfer2021 Sections 7.3
- * and 7.4). */
-#include "sim/study.h"
+/* study.c - the factorial grid of runs, cell keys, running cells on a
+ * thread pool, storing and reading back their results (korndoerfer2021
+ * Section 7, Table 5). The study file is read in study-file.c, batch
+ * scripts are written in study-slurm.c. */
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/study-private.h"
 
 G_DEFINE_QUARK(study-error-quark, study_error)
 
-study *study_new(const trace *t, const char *const *platforms, int nplatforms,
-                 const char *const *strategies, int nstrategies,
-                 const struct netmodel_ops *model, guint32 seed, const char *collectives,
-                 GError **error)
+#ifndef MAPSIM_VERSION
+#define MAPSIM_VERSION "unknown"
+#endif
+
+const char *study_kind_name(study_kind k)
+{
+  return k == STUDY_KIND_COUNT ? "count" : "bytes";
+}
+
+const char *study_cell_model_name(const study *s, const study_cell *c)
+{
+  return c->model >= 0 ? s->models[c->model]->name : NULL;
+}
+
+int study_input_nmodels(const study *s, int input)
+{
+  return s->inputs[input].t ? s->nmodels : 1;
+}
+
+study_cell *study_cell_at(const study *s, int input, int kind, int plat, int strategy,
+                          int model, int seed)
+{
+  int base = 0;
+  for (int i = 0; i < input; i++)
+    base += s->inputs[i].nkinds * s->nplatforms * s->nstrategies * study_input_nmodels(s, i) *
+            s->nseeds;
+  int nm = study_input_nmodels(s, input);
+  int m = s->inputs[input].t ? model : 0;
+  return &s->cells[base + (((kind * s->nplatforms + plat) * s->nstrategies + strategy) * nm +
+                           m) * s->nseeds + seed];
+}
+
+/* ---- content hashes ---- */
+
+void study_digest(GChecksum *sum, char out[65])
+{
+  g_strlcpy(out, g_checksum_get_string(sum), 65);
+}
+
+static gboolean hash_file(GChecksum *sum, const char *path, GError **error)
+{
+  GMappedFile *f = g_mapped_file_new(path, FALSE, error);
+  if (!f)
+    return FALSE;
+  gsize len = g_mapped_file_get_length(f);
+  char head[32];
+  g_snprintf(head, sizeof head, "%" G_GSIZE_FORMAT ":", len);
+  g_checksum_update(sum, (const guchar *)head, -1);
+  if (len)
+    g_checksum_update(sum, (const guchar *)g_mapped_file_get_contents(f), (gssize)len);
+  g_mapped_file_unref(f);
+  return TRUE;
+}
+
+static gint cmp_str(gconstpointer a, gconstpointer b)
+{
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Files below `dir` as paths relative to `root`, sorted. */
+static gboolean list_files(const char *root, const char *rel, GPtrArray *out, GError **error)
+{
+  g_autofree char *dir = rel ? g_build_filename(root, rel, NULL) : g_strdup(root);
+  GDir *d = g_dir_open(dir, 0, error);
+  if (!d)
+    return FALSE;
+  const char *name;
+  gboolean ok = TRUE;
+  while (ok && (name = g_dir_read_name(d))) {
+    char *r = rel ? g_build_filename(rel, name, NULL) : g_strdup(name);
+    g_autofree char *full = g_build_filename(root, r, NULL);
+    if (g_file_test(full, G_FILE_TEST_IS_DIR)) {
+      ok = list_files(root, r, out, error);
+      g_free(r);
+    } else {
+      g_ptr_array_add(out, r);
+    }
+  }
+  g_dir_close(d);
+  return ok;
+}
+
+gboolean study_hash_path(GChecksum *sum, const char *path, GError **error)
+{
+  if (!g_file_test(path, G_FILE_TEST_IS_DIR))
+    return hash_file(sum, path, error);
+  GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+  gboolean ok = list_files(path, NULL, files, error);
+  g_ptr_array_sort(files, cmp_str);
+  for (guint i = 0; ok && i < files->len; i++) {
+    const char *rel = g_ptr_array_index(files, i);
+    g_autofree char *full = g_build_filename(path, rel, NULL);
+    g_checksum_update(sum, (const guchar *)rel, (gssize)strlen(rel) + 1);
+    ok = hash_file(sum, full, error);
+  }
+  g_ptr_array_free(files, TRUE);
+  return ok;
+}
+
+/* Every value of an INI platform file that names a file (route tables,
+ * node lists) adds that file's content. */
+static gboolean hash_named_files(GChecksum *sum, const char *ini, GError **error)
+{
+  g_autoptr(GKeyFile) kf = g_key_file_new();
+  if (!g_key_file_load_from_file(kf, ini, G_KEY_FILE_NONE, NULL))
+    return TRUE; /* not an INI file (HAEC-SIM JSON): its content is all */
+  g_autofree char *dir = g_path_get_dirname(ini);
+  g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
+  for (int i = 0; groups[i]; i++) {
+    g_auto(GStrv) keys = g_key_file_get_keys(kf, groups[i], NULL, NULL);
+    for (int k = 0; keys && keys[k]; k++) {
+      g_autofree char *v = g_key_file_get_value(kf, groups[i], keys[k], NULL);
+      if (!v || !*g_strstrip(v))
+        continue;
+      g_autofree char *f = g_path_is_absolute(v) ? g_strdup(v) : g_build_filename(dir, v, NULL);
+      if (!g_file_test(f, G_FILE_TEST_IS_REGULAR))
+        continue;
+      g_checksum_update(sum, (const guchar *)keys[k], (gssize)strlen(keys[k]) + 1);
+      if (!hash_file(sum, f, error))
+        return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+gboolean study_platform_load(study_platform *sp, GError **error)
+{
+  sp->p = platform_load(sp->spec, error);
+  if (sp->p && ((sp->alloc && !platform_set_allocation(sp->p, sp->alloc, error)) ||
+                (sp->cores && !platform_set_cores(sp->p, sp->cores, error)) ||
+                (sp->fill && !platform_set_fill(sp->p, sp->fill, error))))
+    g_clear_pointer(&sp->p, platform_free);
+  return sp->p != NULL;
+}
+
+gboolean study_platform_hash(const study_platform *sp, char out[65], GError **error)
+{
+  const char *spec = sp->spec, *alloc = sp->alloc;
+  GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
+  gboolean ok = TRUE;
+  if (g_file_test(spec, G_FILE_TEST_IS_REGULAR)) {
+    g_checksum_update(sum, (const guchar *)"file:", -1);
+    ok = hash_file(sum, spec, error) && hash_named_files(sum, spec, error);
+  } else {
+    g_checksum_update(sum, (const guchar *)"shorthand:", -1);
+    g_checksum_update(sum, (const guchar *)spec, -1);
+  }
+  g_checksum_update(sum, (const guchar *)"\nalloc:", -1);
+  if (ok && alloc && g_file_test(alloc, G_FILE_TEST_IS_REGULAR))
+    ok = hash_file(sum, alloc, error);
+  else if (alloc)
+    g_checksum_update(sum, (const guchar *)alloc, -1);
+  char c[64];
+  g_snprintf(c, sizeof c, "\ncores:%d\nfill:%s", sp->cores, sp->fill ? sp->fill : "");
+  g_checksum_update(sum, (const guchar *)c, -1);
+  study_digest(sum, out);
+  g_checksum_free(sum);
+  return ok;
+}
+
+/* ---- cells ---- */
+
+static void update_str(GChecksum *sum, const char *tag, const char *v)
+{
+  g_checksum_update(sum, (const guchar *)tag, (gssize)strlen(tag) + 1);
+  if (v)
+    g_checksum_update(sum, (const guchar *)v, (gssize)strlen(v));
+  g_checksum_update(sum, (const guchar *)"\n", 1);
+}
+
+/* Everything a cell's result depends on. */
+static void cell_key(const study *s, study_cell *c)
+{
+  const study_input *in = &s->inputs[c->input];
+  GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
+  update_str(sum, "mapsim", MAPSIM_VERSION " study-cell 1");
+  for (int i = 0; i < metrics_nfields; i++)
+    update_str(sum, "static", metrics_fields[i].name);
+  for (int i = 0; i < run_replay_nfields; i++)
+    update_str(sum, "simulated", run_replay_fields[i].name);
+  update_str(sum, "input", in->hash);
+  update_str(sum, "kind", study_kind_name(in->kinds[c->kind]));
+  update_str(sum, "platform", s->platforms[c->platform].hash);
+  const char *pl = s->strategies[c->strategy].pipeline;
+  update_str(sum, "strategy", pl ? pl : "identity");
+  char seed[16];
+  g_snprintf(seed, sizeof seed, "%u", s->seeds[c->seed]);
+  update_str(sum, "seed", seed);
+  if (c->model >= 0) {
+    char scale[40];
+    g_ascii_formatd(scale, sizeof scale, "%.17g", s->opts.compute_scale);
+    update_str(sum, "model", s->models[c->model]->name);
+    update_str(sum, "compute-scale", scale);
+    update_str(sum, "collectives", s->opts.collectives ? s->opts.collectives : "auto");
+  }
+  study_digest(sum, c->key);
+  g_checksum_free(sum);
+}
+
+void study_make_cells(study *s)
+{
+  int n = 0;
+  for (int i = 0; i < s->ninputs; i++)
+    n += s->inputs[i].nkinds * s->nplatforms * s->nstrategies *
+         (s->inputs[i].t ? s->nmodels : 1) * s->nseeds;
+  s->ncells = n;
+  s->cells = g_new0(study_cell, MAX(n, 1));
+  int k = 0;
+  for (int i = 0; i < s->ninputs; i++) {
+    const study_input *in = &s->inputs[i];
+    int nm = in->t ? s->nmodels : 1;
+    for (int kind = 0; kind < in->nkinds; kind++)
+      for (int p = 0; p < s->nplatforms; p++)
+        for (int st = 0; st < s->nstrategies; st++)
+          for (int m = 0; m < nm; m++)
+            for (int sd = 0; sd < s->nseeds; sd++) {
+              study_cell *c = &s->cells[k++];
+              *c = (study_cell){ .input = i, .kind = kind, .platform = p, .strategy = st,
+                                 .model = in->t ? m : -1, .seed = sd };
+              cell_key(s, c);
+            }
+  }
+}
+
+result_row *study_cell_row(const study *s, const study_cell *c, const run_result *res,
+                    const GError *error)
+{
+  const study_input *in = &s->inputs[c->input];
+  result_row *r = row_new();
+  row_add_string(r, "input", in->label);
+  row_add_string(r, "kind", study_kind_name(in->kinds[c->kind]));
+  row_add_string(r, "platform", s->platforms[c->platform].label);
+  row_add_string(r, "strategy", s->strategies[c->strategy].label);
+  row_add_string(r, "model", study_cell_model_name(s, c));
+  row_add_int(r, "seed", s->seeds[c->seed]);
+  row_add_string(r, "error", error ? error->message : NULL);
+  if (res) {
+    row_add_double(r, "map_s", res->map_seconds);
+    row_group(r, "pre");
+    row_add_fields(r, metrics_fields, metrics_nfields, res->pre, metrics_view(res->pre));
+    row_group(r, NULL);
+    if (res->r) {
+      row_add_fields(r, run_replay_fields, run_replay_nfields, res->r, 0);
+      for (int i = 0; i < res->r->nmodel_stats; i++)
+        row_add_double(r, res->r->model_stats[i].name, res->r->model_stats[i].value);
+    }
+    if (res->post) {
+      row_group(r, "post");
+      row_add_fields(r, metrics_fields, metrics_nfields, res->post, metrics_view(res->post));
+      row_group(r, NULL);
+      row_add_bool(r, "pre_post_match", res->mismatch < 0);
+    }
+  }
+  row_add_string(r, "key", c->key);
+  return r;
+}
+
+/* ---- the store ---- */
+
+gboolean study_write_file(const char *path, const char *data, gsize len, GError **error)
+{
+  g_autofree char *dir = g_path_get_dirname(path);
+  g_autofree char *base = g_path_get_basename(path);
+  g_autofree char *tmp = g_strdup_printf("%s/.%s.tmp-XXXXXX", dir, base);
+  int fd = g_mkstemp(tmp);
+  if (fd < 0)
+    goto fail;
+  for (gsize done = 0; done < len;) {
+    ssize_t w = write(fd, data + done, len - done);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w < 0) {
+      int err = errno;
+      close(fd);
+      g_unlink(tmp);
+      errno = err;
+      goto fail;
+    }
+    done += (gsize)w;
+  }
+  if (fsync(fd) != 0 || close(fd) != 0 || g_rename(tmp, path) != 0) {
+    int err = errno;
+    g_unlink(tmp);
+    errno = err;
+    goto fail;
+  }
+  int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+  if (dfd >= 0) {
+    fsync(dfd);
+    close(dfd);
+  }
+  return TRUE;
+fail:
+  g_set_error(error, STUDY_ERROR, STUDY_ERROR_STORE, "%s: cannot write: %s", path,
+              g_strerror(errno));
+  return FALSE;
+}
+
+static char *cell_path(const char *store, const study_cell *c)
+{
+  g_autofree char *name = g_strconcat(c->key, ".json", NULL);
+  return g_build_filename(store, "cells", name, NULL);
+}
+
+static gboolean store_cell(const char *store, const study_cell *c, GError **error)
+{
+  JsonObject *o = json_object_new();
+  json_object_set_string_member(o, "key", c->key);
+  json_object_set_member(o, "row", row_to_record(c->row));
+  JsonNode *root = json_node_init_object(json_node_alloc(), o);
+  json_object_unref(o);
+  g_autofree char *text = json_text(root, FALSE);
+  json_node_unref(root);
+  g_autofree char *path = cell_path(store, c);
+  return study_write_file(path, text, strlen(text), error);
+}
+
+/* Reads a stored cell; FALSE when there is none (or it is unreadable:
+ * the cell then runs again). */
+static gboolean load_cell(const char *store, study_cell *c)
+{
+  g_autofree char *path = cell_path(store, c);
+  g_autoptr(JsonParser) jp = json_parser_new();
+  if (!json_parser_load_from_file(jp, path, NULL))
+    return FALSE;
+  JsonNode *root = json_parser_get_root(jp);
+  if (!root || !JSON_NODE_HOLDS_OBJECT(root))
+    return FALSE;
+  JsonObject *o = json_node_get_object(root);
+  if (g_strcmp0(json_object_get_string_member_with_default(o, "key", ""), c->key) != 0 ||
+      !json_object_has_member(o, "row"))
+    return FALSE;
+  result_row *r = row_from_record(json_object_get_member(o, "row"), NULL);
+  if (!r)
+    return FALSE;
+  c->row = r;
+  c->stored = TRUE;
+  const char *err = row_get_string(r, "error");
+  if (err)
+    c->error = g_error_new_literal(STUDY_ERROR, STUDY_ERROR_FILE, err);
+  return TRUE;
+}
+
+static gboolean make_store(const char *store, GError **error)
+{
+  g_autofree char *cells = g_build_filename(store, "cells", NULL);
+  if (g_mkdir_with_parents(cells, 0755) != 0) {
+    g_set_error(error, STUDY_ERROR, STUDY_ERROR_STORE, "%s: cannot create: %s", cells,
+                g_strerror(errno));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* ---- running ---- */
+
+typedef struct run_state {
+  study *s;
+  GMutex lock;
+  GError *store_error;       /* the first failure to store a cell */
+} run_state;
+
+static void run_one_cell(study *s, study_cell *c)
+{
+  const study_input *in = &s->inputs[c->input];
+  const study_platform *sp = &s->platforms[c->platform];
+  run_result *res = NULL;
+  GError *e = NULL;
+  if (!sp->p) {
+    e = g_error_copy(sp->error);
+  } else {
+    run_inputs ri = { .p = sp->p, .g = in->g, .g_collectives = in->g_collectives, .t = in->t,
+                      .coords = in->coords, .coord_dims = in->coord_dims };
+    if (in->kinds[c->kind] == STUDY_KIND_COUNT)
+      ri.map_g = in->g_count;
+    run_spec spec;
+    run_spec_init(&spec);
+    spec.strategy = s->strategies[c->strategy].pipeline;
+    spec.seed = s->seeds[c->seed];
+    spec.model = c->model >= 0 ? s->models[c->model] : NULL;
+    spec.opts = s->opts;
+    res = run_cell(&ri, &spec, &e);
+    if (res && res->r && res->r->stuck)
+      g_set_error(&e, REPLAY_ERROR, REPLAY_ERROR_INPUT, "%s", res->r->stuck_summary);
+  }
+  c->row = study_cell_row(s, c, res, e);
+  c->error = e;
+  c->ran = TRUE;
+  if (s->keep_results)
+    c->res = res;
+  else
+    run_result_free(res);
+}
+
+static void worker(gpointer data, gpointer user)
+{
+  run_state *st = user;
+  study *s = st->s;
+  study_cell *c = data;
+  if (progress_stopped(s->prog)) {
+    g_set_error(&c->error, STUDY_ERROR, STUDY_ERROR_INTERRUPTED, "interrupted");
+    return;
+  }
+  run_one_cell(s, c);
+  GError *e = NULL;
+  if (s->store && !store_cell(s->store, c, &e)) {
+    g_mutex_lock(&st->lock);
+    if (!st->store_error)
+      st->store_error = e;
+    else
+      g_error_free(e);
+    g_mutex_unlock(&st->lock);
+  }
+  int done = g_atomic_int_add(&s->done, 1) + 1;
+  progress_report(s->prog, "cells", (uint64_t)done, (uint64_t)s->to_run);
+}
+
+gboolean study_parse_slice(const char *text, study_slice *out, GError **error)
+{
+  g_auto(GStrv) kn = g_strsplit(text, "/", 2);
+  guint64 k, n;
+  if (!kn[0] || !kn[1] || !g_ascii_string_to_unsigned(kn[1], 10, 1, 1 << 20, &n, NULL) ||
+      !g_ascii_string_to_unsigned(kn[0], 10, 1, n, &k, NULL)) {
+    g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "--slice %s: expected K/N with 1 <= K <= N, e.g. 2/8", text);
+    return FALSE;
+  }
+  out->k = (int)k;
+  out->n = (int)n;
+  return TRUE;
+}
+
+gboolean study_in_slice(const study_slice *slice, int cell)
+{
+  return !slice || cell % slice->n == slice->k - 1;
+}
+
+gboolean study_run(study *s, const study_slice *slice, int threads, const char *store,
+                   gboolean fresh, const progress *prog, GError **error)
+{
+  if (store && !make_store(store, error))
+    return FALSE;
+  s->prog = prog;
+  s->store = store;
+  s->done = 0;
+  s->to_run = 0;
+  GPtrArray *todo = g_ptr_array_new();
+  for (int i = 0; i < s->ncells; i++) {
+    study_cell *c = &s->cells[i];
+    if (!study_in_slice(slice, i) || c->row)
+      continue;
+    if (store && !fresh && load_cell(store, c))
+      continue;
+    g_ptr_array_add(todo, c);
+  }
+  s->to_run = (int)todo->len;
+  run_state st = { .s = s };
+  g_mutex_init(&st.lock);
+  gboolean ok = TRUE;
+  if (todo->len) {
+    progress_report(prog, "cells", 0, todo->len);
+    GThreadPool *pool = g_thread_pool_new(worker, &st, MAX(threads, 1), TRUE, error);
+    ok = pool != NULL;
+    for (guint i = 0; ok && i < todo->len; i++)
+      ok = g_thread_pool_push(pool, g_ptr_array_index(todo, i), error);
+    if (pool)
+      g_thread_pool_free(pool, FALSE, TRUE); /* waits for every cell */
+  }
+  g_ptr_array_free(todo, TRUE);
+  g_mutex_clear(&st.lock);
+  s->prog = NULL;
+  s->store = NULL;
+  if (ok && st.store_error) {
+    g_propagate_error(error, st.store_error);
+    return FALSE;
+  }
+  g_clear_error(&st.store_error);
+  return ok;
+}
+
+int study_collect(study *s, const char *store, GError **error)
+{
+  int missing = 0;
+  for (int i = 0; i < s->ncells; i++) {
+    study_cell *c = &s->cells[i];
+    if (!c->row && !load_cell(store, c))
+      missing++;
+  }
+  return missing;
+}
+
+/* ---- results ---- */
+
+gboolean study_write_results(const study *s, const study_slice *slice, const char *dir,
+                             const char *stem, GError **error)
+{
+  GPtrArray *rows = g_ptr_array_new();
+  int missing = 0, first = -1;
+  for (int i = 0; i < s->ncells; i++) {
+    if (!study_in_slice(slice, i))
+      continue;
+    if (s->cells[i].row)
+      g_ptr_array_add(rows, s->cells[i].row);
+    else if (missing++ == 0)
+      first = i;
+  }
+  if (missing) {
+    const study_cell *c = &s->cells[first];
+    g_set_error(error, STUDY_ERROR, STUDY_ERROR_MISSING,
+                "%d of %d cells have no result yet (the first: input %s, platform %s, strategy "
+                "%s, seed %u); run the study (again) to compute them",
+                missing, missing + (int)rows->len, s->inputs[c->input].label,
+                s->platforms[c->platform].label, s->strategies[c->strategy].label,
+                s->seeds[c->seed]);
+    g_ptr_array_free(rows, TRUE);
+    return FALSE;
+  }
+  g_autofree char *csv = rows_csv((const result_row *const *)rows->pdata, (int)rows->len);
+  JsonBuilder *b = json_builder_new();
+  json_builder_begin_object(b);
+  json_builder_set_member_name(b, "study");
+  json_builder_add_string_value(b, s->name);
+  json_builder_set_member_name(b, "cells");
+  json_builder_begin_array(b);
+  for (guint i = 0; i < rows->len; i++) {
+    json_builder_begin_object(b);
+    row_json(g_ptr_array_index(rows, i), b);
+    json_builder_end_object(b);
+  }
+  json_builder_end_array(b);
+  json_builder_end_object(b);
+  JsonNode *root = json_builder_get_root(b);
+  g_object_unref(b);
+  g_autofree char *json = json_text(root, TRUE);
+  json_node_unref(root);
+  g_ptr_array_free(rows, TRUE);
+  g_autofree char *csv_name = g_strconcat(stem, ".csv", NULL);
+  g_autofree char *json_name = g_strconcat(stem, ".json", NULL);
+  g_autofree char *csv_path = g_build_filename(dir, csv_name, NULL);
+  g_autofree char *json_path = g_build_filename(dir, json_name, NULL);
+  g_autofree char *json_nl = g_strconcat(json, "\n", NULL);
+  if (g_mkdir_with_parents(dir, 0755) != 0) {
+    g_set_error(error, STUDY_ERROR, STUDY_ERROR_STORE, "%s: cannot create: %s", dir,
+                g_strerror(errno));
+    return FALSE;
+  }
+  return study_write_file(csv_path, csv, strlen(csv), error) &&
+         study_write_file(json_path, json_nl, strlen(json_nl), error);
+}
+
+/* ---- a study in code (compare) ---- */
+
+study *study_new_grid(const trace *t, const char *trace_label, const char *const *platforms,
+                      int nplatforms, const char *alloc, int cores, const char *fill,
+                      const char *const *strategies, int nstrategies,
+                      const struct netmodel_ops *model, guint32 seed, const char *collectives,
+                      GError **error)
 {
   gboolean with_colls;
   commgraph *g = run_traffic_graph(t, collectives, &with_colls, error);
   if (!g)
     return NULL;
   study *s = g_new0(study, 1);
-  s->t = t;
-  s->g = g;
-  s->g_collectives = with_colls;
-  s->collectives = g_strdup(collectives);
-  run_spec_init(&s->spec);
-  s->spec.opts.collectives = s->collectives;
-  s->spec.model = model;
-  s->spec.seed = seed;
+  s->name = g_strdup(trace_label);
+  replay_opts_init(&s->opts);
+  s->opts.collectives = g_strdup(collectives);
+  s->ninputs = 1;
+  s->inputs = g_new0(study_input, 1);
+  s->inputs[0] = (study_input){ .label = g_strdup(trace_label), .nkinds = 1,
+                                .kinds = { STUDY_KIND_BYTES }, .t = (trace *)t, .g = g,
+                                .g_collectives = with_colls };
+  s->borrowed_trace = TRUE;
   s->nplatforms = nplatforms;
-  s->nstrategies = nstrategies;
-  s->ncells = nplatforms * nstrategies;
-  s->cells = g_new0(study_cell, s->ncells ? s->ncells : 1);
-  for (int i = 0; i < nplatforms; i++)
-    for (int j = 0; j < nstrategies; j++) {
-      study_cell *c = &s->cells[i * nstrategies + j];
-      c->platform_spec = g_strdup(platforms[i]);
-      c->strategy_spec = g_strdup(strategies[j]);
-    }
-  return s;
-}
-
-static void run_cell_in(study *s, study_cell *c);
-
-/* Worker: loads the cell's platform and runs it. */
-static void run_one(gpointer data, gpointer user)
-{
-  study *s = user;
-  study_cell *c = data;
-  if (progress_stopped(s->prog)) {
-    g_set_error(&c->error, STUDY_ERROR, STUDY_ERROR_INTERRUPTED, "interrupted");
-    return;
+  s->platforms = g_new0(study_platform, MAX(nplatforms, 1));
+  for (int i = 0; i < nplatforms; i++) {
+    study_platform *sp = &s->platforms[i];
+    sp->label = g_strdup(platforms[i]);
+    sp->spec = g_strdup(platforms[i]);
+    sp->alloc = g_strdup(alloc);
+    sp->cores = cores;
+    sp->fill = g_strdup(fill);
+    study_platform_load(sp, &sp->error);
   }
-  run_cell_in(s, c);
-  int done = g_atomic_int_add(&s->done, 1) + 1;
-  progress_report(s->prog, "cells", (uint64_t)done, (uint64_t)s->ncells);
-}
-
-static void run_cell_in(study *s, study_cell *c)
-{
-  c->p = platform_load(c->platform_spec, &c->error);
-  if (!c->p || (s->alloc && !platform_set_allocation(c->p, s->alloc, &c->error)) ||
-      (s->cores && !platform_set_cores(c->p, s->cores, &c->error)) ||
-      (s->fill && !platform_set_fill(c->p, s->fill, &c->error)))
-    return;
-  run_inputs in = { .p = c->p, .g = s->g, .g_collectives = s->g_collectives, .t = s->t };
-  run_spec spec = s->spec;
-  spec.strategy = c->strategy_spec;
-  c->res = run_cell(&in, &spec, &c->error);
-  if (c->res && c->res->r && c->res->r->stuck)
-    g_set_error(&c->error, REPLAY_ERROR, REPLAY_ERROR_INPUT, "%s", c->res->r->stuck_summary);
-}
-
-gboolean study_run(study *s, int threads, const progress *prog, GError **error)
-{
-  s->prog = prog;
-  s->done = 0;
-  GThreadPool *pool = g_thread_pool_new(run_one, s, MAX(threads, 1), TRUE, error);
-  if (!pool)
-    return FALSE;
-  for (int i = 0; i < s->ncells; i++)
-    if (!g_thread_pool_push(pool, &s->cells[i], error)) {
-      g_thread_pool_free(pool, FALSE, TRUE);
-      return FALSE;
-    }
-  g_thread_pool_free(pool, FALSE, TRUE); /* waits for every cell */
-  return TRUE;
+  s->nstrategies = nstrategies;
+  s->strategies = g_new0(study_strategy, MAX(nstrategies, 1));
+  for (int i = 0; i < nstrategies; i++)
+    s->strategies[i] = (study_strategy){ .label = g_strdup(strategies[i]),
+                                         .pipeline = g_strdup(strategies[i]) };
+  s->nmodels = 1;
+  s->models = g_new(const struct netmodel_ops *, 1);
+  s->models[0] = model;
+  s->nseeds = 1;
+  s->seeds = g_new(guint32, 1);
+  s->seeds[0] = seed;
+  s->keep_results = TRUE;
+  study_make_cells(s);
+  return s;
 }
 
 void study_free(study *s)
@@ -88,16 +617,49 @@ void study_free(study *s)
     return;
   for (int i = 0; i < s->ncells; i++) {
     study_cell *c = &s->cells[i];
-    g_free(c->platform_spec);
-    g_free(c->strategy_spec);
+    row_free(c->row);
     run_result_free(c->res);
-    platform_free(c->p);
     g_clear_error(&c->error);
   }
   g_free(s->cells);
-  g_free(s->alloc);
-  g_free(s->fill);
-  g_free(s->collectives);
-  commgraph_free(s->g);
+  for (int i = 0; i < s->ninputs; i++) {
+    study_input *in = &s->inputs[i];
+    g_free(in->label);
+    g_free(in->trace_path);
+    g_free(in->matrix_path);
+    g_free(in->counts_path);
+    g_free(in->coords_path);
+    if (!s->borrowed_trace)
+      trace_free(in->t);
+    commgraph_free(in->g);
+    commgraph_free(in->g_count);
+    g_free(in->coords);
+  }
+  g_free(s->inputs);
+  for (int i = 0; i < s->nplatforms; i++) {
+    study_platform *sp = &s->platforms[i];
+    g_free(sp->label);
+    g_free(sp->spec);
+    g_free(sp->alloc);
+    g_free(sp->fill);
+    platform_free(sp->p);
+    g_clear_error(&sp->error);
+  }
+  g_free(s->platforms);
+  for (int i = 0; i < s->nstrategies; i++) {
+    g_free(s->strategies[i].label);
+    g_free(s->strategies[i].pipeline);
+  }
+  g_free(s->strategies);
+  g_free(s->models);
+  g_free(s->seeds);
+  g_free((char *)s->opts.collectives);
+  g_free(s->report.time);
+  g_free(s->report.rank_static);
+  g_free(s->report.links_input);
+  g_free(s->name);
+  g_free(s->path);
+  g_free(s->text);
+  g_free(s->base_dir);
   g_free(s);
 }

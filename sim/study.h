@@ -1,18 +1,47 @@
-/* study.h - what-if studies: one trace replayed on several platforms with
- * several mapping strategies, the pre/post comparison of every cell.
+/* study.h - what-if studies: the full factorial of inputs x matrix kinds x
+ * platforms x strategies x models x seeds, each cell one run (sim/run.h),
+ * on a thread pool, resumable, splittable into slices for a batch system.
  *
- * A study is a grid of cells (platform x strategy); each cell is one run
- * (sim/run.h). Cells run on a GThreadPool; each writes only its own slot
- * and a run's result depends on its own inputs only (strategies and Scotch
- * are seeded per run), so the results - and everything printed from them -
- * are identical whatever the thread count.
+ * korndoerfer2021 Section 7 and Table 5 (4 applications x 12 mappings x 2
+ * matrix kinds x 3 topologies): for every cell the mapping, the static
+ * metrics and, when the input is a trace, the replay with its post metrics
+ * and the pre == post check.
  *
- * Ownership: study_new() copies its specs; study_free() frees the cells and
- * their results. The trace is borrowed and must outlive study_run().
- * Not for: printing (sim/cli/cmd-compare.c), single runs (sim/run.h).
+ * A study comes from a study file (study_load; the format is in
+ * study-file.c, `mapsim study --help` and the README), or is built in code
+ * (study_new_grid, for `compare`). Loading checks everything a run needs before any cell runs -
+ * files exist, platforms load, strategies and models exist, every input
+ * fits every platform - and reports every problem with its line.
+ *
+ * Cells: cell i is the i-th combination in the order input, kind, platform,
+ * strategy, model, seed (the last fastest). Static inputs (matrices) have
+ * no model: their cells run once per seed. Each cell's result is a row
+ * (sim/row.h) with the same names as `metrics --json` / `simulate --json`:
+ * input, kind, platform, strategy, model, seed, error, map_s, pre.*, the
+ * simulated fields, the model's statistics, post.*, pre_post_match, key.
+ *
+ * Determinism: a cell's result depends on its own inputs only (strategies
+ * and Scotch are seeded per run), cells write only their own slot, so the
+ * results are the same for any thread count; only map_s (the strategy's
+ * wall time) is a measurement.
+ *
+ * Resume: a cell's key is a SHA-256 of everything that determines its
+ * result (input file contents, platform file contents and the files it
+ * names, kind, strategy, model, seed, replay options, mapsim's version and
+ * the result's field names). With a store folder, each finished cell is
+ * written at once as STORE/cells/KEY.json (temporary file, fsync, rename)
+ * and cells found there are not run again: an interrupted study continues
+ * where it stopped, and an edited study file reruns only the cells whose key
+ * changed.
+ *
+ * Ownership: a study owns its inputs, platforms and cells; free it with
+ * study_free(). Threads: study_run() runs cells in parallel; nothing else
+ * may touch the study meanwhile.
+ * Not for: printing (sim/cli/), the report (sim/report/).
  */
 #pragma once
 
+#include "sim/row.h"
 #include "sim/run.h"
 #include "util/progress.h"
 
@@ -23,47 +52,173 @@ GQuark study_error_quark(void);
 
 typedef enum {
   STUDY_ERROR_INTERRUPTED, /* stopped by the progress hook before the cell ran */
+  STUDY_ERROR_FILE,        /* a bad study file (every problem in the message) */
+  STUDY_ERROR_STORE,       /* the output folder: unreadable, unwritable */
+  STUDY_ERROR_MISSING,     /* results of some cells are missing (merge) */
 } StudyError;
 
+/* The weights a strategy maps by (korndoerfer2021 Table 5 "mapping
+ * input"); static metrics always count bytes. */
+typedef enum {
+  STUDY_KIND_BYTES,
+  STUDY_KIND_COUNT,
+} study_kind;
+
+const char *study_kind_name(study_kind k);
+
+typedef struct study_input {
+  char *label;
+  int line;                  /* in the study file, 0 when built in code */
+  char *trace_path;          /* a trace, or NULL */
+  char *matrix_path;         /* a matrix, or NULL */
+  char *counts_path;         /* its message counts, or NULL */
+  char *coords_path;         /* task coordinates, or NULL */
+  int nkinds;
+  study_kind kinds[2];
+  /* loaded */
+  trace *t;                  /* NULL for matrices */
+  commgraph *g;              /* bytes (and messages when known): the traffic metrics count */
+  gboolean g_collectives;    /* g holds the trace's collective messages too */
+  commgraph *g_count;        /* weights = message counts, or NULL */
+  double *coords;
+  int coord_dims;
+  char hash[65];             /* of the files' contents */
+} study_input;
+
+typedef struct study_platform {
+  char *label;
+  int line;
+  char *spec;                /* file or shorthand */
+  char *alloc;               /* allocation override, or NULL */
+  int cores;                 /* cores override, or 0 */
+  char *fill;                /* fill policy override (pack, spread), or NULL */
+  platform *p;               /* NULL when it did not load (error) */
+  GError *error;
+  char hash[65];
+} study_platform;
+
+typedef struct study_strategy {
+  char *label;
+  int line;
+  char *pipeline;            /* NULL: identity */
+} study_strategy;
+
 typedef struct study_cell {
-  char *platform_spec;
-  char *strategy_spec;
-  /* results, filled by study_run */
-  platform *p;
-  run_result *res;
-  GError *error;          /* this cell failed (the others still ran) */
+  int input, kind, platform, strategy, model, seed; /* indices; model -1: static */
+  char key[65];
+  result_row *row;                  /* the result (fresh or read from the store) */
+  run_result *res;           /* kept only with study.keep_results */
+  GError *error;             /* this cell failed (the others still ran) */
+  gboolean stored;           /* read from the store, not run */
+  gboolean ran;              /* run in this study_run */
 } study_cell;
 
+/* Report settings of a study file ([report] group). */
+typedef struct study_report_opts {
+  char *time;                /* simulated field ranked and correlated (default makespan_s) */
+  char *rank_static;         /* static field ranking matrix inputs (default hop_bytes) */
+  char *links_input;         /* input whose link loads are drawn, or NULL: the first */
+  gboolean color_busy;       /* links coloured by busy time instead of bytes */
+} study_report_opts;
+
 typedef struct study {
-  const trace *t;
-  commgraph *g;           /* traffic of the trace (run_traffic_graph) */
-  gboolean g_collectives; /* g includes collective messages */
-  char *collectives;      /* the --collectives spec, or NULL */
-  run_spec spec;          /* model, seed, replay options of every cell */
-  char *alloc;            /* allocation applied to every platform, or NULL */
-  int cores;              /* cores per node for every platform, or 0 */
-  char *fill;             /* fill policy for every platform, or NULL */
+  char *name;
+  char *path;                /* the study file, or NULL */
+  char *text;                /* its content, or NULL */
+  char *base_dir;            /* relative paths in the file start here */
+  int ninputs, nplatforms, nstrategies, nmodels, nseeds;
+  study_input *inputs;
+  study_platform *platforms;
+  study_strategy *strategies;
+  const struct netmodel_ops **models;
+  guint32 *seeds;
+  replay_opts opts;          /* compute_scale, collectives (owned copy) */
+  study_report_opts report;
   int ncells;
-  study_cell *cells;      /* platform-major: cell = platform * nstrategies + strategy */
-  int nplatforms, nstrategies;
-  const progress *prog;   /* during study_run */
-  gint done;              /* cells finished (atomic) */
+  study_cell *cells;
+  gboolean keep_results;     /* keep each cell's run_result (compare) */
+  gboolean borrowed_trace;   /* the input's trace belongs to the caller */
+  /* during study_run */
+  const progress *prog;
+  gint done, to_run;
+  const char *store;
 } study;
 
-/* A study of every platform x every strategy on trace `t`; `collectives`
- * is the --collectives spec (NULL: auto) of the replay and of the traffic
- * the static metrics count. */
-study *study_new(const trace *t, const char *const *platforms, int nplatforms,
-                 const char *const *strategies, int nstrategies,
-                 const struct netmodel_ops *model, guint32 seed, const char *collectives,
-                 GError **error);
+/* Reads and checks a study file. Relative paths are taken from the file's
+ * folder, or from `base_dir` when given (a built-in study). On any problem:
+ * NULL and one error whose message lists every problem, one per line,
+ * "FILE:LINE: what was wrong, expected what". `text` (may be NULL) is the
+ * file's content when it does not come from disk. */
+study *study_load(const char *path, const char *text, const char *base_dir, GError **error);
 
-/* Runs every cell on `threads` worker threads (>= 1), reporting "cells"
- * done to `prog` (may be NULL); once prog says stop, cells not started yet
- * fail with "interrupted". Returns FALSE only for errors of the whole
- * study; a failing cell records its own error. */
-gboolean study_run(study *s, int threads, const progress *prog, GError **error);
+/* A study in code: one trace (borrowed, must outlive the study) on every
+ * platform x strategy with one model and seed; alloc/cores/fill (NULL/0:
+ * keep) apply to every platform; `collectives` (NULL: auto) is the
+ * --collectives spec of the replay and of the traffic the static metrics
+ * count. A platform that does not load fails its cells. */
+study *study_new_grid(const trace *t, const char *trace_label, const char *const *platforms,
+                      int nplatforms, const char *alloc, int cores, const char *fill,
+                      const char *const *strategies, int nstrategies,
+                      const struct netmodel_ops *model, guint32 seed, const char *collectives,
+                      GError **error);
+
+/* One slice of the cells: those with index % n == k - 1 (1 <= k <= n). */
+typedef struct study_slice {
+  int k, n;
+} study_slice;
+
+/* Parses "K/N"; FALSE + error otherwise. */
+gboolean study_parse_slice(const char *text, study_slice *out, GError **error);
+
+/* Cells of `slice` (NULL: all). */
+gboolean study_in_slice(const study_slice *slice, int cell);
+
+/* Runs the cells of `slice` (NULL: all) on `threads` worker threads,
+ * reporting "cells" to `prog` (may be NULL); once prog says stop, cells not
+ * started yet fail with "interrupted". With a `store` folder, cells stored
+ * there are read instead of run (unless `fresh`), and every finished cell
+ * is stored. FALSE only for errors of the whole study (the store cannot be
+ * written); a failing cell records its own error. */
+gboolean study_run(study *s, const study_slice *slice, int threads, const char *store,
+                   gboolean fresh, const progress *prog, GError **error);
+
+/* Reads stored results of cells not yet done from `store` (merging the
+ * slices of a batch run). Returns how many cells are still missing. */
+int study_collect(study *s, const char *store, GError **error);
+
+/* results.csv and results.json of the cells of `slice` (NULL: all) into
+ * `dir` as `stem`.csv and `stem`.json, each written atomically. Cells
+ * without a row are an error (STUDY_ERROR_MISSING). */
+gboolean study_write_results(const study *s, const study_slice *slice, const char *dir,
+                             const char *stem, GError **error);
+
+/* The study file with every path made absolute (for a batch system that
+ * runs elsewhere); caller frees. */
+char *study_resolved_text(const study *s, GError **error);
+
+/* Writes DIR/study.ini (resolved), DIR/study.sbatch (a job array of
+ * `nslices` tasks, each running `mapsim study DIR/study.ini -o DIR --slice
+ * K/N` with `cpus` threads) and DIR/logs/. `exe` is the mapsim binary the
+ * tasks run. */
+gboolean study_emit_slurm(const study *s, const char *dir, const char *exe, int nslices,
+                          int cpus, GError **error);
+
+/* The model's name of a cell, NULL for a static cell. */
+const char *study_cell_model_name(const study *s, const study_cell *c);
+
+/* The cell of these coordinates (model -1 or any for static inputs). */
+study_cell *study_cell_at(const study *s, int input, int kind, int platform, int strategy,
+                          int model, int seed);
+
+/* Models of an input's cells: s->nmodels for traces, 1 (static) for matrices. */
+int study_input_nmodels(const study *s, int input);
+
+/* Writes `data` to `path` atomically: a temporary file in the same folder,
+ * fsync, rename, fsync of the folder. */
+gboolean study_write_file(const char *path, const char *data, gsize len, GError **error);
 
 void study_free(study *s);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(study, study_free)
 
 G_END_DECLS

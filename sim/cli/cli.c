@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim/row.h"
 #include "sim/run.h"
 #include "traces/trace.h"
 
@@ -382,10 +383,7 @@ void cli_fields_json(JsonBuilder *b, const field *f, int n, const void *obj, uns
     if (!field_in_view(&f[i], view))
       continue;
     json_builder_set_member_name(b, f[i].name);
-    if (field_is_integer(&f[i]))
-      json_builder_add_int_value(b, field_int(&f[i], obj));
-    else
-      json_builder_add_double_value(b, field_double(&f[i], obj));
+    json_builder_add_value(b, field_json_node(&f[i], obj));
   }
 }
 
@@ -394,29 +392,13 @@ void cli_metrics_json(JsonBuilder *b, const metrics *m)
   cli_fields_json(b, metrics_fields, metrics_nfields, m, metrics_view(m));
 }
 
-/* Picoseconds as exact decimal seconds ("0.003000992876"). */
-static void append_ps(GString *s, int64_t ps)
-{
-  uint64_t a = ps < 0 ? (uint64_t)0 - (uint64_t)ps : (uint64_t)ps;
-  char frac[16];
-  g_snprintf(frac, sizeof frac, "%012" G_GUINT64_FORMAT, a % G_GUINT64_CONSTANT(1000000000000));
-  int n = 12;
-  while (n > 1 && frac[n - 1] == '0')
-    n--;
-  frac[n] = '\0';
-  g_string_append_printf(s, "%s%" G_GUINT64_FORMAT ".%s", ps < 0 ? "-" : "",
-                         a / G_GUINT64_CONSTANT(1000000000000), frac);
-}
-
 /* One value as text: integers and simulated times exactly, means with 4
  * decimals, other times with 9 significant digits (differences between
  * mappings often hide in the 7th). */
 static void format_value(GString *s, const field *f, const void *obj)
 {
-  if (f->type == FIELD_PS)
-    append_ps(s, field_int(f, obj));
-  else if (field_is_integer(f))
-    g_string_append_printf(s, "%" G_GINT64_FORMAT, field_int(f, obj));
+  if (f->type == FIELD_PS || field_is_integer(f))
+    field_csv_text(s, f, obj);
   else if (f->unit == FIELD_RATIO)
     g_string_append_printf(s, "%.4f", field_double(f, obj));
   else
@@ -468,17 +450,7 @@ void cli_fields_print(const field *f, int n, const void *const *objs, const unsi
 
 void cli_csv_cell(GString *s, const char *text)
 {
-  if (!strpbrk(text, ",\"\n\r")) {
-    g_string_append(s, text);
-    return;
-  }
-  g_string_append_c(s, '"');
-  for (const char *c = text; *c; c++) {
-    if (*c == '"')
-      g_string_append_c(s, '"');
-    g_string_append_c(s, *c);
-  }
-  g_string_append_c(s, '"');
+  csv_cell(s, text);
 }
 
 void cli_fields_csv_header(GString *s, const char *prefix, const field *f, int n, unsigned view)
@@ -494,12 +466,7 @@ void cli_fields_csv_row(GString *s, const field *f, int n, const void *obj, unsi
     if (!field_in_view(&f[i], view))
       continue;
     g_string_append_c(s, ',');
-    if (f[i].type == FIELD_PS)
-      append_ps(s, field_int(&f[i], obj));
-    else if (field_is_integer(&f[i]))
-      g_string_append_printf(s, "%" G_GINT64_FORMAT, field_int(&f[i], obj));
-    else
-      g_string_append_printf(s, "%.17g", field_double(&f[i], obj));
+    field_csv_text(s, &f[i], obj);
   }
 }
 
@@ -543,59 +510,10 @@ void cli_metrics_print(const metrics *const *ms, const char *const *labels, int 
   g_free(ids);
 }
 
-/* json-glib 1.6 prints a double such as 3e-10 as "3e-10.0" (invalid JSON):
- * move the ".0" into the mantissa ("3.0e-10"). One pass, outside strings. */
-static char *fix_exponents(const char *text)
-{
-  GString *s = g_string_sized_new(strlen(text) + 64);
-  gboolean in_str = FALSE;
-  for (const char *c = text; *c; c++) {
-    if (in_str) {
-      g_string_append_c(s, *c);
-      if (*c == '\\' && c[1])
-        g_string_append_c(s, *++c);
-      else if (*c == '"')
-        in_str = FALSE;
-      continue;
-    }
-    if (*c == '"') {
-      in_str = TRUE;
-      g_string_append_c(s, *c);
-      continue;
-    }
-    if ((*c == 'e' || *c == 'E') && s->len && g_ascii_isdigit(s->str[s->len - 1])) {
-      const char *x = c + 1;
-      if (*x == '-' || *x == '+')
-        x++;
-      const char *d = x;
-      while (g_ascii_isdigit(*x))
-        x++;
-      if (x > d && x[0] == '.' && x[1] == '0' && !g_ascii_isdigit(x[2])) {
-        /* the mantissa has no '.' when json-glib appended one */
-        gsize start = s->len;
-        while (start > 0 && (g_ascii_isdigit(s->str[start - 1]) || s->str[start - 1] == '-'))
-          start--;
-        if (!memchr(s->str + start, '.', s->len - start))
-          g_string_append(s, ".0");
-        g_string_append_len(s, c, x - c);
-        c = x + 1; /* skip ".0" */
-        continue;
-      }
-    }
-    g_string_append_c(s, *c);
-  }
-  return g_string_free(s, FALSE);
-}
-
 void cli_print_json(JsonNode *root)
 {
-  JsonGenerator *gen = json_generator_new();
-  json_generator_set_pretty(gen, TRUE);
-  json_generator_set_root(gen, root);
-  g_autofree char *text = json_generator_to_data(gen, NULL);
-  g_autofree char *fixed = fix_exponents(text);
-  fputs(fixed, stdout);
+  g_autofree char *text = json_text(root, TRUE);
+  fputs(text, stdout);
   fputc('\n', stdout);
-  g_object_unref(gen);
   json_node_unref(root);
 }

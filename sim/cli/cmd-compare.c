@@ -24,14 +24,14 @@ static void print_json(const study *s, const char *trace_path)
   JsonBuilder *b = json_builder_new();
   json_builder_begin_object(b);
   add_str(b, "trace", trace_path);
-  add_str(b, "model", s->spec.model->name);
+  add_str(b, "model", s->models[0]->name);
   json_builder_set_member_name(b, "cells");
   json_builder_begin_array(b);
   for (int i = 0; i < s->ncells; i++) {
     const study_cell *c = &s->cells[i];
     json_builder_begin_object(b);
-    add_str(b, "platform", c->platform_spec);
-    add_str(b, "strategy", c->strategy_spec);
+    add_str(b, "platform", s->platforms[c->platform].label);
+    add_str(b, "strategy", s->strategies[c->strategy].label);
     if (c->error) {
       add_str(b, "error", c->error->message);
     } else {
@@ -69,9 +69,9 @@ static void print_csv(const study *s)
   g_string_append(o, ",pre_post_match\n");
   for (int i = 0; i < s->ncells; i++) {
     const study_cell *c = &s->cells[i];
-    cli_csv_cell(o, c->platform_spec);
+    cli_csv_cell(o, s->platforms[c->platform].label);
     g_string_append_c(o, ',');
-    cli_csv_cell(o, c->strategy_spec);
+    cli_csv_cell(o, s->strategies[c->strategy].label);
     g_string_append_c(o, ',');
     if (c->error) {
       cli_csv_cell(o, c->error->message);
@@ -90,25 +90,27 @@ static void print_csv(const study *s)
 
 static void print_table(const study *s, const char *trace_path)
 {
-  printf("%s: %d ranks, model %s\n\n", trace_path, s->t->nranks, s->spec.model->name);
+  printf("%s: %d ranks, model %s\n\n", trace_path, s->inputs[0].t->nranks, s->models[0]->name);
   printf("%-16s %-12s %14s %14s %12s %12s %13s %13s %s\n", "platform", "strategy",
          "hop_bytes pre", "post", "max_link pre", "post", "makespan (s)", "comm time (s)",
          "pre=post");
   const char *prev = NULL;
   for (int i = 0; i < s->ncells; i++) {
     const study_cell *c = &s->cells[i];
-    const char *pname = c->p ? c->p->name : c->platform_spec;
-    if (prev && g_strcmp0(prev, c->platform_spec) != 0)
+    const study_platform *sp = &s->platforms[c->platform];
+    const char *sname = s->strategies[c->strategy].label;
+    const char *pname = sp->p ? sp->p->name : sp->label;
+    if (prev && g_strcmp0(prev, sp->label) != 0)
       printf("\n");
-    prev = c->platform_spec;
+    prev = sp->label;
     if (c->error) {
-      printf("%-16s %-12s error: %s\n", pname, c->strategy_spec, c->error->message);
+      printf("%-16s %-12s error: %s\n", pname, sname, c->error->message);
       continue;
     }
     const run_result *res = c->res;
     printf("%-16s %-12s %14" G_GINT64_FORMAT " %14" G_GINT64_FORMAT " %12" G_GINT64_FORMAT
            " %12" G_GINT64_FORMAT " %13.9f %13.9f %s\n",
-           pname, c->strategy_spec, res->pre->hop_bytes, res->post->hop_bytes,
+           pname, sname, res->pre->hop_bytes, res->post->hop_bytes,
            res->pre->max_link_bytes, res->post->max_link_bytes, res->r->makespan_ps * 1e-12,
            res->r->comm_model_ps * 1e-12, res->mismatch < 0 ? "yes" : "NO");
   }
@@ -151,16 +153,15 @@ int cmd_compare(int argc, char **argv)
   }
   if (!(ops = cli_common_model(&c, &e)) || !(t = trace_read_otf2(c.trace, &e)))
     goto fail;
-  s = study_new(t, (const char *const *)c.platforms, (int)g_strv_length(c.platforms), sv,
-                (int)g_strv_length((char **)sv), ops, c.seed, c.collectives, &e);
+  s = study_new_grid(t, c.trace, (const char *const *)c.platforms,
+                     (int)g_strv_length(c.platforms), c.alloc, c.cores, c.fill, sv,
+                     (int)g_strv_length((char **)sv), ops, c.seed, c.collectives, &e);
   if (!s)
     goto fail;
-  s->spec.opts.compute_scale = c.compute_scale;
-  s->alloc = g_strdup(c.alloc);
-  s->cores = c.cores;
-  s->fill = g_strdup(c.fill);
+  s->opts.compute_scale = c.compute_scale;
   const progress *prog = cli_progress(&c);
-  gboolean ran = study_run(s, c.threads > 0 ? c.threads : (int)g_get_num_processors(), prog, &e);
+  gboolean ran = study_run(s, NULL, c.threads > 0 ? c.threads : (int)g_get_num_processors(), NULL,
+                           FALSE, prog, &e);
   cli_progress_end();
   if (!ran)
     goto fail;
@@ -179,12 +180,12 @@ int cmd_compare(int argc, char **argv)
   for (int i = 0; i < s->ncells; i++) {
     const study_cell *cell = &s->cells[i];
     if (cell->error) {
-      fprintf(stderr, "mapsim: %s with %s: %s\n", cell->platform_spec, cell->strategy_spec,
-              cell->error->message);
+      fprintf(stderr, "mapsim: %s with %s: %s\n", s->platforms[cell->platform].label,
+              s->strategies[cell->strategy].label, cell->error->message);
       status = 2;
     } else if (cell->res->mismatch >= 0 && status == 0) {
-      fprintf(stderr, "mapsim: pre/post check failed on %s with %s\n", cell->platform_spec,
-              cell->strategy_spec);
+      fprintf(stderr, "mapsim: pre/post check failed on %s with %s\n",
+              s->platforms[cell->platform].label, s->strategies[cell->strategy].label);
       status = 1;
     }
   }

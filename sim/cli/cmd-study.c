@@ -1,0 +1,363 @@
+/* cmd-study.c - `mapsim study`: run a study file (every input x kind x
+ * platform x strategy x model x seed) on this machine or as a Slurm job
+ * array, keep each finished cell, write results.csv/json and the report,
+ * and print the strategies ranked per platform (korndoerfer2021 Section 7,
+ * Table 5). The study itself is sim/study.h; the report sim/report/. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/cli/cli.h"
+#include "sim/report/rank.h"
+#include "sim/study.h"
+
+/* The built-in demo: the bundled traces on the paper's three platforms. */
+static const char demo_study[] =
+  "# The built-in demo study (mapsim study --demo): the bundled traces on the\n"
+  "# three 4x4x4 platforms of korndoerfer2021 (mesh, torus, HAEC Box) with the\n"
+  "# main strategies. Communication only (compute-scale 0), links shared by\n"
+  "# concurrent messages (model flow), so that the mapping shows in the time.\n"
+  "# Copy it (mapsim study --show-demo > my.ini) and edit it for your own study.\n"
+  "[study]\n"
+  "name = demo: the bundled traces on the paper's 4x4x4 platforms\n"
+  "traces = traces/data/stencil3d-64; traces/data/cg-16; traces/data/alltoall-16; "
+  "traces/data/ring-8\n"
+  "platforms = configs/mesh-4x4x4.ini; configs/torus-4x4x4.ini; configs/haec-4x4x4.ini\n"
+  "strategies = identity; random; hilbert; morton; greedy; greedy+wh; greedy+wh+mc; kl; scotch\n"
+  "models = flow\n"
+  "compute-scale = 0\n"
+  "\n"
+  "[report]\n"
+  "time = makespan_s\n"
+  "links = stencil3d-64\n";
+
+/* Where the bundled traces and configs are: $MAPSIM_DATA, the source tree
+ * this binary was built from, or the installed data folder. */
+static char *data_root(void)
+{
+  const char *env = g_getenv("MAPSIM_DATA");
+  if (env && *env)
+    return g_strdup(env);
+  g_autofree char *src = g_build_filename(MAPSIM_SOURCE_ROOT, "traces", "data", NULL);
+  if (g_file_test(src, G_FILE_TEST_IS_DIR))
+    return g_strdup(MAPSIM_SOURCE_ROOT);
+  return g_strdup(MAPSIM_DATADIR);
+}
+
+/* The mapsim binary the batch tasks run. */
+static char *self_exe(void)
+{
+  char *p = g_file_read_link("/proc/self/exe", NULL);
+  return p ? p : g_strdup("mapsim");
+}
+
+static int fail_study(GError *e)
+{
+  g_auto(GStrv) lines = g_strsplit(e->message, "\n", -1);
+  for (int i = 0; lines[i]; i++)
+    fprintf(stderr, "mapsim: %s\n", lines[i]);
+  g_error_free(e);
+  return 2;
+}
+
+static void print_gain(double gain)
+{
+  if (isnan(gain))
+    printf(" %8s", "");
+  else
+    printf(" %+7.1f%%", gain);
+}
+
+/* Per ranking one line: the three best, the reference and the worst. */
+static void print_ranking(const study *s)
+{
+  GPtrArray *groups = report_rank(s);
+  int wi = 5, wp = 8, ws = 8;
+  for (int i = 0; i < s->ninputs; i++)
+    wi = MAX(wi, (int)strlen(s->inputs[i].label));
+  for (int i = 0; i < s->nplatforms; i++)
+    wp = MAX(wp, (int)strlen(s->platforms[i].label));
+  for (int i = 0; i < s->nstrategies; i++)
+    ws = MAX(ws, (int)strlen(s->strategies[i].label));
+  ws = MIN(ws, 20);
+  const char *prev_metric = NULL;
+  for (guint g = 0; g < groups->len; g++) {
+    const rank_group *r = g_ptr_array_index(groups, g);
+    const study_input *in = &s->inputs[r->input];
+    if (!prev_metric || strcmp(prev_metric, r->metric) != 0) {
+      printf("\nranked by %s, lower is better; %% = gain over %s\n", r->metric,
+             r->reference >= 0 ? s->strategies[r->reference].label : "(no identity in the study)");
+      printf("%-*s %-5s %-8s %-*s  %-*s %8s  %-*s %8s  %-*s %8s  %-*s %8s\n", wi, "input", "kind",
+             "model", wp, "platform", ws, "best", "", ws, "2nd", "", ws, "3rd", "", ws, "worst",
+             "");
+      prev_metric = r->metric;
+    }
+    const char *model = r->model >= 0 ? s->models[r->model]->name : "-";
+    printf("%-*s %-5s %-8s %-*s", wi, in->label, study_kind_name(in->kinds[r->kind]), model, wp,
+           s->platforms[r->platform].label);
+    int shown = 0;
+    for (int k = 0; k < r->n && shown < 3; k++, shown++) {
+      printf("  %-*.*s", ws, ws, s->strategies[r->e[k].strategy].label);
+      print_gain(r->e[k].gain);
+    }
+    for (; shown < 3; shown++)
+      printf("  %-*s %8s", ws, "", "");
+    const rank_entry *w = &r->e[r->n - 1];
+    if (r->n > 3) {
+      printf("  %-*.*s", ws, ws, s->strategies[w->strategy].label);
+      print_gain(isnan(w->value) ? NAN : w->gain);
+      if (isnan(w->value))
+        printf(" (failed)");
+    }
+    printf("\n");
+  }
+  g_ptr_array_unref(groups);
+}
+
+static int count_failed(const study *s, const study_slice *slice)
+{
+  int n = 0;
+  for (int i = 0; i < s->ncells; i++)
+    if (study_in_slice(slice, i) && s->cells[i].error)
+      n++;
+  return n;
+}
+
+static int count_mismatch(const study *s)
+{
+  int n = 0;
+  for (int i = 0; i < s->ncells; i++) {
+    double v;
+    if (s->cells[i].row && row_get_number(s->cells[i].row, "pre_post_match", &v) && v == 0)
+      n++;
+  }
+  return n;
+}
+
+/* The first failing cells on stderr, then the exit status: 2 when cells
+ * failed, 1 when a pre/post check failed, else 0. */
+static int report_failures(const study *s, const study_slice *slice)
+{
+  int failed = count_failed(s, slice), shown = 0;
+  for (int i = 0; i < s->ncells && shown < 5; i++) {
+    const study_cell *c = &s->cells[i];
+    if (!study_in_slice(slice, i) || !c->error)
+      continue;
+    fprintf(stderr, "mapsim: cell %d (%s, %s, %s): %s\n", i + 1, s->inputs[c->input].label,
+            s->platforms[c->platform].label, s->strategies[c->strategy].label,
+            c->error->message);
+    shown++;
+  }
+  if (failed > shown)
+    fprintf(stderr, "mapsim: ... %d cells failed in all (the error column says why)\n", failed);
+  int mismatch = count_mismatch(s);
+  if (mismatch)
+    fprintf(stderr, "mapsim: the pre/post check failed in %d cells (pre_post_match = false)\n",
+            mismatch);
+  return failed ? 2 : mismatch ? 1 : 0;
+}
+
+static void print_size(const study *s)
+{
+  int traces = 0;
+  for (int i = 0; i < s->ninputs; i++)
+    traces += s->inputs[i].t != NULL;
+  printf("study \"%s\": %d cells = %d inputs (%d traces) x kinds x %d platforms x %d strategies "
+         "x %d models (traces only) x %d seeds\n",
+         s->name, s->ncells, s->ninputs, traces, s->nplatforms, s->nstrategies, s->nmodels,
+         s->nseeds);
+}
+
+/* results.csv, results.json, the report and the ranking of a complete
+ * study in `out`. */
+static int finish(const study *s, const char *out, gboolean report)
+{
+  GError *e = NULL;
+  if (!study_write_results(s, NULL, out, "results", &e))
+    return cli_fail(e);
+  print_ranking(s);
+  printf("\nresults: %s/results.csv, %s/results.json\n", out, out);
+  return report_failures(s, NULL);
+}
+
+typedef struct study_args {
+  char *out, *slice, *emit, *merge;
+  gboolean demo, show_demo, fresh, check, no_report;
+  int slices;
+} study_args;
+
+static int run(const cli_common *c, study_args *a, const char *file)
+{
+  GError *e = NULL;
+  g_autoptr(study) s = NULL;
+  g_autofree char *root = NULL, *merge_ini = NULL;
+  if (a->merge) {
+    merge_ini = g_build_filename(a->merge, "study.ini", NULL);
+    s = study_load(merge_ini, NULL, NULL, &e);
+  } else if (a->demo) {
+    root = data_root();
+    s = study_load("demo", demo_study, root, &e);
+  } else {
+    s = study_load(file, NULL, NULL, &e);
+  }
+  if (!s)
+    return fail_study(e);
+  int threads = c->threads > 0 ? c->threads : (int)g_get_num_processors();
+  if (a->check) {
+    print_size(s);
+    return 0;
+  }
+  if (a->emit) {
+    g_autofree char *exe = self_exe();
+    if (!study_emit_slurm(s, a->emit, exe, a->slices, c->threads > 0 ? c->threads : 1, &e))
+      return cli_fail(e);
+    print_size(s);
+    printf("wrote %s/study.ini and %s/study.sbatch (%d array tasks)\n"
+           "submit:  sbatch %s/study.sbatch\n"
+           "then:    %s study --merge %s\n",
+           a->emit, a->emit, CLAMP(a->slices, 1, MAX(s->ncells, 1)), a->emit, exe, a->emit);
+    return 0;
+  }
+  if (a->merge) {
+    int missing = study_collect(s, a->merge, &e);
+    if (missing) {
+      g_set_error(&e, STUDY_ERROR, STUDY_ERROR_MISSING,
+                  "%s: %d of %d cells have no stored result in %s/cells; did every array task "
+                  "finish? (see %s/logs)",
+                  merge_ini, missing, s->ncells, a->merge, a->merge);
+      return cli_fail(e);
+    }
+    print_size(s);
+    return finish(s, a->merge, !a->no_report);
+  }
+  study_slice slice, *sl = NULL;
+  if (a->slice) {
+    if (!study_parse_slice(a->slice, &slice, &e))
+      return cli_fail(e);
+    sl = &slice;
+  }
+  g_autofree char *out = NULL;
+  if (a->out) {
+    out = g_strdup(a->out);
+  } else if (a->demo) {
+    out = g_strdup("mapsim-demo");
+  } else {
+    g_autofree char *base = g_path_get_basename(file);
+    char *dot = strrchr(base, '.');
+    if (dot && dot != base)
+      *dot = '\0';
+    out = g_strconcat(base, "-study", NULL);
+  }
+  print_size(s);
+  const progress *prog = cli_progress(c);
+  gboolean ok = study_run(s, sl, threads, out, a->fresh, prog, &e);
+  cli_progress_end();
+  if (!ok)
+    return cli_fail(e);
+  int stored = 0, ran = 0, todo = 0;
+  for (int i = 0; i < s->ncells; i++) {
+    stored += s->cells[i].stored;
+    ran += s->cells[i].ran;
+    todo += study_in_slice(sl, i);
+  }
+  printf("%d cells: %d read from %s/cells, %d run on %d threads\n", todo, stored, out, ran,
+         threads);
+  if (progress_stopped(prog)) {
+    fprintf(stderr, "mapsim: interrupted: %d of %d cells are stored in %s/cells; run the same "
+            "command again to continue\n", stored + ran, todo, out);
+    return 130;
+  }
+  if (sl) {
+    g_autofree char *stem = g_strdup_printf("slice-%d-of-%d", sl->k, sl->n);
+    if (!study_write_results(s, sl, out, stem, &e))
+      return cli_fail(e);
+    printf("slice %d of %d: %s/%s.csv, %s/%s.json; merge all slices with: mapsim study "
+           "--merge %s\n", sl->k, sl->n, out, stem, out, stem, out);
+    return report_failures(s, sl);
+  }
+  return finish(s, out, !a->no_report);
+}
+
+int cmd_study(int argc, char **argv)
+{
+  cli_common c;
+  study_args a = { .slices = 4 };
+  const GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.out,
+      "Output folder: cells/, results.csv, results.json, index.html (default: FILE's name + "
+      "-study, or mapsim-demo)", "DIR" },
+    { "demo", 0, 0, G_OPTION_ARG_NONE, &a.demo,
+      "Run the built-in demo study (bundled traces, the paper's three platforms)", NULL },
+    { "show-demo", 0, 0, G_OPTION_ARG_NONE, &a.show_demo,
+      "Print the demo's study file (a template for your own)", NULL },
+    { "check", 0, 0, G_OPTION_ARG_NONE, &a.check,
+      "Check the study file and count its cells; run nothing", NULL },
+    { "fresh", 0, 0, G_OPTION_ARG_NONE, &a.fresh,
+      "Run every cell again, even those stored in DIR/cells", NULL },
+    { "slice", 0, 0, G_OPTION_ARG_STRING, &a.slice,
+      "Run only slice K of N (cells i with i mod N = K-1) and write DIR/slice-K-of-N.csv/json",
+      "K/N" },
+    { "emit-slurm", 0, 0, G_OPTION_ARG_FILENAME, &a.emit,
+      "Write DIR/study.sbatch, a Slurm job array whose tasks run the slices", "DIR" },
+    { "slices", 0, 0, G_OPTION_ARG_INT, &a.slices,
+      "Array tasks of --emit-slurm (default 4; -j sets their CPUs)", "N" },
+    { "merge", 0, 0, G_OPTION_ARG_FILENAME, &a.merge,
+      "Join the stored cells of an emitted study in DIR: results and report", "DIR" },
+    { "no-report", 0, 0, G_OPTION_ARG_NONE, &a.no_report, "Write no report (index.html)", NULL },
+    { NULL },
+  };
+  int status = 2;
+  if (!cli_parse(&argc, &argv, "study", "[STUDY.ini]",
+                 "Run a study: every input x matrix kind x platform x strategy x model x seed "
+                 "(korndoerfer2021 Table 5). Cells run in parallel (-j) and are stored as they "
+                 "finish, so an interrupted or edited study reruns only what is missing or "
+                 "changed. Writes results.csv, results.json and a report (index.html).",
+                 "Study file (INI; paths relative to the file):\n"
+                 "  [study]\n"
+                 "  name = stencils on the paper's platforms\n"
+                 "  traces = ../traces/data/stencil3d-64          # and/or matrices = A.csv; B.csv\n"
+                 "  platforms = torus:4x4x4; ../configs/haec-4x4x4.ini\n"
+                 "  strategies = identity; greedy+wh; scotch\n"
+                 "  models = analytic; flow      seeds = 1; 2      kinds = bytes; count\n"
+                 "  [input cg]                   # a matrix with its message counts\n"
+                 "  matrix = cg.p2p.size.csv\n"
+                 "  counts = cg.p2p.count.csv\n"
+                 "  [platform big]               # a platform with overrides\n"
+                 "  spec = torus:8x8x8\n"
+                 "  alloc = random:64:1\n"
+                 "  [strategy wh16]              # a labelled pipeline\n"
+                 "  pipeline = greedy+wh:delta=16\n"
+                 "  [report]\n"
+                 "  time = makespan_s            # rank and correlate by this simulated field\n"
+                 "Examples:\n"
+                 "  mapsim study --demo -o demo\n"
+                 "  mapsim study my.ini -j 2 -o my-study        # again after ^C: continues\n"
+                 "  mapsim study my.ini --emit-slurm /shared/run --slices 16 -j 4\n"
+                 "  mapsim study --merge /shared/run",
+                 CLI_OPT_THREADS | CLI_OPT_PROGRESS, &c, entries))
+    goto out;
+  if (a.show_demo) {
+    fputs(demo_study, stdout);
+    status = 0;
+    goto out;
+  }
+  int sources = (argc == 2) + a.demo + (a.merge != NULL);
+  if (sources != 1 || argc > 2) {
+    fprintf(stderr, "mapsim study: expected one of: a study file, --demo, --merge DIR (see "
+            "mapsim study --help)\n");
+    goto out;
+  }
+  if (a.slices < 1) {
+    fprintf(stderr, "mapsim study: --slices %d: expected at least 1\n", a.slices);
+    goto out;
+  }
+  status = run(&c, &a, argc == 2 ? argv[1] : NULL);
+out:
+  g_free(a.out);
+  g_free(a.slice);
+  g_free(a.emit);
+  g_free(a.merge);
+  cli_common_clear(&c);
+  return status;
+}

@@ -1,0 +1,379 @@
+/* row.c - named result values as JSON and CSV (see row.h). */
+#include "sim/row.h"
+
+#include <string.h>
+
+typedef struct row_col {
+  char *group;     /* NULL: top level */
+  char *name;
+  char *csv_name;  /* group_name or name */
+  JsonNode *value;
+  char *text;      /* CSV text */
+} row_col;
+
+struct result_row {
+  GPtrArray *cols; /* row_col */
+  char *group;
+};
+
+static void col_free(gpointer data)
+{
+  row_col *c = data;
+  g_free(c->group);
+  g_free(c->name);
+  g_free(c->csv_name);
+  if (c->value)
+    json_node_unref(c->value);
+  g_free(c->text);
+  g_free(c);
+}
+
+result_row *row_new(void)
+{
+  result_row *r = g_new0(result_row, 1);
+  r->cols = g_ptr_array_new_with_free_func(col_free);
+  return r;
+}
+
+void row_free(result_row *r)
+{
+  if (!r)
+    return;
+  g_ptr_array_free(r->cols, TRUE);
+  g_free(r->group);
+  g_free(r);
+}
+
+void row_group(result_row *r, const char *group)
+{
+  g_free(r->group);
+  r->group = g_strdup(group);
+}
+
+/* Takes `value` and `text`. */
+static void add_col(result_row *r, const char *group, const char *name, JsonNode *value, char *text)
+{
+  row_col *c = g_new0(row_col, 1);
+  c->group = g_strdup(group);
+  c->name = g_strdup(name);
+  c->csv_name = group ? g_strconcat(group, "_", name, NULL) : g_strdup(name);
+  c->value = value;
+  c->text = text;
+  g_ptr_array_add(r->cols, c);
+}
+
+void row_add_string(result_row *r, const char *name, const char *v)
+{
+  JsonNode *n = v ? json_node_init_string(json_node_alloc(), v) : json_node_init_null(json_node_alloc());
+  add_col(r, r->group, name, n, g_strdup(v ? v : ""));
+}
+
+void row_add_int(result_row *r, const char *name, int64_t v)
+{
+  add_col(r, r->group, name, json_node_init_int(json_node_alloc(), v),
+          g_strdup_printf("%" G_GINT64_FORMAT, v));
+}
+
+void row_add_double(result_row *r, const char *name, double v)
+{
+  add_col(r, r->group, name, json_node_init_double(json_node_alloc(), v),
+          g_strdup_printf("%.17g", v));
+}
+
+void row_add_bool(result_row *r, const char *name, gboolean v)
+{
+  add_col(r, r->group, name, json_node_init_boolean(json_node_alloc(), v),
+          g_strdup(v ? "true" : "false"));
+}
+
+void row_add_fields(result_row *r, const field *f, int n, const void *obj, unsigned view)
+{
+  GString *s = g_string_new(NULL);
+  for (int i = 0; i < n; i++) {
+    if (!field_in_view(&f[i], view))
+      continue;
+    g_string_truncate(s, 0);
+    field_csv_text(s, &f[i], obj);
+    add_col(r, r->group, f[i].name, field_json_node(&f[i], obj), g_strdup(s->str));
+  }
+  g_string_free(s, TRUE);
+}
+
+int row_ncols(const result_row *r)
+{
+  return (int)r->cols->len;
+}
+
+static const row_col *col_at(const result_row *r, int i)
+{
+  return g_ptr_array_index(r->cols, i);
+}
+
+const char *row_csv_name(const result_row *r, int i)
+{
+  return col_at(r, i)->csv_name;
+}
+
+const char *row_csv_text(const result_row *r, int i)
+{
+  return col_at(r, i)->text;
+}
+
+int row_find(const result_row *r, const char *name)
+{
+  for (guint i = 0; i < r->cols->len; i++)
+    if (strcmp(col_at(r, (int)i)->csv_name, name) == 0)
+      return (int)i;
+  return -1;
+}
+
+gboolean row_get_number(const result_row *r, const char *name, double *out)
+{
+  int i = row_find(r, name);
+  if (i < 0 || JSON_NODE_TYPE(col_at(r, i)->value) != JSON_NODE_VALUE)
+    return FALSE;
+  JsonNode *v = col_at(r, i)->value;
+  GType t = json_node_get_value_type(v);
+  if (t == G_TYPE_INT64)
+    *out = (double)json_node_get_int(v);
+  else if (t == G_TYPE_DOUBLE)
+    *out = json_node_get_double(v);
+  else if (t == G_TYPE_BOOLEAN)
+    *out = json_node_get_boolean(v);
+  else
+    return FALSE;
+  return TRUE;
+}
+
+const char *row_get_string(const result_row *r, const char *name)
+{
+  int i = row_find(r, name);
+  if (i < 0 || JSON_NODE_HOLDS_NULL(col_at(r, i)->value) ||
+      json_node_get_value_type(col_at(r, i)->value) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string(col_at(r, i)->value);
+}
+
+void row_json(const result_row *r, JsonBuilder *b)
+{
+  const char *open = NULL;
+  for (guint i = 0; i < r->cols->len; i++) {
+    const row_col *c = col_at(r, (int)i);
+    if (g_strcmp0(open, c->group) != 0) {
+      if (open)
+        json_builder_end_object(b);
+      open = c->group;
+      if (open) {
+        json_builder_set_member_name(b, open);
+        json_builder_begin_object(b);
+      }
+    }
+    json_builder_set_member_name(b, c->name);
+    json_builder_add_value(b, json_node_copy(c->value));
+  }
+  if (open)
+    json_builder_end_object(b);
+}
+
+JsonNode *row_to_record(const result_row *r)
+{
+  JsonArray *a = json_array_sized_new(r->cols->len);
+  for (guint i = 0; i < r->cols->len; i++) {
+    const row_col *c = col_at(r, (int)i);
+    JsonArray *e = json_array_sized_new(4);
+    if (c->group)
+      json_array_add_string_element(e, c->group);
+    else
+      json_array_add_null_element(e);
+    json_array_add_string_element(e, c->name);
+    json_array_add_element(e, json_node_copy(c->value));
+    json_array_add_string_element(e, c->text);
+    json_array_add_array_element(a, e);
+  }
+  JsonNode *n = json_node_alloc();
+  json_node_init_array(n, a);
+  json_array_unref(a);
+  return n;
+}
+
+result_row *row_from_record(JsonNode *node, GError **error)
+{
+  if (!node || !JSON_NODE_HOLDS_ARRAY(node))
+    goto bad;
+  JsonArray *a = json_node_get_array(node);
+  result_row *r = row_new();
+  for (guint i = 0; i < json_array_get_length(a); i++) {
+    JsonNode *en = json_array_get_element(a, i);
+    JsonArray *e = JSON_NODE_HOLDS_ARRAY(en) ? json_node_get_array(en) : NULL;
+    if (!e || json_array_get_length(e) != 4 ||
+        json_node_get_value_type(json_array_get_element(e, 1)) != G_TYPE_STRING ||
+        json_node_get_value_type(json_array_get_element(e, 3)) != G_TYPE_STRING ||
+        !(JSON_NODE_HOLDS_NULL(json_array_get_element(e, 0)) ||
+          json_node_get_value_type(json_array_get_element(e, 0)) == G_TYPE_STRING)) {
+      row_free(r);
+      goto bad;
+    }
+    JsonNode *g = json_array_get_element(e, 0);
+    add_col(r, JSON_NODE_HOLDS_NULL(g) ? NULL : json_node_get_string(g),
+            json_array_get_string_element(e, 1), json_node_copy(json_array_get_element(e, 2)),
+            g_strdup(json_array_get_string_element(e, 3)));
+  }
+  return r;
+bad:
+  g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+              "malformed row record, expected [[group, name, value, text], ...]");
+  return NULL;
+}
+
+/* Inserts the columns of `r` into the union `names` (order kept). */
+static void union_add(GPtrArray *names, GHashTable *seen, const result_row *r)
+{
+  guint pos = 0;
+  for (int i = 0; i < row_ncols(r); i++) {
+    const char *n = row_csv_name(r, i);
+    gpointer at;
+    if (g_hash_table_lookup_extended(seen, n, NULL, &at)) {
+      pos = GPOINTER_TO_UINT(at) + 1;
+      continue;
+    }
+    g_ptr_array_insert(names, (gint)pos, (gpointer)n);
+    for (guint k = pos; k < names->len; k++)
+      g_hash_table_insert(seen, g_ptr_array_index(names, k), GUINT_TO_POINTER(k));
+    pos++;
+  }
+}
+
+char *rows_csv(const result_row *const *rows, int n)
+{
+  GPtrArray *names = g_ptr_array_new();
+  GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+  for (int i = 0; i < n; i++)
+    union_add(names, seen, rows[i]);
+  GString *s = g_string_new(NULL);
+  for (guint k = 0; k < names->len; k++) {
+    if (k)
+      g_string_append_c(s, ',');
+    csv_cell(s, g_ptr_array_index(names, k));
+  }
+  g_string_append_c(s, '\n');
+  GHashTable *at = g_hash_table_new(g_str_hash, g_str_equal);
+  for (int i = 0; i < n; i++) {
+    g_hash_table_remove_all(at);
+    for (int c = 0; c < row_ncols(rows[i]); c++)
+      g_hash_table_insert(at, (gpointer)row_csv_name(rows[i], c), GINT_TO_POINTER(c + 1));
+    for (guint k = 0; k < names->len; k++) {
+      if (k)
+        g_string_append_c(s, ',');
+      int c = GPOINTER_TO_INT(g_hash_table_lookup(at, g_ptr_array_index(names, k)));
+      if (c)
+        csv_cell(s, row_csv_text(rows[i], c - 1));
+    }
+    g_string_append_c(s, '\n');
+  }
+  g_hash_table_destroy(at);
+  g_hash_table_destroy(seen);
+  g_ptr_array_free(names, TRUE);
+  return g_string_free(s, FALSE);
+}
+
+/* ---- formatting rules ---- */
+
+/* Picoseconds as exact decimal seconds ("0.003000992876"). */
+static void append_ps(GString *s, int64_t ps)
+{
+  uint64_t a = ps < 0 ? (uint64_t)0 - (uint64_t)ps : (uint64_t)ps;
+  char frac[16];
+  g_snprintf(frac, sizeof frac, "%012" G_GUINT64_FORMAT, a % G_GUINT64_CONSTANT(1000000000000));
+  int n = 12;
+  while (n > 1 && frac[n - 1] == '0')
+    n--;
+  frac[n] = '\0';
+  g_string_append_printf(s, "%s%" G_GUINT64_FORMAT ".%s", ps < 0 ? "-" : "",
+                         a / G_GUINT64_CONSTANT(1000000000000), frac);
+}
+
+void field_csv_text(GString *s, const field *f, const void *obj)
+{
+  if (f->type == FIELD_PS)
+    append_ps(s, field_int(f, obj));
+  else if (field_is_integer(f))
+    g_string_append_printf(s, "%" G_GINT64_FORMAT, field_int(f, obj));
+  else
+    g_string_append_printf(s, "%.17g", field_double(f, obj));
+}
+
+JsonNode *field_json_node(const field *f, const void *obj)
+{
+  if (field_is_integer(f))
+    return json_node_init_int(json_node_alloc(), field_int(f, obj));
+  return json_node_init_double(json_node_alloc(), field_double(f, obj));
+}
+
+void csv_cell(GString *s, const char *text)
+{
+  if (!strpbrk(text, ",\"\n\r")) {
+    g_string_append(s, text);
+    return;
+  }
+  g_string_append_c(s, '"');
+  for (const char *c = text; *c; c++) {
+    if (*c == '"')
+      g_string_append_c(s, '"');
+    g_string_append_c(s, *c);
+  }
+  g_string_append_c(s, '"');
+}
+
+/* json-glib 1.6 prints a double such as 3e-10 as "3e-10.0" (invalid JSON):
+ * move the ".0" into the mantissa ("3.0e-10"). One pass, outside strings. */
+static char *fix_exponents(const char *text)
+{
+  GString *s = g_string_sized_new(strlen(text) + 64);
+  gboolean in_str = FALSE;
+  for (const char *c = text; *c; c++) {
+    if (in_str) {
+      g_string_append_c(s, *c);
+      if (*c == '\\' && c[1])
+        g_string_append_c(s, *++c);
+      else if (*c == '"')
+        in_str = FALSE;
+      continue;
+    }
+    if (*c == '"') {
+      in_str = TRUE;
+      g_string_append_c(s, *c);
+      continue;
+    }
+    if ((*c == 'e' || *c == 'E') && s->len && g_ascii_isdigit(s->str[s->len - 1])) {
+      const char *x = c + 1;
+      if (*x == '-' || *x == '+')
+        x++;
+      const char *d = x;
+      while (g_ascii_isdigit(*x))
+        x++;
+      if (x > d && x[0] == '.' && x[1] == '0' && !g_ascii_isdigit(x[2])) {
+        /* the mantissa has no '.' when json-glib appended one */
+        gsize start = s->len;
+        while (start > 0 && (g_ascii_isdigit(s->str[start - 1]) || s->str[start - 1] == '-'))
+          start--;
+        if (!memchr(s->str + start, '.', s->len - start))
+          g_string_append(s, ".0");
+        g_string_append_len(s, c, x - c);
+        c = x + 1; /* skip ".0" */
+        continue;
+      }
+    }
+    g_string_append_c(s, *c);
+  }
+  return g_string_free(s, FALSE);
+}
+
+char *json_text(JsonNode *root, gboolean pretty)
+{
+  JsonGenerator *gen = json_generator_new();
+  json_generator_set_pretty(gen, pretty);
+  json_generator_set_root(gen, root);
+  g_autofree char *text = json_generator_to_data(gen, NULL);
+  g_object_unref(gen);
+  return fix_exponents(text);
+}

@@ -1,0 +1,30 @@
+/* study-private.h - what the study's source files share (sim/ only). */
+#pragma once
+
+#include "sim/study.h"
+
+G_BEGIN_DECLS
+
+/* Builds s->cells from the factors and computes every cell's key. */
+void study_make_cells(study *s);
+
+/* SHA-256 of the contents of a file or, for a folder, of every file below
+ * it (sorted relative names and contents) into `sum`. FALSE + error when
+ * unreadable. */
+gboolean study_hash_path(GChecksum *sum, const char *path, GError **error);
+
+/* Hex digest of a finished checksum into out[65]. */
+void study_digest(GChecksum *sum, char out[65]);
+
+/* The content hash of a platform (the file and every file its INI names,
+ * or the shorthand) with its overrides, into out[65]. */
+gboolean study_platform_hash(const study_platform *sp, char out[65], GError **error);
+
+/* Loads sp->p from its spec and overrides; FALSE + error otherwise. */
+gboolean study_platform_load(study_platform *sp, GError **error);
+
+/* The row of a finished cell (its result or its error). */
+result_row *study_cell_row(const study *s, const study_cell *c, const run_result *res,
+                    const GError *error);
+
+G_END_DECLS

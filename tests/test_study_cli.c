@@ -1,0 +1,364 @@
+/* test_study_cli.c - `mapsim study`: the same results for any -j, a study
+ * killed mid-way and resumed, an edited study that reruns only what
+ * changed, slices merged into the single-machine results, results.json
+ * equal to results.csv, and every bad study file rejected before anything
+ * runs with all its problems and their lines. */
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "testutil.h"
+
+static char *study_file(const char *name)
+{
+  g_autofree char *rel = g_build_filename("studies", name, NULL);
+  return tu_data(rel);
+}
+
+static char *read_file(const char *dir, const char *name)
+{
+  g_autofree char *path = g_build_filename(dir, name, NULL);
+  char *text = NULL;
+  cr_assert(g_file_get_contents(path, &text, NULL, NULL), "%s missing", path);
+  return text;
+}
+
+/* Splits one CSV line into cells (quotes honoured). */
+static GPtrArray *csv_split(const char *line)
+{
+  GPtrArray *cells = g_ptr_array_new_with_free_func(g_free);
+  GString *cur = g_string_new(NULL);
+  gboolean quoted = FALSE;
+  for (const char *c = line;; c++) {
+    if (quoted) {
+      if (*c == '"' && c[1] == '"') {
+        g_string_append_c(cur, '"');
+        c++;
+      } else if (*c == '"') {
+        quoted = FALSE;
+      } else if (*c) {
+        g_string_append_c(cur, *c);
+      } else {
+        break;
+      }
+      continue;
+    }
+    if (*c == '"') {
+      quoted = TRUE;
+    } else if (*c == ',' || !*c) {
+      g_ptr_array_add(cells, g_strdup(cur->str));
+      g_string_truncate(cur, 0);
+      if (!*c)
+        break;
+    } else {
+      g_string_append_c(cur, *c);
+    }
+  }
+  g_string_free(cur, TRUE);
+  return cells;
+}
+
+/* The CSV without the column `drop` (a wall-clock time). */
+static char *csv_without(const char *csv, const char *drop)
+{
+  g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
+  GPtrArray *head = csv_split(lines[0]);
+  int col = -1;
+  for (guint i = 0; i < head->len; i++)
+    if (strcmp(g_ptr_array_index(head, i), drop) == 0)
+      col = (int)i;
+  cr_assert_geq(col, 0, "no column %s", drop);
+  g_ptr_array_free(head, TRUE);
+  GString *out = g_string_new(NULL);
+  for (int l = 0; lines[l] && *lines[l]; l++) {
+    GPtrArray *cells = csv_split(lines[l]);
+    for (guint i = 0; i < cells->len; i++)
+      if ((int)i != col)
+        g_string_append_printf(out, "%s|", (char *)g_ptr_array_index(cells, i));
+    g_string_append_c(out, '\n');
+    g_ptr_array_free(cells, TRUE);
+  }
+  return g_string_free(out, FALSE);
+}
+
+static int run_study(char **out, char **err, const char *file, const char *dir, const char *jobs)
+{
+  const char *args[] = { "study", file, "-o", dir, "-j", jobs, "--quiet", "--no-report", NULL };
+  return tu_run(out, err, args);
+}
+
+Test(study_cli, same_results_with_1_and_4_threads, .timeout = 240)
+{
+  g_autofree char *file = study_file("y_grid.ini");
+  g_autofree char *d1 = tu_tmp_dir(), *d4 = tu_tmp_dir();
+  char *out = NULL, *err = NULL;
+  cr_assert_eq(run_study(&out, &err, file, d1, "1"), 0, "%s%s", out, err);
+  cr_assert_not_null(strstr(out, "12 cells = 2 inputs"), "%s", out);
+  g_free(out);
+  g_free(err);
+  cr_assert_eq(run_study(NULL, NULL, file, d4, "4"), 0);
+  g_autofree char *a = read_file(d1, "results.csv"), *b = read_file(d4, "results.csv");
+  cr_assert_eq(tu_lines(a), 13, "a header and 12 cells:\n%s", a);
+  g_autofree char *a2 = csv_without(a, "map_s"), *b2 = csv_without(b, "map_s");
+  cr_assert_str_eq(a2, b2);
+  /* the rows are in factorial order and carry the names of metrics/simulate */
+  g_auto(GStrv) lines = g_strsplit(a, "\n", -1);
+  cr_assert(g_str_has_prefix(lines[0], "input,kind,platform,strategy,model,seed,error,map_s,"
+                                       "pre_tasks,"), "%s", lines[0]);
+  cr_assert_not_null(strstr(lines[0], ",makespan_s,"));
+  cr_assert_not_null(strstr(lines[0], ",post_hop_bytes,"));
+  cr_assert(g_str_has_prefix(lines[1], "cg-16,bytes,torus:4x4x4,identity,flow,1,,"), "%s",
+            lines[1]);
+  cr_assert(g_str_has_prefix(lines[12], "stencil3d-64,bytes,haec-4x4x4,greedy+wh,flow,1,,"),
+            "%s", lines[12]);
+}
+
+/* Every CSV column of every cell equals the JSON member it is named
+ * after; the stencil's identity on the torus is its own shape: 1152
+ * messages of 4096 bytes, one hop each (as `compare` says). */
+Test(study_cli, json_equals_csv_and_known_values, .timeout = 240)
+{
+  g_autofree char *file = study_file("y_grid.ini");
+  g_autofree char *dir = tu_tmp_dir();
+  cr_assert_eq(run_study(NULL, NULL, file, dir, "2"), 0);
+  g_autofree char *csv = read_file(dir, "results.csv");
+  g_autofree char *json = read_file(dir, "results.json");
+  JsonParser *jp = json_parser_new();
+  cr_assert(json_parser_load_from_data(jp, json, -1, NULL));
+  JsonArray *cells = json_object_get_array_member(json_node_get_object(json_parser_get_root(jp)),
+                                                  "cells");
+  g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
+  GPtrArray *head = csv_split(lines[0]);
+  cr_assert_eq(json_array_get_length(cells), 12);
+  for (guint r = 0; r < 12; r++) {
+    JsonObject *o = json_array_get_object_element(cells, r);
+    GPtrArray *row = csv_split(lines[r + 1]);
+    cr_assert_eq(row->len, head->len);
+    for (guint k = 0; k < head->len; k++) {
+      const char *name = g_ptr_array_index(head, k), *text = g_ptr_array_index(row, k);
+      JsonObject *in = o;
+      const char *member = name;
+      if (g_str_has_prefix(name, "pre_") && strcmp(name, "pre_post_match") != 0) {
+        in = json_object_get_object_member(o, "pre");
+        member = name + 4;
+      } else if (g_str_has_prefix(name, "post_")) {
+        in = json_object_get_object_member(o, "post");
+        member = name + 5;
+      }
+      cr_assert(json_object_has_member(in, member), "JSON lacks %s", name);
+      JsonNode *v = json_object_get_member(in, member);
+      if (JSON_NODE_HOLDS_NULL(v)) {
+        cr_assert_str_eq(text, "", "%s", name);
+      } else if (json_node_get_value_type(v) == G_TYPE_STRING) {
+        cr_assert_str_eq(text, json_node_get_string(v), "%s", name);
+      } else if (json_node_get_value_type(v) == G_TYPE_BOOLEAN) {
+        cr_assert_str_eq(text, json_node_get_boolean(v) ? "true" : "false", "%s", name);
+      } else {
+        double x = g_ascii_strtod(text, NULL), y = json_node_get_double(v);
+        cr_assert(x == y || fabs(x - y) <= 1e-15 * fabs(y), "%s: %s vs %.17g", name, text, y);
+      }
+    }
+    g_ptr_array_free(row, TRUE);
+  }
+  /* cell 7 (1-based): stencil3d-64, torus, identity */
+  JsonObject *c = json_array_get_object_element(cells, 6);
+  cr_assert_str_eq(json_object_get_string_member(c, "input"), "stencil3d-64");
+  cr_assert_str_eq(json_object_get_string_member(c, "strategy"), "identity");
+  cr_assert_eq(json_object_get_int_member(json_object_get_object_member(c, "pre"), "hop_bytes"),
+               1152 * 4096);
+  cr_assert(json_object_get_boolean_member(c, "pre_post_match"));
+  g_ptr_array_free(head, TRUE);
+  g_object_unref(jp);
+}
+
+static int count_cells(const char *dir)
+{
+  g_autofree char *cells = g_build_filename(dir, "cells", NULL);
+  GDir *d = g_dir_open(cells, 0, NULL);
+  int n = 0;
+  const char *name;
+  while (d && (name = g_dir_read_name(d)))
+    n += g_str_has_suffix(name, ".json") && name[0] != '.';
+  if (d)
+    g_dir_close(d);
+  return n;
+}
+
+/* A study of 16 cells of about 0.1 s each, killed (SIGKILL) once a few
+ * cells are stored, then run again: it reads the stored cells, runs the
+ * rest, and gives the CSV of an uninterrupted run. */
+Test(study_cli, killed_and_resumed_gives_the_same_csv, .timeout = 600)
+{
+  g_autofree char *tmp = tu_tmp_dir();
+  g_autofree char *trace = g_build_filename(tmp, "a2a64", NULL);
+  const char *gen[] = { "gen", "--pattern", "alltoall", "--ranks", "64", "--bytes", "65536",
+                        "--iterations", "3", "-o", trace, NULL };
+  cr_assert_eq(tu_run(NULL, NULL, gen), 0);
+  g_autofree char *ini = g_strdup_printf(
+      "[study]\ntraces = a2a64\nplatforms = torus:4x4x4; mesh:4x4x4\n"
+      "strategies = identity; random; hilbert; greedy\nmodels = flow; packet\n");
+  g_autofree char *file = g_build_filename(tmp, "kill.ini", NULL);
+  cr_assert(g_file_set_contents(file, ini, -1, NULL));
+  g_autofree char *whole = g_build_filename(tmp, "whole", NULL);
+  g_autofree char *cut = g_build_filename(tmp, "cut", NULL);
+  cr_assert_eq(run_study(NULL, NULL, file, whole, "2"), 0);
+
+  const char *exe = g_getenv("MAPSIM");
+  const char *argv[] = { exe, "study", file, "-o", cut, "-j", "1", "--quiet", "--no-report",
+                         NULL };
+  GPid pid;
+  GError *e = NULL;
+  cr_assert(g_spawn_async(NULL, (char **)argv, NULL,
+                          G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                          &pid, &e), "%s", e ? e->message : "");
+  int stored = 0;
+  for (int i = 0; i < 60000 && (stored = count_cells(cut)) < 3; i++)
+    g_usleep(1000);
+  kill(pid, SIGKILL);
+  int status;
+  waitpid(pid, &status, 0);
+  g_spawn_close_pid(pid);
+  stored = count_cells(cut);
+  cr_assert(WIFSIGNALED(status), "the study ended before it was killed (%d cells stored)",
+            stored);
+  cr_assert(stored >= 3 && stored < 16, "%d cells stored when killed", stored);
+  g_autofree char *partial = g_build_filename(cut, "results.csv", NULL);
+  cr_assert_not(g_file_test(partial, G_FILE_TEST_EXISTS), "no results before the end");
+
+  char *out = NULL;
+  cr_assert_eq(run_study(&out, NULL, file, cut, "2"), 0);
+  g_autofree char *expect = g_strdup_printf("16 cells: %d read from %s/cells, %d run", stored,
+                                            cut, 16 - stored);
+  cr_assert_not_null(strstr(out, expect), "expected '%s' in:\n%s", expect, out);
+  g_free(out);
+  g_autofree char *a = read_file(whole, "results.csv"), *b = read_file(cut, "results.csv");
+  g_autofree char *a2 = csv_without(a, "map_s"), *b2 = csv_without(b, "map_s");
+  cr_assert_str_eq(a2, b2);
+}
+
+/* An edited study file reruns only the cells whose key changed: a new
+ * strategy adds its cells; a changed model reruns the trace cells only. */
+Test(study_cli, edited_study_reruns_only_changed_cells, .timeout = 240)
+{
+  g_autofree char *tmp = tu_tmp_dir();
+  g_autofree char *tr = tu_src("traces/data/cg-16");
+  g_autofree char *mx = tu_data("maplib/cg.p2p.size.csv");
+  g_autofree char *file = g_build_filename(tmp, "edit.ini", NULL);
+  g_autofree char *dir = g_build_filename(tmp, "out", NULL);
+#define EDIT_FMT "[study]\ntraces = %s\nmatrices = %s\nplatforms = torus:4x4x4\n" \
+                 "strategies = %s\nmodels = %s\n"
+  g_autofree char *v1 = g_strdup_printf(EDIT_FMT, tr, mx, "identity; greedy", "analytic");
+  g_autofree char *v2 = g_strdup_printf(EDIT_FMT, tr, mx, "identity; greedy; scotch", "analytic");
+  g_autofree char *v3 = g_strdup_printf(EDIT_FMT, tr, mx, "identity; greedy; scotch", "flow");
+  const char *versions[] = { v1, v2, v3 };
+  const char *expect[] = { "4 cells: 0 read from", "6 cells: 4 read from", "6 cells: 3 read from" };
+  const char *ran[] = { "4 run on", "2 run on", "3 run on" };
+  for (int i = 0; i < 3; i++) {
+    cr_assert(g_file_set_contents(file, versions[i], -1, NULL));
+    char *out = NULL;
+    cr_assert_eq(run_study(&out, NULL, file, dir, "2"), 0, "%s", out);
+    cr_assert_not_null(strstr(out, expect[i]), "version %d: %s", i + 1, out);
+    cr_assert_not_null(strstr(out, ran[i]), "version %d: %s", i + 1, out);
+    g_free(out);
+  }
+}
+
+/* The slices of an emitted study, run one by one and merged, give the
+ * single-machine results (the Slurm test does the same through sbatch). */
+Test(study_cli, slices_merge_into_the_single_machine_csv, .timeout = 240)
+{
+  g_autofree char *file = study_file("y_grid.ini");
+  g_autofree char *single = tu_tmp_dir(), *batch = tu_tmp_dir();
+  cr_assert_eq(run_study(NULL, NULL, file, single, "2"), 0);
+  char *out = NULL;
+  const char *emit[] = { "study", file, "--emit-slurm", batch, "--slices", "3", NULL };
+  cr_assert_eq(tu_run(&out, NULL, emit), 0);
+  cr_assert_not_null(strstr(out, "(3 array tasks)"), "%s", out);
+  g_free(out);
+  g_autofree char *script = read_file(batch, "study.sbatch");
+  cr_assert_not_null(strstr(script, "#SBATCH --array=1-3"), "%s", script);
+  cr_assert_not_null(strstr(script, "--slice \"${SLURM_ARRAY_TASK_ID}/3\""), "%s", script);
+  g_autofree char *ini = g_build_filename(batch, "study.ini", NULL);
+  /* merging before every slice ran names what is missing */
+  const char *merge[] = { "study", "--merge", batch, "--no-report", NULL };
+  char *err = NULL;
+  cr_assert_eq(tu_run(NULL, &err, merge), 2);
+  cr_assert_not_null(strstr(err, "12 of 12 cells have no stored result"), "%s", err);
+  g_free(err);
+  for (int k = 1; k <= 3; k++) {
+    g_autofree char *slice = g_strdup_printf("%d/3", k);
+    const char *args[] = { "study", ini, "-o", batch, "--slice", slice, "-q", NULL };
+    cr_assert_eq(tu_run(NULL, NULL, args), 0);
+    g_autofree char *part = g_strdup_printf("slice-%d-of-3.csv", k);
+    g_autofree char *text = read_file(batch, part);
+    cr_assert_eq(tu_lines(text), 5, "a header and 4 cells:\n%s", text);
+  }
+  cr_assert_eq(tu_run(NULL, NULL, merge), 0);
+  g_autofree char *a = read_file(single, "results.csv"), *b = read_file(batch, "results.csv");
+  g_autofree char *a2 = csv_without(a, "map_s"), *b2 = csv_without(b, "map_s");
+  cr_assert_str_eq(a2, b2);
+}
+
+/* Every bad study file: exit 2, nothing run, nothing written, and every
+ * problem on its own line "FILE:LINE: ...". */
+typedef struct bad_case {
+  const char *file;
+  const char *lines[8]; /* "LINE: text" fragments, in order, NULL-terminated */
+} bad_case;
+
+static const bad_case bad_cases[] = {
+  { "n_missing_input.ini",
+    { "n_missing_input.ini:3: trace ", "n_missing_input.ini:7: matrix " } },
+  { "n_unknown_strategy.ini",
+    { "n_unknown_strategy.ini:5: strategy 'teleport': unknown strategy 'teleport'",
+      "n_unknown_strategy.ini:8: strategy 'wh': wh:delta=many: expected an integer" } },
+  { "n_unknown_platform.ini",
+    { "n_unknown_platform.ini:4: platform 'hypercube:4x4'",
+      "n_unknown_platform.ini:7: platform 'big': " } },
+  { "n_too_many_ranks.ini",
+    { "n_too_many_ranks.ini:4: platform 'torus:2x2x2' cannot hold input 'stencil3d-64' (line 3): "
+      "torus:2x2x2: 64 ranks do not fit 8 allocated nodes",
+      "n_too_many_ranks.ini:7: platform 'half' cannot hold input 'stencil3d-64' (line 3): "
+      "torus:4x4x4: 64 ranks do not fit 32 allocated nodes" } },
+  { "n_syntax.ini",
+    { "n_syntax.ini:4: 'this line has no equals sign' is not a key = value line",
+      "n_syntax.ini:5: '[platform broken' is not a group header" } },
+  { "n_keys.ini",
+    { "n_keys.ini:5: strategy 'identity' is defined twice",
+      "n_keys.ini:6: [study] models: 'warp' is unknown",
+      "n_keys.ini:7: [study] seeds: '-2' is not an integer",
+      "n_keys.ini:8: [study] unknown key 'colour'",
+      "n_keys.ini:10: unknown group [platfrom torus]",
+      "n_keys.ini:14: [report] time = hop_bytes: expected a simulated field" } },
+};
+
+Test(study_cli, bad_study_files_list_every_problem, .timeout = 120)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS(bad_cases); i++) {
+    const bad_case *bc = &bad_cases[i];
+    g_autofree char *file = study_file(bc->file);
+    g_autofree char *dir = tu_tmp_dir();
+    g_autofree char *outdir = g_build_filename(dir, "out", NULL);
+    char *out = NULL, *err = NULL;
+    const char *args[] = { "study", file, "-o", outdir, "-q", NULL };
+    cr_assert_eq(tu_run(&out, &err, args), 2, "%s: %s", bc->file, err);
+    cr_assert_str_eq(out, "", "%s: nothing may run: %s", bc->file, out);
+    cr_assert_not(g_file_test(outdir, G_FILE_TEST_EXISTS), "%s: wrote %s", bc->file, outdir);
+    g_auto(GStrv) lines = g_strsplit(err, "\n", -1);
+    int n = 0;
+    while (bc->lines[n])
+      n++;
+    cr_assert_eq(tu_lines(err), n, "%s: expected %d problems:\n%s", bc->file, n, err);
+    for (int k = 0; k < n; k++) {
+      g_autofree char *want = g_strconcat("mapsim: ", file, ":", strchr(bc->lines[k], ':') + 1,
+                                          NULL);
+      cr_assert(g_str_has_prefix(lines[k], want), "%s: line %d\n  got:      %s\n  expected: %s",
+                bc->file, k + 1, lines[k], want);
+    }
+    g_free(out);
+    g_free(err);
+  }
+}
