@@ -1,9 +1,10 @@
 /* test_tracer.c - libmapsim-trace on a real MPI run: tracer_app under
- * Open MPI's mpirun, 8 ranks oversubscribed, LD_PRELOAD=libmapsim-trace.so.
- * The program writes its own tally of what it sent; the trace must say the
- * same through three readers: mapsim's (trace_read_otf2, `mapsim trace
- * info`, `mapsim simulate`) and otf2-print. Skips, saying why, only when
- * mpirun cannot start a plain MPI program here.
+ * Open MPI's mpirun and under MPICH's mpiexec, 8 ranks oversubscribed,
+ * the tracer built for that library preloaded. The program writes its own
+ * tally of what it sent; the trace must say the same through three readers:
+ * mapsim's (trace_read_otf2, `mapsim trace info`, `mapsim simulate`) and
+ * otf2-print. Skips, saying why, only when the launcher cannot start a
+ * plain MPI program here (or MPICH was not there to build against).
  */
 #include <criterion/criterion.h>
 #include <glib.h>
@@ -32,7 +33,7 @@ static int spawn(char **argv, char **out, char **err)
   /* Open MPI's CMA single-copy needs ptrace rights containers often lack */
   env = g_environ_setenv(env, "OMPI_MCA_btl_vader_single_copy_mechanism", "none", TRUE);
   /* sanitizer builds: full malloc stacks, so that the suppressions of
-   * tests/data/lsan-openmpi.supp recognise Open MPI's own allocations */
+   * tests/data/lsan-mpi.supp recognise Open MPI's own allocations */
   const char *asan = g_environ_getenv(env, "ASAN_OPTIONS");
   char *opts = g_strdup_printf("%s%sfast_unwind_on_malloc=0", asan ? asan : "", asan ? ":" : "");
   env = g_environ_setenv(env, "ASAN_OPTIONS", opts, TRUE);
@@ -44,35 +45,63 @@ static int spawn(char **argv, char **out, char **err)
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/* timeout 300 mpirun [--allow-run-as-root] --oversubscribe -np N ARGS... */
-static GPtrArray *mpirun_argv(int np)
+/* How to start N ranks with environment variables, per MPI library. */
+typedef struct {
+  const char *name;      /* MPI library, for messages */
+  const char *launcher;  /* program */
+  const char *package;   /* the Debian package that has it */
+  const char *preload;   /* env var (set by meson) with the LD_PRELOAD value */
+  const char *app;       /* env var with tracer_app built for this library */
+  gboolean open_mpi;     /* Open MPI's mpirun options, else MPICH's mpiexec */
+} mpi_lib;
+
+static const mpi_lib open_mpi = { "Open MPI", "mpirun", "openmpi-bin", "MAPSIM_TRACER_PRELOAD",
+                                  "MAPSIM_TRACER_APP", TRUE };
+static const mpi_lib mpich = { "MPICH", "mpiexec.mpich", "mpich", "MAPSIM_TRACER_MPICH_PRELOAD",
+                               "MAPSIM_TRACER_MPICH_APP", FALSE };
+
+/* timeout 300 LAUNCHER -n N [-x|-genv NAME=VALUE]... (Open MPI: as root
+ * --allow-run-as-root, and --oversubscribe; MPICH oversubscribes as is). */
+static GPtrArray *launch_argv(const mpi_lib *m, int np, const char *const *env)
 {
   GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
   g_ptr_array_add(a, g_strdup("timeout"));
   g_ptr_array_add(a, g_strdup("300"));
-  g_ptr_array_add(a, g_strdup("mpirun"));
-  if (getuid() == 0)
+  g_ptr_array_add(a, g_strdup(m->launcher));
+  if (m->open_mpi && getuid() == 0)
     g_ptr_array_add(a, g_strdup("--allow-run-as-root"));
-  g_ptr_array_add(a, g_strdup("--oversubscribe"));
-  g_ptr_array_add(a, g_strdup("-np"));
+  if (m->open_mpi)
+    g_ptr_array_add(a, g_strdup("--oversubscribe"));
+  g_ptr_array_add(a, g_strdup("-n"));
   g_ptr_array_add(a, g_strdup_printf("%d", np));
+  for (int i = 0; env && env[i]; i += 2) {
+    if (m->open_mpi) {
+      g_ptr_array_add(a, g_strdup("-x"));
+      g_ptr_array_add(a, g_strdup_printf("%s=%s", env[i], env[i + 1]));
+    } else {
+      g_ptr_array_add(a, g_strdup("-genv"));
+      g_ptr_array_add(a, g_strdup(env[i]));
+      g_ptr_array_add(a, g_strdup(env[i + 1]));
+    }
+  }
   return a;
 }
 
-static void skip_unless_mpirun_starts(const char *app)
+static void skip_unless_launcher_starts(const mpi_lib *m, const char *app)
 {
-  char *mpirun = g_find_program_in_path("mpirun");
-  if (mpirun == NULL)
-    cr_skip_test("mpirun not found (Debian package openmpi-bin)");
-  g_free(mpirun);
-  GPtrArray *a = mpirun_argv(2);
+  char *path = g_find_program_in_path(m->launcher);
+  if (path == NULL)
+    cr_skip_test("%s not found (Debian package %s)", m->launcher, m->package);
+  g_free(path);
+  GPtrArray *a = launch_argv(m, 2, NULL);
   g_ptr_array_add(a, g_strdup(app));
   g_ptr_array_add(a, NULL);
   char *out = NULL, *err = NULL;
   int rc = spawn((char **)a->pdata, &out, &err);
   g_ptr_array_unref(a);
   if (rc != 0)
-    cr_skip_test("mpirun cannot start a plain 2-rank MPI program here (exit %d): %s", rc, err);
+    cr_skip_test("%s cannot start a plain 2-rank %s program here (exit %d): %s", m->launcher,
+                 m->name, rc, err);
   g_free(out);
   g_free(err);
 }
@@ -241,18 +270,19 @@ static void check_otf2_print(const char *dir, const tally *ty)
   g_free(anchor);
 }
 
-Test(tracer, stencil_split_waits_collectives, .timeout = 600)
+/* tracer_app under `m` with the tracer preloaded; every reader agrees with
+ * the program's tally. */
+static void traced_run(const mpi_lib *m)
 {
-  const char *lib = g_getenv("MAPSIM_TRACER_PRELOAD"), *app = g_getenv("MAPSIM_TRACER_APP");
-  cr_assert(lib && app, "MAPSIM_TRACER_PRELOAD / MAPSIM_TRACER_APP not set (run through meson test)");
-  skip_unless_mpirun_starts(app);
+  const char *lib = g_getenv(m->preload), *app = g_getenv(m->app);
+  if (!m->open_mpi && !(lib && app))
+    cr_skip_test("%s was not found when building (Debian package libmpich-dev)", m->name);
+  cr_assert(lib && app, "%s / %s not set (run through meson test)", m->preload, m->app);
+  skip_unless_launcher_starts(m, app);
   char *tmp = tu_tmp_dir();  /* removed after the last test, whatever the outcome */
   char *dir = g_build_filename(tmp, "trace", NULL), *prefix = g_build_filename(tmp, "tally", NULL);
-  GPtrArray *a = mpirun_argv(NP);
-  g_ptr_array_add(a, g_strdup("-x"));
-  g_ptr_array_add(a, g_strdup_printf("LD_PRELOAD=%s", lib));
-  g_ptr_array_add(a, g_strdup("-x"));
-  g_ptr_array_add(a, g_strdup_printf("MAPSIM_TRACE_DIR=%s", dir));
+  const char *env[] = { "LD_PRELOAD", lib, "MAPSIM_TRACE_DIR", dir, NULL };
+  GPtrArray *a = launch_argv(m, NP, env);
   g_ptr_array_add(a, g_strdup(app));
   g_ptr_array_add(a, g_strdup(prefix));
   g_ptr_array_add(a, NULL);
@@ -271,4 +301,14 @@ Test(tracer, stencil_split_waits_collectives, .timeout = 600)
   g_free(dir);
   g_free(prefix);
   g_free(tmp);
+}
+
+Test(tracer, open_mpi, .timeout = 600)
+{
+  traced_run(&open_mpi);
+}
+
+Test(tracer, mpich, .timeout = 600)
+{
+  traced_run(&mpich);
 }
