@@ -63,37 +63,6 @@ const field metrics_fields[] = {
 #undef V
 const int metrics_nfields = G_N_ELEMENTS(metrics_fields);
 
-double field_double(const field *f, const void *obj)
-{
-  const char *at = (const char *)obj + f->offset;
-  switch (f->type) {
-  case FIELD_INT:
-    return *(const int *)(const void *)at;
-  case FIELD_INT64:
-    return (double)*(const int64_t *)(const void *)at;
-  case FIELD_PS:
-    return (double)*(const int64_t *)(const void *)at * 1e-12;
-  case FIELD_DOUBLE:
-  default:
-    return *(const double *)(const void *)at;
-  }
-}
-
-int64_t field_int(const field *f, const void *obj)
-{
-  const char *at = (const char *)obj + f->offset;
-  switch (f->type) {
-  case FIELD_INT:
-    return *(const int *)(const void *)at;
-  case FIELD_INT64:
-  case FIELD_PS:
-    return *(const int64_t *)(const void *)at;
-  case FIELD_DOUBLE:
-  default:
-    return 0;
-  }
-}
-
 metrics *metrics_compute(const commgraph *g, const platform *p, const mapping *m)
 {
   g_assert(m->ntasks >= g->n);

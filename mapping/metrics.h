@@ -26,6 +26,7 @@
 #pragma once
 
 #include "mapping/mapping.h"
+#include "util/field.h"
 #include "traces/commgraph.h"
 
 G_BEGIN_DECLS
@@ -53,54 +54,6 @@ typedef struct metrics {
   int64_t *link_messages;    /* nlinks */
   int64_t *link_bytes;       /* nlinks */
 } metrics;
-
-/* One named number of a result struct: the single source of the names,
- * units and order that every output (JSON, text tables, CSV) uses. The same
- * descriptor serves other result structs (sim/run.h). */
-typedef enum {
-  FIELD_INT,      /* int */
-  FIELD_INT64,    /* int64_t */
-  FIELD_DOUBLE,   /* double */
-  FIELD_PS,       /* int64_t picoseconds, shown as seconds */
-} field_type;
-
-typedef enum {
-  FIELD_COUNT,    /* an integer count (hops, edges, bytes) */
-  FIELD_RATIO,    /* a mean, shown with 4 decimals */
-  FIELD_SECONDS,  /* a time in seconds */
-} field_unit;
-
-/* Views a field belongs to: a static (pre) and a simulated (post) metric
- * carry the same name only when they measure the same thing. */
-enum {
-  FIELD_VIEW_STATIC = 1u << 0,
-  FIELD_VIEW_SIMULATED = 1u << 1,
-  FIELD_VIEW_ALL = FIELD_VIEW_STATIC | FIELD_VIEW_SIMULATED,
-};
-
-typedef struct field {
-  const char *name;        /* JSON key, CSV column, text label */
-  field_type type;
-  field_unit unit;
-  size_t offset;           /* of the member in its struct */
-  const char *description; /* one line, for help texts and documents */
-  unsigned views;          /* FIELD_VIEW_* bits; 0 = every view */
-} field;
-
-/* Does field f exist in view `view` (0: every field does)? */
-static inline gboolean field_in_view(const field *f, unsigned view)
-{
-  return !view || !f->views || (f->views & view);
-}
-
-/* A field's value as a double (exact for integers below 2^53) / as an
- * integer (FIELD_INT, FIELD_INT64, FIELD_PS; 0 for doubles). */
-double field_double(const field *f, const void *obj);
-int64_t field_int(const field *f, const void *obj);
-static inline gboolean field_is_integer(const field *f)
-{
-  return f->type == FIELD_INT || f->type == FIELD_INT64;
-}
 
 /* The metrics, in output order (metrics.c). message_hops is meaningful
  * only when has_messages. The per-link count is graph edges in the static

@@ -11,7 +11,8 @@
 
 enum { PH_DATA, PH_RTS, PH_CTS, PH_COLL };
 enum { RS_RUN, RS_BLOCKED, RS_DONE };
-enum { RC_OTHER, RC_P2P, RC_COLL };
+/* Accounting classes of MPI regions (traces/trace.h's rule). */
+enum { RC_OTHER = TRACE_REGION_OTHER_MPI, RC_P2P = TRACE_REGION_P2P, RC_COLL = TRACE_REGION_COLL };
 
 typedef struct op {      /* a request: one side of a message */
   int64_t time;          /* post time; completion time once done */

@@ -568,22 +568,6 @@ void replay_opts_init(replay_opts *o)
   *o = (replay_opts){ .compute_scale = 1.0 };
 }
 
-/* Default accounting class of an MPI region, from its name. */
-static uint8_t class_of_name(const char *name)
-{
-  if (!name || g_ascii_strncasecmp(name, "MPI_", 4) != 0)
-    return RC_OTHER;
-  g_autofree char *low = g_ascii_strdown(name + 4, -1);
-  coll_op cop;
-  if (coll_op_from_name(low, &cop) || (low[0] == 'i' && coll_op_from_name(low + 1, &cop)))
-    return RC_COLL;
-  if (strstr(low, "send") || strstr(low, "recv") || g_str_has_prefix(low, "wait") ||
-      g_str_has_prefix(low, "test") || g_str_has_prefix(low, "probe") ||
-      g_str_has_prefix(low, "iprobe") || g_str_has_prefix(low, "start"))
-    return RC_P2P;
-  return RC_OTHER;
-}
-
 /* Per rank: Irecv envelopes (request -> completion record, by order of the
  * requests) and the collective calls per communicator. One sequential pass
  * over the rank's records with flat arrays (the open-request list `open`
@@ -690,7 +674,7 @@ static replay *replay_new(const trace *t, const platform *p, const mapping *m,
   R->ready = g_new(uint32_t, MAX(t->nranks, 1));
   R->cc = g_new(cc_ent, (size_t)MAX(t->nranks, 1) * CCACHE);
   for (int i = 0; i < t->nregions; i++)
-    R->region_cls[i] = class_of_name(t->regions[i]);
+    R->region_cls[i] = (uint8_t)trace_region_class_of(t->regions[i]);
   chan_rehash(R);
   if (o->record_times)
     R->times = g_new0(int64_t *, t->nranks);

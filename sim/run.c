@@ -2,6 +2,9 @@
 #include "sim/run.h"
 
 #include <stddef.h>
+#include <string.h>
+
+#include "util/checked.h"
 
 #include "mapping/strategy.h"
 
@@ -28,6 +31,33 @@ const field run_replay_fields[] = {
 };
 #undef F
 const int run_replay_nfields = G_N_ELEMENTS(run_replay_fields);
+
+#define T(key, member, desc) \
+  { key, FIELD_PS, FIELD_SECONDS, offsetof(run_times, member), desc, 0 }
+const field run_times_fields[] = {
+  T("makespan_s", makespan_ps, "simulated end of the last rank"),
+  T("compute_s", compute_ps, "computation (traced gaps x --compute-scale), summed over ranks"),
+  T("p2p_s", p2p_ps, "simulated time in MPI point-to-point calls, summed over ranks"),
+  T("collective_s", coll_ps, "simulated time in MPI collective calls, summed over ranks"),
+  T("other_mpi_s", other_mpi_ps, "simulated time in other MPI calls, summed over ranks"),
+  T("wait_s", wait_ps, "of the MPI time: blocked on a partner, summed over ranks"),
+};
+#undef T
+const int run_times_nfields = G_N_ELEMENTS(run_times_fields);
+
+static void sum_times(const replay_result *r, run_times *t)
+{
+  memset(t, 0, sizeof *t);
+  t->makespan_ps = r->makespan_ps;
+  for (int i = 0; i < r->nranks; i++) {
+    const replay_rank_stats *s = &r->per_rank[i];
+    t->compute_ps = saturating_add_i64(t->compute_ps, s->compute_ps);
+    t->p2p_ps = saturating_add_i64(t->p2p_ps, s->p2p_ps);
+    t->coll_ps = saturating_add_i64(t->coll_ps, s->coll_ps);
+    t->other_mpi_ps = saturating_add_i64(t->other_mpi_ps, s->other_mpi_ps);
+    t->wait_ps = saturating_add_i64(t->wait_ps, s->wait_ps);
+  }
+}
 
 void run_spec_init(run_spec *s)
 {
@@ -144,6 +174,7 @@ run_result *run_cell(const run_inputs *in, const run_spec *s, GError **error)
   res->replay_seconds = (double)(g_get_monotonic_time() - t0) * 1e-6;
   if (!res->r)
     goto fail;
+  sum_times(res->r, &res->times);
   if (res->r->stuck)
     return res;
   res->post = run_post_metrics(res->r, res->pre, in->p, in->g_collectives);

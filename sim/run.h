@@ -58,12 +58,23 @@ typedef struct run_spec {
 /* Defaults: identity, seed 1, no replay, replay_opts_init(). */
 void run_spec_init(run_spec *s);
 
+/* Where the simulated time went, summed over ranks (ps), next to the
+ * makespan: the counterpart of traces/trace.h's trace_times. */
+typedef struct run_times {
+  int64_t makespan_ps;
+  int64_t compute_ps, p2p_ps, coll_ps, other_mpi_ps, wait_ps;
+} run_times;
+
+extern const field run_times_fields[];
+extern const int run_times_nfields;
+
 typedef struct run_result {
   mapping *m;
   double map_seconds;        /* the strategy's run time (0 for files, identity) */
   metrics *pre;
   replay_result *r;          /* NULL without replay */
   double replay_seconds;     /* wall time of the replay */
+  run_times times;           /* with a replay */
   metrics *post;             /* NULL without replay */
   int mismatch;              /* -1: pre == post; a link id; nlinks: only hop_bytes differs */
 } run_result;

@@ -5,6 +5,7 @@
 #include "traces/trace-private.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 G_DEFINE_QUARK(trace-error-quark, trace_error)
@@ -265,6 +266,90 @@ static void edge_add(edge_list *l, int src, int dst, int64_t bytes)
   g_array_append_val(l->dst, dst);
   g_array_append_val(l->bytes, bytes);
   g_array_append_val(l->msgs, one);
+}
+
+trace_region_class trace_region_class_of(const char *name)
+{
+  if (!name || g_ascii_strncasecmp(name, "MPI_", 4) != 0)
+    return TRACE_REGION_OTHER_MPI;
+  g_autofree char *low = g_ascii_strdown(name + 4, -1);
+  coll_op cop;
+  if (coll_op_from_name(low, &cop) || (low[0] == 'i' && coll_op_from_name(low + 1, &cop)))
+    return TRACE_REGION_COLL;
+  if (strstr(low, "send") || strstr(low, "recv") || g_str_has_prefix(low, "wait") ||
+      g_str_has_prefix(low, "test") || g_str_has_prefix(low, "probe") ||
+      g_str_has_prefix(low, "iprobe") || g_str_has_prefix(low, "start"))
+    return TRACE_REGION_P2P;
+  return TRACE_REGION_OTHER_MPI;
+}
+
+gboolean trace_region_is_setup(const char *name)
+{
+  return name && (g_ascii_strncasecmp(name, "MPI_Init", 8) == 0 ||
+                  g_ascii_strcasecmp(name, "MPI_Finalize") == 0);
+}
+
+#define F(key, member, desc) \
+  { key, FIELD_PS, FIELD_SECONDS, offsetof(trace_times, member), desc, 0 }
+const field trace_times_fields[] = {
+  F("duration_s", duration_ps, "length of the traced run"),
+  F("compute_s", compute_ps, "time outside MPI calls, summed over ranks"),
+  F("p2p_s", p2p_ps, "time in MPI point-to-point calls, summed over ranks"),
+  F("collective_s", coll_ps, "time in MPI collective calls, summed over ranks"),
+  F("other_mpi_s", other_mpi_ps, "time in other MPI calls, summed over ranks"),
+  F("setup_s", setup_ps, "of other_mpi_s: MPI_Init and MPI_Finalize"),
+};
+#undef F
+const int trace_times_nfields = G_N_ELEMENTS(trace_times_fields);
+
+void trace_time_split(const trace *t, trace_times *out)
+{
+  memset(out, 0, sizeof *out);
+  out->duration_ps = t->duration_ps;
+  for (int r = 0; r < t->nranks; r++) {
+    const trace_rank *tr = &t->ranks[r];
+    int depth = 0, cls = TRACE_REGION_OTHER_MPI;
+    gboolean setup = FALSE;
+    int64_t start = 0, prev = 0;
+    for (int64_t i = 0; i < tr->nevents; i++) {
+      const trace_event *e = &tr->events[i];
+      if (depth == 0)
+        out->compute_ps += MAX(e->time - prev, 0);
+      prev = e->time;
+      switch (e->kind) {
+      case TRACE_ENTER:
+        if (depth++ == 0) {
+          const char *name = e->region < (uint32_t)t->nregions ? t->regions[e->region] : NULL;
+          start = e->time;
+          cls = trace_region_class_of(name);
+          setup = trace_region_is_setup(name);
+        }
+        continue;
+      case TRACE_LEAVE:
+        if (depth > 0 && --depth == 0) {
+          int64_t d = e->time - start;
+          *(cls == TRACE_REGION_COLL ? &out->coll_ps
+            : cls == TRACE_REGION_P2P ? &out->p2p_ps : &out->other_mpi_ps) += d;
+          if (setup && cls == TRACE_REGION_OTHER_MPI)
+            out->setup_ps += d;
+        }
+        continue;
+      case TRACE_COLL_BEGIN:
+      case TRACE_NBCOLL_REQUEST:
+      case TRACE_COLL_END:
+      case TRACE_NBCOLL_COMPLETE:
+        if (depth > 0)
+          cls = TRACE_REGION_COLL;
+        continue;
+      case TRACE_REQUEST_CANCELLED:
+        continue;
+      default: /* point-to-point records */
+        if (depth > 0 && cls != TRACE_REGION_COLL)
+          cls = TRACE_REGION_P2P;
+        continue;
+      }
+    }
+  }
 }
 
 static gboolean is_coll_end(const trace_event *e)

@@ -30,6 +30,7 @@
 
 #include "traces/collectives.h"
 #include "traces/commgraph.h"
+#include "util/field.h"
 
 G_BEGIN_DECLS
 
@@ -183,6 +184,36 @@ const char *trace_rec_name(int rec);
 /* Counts per kind, message totals and send/receive matching, O(events);
  * the matching uses a hash table keyed by (src, dst, comm, tag). */
 void trace_summarize(const trace *t, trace_summary *out);
+
+/* What time inside an MPI region counts as. The class of a region comes
+ * from its name (trace_region_class_of); a region holding point-to-point
+ * records counts as p2p, one holding a collective record as collective
+ * (the replay accounts its simulated time by the same rule). */
+typedef enum {
+  TRACE_REGION_OTHER_MPI,  /* other MPI calls (and non-MPI regions) */
+  TRACE_REGION_P2P,        /* MPI_*send*, *recv*, Wait*, Test*, Probe, Start */
+  TRACE_REGION_COLL,       /* MPI collectives, blocking or not */
+} trace_region_class;
+
+trace_region_class trace_region_class_of(const char *name);
+
+/* MPI_Init*, MPI_Finalize: the setup around the replayed communication. */
+gboolean trace_region_is_setup(const char *name);
+
+/* Where the traced time went, summed over ranks (ps): outside MPI regions
+ * (computation, the gap before the first record included), and inside them
+ * by class; setup_ps is the part of other_mpi_ps spent in MPI_Init and
+ * MPI_Finalize. O(records). */
+typedef struct trace_times {
+  int64_t duration_ps;      /* the trace's length (t->duration_ps) */
+  int64_t compute_ps, p2p_ps, coll_ps, other_mpi_ps, setup_ps;
+} trace_times;
+
+void trace_time_split(const trace *t, trace_times *out);
+
+/* Names of the traced times for outputs (util/field.h), in order. */
+extern const field trace_times_fields[];
+extern const int trace_times_nfields;
 
 /* The communication graph: per (sender, receiver) bytes and messages of
  * the point-to-point sends; with `with_collectives` also the messages of

@@ -387,15 +387,31 @@ void cli_fields_json(JsonBuilder *b, const field *f, int n, const void *obj, uns
   }
 }
 
+void cli_platform_json(JsonBuilder *b, const platform *p)
+{
+  json_builder_set_member_name(b, "platform");
+  json_builder_begin_object(b);
+  json_builder_set_member_name(b, "name");
+  json_builder_add_string_value(b, p->name);
+  json_builder_set_member_name(b, "source");
+  json_builder_add_string_value(b, p->source);
+  json_builder_set_member_name(b, "fill");
+  json_builder_add_string_value(b, platform_fill_name(p->fill));
+  json_builder_set_member_name(b, "cores_per_node");
+  json_builder_add_int_value(b, p->cores_per_node);
+  json_builder_set_member_name(b, "allocated_nodes");
+  json_builder_add_int_value(b, p->nalloc);
+  json_builder_end_object(b);
+}
+
 void cli_metrics_json(JsonBuilder *b, const metrics *m)
 {
   cli_fields_json(b, metrics_fields, metrics_nfields, m, metrics_view(m));
 }
 
-/* One value as text: integers and simulated times exactly, means with 4
- * decimals, other times with 9 significant digits (differences between
- * mappings often hide in the 7th). */
-static void format_value(GString *s, const field *f, const void *obj)
+/* Times with 9 significant digits: differences between mappings often
+ * hide in the 7th. */
+void cli_field_format(GString *s, const field *f, const void *obj)
 {
   if (f->type == FIELD_PS || field_is_integer(f))
     field_csv_text(s, f, obj);
@@ -410,7 +426,7 @@ static void format_cell(GString *s, const field *f, const void *obj, unsigned vi
 {
   g_string_truncate(s, 0);
   if (field_in_view(f, view))
-    format_value(s, f, obj);
+    cli_field_format(s, f, obj);
   else
     g_string_append_c(s, '-');
 }

@@ -145,6 +145,13 @@ struct _JsonBuilder;
 void cli_fields_json(struct _JsonBuilder *b, const field *f, int n, const void *obj,
                      unsigned view);
 
+/* Adds "platform": {"name", "source"} to the object being built. */
+void cli_platform_json(struct _JsonBuilder *b, const platform *p);
+
+/* Appends field f of obj as text: integers and simulated times exactly,
+ * means with 4 decimals, other times with 9 significant digits. */
+void cli_field_format(GString *s, const field *f, const void *obj);
+
 /* The metrics as members, named for their view (the names of `mapsim
  * metrics --json`, and of `simulate --json`'s post object). */
 void cli_metrics_json(struct _JsonBuilder *b, const metrics *m);

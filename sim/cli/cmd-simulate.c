@@ -9,6 +9,7 @@
  */
 #include <json-glib/json-glib.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "sim/cli/cli.h"
 #include "sim/run.h"
@@ -107,7 +108,8 @@ static void print_busiest(const replay_result *r, const platform *p, int top)
   g_free(ids);
 }
 
-static void print_json(const run_result *res, const char *model, const platform *p)
+static void print_json(const run_result *res, const trace_times *tt, const char *model,
+                       const platform *p, gboolean with_colls)
 {
   const replay_result *r = res->r;
   double wall = res->replay_seconds;
@@ -116,6 +118,17 @@ static void print_json(const run_result *res, const char *model, const platform 
   cli_fields_json(b, run_replay_fields, run_replay_nfields, r, 0);
   json_builder_set_member_name(b, "model");
   json_builder_add_string_value(b, model);
+  cli_platform_json(b, p);
+  json_builder_set_member_name(b, "traffic");
+  json_builder_add_string_value(b, run_traffic_name(with_colls));
+  json_builder_set_member_name(b, "traced");
+  json_builder_begin_object(b);
+  cli_fields_json(b, trace_times_fields, trace_times_nfields, tt, 0);
+  json_builder_end_object(b);
+  json_builder_set_member_name(b, "simulated");
+  json_builder_begin_object(b);
+  cli_fields_json(b, run_times_fields, run_times_nfields, &res->times, 0);
+  json_builder_end_object(b);
   add_metrics(b, "pre", res->pre);
   add_metrics(b, "post", res->post);
   json_builder_set_member_name(b, "pre_post_match");
@@ -144,27 +157,72 @@ static void print_json(const run_result *res, const char *model, const platform 
   g_object_unref(b);
 }
 
-static void print_human(const cli_common *c, const run_result *res, const platform *p)
+/* Traced and simulated time side by side: the first rows of both tables
+ * (duration, makespan) pair up, the others by name; a time only one side
+ * has shows "-" on the other. */
+static void print_times(const trace_times *tt, const run_times *rt, const cli_common *c,
+                        int nranks)
+{
+  typedef struct { const field *a, *b; } row;
+  row rows[32];
+  int n = 0;
+  rows[n++] = (row){ &trace_times_fields[0], &run_times_fields[0] };
+  for (int i = 1; i < trace_times_nfields; i++) {
+    const field *b = NULL;
+    for (int j = 1; j < run_times_nfields; j++)
+      if (strcmp(trace_times_fields[i].name, run_times_fields[j].name) == 0)
+        b = &run_times_fields[j];
+    rows[n++] = (row){ &trace_times_fields[i], b };
+  }
+  for (int j = 1; j < run_times_nfields; j++) {
+    gboolean seen = FALSE;
+    for (int i = 1; i < trace_times_nfields; i++)
+      seen = seen || strcmp(trace_times_fields[i].name, run_times_fields[j].name) == 0;
+    if (!seen)
+      rows[n++] = (row){ NULL, &run_times_fields[j] };
+  }
+  GString *a = g_string_new(NULL), *b = g_string_new(NULL);
+  printf("%-26s %16s %16s\n", "time (s)", "traced", "simulated");
+  for (int i = 0; i < n; i++) {
+    g_string_assign(a, "-");
+    g_string_assign(b, "-");
+    if (rows[i].a) {
+      g_string_truncate(a, 0);
+      cli_field_format(a, rows[i].a, tt);
+    }
+    if (rows[i].b) {
+      g_string_truncate(b, 0);
+      cli_field_format(b, rows[i].b, rt);
+    }
+    g_autofree char *label = rows[i].a && rows[i].b && i == 0
+                                 ? g_strdup_printf("%s / %s", rows[i].a->name, rows[i].b->name)
+                                 : g_strdup(rows[i].a ? rows[i].a->name : rows[i].b->name);
+    printf("%-26s %16s %16s\n", label, a->str, b->str);
+  }
+  g_string_free(a, TRUE);
+  g_string_free(b, TRUE);
+  printf("(the other rows are sums over the %d ranks. The replay keeps the traced computation"
+         "\n x %g (--compute-scale) and times every MPI call anew from its messages: the"
+         "\n time the trace spent inside MPI calls, %.6f s in MPI_Init and MPI_Finalize"
+         "\n alone, is not replayed. wait_s is part of the simulated MPI times.)\n\n",
+         nranks, c->compute_scale, tt->setup_ps * 1e-12);
+}
+
+static void print_human(const cli_common *c, const run_result *res, const trace_times *tt,
+                        const platform *p, gboolean with_colls)
 {
   const replay_result *r = res->r;
   double wall = res->replay_seconds;
-  int64_t comp = 0, wait = 0, coll = 0;
-  for (int i = 0; i < r->nranks; i++) {
-    comp += r->per_rank[i].compute_ps;
-    wait += r->per_rank[i].wait_ps;
-    coll += r->per_rank[i].coll_ps;
-  }
-  printf("%s on %s, mapping %s, model %s\n\n", c->trace, p->name,
+  printf("%s on %s, mapping %s, model %s, traffic %s\n\n", c->trace, p->name,
          c->mapping ? c->mapping : c->strategy ? c->strategy : "identity",
-         c->model ? c->model : "analytic");
-  printf("makespan               %.9f s\n", r->makespan_ps * 1e-12);
+         c->model ? c->model : "analytic", run_traffic_name(with_colls));
+  print_times(tt, &res->times, c, r->nranks);
   printf("parallel cost          %.9f s (makespan x %d ranks)\n", r->parallel_cost_ps * 1e-12,
          r->nranks);
   printf("p2p cost               %.9f s (time in MPI point-to-point calls, all ranks)\n",
          r->p2p_cost_ps * 1e-12);
-  printf("collective time        %.9f s, computation %.9f s, waiting %.9f s (all ranks)\n",
-         coll * 1e-12, comp * 1e-12, wait * 1e-12);
-  printf("comm model time        %.9f s (sum of p2p transfer durations)\n",
+  printf("p2p transfers, summed  %.9f s (network time of every p2p message, added up:\n"
+         "                       transfers overlap, so this can exceed the makespan)\n",
          r->comm_model_ps * 1e-12);
   printf("p2p messages           %" G_GINT64_FORMAT " (%" G_GINT64_FORMAT " bytes), collective "
          "messages %" G_GINT64_FORMAT ", control messages %" G_GINT64_FORMAT "\n",
@@ -175,7 +233,8 @@ static void print_human(const cli_common *c, const run_result *res, const platfo
   const char *labels[2] = { "pre", "post" };
   cli_metrics_print(ms, labels, 2, p, 0);
   print_busiest(r, p, 5);
-  printf("\npre/post p2p link bytes and hop_bytes: %s\n", res->mismatch < 0 ? "match" : "MISMATCH");
+  printf("\npre/post check (bytes of every link and hop_bytes, %s traffic): %s\n",
+         run_traffic_name(with_colls), res->mismatch < 0 ? "match" : "MISMATCH");
 }
 
 /* Runs everything after parsing; returns the exit status. */
@@ -212,10 +271,12 @@ static int simulate(const cli_common *c, const char *out)
     fprintf(stderr, "mapsim: %s: %s\n%s", c->trace, res->r->stuck_summary, res->r->stuck_detail);
     goto out;
   }
+  trace_times tt;
+  trace_time_split(t, &tt);
   if (c->json)
-    print_json(res, spec.model->name, p);
+    print_json(res, &tt, spec.model->name, p, with_colls);
   else
-    print_human(c, res, p);
+    print_human(c, res, &tt, p, with_colls);
   if (out && !trace_write_otf2(res->r->out_trace, out, &e))
     goto fail;
   status = 0;
