@@ -16,7 +16,11 @@ Test(compare_cli, grid_json_and_values)
   cr_assert_eq(tu_run(&out, NULL, args), 0);
   JsonParser *jp = json_parser_new();
   cr_assert(json_parser_load_from_data(jp, out, -1, NULL), "%s", out);
-  JsonObject *o = json_node_get_object(json_parser_get_root(jp));
+  JsonObject *top = json_node_get_object(json_parser_get_root(jp));
+  JsonArray *inputs = json_object_get_array_member(top, "inputs");
+  cr_assert_eq(json_array_get_length(inputs), 1);
+  JsonObject *o = json_array_get_object_element(inputs, 0);
+  cr_assert_str_eq(json_object_get_string_member(o, "traffic"), "p2p+collectives");
   JsonArray *cells = json_object_get_array_member(o, "cells");
   cr_assert_eq(json_array_get_length(cells), 4);
   for (guint i = 0; i < 4; i++) {
@@ -87,8 +91,9 @@ Test(compare_cli, csv_equals_json)
   cr_assert_eq(tu_run(&json, NULL, b), 0);
   JsonParser *jp = json_parser_new();
   cr_assert(json_parser_load_from_data(jp, json, -1, NULL), "%s", json);
-  JsonArray *cells = json_object_get_array_member(json_node_get_object(json_parser_get_root(jp)),
-                                                  "cells");
+  JsonObject *top = json_node_get_object(json_parser_get_root(jp));
+  JsonObject *in0 = json_array_get_object_element(json_object_get_array_member(top, "inputs"), 0);
+  JsonArray *cells = json_object_get_array_member(in0, "cells");
   g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
   cr_assert_eq(g_strv_length(lines), 4, "header, 2 rows, empty tail: %s", csv);
   g_auto(GStrv) head = g_strsplit(lines[0], ",", -1);
@@ -100,23 +105,35 @@ Test(compare_cli, csv_equals_json)
     for (guint k = 0; head[k]; k++) {
       const char *name = head[k];
       JsonObject *o = c;
-      if (g_str_has_prefix(name, "pre_") && strcmp(name, "pre_post_match") != 0) {
+      char *base = NULL;
+      if (g_str_has_suffix(name, "_change_pct")) {
+        o = json_object_get_object_member(c, "change_pct");
+        base = g_strndup(name, strlen(name) - strlen("_change_pct"));
+        name = base;
+      } else if (g_str_has_prefix(name, "pre_") && strcmp(name, "pre_post_match") != 0) {
         o = json_object_get_object_member(c, "pre");
         name += 4;
       } else if (g_str_has_prefix(name, "post_")) {
         o = json_object_get_object_member(c, "post");
         name += 5;
       }
-      if (!json_object_has_member(o, name) || strcmp(name, "map_s") == 0)
-        continue; /* platform, strategy, error; map_s is a run time */
+      if (!json_object_has_member(o, name) || strcmp(name, "map_s") == 0) {
+        g_free(base);
+        continue; /* input, platform, strategy, error; map_s is a run time */
+      }
       JsonNode *n = json_object_get_member(o, name);
-      if (json_node_get_value_type(n) == G_TYPE_BOOLEAN) {
+      g_free(base);
+      if (JSON_NODE_HOLDS_NULL(n)) {
+        cr_assert_str_eq(row[k], "", "%s", head[k]);
+      } else if (json_node_get_value_type(n) == G_TYPE_BOOLEAN) {
         cr_assert_str_eq(row[k], json_node_get_boolean(n) ? "true" : "false", "%s", head[k]);
       } else if (json_node_get_value_type(n) == G_TYPE_INT64) {
         cr_assert_eq(g_ascii_strtoll(row[k], NULL, 10), json_node_get_int(n), "%s", head[k]);
       } else {
         double x = g_ascii_strtod(row[k], NULL), y = json_node_get_double(n);
-        cr_assert(x == y || fabs(x - y) <= 1e-15 * fabs(y), "%s: %s vs %.17g", head[k], row[k], y);
+        /* CSV prints changes with 6 decimals, everything else exactly */
+        double tol = g_str_has_suffix(head[k], "_change_pct") ? 5e-7 : 1e-15 * fabs(y);
+        cr_assert(x == y || fabs(x - y) <= tol, "%s: %s vs %.17g", head[k], row[k], y);
       }
       checked++;
     }
@@ -136,7 +153,10 @@ Test(compare_cli, repeated_option_rejected)
   struct { const char *args[12]; const char *expect; } cases[] = {
     { { "simulate", "-p", "torus:4x4", "-p", "mesh:4x4", "-t", trace, NULL }, "--platform given twice" },
     { { "simulate", "-p", "torus:4x4", "-t", trace, "-t", trace, NULL }, "--trace given twice" },
-    { { "compare", "-p", "torus:4x4", "-t", trace, "--trace", trace, NULL }, "--trace given twice" },
+    { { "compare", "-p", "torus:4x4", "-t", trace, "-b", "identity", "--baseline", "x", NULL },
+      "--baseline given twice" },
+    { { "gen", "--pattern", "ring", "-o", "x", "--pattern", "stencil2d", NULL }, "--pattern given twice" },
+    { { "map", "-p", "torus:4x4", "-t", trace, "-s", "greedy", "-o", "a", "-o", "b", NULL }, "--output given twice" },
     { { "compare", "-p", "torus:4x4", "-t", trace, "--seed", "1", "--seed", "2", NULL }, "--seed given twice" },
     { { "map", "-p", "torus:4x4", "-t", trace, "-s", "greedy", "-s", "wh", NULL }, "--strategy given twice" },
     { { "metrics", "-p", "torus:4x4", "-t", trace, "--json", "--json", NULL }, "--json given twice" },
@@ -151,4 +171,75 @@ Test(compare_cli, repeated_option_rejected)
     g_free(err);
   }
   g_free(trace);
+}
+
+/* Several inputs (a trace and two matrices), each cell's change against the
+ * baseline in percent (checked against the cells' own values), ranks in
+ * the order of the ranking keys, and --baseline. */
+Test(compare_cli, inputs_changes_and_ranks)
+{
+  char *trace = tu_src("traces/data/cg-16");
+  char *cg = tu_data("maplib/cg.p2p.size.csv"), *cgc = tu_data("maplib/cg.p2p.count.csv");
+  char *amg = tu_data("maplib/amg.p2p.size.csv"), *amgc = tu_data("maplib/amg.p2p.count.csv");
+  for (int b = 0; b < 2; b++) {
+    char *out = NULL, *err = NULL;
+    const char *args[] = { "compare", "--json", "-t", trace, "-m", cg, "-c", cgc, "-m", amg, "-c",
+                           amgc, "-p", "torus:4x4x4", "-s", "identity", "-s", "greedy+wh", "-s",
+                           "random", b ? "--baseline" : NULL, "random", NULL };
+    cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
+    JsonParser *jp = json_parser_new();
+    cr_assert(json_parser_load_from_data(jp, out, -1, NULL), "%s", out);
+    JsonArray *inputs = json_object_get_array_member(
+        json_node_get_object(json_parser_get_root(jp)), "inputs");
+    cr_assert_eq(json_array_get_length(inputs), 3);
+    cr_assert(json_object_has_member(json_array_get_object_element(inputs, 0), "trace"));
+    cr_assert(json_object_has_member(json_array_get_object_element(inputs, 1), "matrix"));
+    for (guint in = 0; in < 3; in++) {
+      JsonObject *o = json_array_get_object_element(inputs, in);
+      cr_assert_str_eq(json_object_get_string_member(o, "baseline"), b ? "random" : "identity");
+      JsonArray *cells = json_object_get_array_member(o, "cells");
+      cr_assert_eq(json_array_get_length(cells), 3);
+      JsonObject *base = json_array_get_object_element(cells, b ? 2 : 0);
+      double hb0 = (double)json_object_get_int_member(json_object_get_object_member(base, "pre"),
+                                                      "hop_bytes");
+      int seen_rank[4] = { 0 };
+      for (guint i = 0; i < 3; i++) {
+        JsonObject *c = json_array_get_object_element(cells, i);
+        double hb = (double)json_object_get_int_member(json_object_get_object_member(c, "pre"),
+                                                       "hop_bytes");
+        double pct = json_object_get_double_member(json_object_get_object_member(c, "change_pct"),
+                                                   "hop_bytes");
+        cr_assert_float_eq(pct, 100 * (hb - hb0) / hb0, 1e-9, "input %u cell %u", in, i);
+        int rank = (int)json_object_get_int_member(c, "rank");
+        cr_assert(rank >= 1 && rank <= 3 && !seen_rank[rank]++, "input %u: rank %d", in, rank);
+      }
+      /* matrices are ranked by hop_bytes: rank 1 has the least */
+      if (in > 0)
+        for (guint i = 0; i < 3; i++)
+          for (guint j = 0; j < 3; j++) {
+            JsonObject *x = json_array_get_object_element(cells, i);
+            JsonObject *y = json_array_get_object_element(cells, j);
+            if (json_object_get_int_member(x, "rank") < json_object_get_int_member(y, "rank"))
+              cr_assert_leq(
+                  json_object_get_int_member(json_object_get_object_member(x, "pre"), "hop_bytes"),
+                  json_object_get_int_member(json_object_get_object_member(y, "pre"), "hop_bytes"));
+          }
+    }
+    g_object_unref(jp);
+    g_free(out);
+    g_free(err);
+  }
+  /* CG from the paper: greedy+wh cuts identity's hop-bytes by 34.8 %
+   * (86555103744 vs 132795604992, README) */
+  char *out = NULL;
+  const char *args[] = { "compare", "-m", cg, "-c", cgc, "-p", "torus:4x4x4", "-s", "identity",
+                         "-s", "greedy+wh", NULL };
+  cr_assert_eq(tu_run(&out, NULL, args), 0);
+  cr_assert_not_null(strstr(out, "86555103744 (-34.8%)"), "%s", out);
+  g_free(out);
+  g_free(trace);
+  g_free(cg);
+  g_free(cgc);
+  g_free(amg);
+  g_free(amgc);
 }

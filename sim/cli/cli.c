@@ -54,6 +54,12 @@ static const common_opt common_opts[] = {
     "Message counts matrix, same shape as --matrix", "C" },
   { CLI_OPT_TRACE, "trace", 't', ARG_STR, AT(trace), 0, 0,
     "OTF2 trace (anchor file or its directory)", "T" },
+  { CLI_OPT_TRACES, "trace", 't', ARG_STRV, AT(traces), 0, 0,
+    "OTF2 trace (anchor file or its directory; repeatable)", "T" },
+  { CLI_OPT_MATRICES, "matrix", 'm', ARG_STRV, AT(matrices), 0, 0,
+    "Communication matrix (bytes): .csv, .mtx or edge list (repeatable)", "M" },
+  { CLI_OPT_MATRICES, "counts", 'c', ARG_STRV, AT(counts_list), 0, 0,
+    "Message counts of the --matrix of the same position (repeatable)", "C" },
   { CLI_OPT_MAPPING, "mapping", 'M', ARG_STR, AT(mapping), 0, 0,
     "Mapping file (default: identity)", "F" },
   { CLI_OPT_STRATEGY, "strategy", 's', ARG_STR, AT(strategy), 0, 0,
@@ -82,6 +88,8 @@ static const common_opt common_opts[] = {
 typedef struct parse_state {
   cli_common *c;
   unsigned selected;
+  const GOptionEntry *own;   /* the subcommand's entries, or NULL */
+  guint64 own_seen;          /* which of them were given */
 } parse_state;
 
 static const common_opt *find_opt(unsigned selected, const char *option_name)
@@ -97,12 +105,80 @@ static const common_opt *find_opt(unsigned selected, const char *option_name)
   return NULL;
 }
 
+/* A subcommand's own single-valued option: stored where its entry says,
+ * refused when given twice, numbers parsed strictly. */
+static gboolean own_cb(parse_state *ps, const char *option_name, const char *value,
+                       GError **error)
+{
+  const char *n = option_name + (option_name[1] == '-' ? 2 : 1);
+  const GOptionEntry *o = NULL;
+  int row = 0;
+  for (; ps->own && ps->own[row].long_name; row++)
+    if (option_name[1] == '-' ? strcmp(ps->own[row].long_name, n) == 0
+                              : (ps->own[row].short_name == n[0] && !n[1])) {
+      o = &ps->own[row];
+      break;
+    }
+  g_assert(o && row < 64);
+  if (ps->own_seen & (G_GUINT64_CONSTANT(1) << row)) {
+    g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "--%s given twice, expected it once", o->long_name);
+    return FALSE;
+  }
+  ps->own_seen |= G_GUINT64_CONSTANT(1) << row;
+  gint64 i64;
+  char *end = NULL;
+  switch (o->arg) {
+  case G_OPTION_ARG_NONE:
+    *(gboolean *)o->arg_data = TRUE;
+    return TRUE;
+  case G_OPTION_ARG_STRING:
+  case G_OPTION_ARG_FILENAME:
+    *(char **)o->arg_data = g_strdup(value); /* set once: a repeat is refused above */
+    return TRUE;
+  case G_OPTION_ARG_INT:
+  case G_OPTION_ARG_INT64:
+    if (!g_ascii_string_to_signed(value, 10, o->arg == G_OPTION_ARG_INT ? G_MININT : G_MININT64,
+                                  o->arg == G_OPTION_ARG_INT ? G_MAXINT : G_MAXINT64, &i64,
+                                  NULL)) {
+      g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                  "--%s %s: expected an integer", o->long_name, value);
+      return FALSE;
+    }
+    if (o->arg == G_OPTION_ARG_INT)
+      *(int *)o->arg_data = (int)i64;
+    else
+      *(gint64 *)o->arg_data = i64;
+    return TRUE;
+  case G_OPTION_ARG_DOUBLE: {
+    double x = g_ascii_strtod(value, &end);
+    if (!*value || *end || !isfinite(x)) {
+      g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                  "--%s %s: expected a finite number", o->long_name, value);
+      return FALSE;
+    }
+    *(double *)o->arg_data = x;
+    return TRUE;
+  }
+  default:
+    g_assert_not_reached();
+  }
+}
+
+static gboolean is_own_single(const GOptionEntry *e)
+{
+  return e->arg == G_OPTION_ARG_NONE || e->arg == G_OPTION_ARG_STRING ||
+         e->arg == G_OPTION_ARG_FILENAME || e->arg == G_OPTION_ARG_INT ||
+         e->arg == G_OPTION_ARG_INT64 || e->arg == G_OPTION_ARG_DOUBLE;
+}
+
 static gboolean common_cb(const char *option_name, const char *value, gpointer data,
                           GError **error)
 {
   parse_state *ps = data;
   const common_opt *o = find_opt(ps->selected, option_name);
-  g_assert(o);
+  if (!o)
+    return own_cb(ps, option_name, value, error);
   size_t row = (size_t)(o - common_opts);
   void *at = (char *)ps->c + o->offset;
   if (o->kind != ARG_STRV && (ps->c->seen & (G_GUINT64_CONSTANT(1) << row))) {
@@ -164,7 +240,8 @@ static const char *model_help(void)
   static char *help;
   if (g_once_init_enter(&help)) {
     g_autofree char *names = netmodel_names();
-    g_once_init_leave(&help, g_strdup_printf("Network model: %s (default analytic)", names));
+    g_once_init_leave(&help, g_strdup_printf("Network model: %s (default: analytic for "
+                                             "simulate, flow for compare)", names));
   }
   return help;
 }
@@ -179,6 +256,9 @@ void cli_common_clear(cli_common *c)
   g_free(c->matrix);
   g_free(c->counts);
   g_free(c->trace);
+  g_strfreev(c->traces);
+  g_strfreev(c->matrices);
+  g_strfreev(c->counts_list);
   g_free(c->mapping);
   g_free(c->strategy);
   g_strfreev(c->strategies);
@@ -191,7 +271,7 @@ gboolean cli_parse(int *argc, char ***argv, const char *name, const char *usage,
                    const GOptionEntry *entries)
 {
   *c = (cli_common){ .seed = 1, .compute_scale = 1.0 };
-  parse_state ps = { c, common };
+  parse_state ps = { c, common, entries, 0 };
   g_autofree char *prog = g_strdup_printf("mapsim %s", name);
   g_set_prgname(prog);
   GOptionContext *ctx = g_option_context_new(usage);
@@ -210,9 +290,16 @@ gboolean cli_parse(int *argc, char ***argv, const char *name, const char *usage,
                        o->help ? o->help : model_help(), o->arg };
     g_array_append_val(shared, e);
   }
+  for (int i = 0; entries && entries[i].long_name; i++) {
+    GOptionEntry e = entries[i];
+    if (is_own_single(&e)) {
+      e.flags |= e.arg == G_OPTION_ARG_NONE ? G_OPTION_FLAG_NO_ARG : 0;
+      e.arg = G_OPTION_ARG_CALLBACK;
+      e.arg_data = (gpointer)common_cb;
+    }
+    g_array_append_val(shared, e);
+  }
   g_option_group_add_entries(group, (const GOptionEntry *)(void *)shared->data);
-  if (entries)
-    g_option_group_add_entries(group, entries);
   g_option_context_set_main_group(ctx, group);
   GError *e = NULL;
   gboolean ok = g_option_context_parse(ctx, argc, argv, &e);
@@ -363,9 +450,10 @@ commgraph *cli_common_graph(const cli_common *c, gboolean *with_colls, GError **
   return g;
 }
 
-const struct netmodel_ops *cli_common_model(const cli_common *c, GError **error)
+const struct netmodel_ops *cli_common_model(const cli_common *c, const char *fallback,
+                                            GError **error)
 {
-  const char *name = c->model ? c->model : "analytic";
+  const char *name = c->model ? c->model : fallback;
   const struct netmodel_ops *ops = netmodel_find(name);
   if (!ops) {
     g_autofree char *names = netmodel_names();

@@ -75,6 +75,8 @@ enum {
   CLI_OPT_COUNTS = 1u << 15,    /* --counts/-c C */
   CLI_OPT_PROGRESS = 1u << 16,  /* --progress, --quiet */
   CLI_OPT_COLLECTIVES = 1u << 17, /* --collectives SPEC */
+  CLI_OPT_TRACES = 1u << 18,    /* --trace/-t T, repeatable */
+  CLI_OPT_MATRICES = 1u << 19,  /* --matrix/-m M and --counts/-c C, repeatable */
 };
 #define CLI_OPT_GRAPH (CLI_OPT_MATRIX | CLI_OPT_COUNTS | CLI_OPT_TRACE)
 #define CLI_OPT_PLACE (CLI_OPT_PLATFORM | CLI_OPT_ALLOC | CLI_OPT_CORES)
@@ -90,6 +92,7 @@ typedef struct cli_common {
   char *model;               /* NULL: analytic */
   gboolean json, csv;
   char *matrix, *counts, *trace;
+  char **traces, **matrices, **counts_list; /* the repeatable forms */
   char *mapping;
   char *strategy;
   char **strategies;         /* CLI_OPT_STRATEGIES, NULL-terminated */
@@ -126,8 +129,9 @@ platform *cli_common_platform_spec(const cli_common *c, const char *spec, GError
  * says whether they are in); exactly one of matrix/trace must be given. */
 commgraph *cli_common_graph(const cli_common *c, gboolean *with_colls, GError **error);
 
-/* The network model of --model (default analytic). */
-const struct netmodel_ops *cli_common_model(const cli_common *c, GError **error);
+/* The network model of --model; `fallback` when not given. */
+const struct netmodel_ops *cli_common_model(const cli_common *c, const char *fallback,
+                                            GError **error);
 
 /* The progress hook of long work: a line "what: done/total (pct), rate,
  * elapsed, ETA" redrawn on stderr at most 5 times a second - when stderr is

@@ -248,7 +248,7 @@ static int simulate(const cli_common *c, const char *out)
   GError *e = NULL;
   run_spec spec;
   run_spec_init(&spec);
-  if (!(spec.model = cli_common_model(c, &e)))
+  if (!(spec.model = cli_common_model(c, "analytic", &e)))
     goto fail;
   if (!c->trace) {
     g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--trace T is required");
