@@ -43,6 +43,14 @@ Test(cli, route_haec)
   JsonObject *first = json_array_get_object_element(links, 0);
   cr_assert_eq(json_object_get_int_member(first, "to"), 3 + 12 + 16);
   cr_assert_str_eq(json_object_get_string_member(first, "type"), "wireless");
+  /* the HAEC first hop: to the next layer at the destination's x, y */
+  cr_assert_str_eq(json_object_get_string_member(first, "direction"), "z+");
+  JsonArray *to = json_object_get_array_member(first, "to_coords");
+  cr_assert_eq(json_array_get_length(to), 3);
+  cr_assert_eq(json_array_get_int_element(to, 0), 3);
+  cr_assert_eq(json_array_get_int_element(to, 1), 3);
+  cr_assert_eq(json_array_get_int_element(to, 2), 1);
+  cr_assert_eq(json_array_get_int_element(json_object_get_array_member(o, "dst_coords"), 2), 3);
   g_object_unref(jp);
   g_free(out);
 }

@@ -574,6 +574,65 @@ void cli_fields_csv_row(GString *s, const field *f, int n, const void *obj, unsi
   }
 }
 
+static void add_int_member(JsonBuilder *b, const char *name, int64_t v)
+{
+  json_builder_set_member_name(b, name);
+  json_builder_add_int_value(b, v);
+}
+
+static void add_double_member(JsonBuilder *b, const char *name, double v)
+{
+  json_builder_set_member_name(b, name);
+  json_builder_add_double_value(b, v);
+}
+
+static void add_string_member(JsonBuilder *b, const char *name, const char *v)
+{
+  json_builder_set_member_name(b, name);
+  json_builder_add_string_value(b, v);
+}
+
+void cli_metrics_detail_json(JsonBuilder *b, const metrics *m, const platform *p)
+{
+  metrics_dim_row rows[2 * TOPO_MAX_DIMS + 1];
+  int nrows;
+  metrics_by_dimension(m, p, rows, &nrows);
+  json_builder_set_member_name(b, "directions");
+  json_builder_begin_array(b);
+  for (int r = 0; r < nrows; r++) {
+    json_builder_begin_object(b);
+    add_string_member(b, "direction", rows[r].label);
+    add_int_member(b, "links", rows[r].links);
+    add_int_member(b, "used", rows[r].used);
+    add_int_member(b, "bytes", rows[r].bytes);
+    add_int_member(b, "max_bytes", rows[r].max_bytes);
+    add_double_member(b, "max_time", rows[r].max_time);
+    json_builder_end_object(b);
+  }
+  json_builder_end_array(b);
+  const topo *t = p->topo;
+  json_builder_set_member_name(b, "links");
+  json_builder_begin_array(b);
+  for (int l = 0; l < m->nlinks; l++) {
+    if (!m->link_bytes[l] && !m->link_messages[l])
+      continue;
+    json_builder_begin_object(b);
+    add_int_member(b, "link", l);
+    add_int_member(b, "from", t->link_src[l]);
+    add_int_member(b, "to", t->link_dst[l]);
+    if (t->link_dim[l] >= 0) {
+      char dir[4] = { topo_dim_letter(t->link_dim[l]), t->link_dir[l] ? '-' : '+', 0 };
+      add_string_member(b, "direction", dir);
+    }
+    add_string_member(b, "type", p->linktypes[p->link_type[l]].name);
+    add_int_member(b, m->simulated ? "messages" : "edges", m->link_messages[l]);
+    add_int_member(b, "bytes", m->link_bytes[l]);
+    add_double_member(b, "time", (double)m->link_bytes[l] / p->link_bw[l]);
+    json_builder_end_object(b);
+  }
+  json_builder_end_array(b);
+}
+
 void cli_metrics_print(const metrics *const *ms, const char *const *labels, int n,
                        const platform *p, int top)
 {

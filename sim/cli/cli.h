@@ -174,6 +174,11 @@ void cli_fields_csv_row(GString *s, const field *f, int n, const void *obj, unsi
 /* Appends `text` to s as one CSV cell (quoted when needed). */
 void cli_csv_cell(GString *s, const char *text);
 
+/* Adds "directions" (per dimension and direction: links, used, bytes, max
+ * bytes, max time) and "links" (every used link: id, from, to, direction,
+ * type, edges or messages, bytes, time) to the object being built. */
+void cli_metrics_detail_json(struct _JsonBuilder *b, const metrics *m, const platform *p);
+
 /* Prints metrics as a human table; with one column also the per-direction
  * summary and the `top` hottest links. Several columns when `labels` are
  * given. */

@@ -24,8 +24,14 @@ int cmd_metrics(int argc, char **argv)
                  "Examples:\n"
                  "  mapsim metrics --platform torus:4x4x4 --matrix cg.p2p.size.csv --counts cg.p2p.count.csv\n"
                  "  mapsim metrics --platform configs/haec-4x4x4.ini --matrix m.csv --mapping m.map --json",
-                 CLI_OPT_PLACE | CLI_OPT_GRAPH | CLI_OPT_COLLECTIVES | CLI_OPT_MAPPING | CLI_OPT_JSON, &c, entries))
+                 CLI_OPT_PLACE | CLI_OPT_GRAPH | CLI_OPT_COLLECTIVES | CLI_OPT_MAPPING | CLI_OPT_JSON |
+                 CLI_OPT_CSV, &c, entries))
     goto out;
+  if (top < 0 || top > 1000000) {
+    g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "--top %d: expected 0 to 1000000 links", top);
+    goto fail;
+  }
   gboolean with_colls;
   if (!(p = cli_common_platform(&c, &e)) || !(g = cli_common_graph(&c, &with_colls, &e)))
     goto fail;
@@ -35,16 +41,35 @@ int cmd_metrics(int argc, char **argv)
   spec.mapping_file = c.mapping;
   if (!(res = run_cell(&in, &spec, &e)))
     goto fail;
+  const char *traffic = c.trace ? run_traffic_name(with_colls) : "matrix";
   if (c.json) {
     JsonBuilder *b = json_builder_new();
     json_builder_begin_object(b);
     cli_metrics_json(b, res->pre);
+    cli_platform_json(b, p);
+    json_builder_set_member_name(b, "traffic");
+    json_builder_add_string_value(b, traffic);
+    cli_metrics_detail_json(b, res->pre, p);
     json_builder_end_object(b);
     cli_print_json(json_builder_get_root(b));
     g_object_unref(b);
+  } else if (c.csv) {
+    GString *o = g_string_new("input,platform,mapping,traffic");
+    cli_fields_csv_header(o, NULL, metrics_fields, metrics_nfields, FIELD_VIEW_STATIC);
+    g_string_append_c(o, '\n');
+    cli_csv_cell(o, c.matrix ? c.matrix : c.trace);
+    g_string_append_c(o, ',');
+    cli_csv_cell(o, p->name);
+    g_string_append_c(o, ',');
+    cli_csv_cell(o, c.mapping ? c.mapping : "identity");
+    g_string_append_printf(o, ",%s", traffic);
+    cli_fields_csv_row(o, metrics_fields, metrics_nfields, res->pre, FIELD_VIEW_STATIC);
+    g_string_append_c(o, '\n');
+    fputs(o->str, stdout);
+    g_string_free(o, TRUE);
   } else {
-    printf("%s on %s, mapping %s\n\n", c.matrix ? c.matrix : c.trace, p->name,
-           c.mapping ? c.mapping : "identity");
+    printf("%s on %s, mapping %s, traffic %s\n\n", c.matrix ? c.matrix : c.trace, p->name,
+           c.mapping ? c.mapping : "identity", traffic);
     const metrics *one[1] = { res->pre };
     cli_metrics_print(one, NULL, 1, p, top);
   }

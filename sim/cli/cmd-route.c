@@ -4,6 +4,50 @@
 
 #include "sim/cli/cli.h"
 
+/* "(1,2,3)" for a node of a regular topology, "" otherwise; caller frees. */
+static char *coords_text(const platform *p, int node)
+{
+  const topo *t = p->topo;
+  if (!topo_is_regular(t))
+    return g_strdup("");
+  int c[TOPO_MAX_DIMS];
+  topo_coords(t, node, c);
+  GString *s = g_string_new("(");
+  for (int d = 0; d < t->ndims; d++)
+    g_string_append_printf(s, "%s%d", d ? "," : "", c[d]);
+  g_string_append_c(s, ')');
+  return g_string_free(s, FALSE);
+}
+
+/* Members `name` (the node id) and `name`_coords (regular topologies). */
+static void add_node_json(JsonBuilder *b, const char *name, const platform *p, int node)
+{
+  json_builder_set_member_name(b, name);
+  json_builder_add_int_value(b, node);
+  if (topo_is_regular(p->topo)) {
+    int c[TOPO_MAX_DIMS];
+    topo_coords(p->topo, node, c);
+    g_autofree char *key = g_strconcat(name, "_coords", NULL);
+    json_builder_set_member_name(b, key);
+    json_builder_begin_array(b);
+    for (int d = 0; d < p->topo->ndims; d++)
+      json_builder_add_int_value(b, c[d]);
+    json_builder_end_array(b);
+  }
+}
+
+/* "x+" for a link of a regular dimension, "" for graph links. */
+static void link_direction(const platform *p, int l, char dir[4])
+{
+  const topo *t = p->topo;
+  dir[0] = '\0';
+  if (t->link_dim[l] >= 0) {
+    dir[0] = topo_dim_letter(t->link_dim[l]);
+    dir[1] = t->link_dir[l] ? '-' : '+';
+    dir[2] = '\0';
+  }
+}
+
 int cmd_route(int argc, char **argv)
 {
   cli_common c;
@@ -31,28 +75,38 @@ int cmd_route(int argc, char **argv)
   double lat = 0, bw = G_MAXDOUBLE;
   JsonBuilder *b = json_builder_new();
   json_builder_begin_object(b);
+  add_node_json(b, "src", p, src);
+  add_node_json(b, "dst", p, dst);
   json_builder_set_member_name(b, "links");
   json_builder_begin_array(b);
-  if (!c.json)
-    printf("route %d -> %d on %s\n", src, dst, p->name);
+  if (!c.json) {
+    g_autofree char *cs = coords_text(p, src), *cd = coords_text(p, dst);
+    printf("route %d %s -> %d %s on %s\n", src, cs, dst, cd, p->name);
+  }
   route_begin(&it, p->router, src, dst);
   while (route_next(&it, &l)) {
-    char *name = platform_link_name(p, l);
+    char dir[4];
+    link_direction(p, l, dir);
+    int from = p->topo->link_src[l], to = p->topo->link_dst[l];
+    const char *type = p->linktypes[p->link_type[l]].name;
     if (c.json) {
       json_builder_begin_object(b);
       json_builder_set_member_name(b, "link");
       json_builder_add_int_value(b, l);
-      json_builder_set_member_name(b, "from");
-      json_builder_add_int_value(b, p->topo->link_src[l]);
-      json_builder_set_member_name(b, "to");
-      json_builder_add_int_value(b, p->topo->link_dst[l]);
+      add_node_json(b, "from", p, from);
+      add_node_json(b, "to", p, to);
+      if (dir[0]) {
+        json_builder_set_member_name(b, "direction");
+        json_builder_add_string_value(b, dir);
+      }
       json_builder_set_member_name(b, "type");
-      json_builder_add_string_value(b, p->linktypes[p->link_type[l]].name);
+      json_builder_add_string_value(b, type);
       json_builder_end_object(b);
     } else {
-      printf("  %2d  link %-6d %s\n", hops + 1, l, name);
+      g_autofree char *cf = coords_text(p, from), *ct = coords_text(p, to);
+      printf("  %2d  link %-6d %d %s -> %d %s  %s%s%s\n", hops + 1, l, from, cf, to, ct, dir,
+             dir[0] ? ", " : "", type);
     }
-    g_free(name);
     hops++;
     lat += p->link_lat[l];
     bw = MIN(bw, p->link_bw[l]);

@@ -237,6 +237,37 @@ static void print_human(const cli_common *c, const run_result *res, const trace_
          run_traffic_name(with_colls), res->mismatch < 0 ? "match" : "MISMATCH");
 }
 
+/* One header line and one row: the simulated results, the traced and
+ * simulated times, the static (pre_) and simulated (post_) metrics, the
+ * check. */
+static void print_csv(const cli_common *c, const run_result *res, const trace_times *tt,
+                      const char *model, const platform *p, gboolean with_colls)
+{
+  GString *o = g_string_new("trace,platform,mapping,model,traffic");
+  cli_fields_csv_header(o, NULL, run_replay_fields, run_replay_nfields, 0);
+  cli_fields_csv_header(o, "traced_", trace_times_fields, trace_times_nfields, 0);
+  cli_fields_csv_header(o, "simulated_", run_times_fields, run_times_nfields, 0);
+  cli_fields_csv_header(o, "pre_", metrics_fields, metrics_nfields, FIELD_VIEW_STATIC);
+  cli_fields_csv_header(o, "post_", metrics_fields, metrics_nfields, FIELD_VIEW_SIMULATED);
+  g_string_append(o, ",pre_post_match\n");
+  const char *cells[] = { c->trace, p->name,
+                          c->mapping ? c->mapping : c->strategy ? c->strategy : "identity", model,
+                          run_traffic_name(with_colls) };
+  for (size_t i = 0; i < G_N_ELEMENTS(cells); i++) {
+    if (i)
+      g_string_append_c(o, ',');
+    cli_csv_cell(o, cells[i]);
+  }
+  cli_fields_csv_row(o, run_replay_fields, run_replay_nfields, res->r, 0);
+  cli_fields_csv_row(o, trace_times_fields, trace_times_nfields, tt, 0);
+  cli_fields_csv_row(o, run_times_fields, run_times_nfields, &res->times, 0);
+  cli_fields_csv_row(o, metrics_fields, metrics_nfields, res->pre, FIELD_VIEW_STATIC);
+  cli_fields_csv_row(o, metrics_fields, metrics_nfields, res->post, FIELD_VIEW_SIMULATED);
+  g_string_append_printf(o, ",%s\n", res->mismatch < 0 ? "true" : "false");
+  fputs(o->str, stdout);
+  g_string_free(o, TRUE);
+}
+
 /* Runs everything after parsing; returns the exit status. */
 static int simulate(const cli_common *c, const char *out)
 {
@@ -252,6 +283,11 @@ static int simulate(const cli_common *c, const char *out)
     goto fail;
   if (!c->trace) {
     g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--trace T is required");
+    goto fail;
+  }
+  if (c->json && c->csv) {
+    g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "--json and --csv exclude each other; expected one of them");
     goto fail;
   }
   gboolean with_colls = FALSE;
@@ -275,6 +311,8 @@ static int simulate(const cli_common *c, const char *out)
   trace_time_split(t, &tt);
   if (c->json)
     print_json(res, &tt, spec.model->name, p, with_colls);
+  else if (c->csv)
+    print_csv(c, res, &tt, spec.model->name, p, with_colls);
   else
     print_human(c, res, &tt, p, with_colls);
   if (out && !trace_write_otf2(res->r->out_trace, out, &e))
@@ -313,7 +351,8 @@ int cmd_simulate(int argc, char **argv)
                 "  mapsim simulate -p configs/haec-4x4x4.ini -t traces/data/cg-16 --strategy greedy --json\n"
                 "  mapsim simulate -p mesh:4x4x4 -t traces/data/ring-8 --compute-scale 0 --out-trace sim-run",
                 CLI_OPT_PLACE | CLI_OPT_TRACE | CLI_OPT_MAPPING | CLI_OPT_STRATEGY | CLI_OPT_SEED |
-                CLI_OPT_MODEL | CLI_OPT_REPLAY | CLI_OPT_COLLECTIVES | CLI_OPT_JSON, &c, entries))
+                CLI_OPT_MODEL | CLI_OPT_REPLAY | CLI_OPT_COLLECTIVES | CLI_OPT_JSON | CLI_OPT_CSV,
+                &c, entries))
     status = simulate(&c, out);
   cli_common_clear(&c);
   g_free(out);
