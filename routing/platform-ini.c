@@ -426,26 +426,46 @@ static gboolean read_rest(ini_ctx *c, platform *p, GError **error)
   return read_model(c, p, error);
 }
 
-platform *platform_load_ini(const char *path, GError **error)
+gboolean platform_keyfile_set(GKeyFile *kf, const char *const *sets, GError **error)
 {
-  ini_ctx c = { path, g_key_file_new(), g_path_get_dirname(path) };
-  g_key_file_set_list_separator(c.kf, ',');
-  platform *p = NULL;
-  GError *e = NULL;
-  if (!g_key_file_load_from_file(c.kf, path, G_KEY_FILE_NONE, &e)) {
-    gboolean missing = e->domain == G_FILE_ERROR;
-    g_set_error(error, PLATFORM_ERROR, missing ? PLATFORM_ERROR_IO : PLATFORM_ERROR_PARSE,
-                "%s: %s, expected an INI platform file", path, e->message);
-    g_error_free(e);
-    goto out;
+  for (int i = 0; sets && sets[i]; i++) {
+    const char *eq = strchr(sets[i], '=');
+    const char *dot = NULL;
+    for (const char *s = sets[i]; eq && s < eq; s++)
+      if (*s == '.')
+        dot = s;
+    if (!eq || !dot || dot == sets[i] || dot + 1 == eq) {
+      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                  "--set '%s': expected GROUP.KEY=VALUE, e.g. linktype.optical.bandwidth=62.5e9 "
+                  "or nodes.cores=4", sets[i]);
+      return FALSE;
+    }
+    g_autofree char *group = g_strndup(sets[i], (gsize)(dot - sets[i]));
+    g_autofree char *key = g_strndup(dot + 1, (gsize)(eq - dot - 1));
+    g_key_file_set_value(kf, group, key, eq + 1);
   }
+  return TRUE;
+}
+
+/* The platform an INI key file describes. */
+static platform *from_keyfile(GKeyFile *kf, const char *source, const char *dir,
+                              const char *const *sets, GError **error)
+{
+  ini_ctx c = { source, kf, g_strdup(dir) };
+  platform *p = NULL;
   if (!check_keys(&c, error))
     goto out;
-  p = platform_alloc(path);
+  p = platform_alloc(source);
   char *name = g_key_file_get_string(c.kf, "platform", "name", NULL);
   if (name) {
     g_free(p->name);
     p->name = name;
+  }
+  if (sets && sets[0]) {
+    g_autofree char *all = g_strjoinv(" ", (char **)sets);
+    char *named = g_strdup_printf("%s [%s]", p->name, all);
+    g_free(p->name);
+    p->name = named;
   }
   if (!read_linktypes(&c, p, error))
     goto fail;
@@ -460,7 +480,34 @@ fail:
   platform_free(p);
   p = NULL;
 out:
-  g_key_file_free(c.kf);
   g_free(c.dir);
   return p;
+}
+
+platform *platform_load_ini(const char *path, const char *const *sets, GError **error)
+{
+  GKeyFile *kf = g_key_file_new();
+  g_key_file_set_list_separator(kf, ',');
+  platform *p = NULL;
+  GError *e = NULL;
+  if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &e)) {
+    gboolean missing = e->domain == G_FILE_ERROR;
+    g_set_error(error, PLATFORM_ERROR, missing ? PLATFORM_ERROR_IO : PLATFORM_ERROR_PARSE,
+                "%s: %s, expected an INI platform file", path, e->message);
+    g_error_free(e);
+  } else if (platform_keyfile_set(kf, sets, error)) {
+    g_autofree char *dir = g_path_get_dirname(path);
+    p = from_keyfile(kf, path, dir, sets, error);
+  }
+  g_key_file_free(kf);
+  return p;
+}
+
+platform *platform_from_keyfile(GKeyFile *kf, const char *source, const char *const *sets,
+                                GError **error)
+{
+  g_key_file_set_list_separator(kf, ',');
+  if (!platform_keyfile_set(kf, sets, error))
+    return NULL;
+  return from_keyfile(kf, source, ".", sets, error);
 }

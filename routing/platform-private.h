@@ -28,7 +28,16 @@ gboolean platform_build_graph(platform *p, int nnodes, int nlinks, const int *sr
  * allocation (all nodes) when none was set. */
 gboolean platform_finish(platform *p, const char *order, GError **error);
 
-/* Loaders. */
-platform *platform_load_ini(const char *path, GError **error);
+/* Loaders. `sets`: NULL-terminated GROUP.KEY=VALUE overrides, or NULL. */
+platform *platform_load_ini(const char *path, const char *const *sets, GError **error);
 platform *platform_load_json(const char *path, GError **error);
-platform *platform_load_shorthand(const char *spec, GError **error);
+platform *platform_load_shorthand(const char *spec, const char *const *sets, GError **error);
+
+/* The INI format from a key file built elsewhere (a shorthand): applies
+ * `sets`, then builds; `source` names the platform in messages. */
+platform *platform_from_keyfile(GKeyFile *kf, const char *source, const char *const *sets,
+                                GError **error);
+
+/* Applies GROUP.KEY=VALUE overrides to a key file (the last dot splits
+ * group and key: linktype.optical.bandwidth=62.5e9). */
+gboolean platform_keyfile_set(GKeyFile *kf, const char *const *sets, GError **error);

@@ -355,18 +355,64 @@ char *platform_link_name(const platform *p, int link)
                          topo_dim_letter(t->link_dim[link]), t->link_dir[link] ? '-' : '+', type);
 }
 
-/* Shorthand KIND:SHAPE, e.g. torus:4x4x4, haec:4x4x4. */
-platform *platform_load_shorthand(const char *spec, GError **error)
+/* Appends a double so that it parses back to the same value. */
+static void kf_set_double(GKeyFile *kf, const char *group, const char *key, double v)
 {
-  const char *colon = strchr(spec, ':');
-  char *kind = colon ? g_strndup(spec, (gsize)(colon - spec)) : g_strdup(spec);
-  char **dims = colon ? g_strsplit(colon + 1, "x", -1) : NULL;
-  platform *p = NULL;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_key_file_set_value(kf, group, key, g_ascii_dtostr(buf, sizeof buf, v));
+}
+
+/* The shorthand's parameters: KEY=VALUE segments after the shape. */
+static gboolean shorthand_param(GKeyFile *kf, const char *spec, const char *seg, int ndims,
+                                gboolean haec, GError **error)
+{
+  static const struct { const char *key, *group, *ini; gboolean number, haec_only; } params[] = {
+    { "bw", "linktype.optical", "bandwidth", TRUE, FALSE },
+    { "lat", "linktype.optical", "latency", TRUE, FALSE },
+    { "wbw", "linktype.wireless", "bandwidth", TRUE, TRUE },
+    { "wlat", "linktype.wireless", "latency", TRUE, TRUE },
+    { "kinds", "topology", "connectivity", FALSE, FALSE },
+    { "cores", "nodes", "cores", FALSE, FALSE },
+    { "order", "routing", "order", FALSE, FALSE },
+  };
+  const char *eq = strchr(seg, '=');
+  for (size_t k = 0; eq && k < G_N_ELEMENTS(params); k++) {
+    if (strncmp(seg, params[k].key, (size_t)(eq - seg)) != 0 || params[k].key[eq - seg])
+      continue;
+    if (params[k].haec_only && !haec)
+      break;
+    if (params[k].number) {
+      char *end = NULL;
+      double v = g_ascii_strtod(eq + 1, &end);
+      if (!eq[1] || *end || !isfinite(v)) {
+        g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                    "platform '%s': %s: expected a number", spec, seg);
+        return FALSE;
+      }
+      kf_set_double(kf, params[k].group, params[k].ini, v);
+    } else {
+      g_key_file_set_value(kf, params[k].group, params[k].ini, eq + 1);
+    }
+    return TRUE;
+  }
+  g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+              "platform '%s': '%s', expected KEY=VALUE with KEY one of bw, lat%s, kinds, "
+              "cores, order", spec, seg, haec ? ", wbw, wlat" : "");
+  return FALSE;
+}
+
+/* Shorthand KIND:SHAPE[:KEY=VALUE...] as the INI key file it stands for:
+ * torus:4x4x4, haec:4x4x4, torus:4x4x4:kinds=torus,torus,mesh:bw=62.5e9. */
+static GKeyFile *shorthand_keyfile(const char *spec, GError **error)
+{
+  char **parts = g_strsplit(spec, ":", -1);
+  int nparts = (int)g_strv_length(parts);
+  const char *kind = parts[0];
+  char **dims = nparts > 1 ? g_strsplit(parts[1], "x", -1) : NULL;
   int ndims = dims ? (int)g_strv_length(dims) : 0;
-  int shape[TOPO_MAX_DIMS];
-  topo_conn conn[TOPO_MAX_DIMS];
   gboolean haec = strcmp(kind, "haec") == 0;
   topo_conn base = TOPO_MESH;
+  GKeyFile *kf = NULL;
   if (!haec && !topo_conn_from_name(kind, &base)) {
     g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
                 "platform '%s': not a file, expected an .ini or .json file or a shorthand "
@@ -379,54 +425,81 @@ platform *platform_load_shorthand(const char *spec, GError **error)
                 haec ? 2 : 1, TOPO_MAX_DIMS);
     goto out;
   }
+  GString *conn = g_string_new(NULL);
   for (int d = 0; d < ndims; d++) {
     long v;
     if (!parse_long(dims[d], 1, 1 << 20, &v)) {
       g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
                   "platform '%s': size '%s' of dimension %c, expected a positive integer", spec,
                   dims[d], topo_dim_letter(d));
+      g_string_free(conn, TRUE);
       goto out;
     }
-    shape[d] = (int)v;
-    conn[d] = haec ? (d == ndims - 1 ? TOPO_CROSSBAR : TOPO_TORUS) : base;
+    g_string_append_printf(conn, "%s%s", d ? "," : "",
+                           topo_conn_name(haec ? (d == ndims - 1 ? TOPO_CROSSBAR : TOPO_TORUS)
+                                               : base));
   }
-  p = platform_alloc(spec);
-  g_free(p->name);
-  p->name = g_strdup(spec);
-  int optical = platform_add_linktype(p, "optical", OPTICAL_BW, OPTICAL_LAT, spec, NULL);
-  int wireless = haec ? platform_add_linktype(p, "wireless", WIRELESS_BW, WIRELESS_LAT, spec, NULL)
-                      : optical;
-  int opt_pat[1] = { optical }, wl_pat[1] = { wireless };
-  int *pattern[TOPO_MAX_DIMS];
-  int len[TOPO_MAX_DIMS];
-  for (int d = 0; d < ndims; d++) {
-    pattern[d] = conn[d] == TOPO_CROSSBAR ? wl_pat : opt_pat;
-    len[d] = 1;
+  kf = g_key_file_new();
+  g_key_file_set_value(kf, "platform", "name", spec);
+  g_key_file_set_value(kf, "topology", "shape", parts[1]);
+  g_key_file_set_value(kf, "topology", "connectivity", conn->str);
+  g_string_free(conn, TRUE);
+  kf_set_double(kf, "linktype.optical", "bandwidth", OPTICAL_BW);
+  kf_set_double(kf, "linktype.optical", "latency", OPTICAL_LAT);
+  g_key_file_set_value(kf, "links", "default", "optical");
+  if (haec) {
+    kf_set_double(kf, "linktype.wireless", "bandwidth", WIRELESS_BW);
+    kf_set_double(kf, "linktype.wireless", "latency", WIRELESS_LAT);
+    char key[2] = { topo_dim_letter(ndims - 1), 0 };
+    g_key_file_set_value(kf, "links", key, "wireless");
   }
-  if (!platform_build_regular(p, ndims, shape, conn, pattern, len, error) ||
-      !platform_finish(p, NULL, error)) {
-    platform_free(p);
-    p = NULL;
-  }
+  for (int i = 2; i < nparts; i++)
+    if (!shorthand_param(kf, spec, parts[i], ndims, haec, error)) {
+      g_key_file_free(kf);
+      kf = NULL;
+      goto out;
+    }
 out:
-  g_free(kind);
   g_strfreev(dims);
+  g_strfreev(parts);
+  return kf;
+}
+
+platform *platform_load_shorthand(const char *spec, const char *const *sets, GError **error)
+{
+  GKeyFile *kf = shorthand_keyfile(spec, error);
+  if (!kf)
+    return NULL;
+  platform *p = platform_from_keyfile(kf, spec, sets, error);
+  g_key_file_free(kf);
   return p;
 }
 
 platform *platform_load(const char *spec, GError **error)
 {
-  if (g_str_has_suffix(spec, ".json"))
+  return platform_load_with(spec, NULL, error);
+}
+
+platform *platform_load_with(const char *spec, const char *const *sets, GError **error)
+{
+  if (g_str_has_suffix(spec, ".json")) {
+    if (sets && sets[0]) {
+      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                  "%s: --set applies to INI platform files and shorthands, expected one of them "
+                  "(a HAEC-SIM JSON file has no INI keys)", spec);
+      return NULL;
+    }
     return platform_load_json(spec, error);
+  }
   if (g_str_has_suffix(spec, ".ini") || g_file_test(spec, G_FILE_TEST_EXISTS))
-    return platform_load_ini(spec, error);
+    return platform_load_ini(spec, sets, error);
   if (strchr(spec, ':') == NULL && (strchr(spec, '/') || strchr(spec, '.'))) {
     g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_IO,
                 "%s: no such file, expected a platform file or a shorthand like torus:4x4x4",
                 spec);
     return NULL;
   }
-  return platform_load_shorthand(spec, error);
+  return platform_load_shorthand(spec, sets, error);
 }
 
 int platform_parse_node(const platform *p, const char *s, GError **error)

@@ -7,13 +7,17 @@
  *    A.1 listings 1-3 (bandwidth in bytes/s, latency in picoseconds); keys
  *    mapsim does not model (bit error rates, network coding) are ignored
  *    and listed in `notes`;
- *  - a shorthand `KIND:SHAPE`, KIND one of mesh, torus, haec: `torus:4x4x4`,
- *    `mesh:8x8x8`, `haec:4x4x4`, `torus:4x4x4x4x2`. Shorthand links are the
- *    paper's future-generation links (Table 4): optical 250 Gbit/s
- *    (31.25e9 bytes/s) and 10 ps on mesh/torus dimensions and on the HAEC
- *    board dimensions; wireless 100 Gbit/s (12.5e9 bytes/s) and 100 ps on
- *    the HAEC crossbar dimension (the last one). One core per node, all
- *    nodes allocated, XYZ dimension-order routing.
+ *  - a shorthand `KIND:SHAPE[:KEY=VALUE...]`, KIND one of mesh, torus,
+ *    haec: `torus:4x4x4`, `mesh:8x8x8`, `haec:4x4x4`, `torus:4x4x4x4x2`,
+ *    `torus:4x4x4:kinds=torus,torus,mesh:bw=62.5e9:lat=10e-12`. Shorthand
+ *    links are the paper's future-generation links (Table 4): optical 250
+ *    Gbit/s (31.25e9 bytes/s) and 10 ps on mesh/torus dimensions and on the
+ *    HAEC board dimensions; wireless 100 Gbit/s (12.5e9 bytes/s) and 100 ps
+ *    on the HAEC crossbar dimension (the last one). One core per node, all
+ *    nodes allocated, XYZ dimension-order routing. KEYs: kinds (mesh,
+ *    torus, crossbar per dimension), bw and lat (optical links), wbw and
+ *    wlat (HAEC wireless links), cores, order. A shorthand stands for the
+ *    INI file it generates.
  *
  * Per-link arrays (bandwidth, latency, type) are flat, indexed by link id.
  * A link type pattern per dimension (`y = mezzanine,cable`) gives the link
@@ -86,6 +90,14 @@ typedef struct platform {
 
 /* Loads a platform from an INI file, a HAEC-SIM JSON file or a shorthand. */
 platform *platform_load(const char *spec, GError **error);
+
+/* The same with overrides of INI keys, GROUP.KEY=VALUE (the last dot
+ * before '=' ends the group): linktype.optical.bandwidth=62.5e9,
+ * nodes.cores=4, topology.connectivity=torus,torus,mesh. They apply to INI
+ * files and shorthands (which stand for an INI file), before the platform
+ * is built, and are checked like keys of the file; the platform's name
+ * lists them. `sets` is NULL-terminated or NULL. */
+platform *platform_load_with(const char *spec, const char *const *sets, GError **error);
 
 /* Replaces the allocation: "all", "random:N" or "random:N:SEED" (a seeded
  * random sparse set of N nodes, ascending ids), or the path of a node list

@@ -43,6 +43,9 @@ static const common_opt common_opts[] = {
     "Platform file or shorthand (torus:4x4x4, configs/haec-4x4x4.ini)", "P" },
   { CLI_OPT_PLATFORMS, "platform", 'p', ARG_STRV, AT(platforms), 0, 0,
     "Platform file or shorthand (repeatable)", "P" },
+  { CLI_OPT_SET, "set", 0, ARG_STRV, AT(sets), 0, 0,
+    "Override a platform key, e.g. linktype.optical.bandwidth=62.5e9 (repeatable)",
+    "GROUP.KEY=VALUE" },
   { CLI_OPT_ALLOC, "alloc", 0, ARG_STR, AT(alloc), 0, 0,
     "Allocation: all, random:N[:SEED], or a node list file", "A" },
   { CLI_OPT_CORES, "cores", 0, ARG_INT, AT(cores), 1, 1 << 20, "Cores (ranks) per node", "N" },
@@ -252,6 +255,7 @@ void cli_common_clear(cli_common *c)
   g_strfreev(c->platforms);
   g_free(c->alloc);
   g_free(c->fill);
+  g_strfreev(c->sets);
   g_free(c->model);
   g_free(c->matrix);
   g_free(c->counts);
@@ -389,15 +393,15 @@ void cli_progress_end(void)
 
 /* ---- inputs ---- */
 
-static platform *load_platform(const char *spec, const char *alloc, int cores,
-                               const char *fill, GError **error)
+static platform *load_platform(const char *spec, const char *const *sets, const char *alloc,
+                               int cores, const char *fill, GError **error)
 {
   if (!spec) {
     g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
                 "--platform: missing, expected a platform file or shorthand like torus:4x4x4");
     return NULL;
   }
-  platform *p = platform_load(spec, error);
+  platform *p = platform_load_with(spec, sets, error);
   if (!p)
     return NULL;
   for (guint i = 0; i < p->notes->len; i++)
@@ -413,12 +417,13 @@ static platform *load_platform(const char *spec, const char *alloc, int cores,
 
 platform *cli_common_platform(const cli_common *c, GError **error)
 {
-  return load_platform(c->platform, c->alloc, c->cores, c->fill, error);
+  return load_platform(c->platform, (const char *const *)c->sets, c->alloc, c->cores, c->fill,
+                       error);
 }
 
 platform *cli_common_platform_spec(const cli_common *c, const char *spec, GError **error)
 {
-  return load_platform(spec, c->alloc, c->cores, c->fill, error);
+  return load_platform(spec, (const char *const *)c->sets, c->alloc, c->cores, c->fill, error);
 }
 
 commgraph *cli_common_graph(const cli_common *c, gboolean *with_colls, GError **error)

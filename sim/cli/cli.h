@@ -77,9 +77,10 @@ enum {
   CLI_OPT_COLLECTIVES = 1u << 17, /* --collectives SPEC */
   CLI_OPT_TRACES = 1u << 18,    /* --trace/-t T, repeatable */
   CLI_OPT_MATRICES = 1u << 19,  /* --matrix/-m M and --counts/-c C, repeatable */
+  CLI_OPT_SET = 1u << 20,       /* --set GROUP.KEY=VALUE, repeatable */
 };
 #define CLI_OPT_GRAPH (CLI_OPT_MATRIX | CLI_OPT_COUNTS | CLI_OPT_TRACE)
-#define CLI_OPT_PLACE (CLI_OPT_PLATFORM | CLI_OPT_ALLOC | CLI_OPT_CORES)
+#define CLI_OPT_PLACE (CLI_OPT_PLATFORM | CLI_OPT_ALLOC | CLI_OPT_CORES | CLI_OPT_SET)
 
 /* Values of the shared options (unset: NULL / 0 / defaults below). */
 typedef struct cli_common {
@@ -88,6 +89,7 @@ typedef struct cli_common {
   char *alloc;
   int cores;                 /* 0: keep the platform's */
   char *fill;                /* NULL: keep the platform's (pack unless its file says) */
+  char **sets;               /* --set overrides of platform keys, NULL-terminated */
   guint32 seed;              /* default 1 */
   char *model;               /* NULL: analytic */
   gboolean json, csv;

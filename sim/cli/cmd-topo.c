@@ -53,8 +53,8 @@ int cmd_topo(int argc, char **argv)
   } else {
     printf("platform        %s\n", p->name);
     printf("topology        %s\n", shape);
-    printf("nodes           %d (%d allocated, %d cores each)\n", f.nodes, p->nalloc,
-           p->cores_per_node);
+    printf("nodes           %d (%d allocated, %d core%s each, fill %s)\n", f.nodes, p->nalloc,
+           p->cores_per_node, p->cores_per_node == 1 ? "" : "s", platform_fill_name(p->fill));
     printf("links           %d directed\n", f.links);
     for (int i = 0; i < p->nlinktypes; i++) {
       double lat = p->linktypes[i].latency;
