@@ -60,65 +60,6 @@ static void sum_times(const replay_result *r, run_times *t)
   }
 }
 
-static const struct {
-  const field *table;
-  const int *ntable;
-  const char *name;
-  gboolean simulated;  /* read from the replay result */
-} run_keys[RUN_NKEYS] = {
-  [RUN_KEY_HOP_BYTES] = { metrics_fields, &metrics_nfields, "hop_bytes", FALSE },
-  [RUN_KEY_MAX_LINK_BYTES] = { metrics_fields, &metrics_nfields, "max_link_bytes", FALSE },
-  [RUN_KEY_HOP_TIME] = { metrics_fields, &metrics_nfields, "hop_time", FALSE },
-  [RUN_KEY_MAX_LINK_TIME] = { metrics_fields, &metrics_nfields, "max_link_time", FALSE },
-  [RUN_KEY_MAKESPAN] = { run_replay_fields, &run_replay_nfields, "makespan_s", TRUE },
-  [RUN_KEY_TRANSFER_SUM] = { run_replay_fields, &run_replay_nfields, "p2p_transfer_sum_s", TRUE },
-};
-
-const field *run_key_field(run_key k)
-{
-  for (int i = 0; i < *run_keys[k].ntable; i++)
-    if (strcmp(run_keys[k].table[i].name, run_keys[k].name) == 0)
-      return &run_keys[k].table[i];
-  g_assert_not_reached();
-}
-
-double run_key_value(const run_result *res, run_key k)
-{
-  const void *obj = run_keys[k].simulated ? (const void *)res->r : (const void *)res->pre;
-  if (!obj || (run_keys[k].simulated && res->r->stuck))
-    return NAN;
-  return field_double(run_key_field(k), obj);
-}
-
-double run_change_pct(double value, double base)
-{
-  if (isnan(value) || isnan(base))
-    return NAN;
-  if (base == 0)
-    return value == 0 ? 0 : NAN;
-  return 100.0 * (value - base) / base;
-}
-
-static int cmp_double(double a, double b)
-{
-  if (isnan(a) || isnan(b))
-    return isnan(a) - isnan(b); /* unknown last */
-  return (a > b) - (a < b);
-}
-
-int run_rank_cmp(const run_result *a, const run_result *b)
-{
-  static const run_key replayed[] = { RUN_KEY_MAKESPAN, RUN_KEY_TRANSFER_SUM, RUN_KEY_HOP_BYTES };
-  static const run_key statics[] = { RUN_KEY_HOP_BYTES, RUN_KEY_MAX_LINK_BYTES, RUN_KEY_HOP_TIME };
-  const run_key *keys = a->r && b->r ? replayed : statics;
-  for (int i = 0; i < 3; i++) {
-    int c = cmp_double(run_key_value(a, keys[i]), run_key_value(b, keys[i]));
-    if (c)
-      return c;
-  }
-  return 0;
-}
-
 void run_spec_init(run_spec *s)
 {
   *s = (run_spec){ .seed = 1 };

@@ -83,31 +83,6 @@ typedef struct run_result {
 extern const field run_replay_fields[];
 extern const int run_replay_nfields;
 
-/* The results a comparison of mappings puts side by side, ranks by and
- * states relative to a baseline mapping: static hop_bytes, max_link_bytes,
- * hop_time, max_link_time; simulated makespan_s and p2p_transfer_sum_s. */
-typedef enum {
-  RUN_KEY_HOP_BYTES,
-  RUN_KEY_MAX_LINK_BYTES,
-  RUN_KEY_HOP_TIME,
-  RUN_KEY_MAX_LINK_TIME,
-  RUN_KEY_MAKESPAN,
-  RUN_KEY_TRANSFER_SUM,
-  RUN_NKEYS,
-} run_key;
-
-/* The field of each key (its name, unit, where the value lives). */
-const field *run_key_field(run_key k);
-/* Its value in a result; NAN when the result has no replay. */
-double run_key_value(const run_result *res, run_key k);
-/* 100 (value - base) / base; 0 when both are 0, NAN when base is 0 alone
- * or either is NAN. */
-double run_change_pct(double value, double base);
-/* Orders results for a ranking: by makespan, then p2p transfer sum, then
- * hop_bytes (static-only results: hop_bytes, then max_link_bytes);
- * negative when a ranks before b. */
-int run_rank_cmp(const run_result *a, const run_result *b);
-
 /* Runs one cell. NULL + error for inputs that do not fit (capacity, bad
  * mapping or strategy, replay input errors); a deadlock is not an error
  * (r->stuck > 0, no post metrics). */

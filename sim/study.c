@@ -139,7 +139,7 @@ static gboolean hash_named_files(GChecksum *sum, const char *ini, GError **error
 
 gboolean study_platform_load(study_platform *sp, GError **error)
 {
-  sp->p = platform_load(sp->spec, error);
+  sp->p = platform_load_with(sp->spec, (const char *const *)sp->sets, error);
   if (sp->p && ((sp->alloc && !platform_set_allocation(sp->p, sp->alloc, error)) ||
                 (sp->cores && !platform_set_cores(sp->p, sp->cores, error)) ||
                 (sp->fill && !platform_set_fill(sp->p, sp->fill, error))))
@@ -167,6 +167,10 @@ gboolean study_platform_hash(const study_platform *sp, char out[65], GError **er
   char c[64];
   g_snprintf(c, sizeof c, "\ncores:%d\nfill:%s", sp->cores, sp->fill ? sp->fill : "");
   g_checksum_update(sum, (const guchar *)c, -1);
+  for (int i = 0; sp->sets && sp->sets[i]; i++) {
+    g_checksum_update(sum, (const guchar *)"\nset:", -1);
+    g_checksum_update(sum, (const guchar *)sp->sets[i], -1);
+  }
   study_digest(sum, out);
   g_checksum_free(sum);
   return ok;
@@ -265,6 +269,8 @@ result_row *study_cell_row(const study *s, const study_cell *c, const run_result
       row_add_bool(r, "pre_post_match", res->mismatch < 0);
     }
   }
+  /* what the static metrics and the check count */
+  row_add_string(r, "traffic", in->t ? run_traffic_name(in->g_collectives) : "matrix");
   row_add_string(r, "key", c->key);
   return r;
 }
@@ -564,35 +570,35 @@ gboolean study_write_results(const study *s, const study_slice *slice, const cha
 
 /* ---- a study in code (compare) ---- */
 
-study *study_new_grid(const trace *t, const char *trace_label, const char *const *platforms,
-                      int nplatforms, const char *alloc, int cores, const char *fill,
-                      const char *const *strategies, int nstrategies,
-                      const struct netmodel_ops *model, guint32 seed, const char *collectives,
-                      GError **error)
+study *study_new_grid(const trace *t, commgraph *g, const char *label,
+                      const study_grid_platforms *platforms, const char *const *strategies,
+                      int nstrategies, const struct netmodel_ops *model, guint32 seed,
+                      const char *collectives, GError **error)
 {
-  gboolean with_colls;
-  commgraph *g = run_traffic_graph(t, collectives, &with_colls, error);
-  if (!g)
+  gboolean with_colls = FALSE;
+  if (t && !(g = run_traffic_graph(t, collectives, &with_colls, error)))
     return NULL;
   study *s = g_new0(study, 1);
-  s->name = g_strdup(trace_label);
+  s->name = g_strdup(label);
   replay_opts_init(&s->opts);
   s->opts.collectives = g_strdup(collectives);
   s->ninputs = 1;
   s->inputs = g_new0(study_input, 1);
-  s->inputs[0] = (study_input){ .label = g_strdup(trace_label), .nkinds = 1,
+  s->inputs[0] = (study_input){ .label = g_strdup(label), .nkinds = 1,
                                 .kinds = { STUDY_KIND_BYTES }, .t = (trace *)t, .g = g,
                                 .g_collectives = with_colls };
   s->borrowed_trace = TRUE;
-  s->nplatforms = nplatforms;
-  s->platforms = g_new0(study_platform, MAX(nplatforms, 1));
-  for (int i = 0; i < nplatforms; i++) {
+  int np = platforms->n;
+  s->nplatforms = np;
+  s->platforms = g_new0(study_platform, MAX(np, 1));
+  for (int i = 0; i < np; i++) {
     study_platform *sp = &s->platforms[i];
-    sp->label = g_strdup(platforms[i]);
-    sp->spec = g_strdup(platforms[i]);
-    sp->alloc = g_strdup(alloc);
-    sp->cores = cores;
-    sp->fill = g_strdup(fill);
+    sp->label = g_strdup(platforms->specs[i]);
+    sp->spec = g_strdup(platforms->specs[i]);
+    sp->alloc = g_strdup(platforms->alloc);
+    sp->cores = platforms->cores;
+    sp->fill = g_strdup(platforms->fill);
+    sp->sets = g_strdupv((char **)platforms->sets);
     study_platform_load(sp, &sp->error);
   }
   s->nstrategies = nstrategies;
@@ -642,6 +648,7 @@ void study_free(study *s)
     g_free(sp->spec);
     g_free(sp->alloc);
     g_free(sp->fill);
+    g_strfreev(sp->sets);
     platform_free(sp->p);
     g_clear_error(&sp->error);
   }

@@ -92,6 +92,7 @@ typedef struct study_platform {
   char *alloc;               /* allocation override, or NULL */
   int cores;                 /* cores override, or 0 */
   char *fill;                /* fill policy override (pack, spread), or NULL */
+  char **sets;               /* GROUP.KEY=VALUE overrides of platform keys, or NULL */
   platform *p;               /* NULL when it did not load (error) */
   GError *error;
   char hash[65];
@@ -151,16 +152,27 @@ typedef struct study {
  * file's content when it does not come from disk. */
 study *study_load(const char *path, const char *text, const char *base_dir, GError **error);
 
-/* A study in code: one trace (borrowed, must outlive the study) on every
- * platform x strategy with one model and seed; alloc/cores/fill (NULL/0:
- * keep) apply to every platform; `collectives` (NULL: auto) is the
- * --collectives spec of the replay and of the traffic the static metrics
- * count. A platform that does not load fails its cells. */
-study *study_new_grid(const trace *t, const char *trace_label, const char *const *platforms,
-                      int nplatforms, const char *alloc, int cores, const char *fill,
-                      const char *const *strategies, int nstrategies,
-                      const struct netmodel_ops *model, guint32 seed, const char *collectives,
-                      GError **error);
+/* Platforms of a study built in code, with the overrides every one gets
+ * (NULL/0: keep the platform's own). */
+typedef struct study_grid_platforms {
+  const char *const *specs;
+  int n;
+  const char *alloc;
+  int cores;
+  const char *fill;
+  const char *const *sets;
+} study_grid_platforms;
+
+/* A study in code: one input - a trace `t` (borrowed, must outlive the
+ * study), or, when t is NULL, a communication graph `g` (taken: static
+ * cells only) - on every platform x strategy with one model and seed. For a
+ * trace, `collectives` (NULL: auto) is the --collectives spec of the replay
+ * and of the traffic the static metrics count. A platform that does not
+ * load fails its cells. */
+study *study_new_grid(const trace *t, commgraph *g, const char *label,
+                      const study_grid_platforms *platforms, const char *const *strategies,
+                      int nstrategies, const struct netmodel_ops *model, guint32 seed,
+                      const char *collectives, GError **error);
 
 /* One slice of the cells: those with index % n == k - 1 (1 <= k <= n). */
 typedef struct study_slice {

@@ -17,14 +17,12 @@ Test(compare_cli, grid_json_and_values)
   JsonParser *jp = json_parser_new();
   cr_assert(json_parser_load_from_data(jp, out, -1, NULL), "%s", out);
   JsonObject *top = json_node_get_object(json_parser_get_root(jp));
-  JsonArray *inputs = json_object_get_array_member(top, "inputs");
-  cr_assert_eq(json_array_get_length(inputs), 1);
-  JsonObject *o = json_array_get_object_element(inputs, 0);
-  cr_assert_str_eq(json_object_get_string_member(o, "traffic"), "p2p+collectives");
-  JsonArray *cells = json_object_get_array_member(o, "cells");
+  cr_assert_str_eq(json_object_get_string_member(top, "baseline"), "identity");
+  JsonArray *cells = json_object_get_array_member(top, "cells");
   cr_assert_eq(json_array_get_length(cells), 4);
   for (guint i = 0; i < 4; i++) {
     JsonObject *c = json_array_get_object_element(cells, i);
+    cr_assert_str_eq(json_object_get_string_member(c, "traffic"), "p2p+collectives");
     cr_assert(json_object_get_boolean_member(c, "pre_post_match"));
     JsonObject *pre = json_object_get_object_member(c, "pre");
     JsonObject *post = json_object_get_object_member(c, "post");
@@ -92,8 +90,7 @@ Test(compare_cli, csv_equals_json)
   JsonParser *jp = json_parser_new();
   cr_assert(json_parser_load_from_data(jp, json, -1, NULL), "%s", json);
   JsonObject *top = json_node_get_object(json_parser_get_root(jp));
-  JsonObject *in0 = json_array_get_object_element(json_object_get_array_member(top, "inputs"), 0);
-  JsonArray *cells = json_object_get_array_member(in0, "cells");
+  JsonArray *cells = json_object_get_array_member(top, "cells");
   g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
   cr_assert_eq(g_strv_length(lines), 4, "header, 2 rows, empty tail: %s", csv);
   g_auto(GStrv) head = g_strsplit(lines[0], ",", -1);
@@ -103,37 +100,33 @@ Test(compare_cli, csv_equals_json)
     cr_assert_eq(g_strv_length(row), g_strv_length(head));
     JsonObject *c = json_array_get_object_element(cells, i);
     for (guint k = 0; head[k]; k++) {
+      /* "pre_x", "post_x", "change_pct_x": member x of that object */
       const char *name = head[k];
       JsonObject *o = c;
-      char *base = NULL;
-      if (g_str_has_suffix(name, "_change_pct")) {
-        o = json_object_get_object_member(c, "change_pct");
-        base = g_strndup(name, strlen(name) - strlen("_change_pct"));
-        name = base;
-      } else if (g_str_has_prefix(name, "pre_") && strcmp(name, "pre_post_match") != 0) {
-        o = json_object_get_object_member(c, "pre");
-        name += 4;
-      } else if (g_str_has_prefix(name, "post_")) {
-        o = json_object_get_object_member(c, "post");
-        name += 5;
+      static const char *const groups[] = { "pre", "post", "change_pct" };
+      for (size_t gi = 0; gi < G_N_ELEMENTS(groups); gi++) {
+        size_t len = strlen(groups[gi]);
+        if (strncmp(name, groups[gi], len) == 0 && name[len] == '_' &&
+            json_object_has_member(c, groups[gi]) &&
+            JSON_NODE_HOLDS_OBJECT(json_object_get_member(c, groups[gi]))) {
+          o = json_object_get_object_member(c, groups[gi]);
+          name += len + 1;
+        }
       }
-      if (!json_object_has_member(o, name) || strcmp(name, "map_s") == 0) {
-        g_free(base);
-        continue; /* input, platform, strategy, error; map_s is a run time */
-      }
+      if (!json_object_has_member(o, name) || strcmp(name, "map_s") == 0)
+        continue; /* map_s is a run time */
       JsonNode *n = json_object_get_member(o, name);
-      g_free(base);
       if (JSON_NODE_HOLDS_NULL(n)) {
         cr_assert_str_eq(row[k], "", "%s", head[k]);
       } else if (json_node_get_value_type(n) == G_TYPE_BOOLEAN) {
         cr_assert_str_eq(row[k], json_node_get_boolean(n) ? "true" : "false", "%s", head[k]);
       } else if (json_node_get_value_type(n) == G_TYPE_INT64) {
         cr_assert_eq(g_ascii_strtoll(row[k], NULL, 10), json_node_get_int(n), "%s", head[k]);
+      } else if (json_node_get_value_type(n) == G_TYPE_STRING) {
+        cr_assert_str_eq(row[k], json_node_get_string(n), "%s", head[k]);
       } else {
         double x = g_ascii_strtod(row[k], NULL), y = json_node_get_double(n);
-        /* CSV prints changes with 6 decimals, everything else exactly */
-        double tol = g_str_has_suffix(head[k], "_change_pct") ? 5e-7 : 1e-15 * fabs(y);
-        cr_assert(x == y || fabs(x - y) <= tol, "%s: %s vs %.17g", head[k], row[k], y);
+        cr_assert(x == y || fabs(x - y) <= 1e-15 * fabs(y), "%s: %s vs %.17g", head[k], row[k], y);
       }
       checked++;
     }
@@ -175,12 +168,13 @@ Test(compare_cli, repeated_option_rejected)
 
 /* Several inputs (a trace and two matrices), each cell's change against the
  * baseline in percent (checked against the cells' own values), ranks in
- * the order of the ranking keys, and --baseline. */
+ * the order of the ranking metric, and --baseline. */
 Test(compare_cli, inputs_changes_and_ranks)
 {
   char *trace = tu_src("traces/data/cg-16");
   char *cg = tu_data("maplib/cg.p2p.size.csv"), *cgc = tu_data("maplib/cg.p2p.count.csv");
   char *amg = tu_data("maplib/amg.p2p.size.csv"), *amgc = tu_data("maplib/amg.p2p.count.csv");
+  const char *inputs[3] = { trace, cg, amg };
   for (int b = 0; b < 2; b++) {
     char *out = NULL, *err = NULL;
     const char *args[] = { "compare", "--json", "-t", trace, "-m", cg, "-c", cgc, "-m", amg, "-c",
@@ -189,41 +183,39 @@ Test(compare_cli, inputs_changes_and_ranks)
     cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
     JsonParser *jp = json_parser_new();
     cr_assert(json_parser_load_from_data(jp, out, -1, NULL), "%s", out);
-    JsonArray *inputs = json_object_get_array_member(
-        json_node_get_object(json_parser_get_root(jp)), "inputs");
-    cr_assert_eq(json_array_get_length(inputs), 3);
-    cr_assert(json_object_has_member(json_array_get_object_element(inputs, 0), "trace"));
-    cr_assert(json_object_has_member(json_array_get_object_element(inputs, 1), "matrix"));
+    JsonObject *top = json_node_get_object(json_parser_get_root(jp));
+    cr_assert_str_eq(json_object_get_string_member(top, "baseline"), b ? "random" : "identity");
+    JsonArray *cells = json_object_get_array_member(top, "cells");
+    cr_assert_eq(json_array_get_length(cells), 9, "3 inputs x 3 strategies");
     for (guint in = 0; in < 3; in++) {
-      JsonObject *o = json_array_get_object_element(inputs, in);
-      cr_assert_str_eq(json_object_get_string_member(o, "baseline"), b ? "random" : "identity");
-      JsonArray *cells = json_object_get_array_member(o, "cells");
-      cr_assert_eq(json_array_get_length(cells), 3);
-      JsonObject *base = json_array_get_object_element(cells, b ? 2 : 0);
-      double hb0 = (double)json_object_get_int_member(json_object_get_object_member(base, "pre"),
-                                                      "hop_bytes");
-      int seen_rank[4] = { 0 };
+      JsonObject *cell[3];
       for (guint i = 0; i < 3; i++) {
-        JsonObject *c = json_array_get_object_element(cells, i);
-        double hb = (double)json_object_get_int_member(json_object_get_object_member(c, "pre"),
-                                                       "hop_bytes");
-        double pct = json_object_get_double_member(json_object_get_object_member(c, "change_pct"),
-                                                   "hop_bytes");
-        cr_assert_float_eq(pct, 100 * (hb - hb0) / hb0, 1e-9, "input %u cell %u", in, i);
-        int rank = (int)json_object_get_int_member(c, "rank");
-        cr_assert(rank >= 1 && rank <= 3 && !seen_rank[rank]++, "input %u: rank %d", in, rank);
+        cell[i] = json_array_get_object_element(cells, in * 3 + i);
+        cr_assert_str_eq(json_object_get_string_member(cell[i], "input"), inputs[in]);
       }
-      /* matrices are ranked by hop_bytes: rank 1 has the least */
-      if (in > 0)
-        for (guint i = 0; i < 3; i++)
-          for (guint j = 0; j < 3; j++) {
-            JsonObject *x = json_array_get_object_element(cells, i);
-            JsonObject *y = json_array_get_object_element(cells, j);
-            if (json_object_get_int_member(x, "rank") < json_object_get_int_member(y, "rank"))
-              cr_assert_leq(
-                  json_object_get_int_member(json_object_get_object_member(x, "pre"), "hop_bytes"),
-                  json_object_get_int_member(json_object_get_object_member(y, "pre"), "hop_bytes"));
-          }
+      const char *metric = in == 0 ? "makespan_s" : "hop_bytes";
+      double base = in == 0 ? json_object_get_double_member(cell[b ? 2 : 0], metric)
+                            : (double)json_object_get_int_member(
+                                  json_object_get_object_member(cell[b ? 2 : 0], "pre"), metric);
+      int seen[4] = { 0 };
+      for (guint i = 0; i < 3; i++) {
+        double v = in == 0 ? json_object_get_double_member(cell[i], metric)
+                           : (double)json_object_get_int_member(
+                                 json_object_get_object_member(cell[i], "pre"), metric);
+        double pct = json_object_get_double_member(
+            json_object_get_object_member(cell[i], "change_pct"), in == 0 ? "makespan_s" : "hop_bytes");
+        cr_assert_float_eq(pct, 100 * (v - base) / base, 1e-9, "input %u cell %u", in, i);
+        int rank = (int)json_object_get_int_member(cell[i], "rank");
+        cr_assert(rank >= 1 && rank <= 3 && !seen[rank]++, "input %u: rank %d", in, rank);
+        /* rank 1 has the least of the ranking metric */
+        for (guint j = 0; j < 3; j++) {
+          double w = in == 0 ? json_object_get_double_member(cell[j], metric)
+                             : (double)json_object_get_int_member(
+                                   json_object_get_object_member(cell[j], "pre"), metric);
+          if (rank < (int)json_object_get_int_member(cell[j], "rank"))
+            cr_assert_leq(v, w, "input %u", in);
+        }
+      }
     }
     g_object_unref(jp);
     g_free(out);

@@ -1,149 +1,310 @@
-/* cmd-compare.c - `mapsim compare`: one trace on several platforms with
- * several strategies; pre and post metrics side by side, simulated time,
- * the pre/post check per cell (korndoerfer2021 Sections 7.1-7.4). */
+/* cmd-compare.c - `mapsim compare`: traces (or matrices) on several
+ * platforms with several strategies, each input a small study
+ * (sim/study.h) run in parallel; per platform the cells ranked (the study
+ * report's ranking, sim/report/rank.h), each key result's change against
+ * a baseline strategy in percent, nodes used, the pre/post check
+ * (korndoerfer2021 Sections 7.1-7.4). */
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "sim/cli/cli.h"
+#include "sim/report/rank.h"
 #include "sim/study.h"
 
-static void add_dbl(JsonBuilder *b, const char *name, double v)
+/* The results set side by side, as columns of the cells' rows: static
+ * hop-bytes, busiest link, bandwidth-weighted hops; simulated makespan and
+ * summed transfer time. */
+static const char *const key_columns[] = { "pre_hop_bytes", "pre_max_link_bytes", "pre_hop_time",
+                                           "makespan_s", "p2p_transfer_sum_s" };
+#define NKEYS_STATIC 3
+
+/* A key column's name without its group ("hop_bytes"). */
+static const char *bare(const char *column)
 {
-  json_builder_set_member_name(b, name);
-  json_builder_add_double_value(b, v);
+  return g_str_has_prefix(column, "pre_") ? column + 4 : column;
 }
 
-static void add_str(JsonBuilder *b, const char *name, const char *v)
+/* Ranks and changes against the baseline, added to every cell's row as
+ * "rank" and "change_pct": {KEY: percent} (null when unknown). */
+static void annotate(study *s, int base)
 {
-  json_builder_set_member_name(b, name);
-  json_builder_add_string_value(b, v);
-}
-
-static void print_json(const study *s, const char *trace_path)
-{
-  JsonBuilder *b = json_builder_new();
-  json_builder_begin_object(b);
-  add_str(b, "trace", trace_path);
-  add_str(b, "model", s->models[0]->name);
-  json_builder_set_member_name(b, "cells");
-  json_builder_begin_array(b);
-  for (int i = 0; i < s->ncells; i++) {
-    const study_cell *c = &s->cells[i];
-    json_builder_begin_object(b);
-    add_str(b, "platform", s->platforms[c->platform].label);
-    add_str(b, "strategy", s->strategies[c->strategy].label);
-    if (c->error) {
-      add_str(b, "error", c->error->message);
-    } else {
-      cli_fields_json(b, run_replay_fields, run_replay_nfields, c->res->r, 0);
-      add_dbl(b, "map_s", c->res->map_seconds);
-      const metrics *ms[2] = { c->res->pre, c->res->post };
-      const char *names[2] = { "pre", "post" };
-      for (int k = 0; k < 2; k++) {
-        json_builder_set_member_name(b, names[k]);
-        json_builder_begin_object(b);
-        cli_metrics_json(b, ms[k]);
-        json_builder_end_object(b);
+  GPtrArray *groups = report_rank_against(s, base);
+  int nkeys = s->inputs[0].t ? (int)G_N_ELEMENTS(key_columns) : NKEYS_STATIC;
+  for (guint gi = 0; gi < groups->len; gi++) {
+    const rank_group *g = g_ptr_array_index(groups, gi);
+    for (int k = 0; k < g->n; k++) {
+      const rank_entry *e = &g->e[k];
+      study_cell *c = study_cell_at(s, g->input, g->kind, g->platform, e->strategy, g->model, 0);
+      if (!c->row || c->error)
+        continue;
+      row_group(c->row, NULL);
+      row_add_int(c->row, "rank", k + 1);
+      row_group(c->row, "change_pct");
+      for (int q = 0; q < nkeys; q++) {
+        double v = report_mean(s, g->input, g->kind, g->platform, e->strategy, g->model,
+                               key_columns[q], NULL);
+        double b = report_mean(s, g->input, g->kind, g->platform, base, g->model,
+                               key_columns[q], NULL);
+        double pct = isnan(v) || isnan(b) || b == 0 ? (v == b ? 0 : NAN)
+                                                    : 100.0 * (v - b) / b;
+        if (isnan(pct))
+          row_add_string(c->row, bare(key_columns[q]), NULL);
+        else
+          row_add_double(c->row, bare(key_columns[q]), pct);
       }
-      json_builder_set_member_name(b, "pre_post_match");
-      json_builder_add_boolean_value(b, c->res->mismatch < 0);
+      row_group(c->row, NULL);
     }
-    json_builder_end_object(b);
   }
-  json_builder_end_array(b);
-  json_builder_end_object(b);
-  cli_print_json(json_builder_get_root(b));
-  g_object_unref(b);
+  g_ptr_array_unref(groups);
 }
 
-/* One CSV row per cell: platform, strategy, error, every simulated field,
- * the strategy's time, then every static metric before (pre_) and after
- * (post_) the replay, and the check. */
-static void print_csv(const study *s)
+/* The text of column `name` of a row, with its change when asked. */
+static char *cell_text(const result_row *r, const char *name, gboolean with_change)
 {
-  GString *o = g_string_new("platform,strategy,error");
-  cli_fields_csv_header(o, NULL, run_replay_fields, run_replay_nfields, 0);
-  g_string_append(o, ",map_s");
-  cli_fields_csv_header(o, "pre_", metrics_fields, metrics_nfields, FIELD_VIEW_STATIC);
-  cli_fields_csv_header(o, "post_", metrics_fields, metrics_nfields, FIELD_VIEW_SIMULATED);
-  g_string_append(o, ",pre_post_match\n");
-  for (int i = 0; i < s->ncells; i++) {
-    const study_cell *c = &s->cells[i];
-    cli_csv_cell(o, s->platforms[c->platform].label);
-    g_string_append_c(o, ',');
-    cli_csv_cell(o, s->strategies[c->strategy].label);
-    g_string_append_c(o, ',');
-    if (c->error) {
-      cli_csv_cell(o, c->error->message);
-      g_string_append_c(o, '\n');
-      continue;
-    }
-    cli_fields_csv_row(o, run_replay_fields, run_replay_nfields, c->res->r, 0);
-    g_string_append_printf(o, ",%.6f", c->res->map_seconds);
-    cli_fields_csv_row(o, metrics_fields, metrics_nfields, c->res->pre, FIELD_VIEW_STATIC);
-    cli_fields_csv_row(o, metrics_fields, metrics_nfields, c->res->post, FIELD_VIEW_SIMULATED);
-    g_string_append_printf(o, ",%s\n", c->res->mismatch < 0 ? "true" : "false");
-  }
-  fputs(o->str, stdout);
-  g_string_free(o, TRUE);
+  int i = row_find(r, name);
+  if (i < 0)
+    return g_strdup("");
+  /* exact CSV text, but long fractions with 9 significant digits */
+  const char *csv = row_csv_text(r, i);
+  double v;
+  GString *t = g_string_new(NULL);
+  if (strlen(csv) > 15 && (strchr(csv, 'e') || strchr(csv, '.')) && row_get_number(r, name, &v))
+    g_string_printf(t, "%.9g", v);
+  else
+    g_string_assign(t, csv);
+  g_autofree char *ch = g_strconcat("change_pct_", bare(name), NULL);
+  double pct;
+  if (with_change && row_get_number(r, ch, &pct))
+    g_string_append_printf(t, " (%+.1f%%)", pct);
+  return g_string_free(t, FALSE);
 }
 
-static void print_table(const study *s, const char *trace_path)
+/* Rows of cells with columns sized to their content (the first two
+ * left-aligned). */
+static void print_rows(GPtrArray *rows, int ncols)
 {
-  printf("%s: %d ranks, model %s\n\n", trace_path, s->inputs[0].t->nranks, s->models[0]->name);
-  printf("%-16s %-12s %14s %14s %12s %12s %13s %13s %s\n", "platform", "strategy",
-         "hop_bytes pre", "post", "max_link pre", "post", "makespan (s)", "comm time (s)",
-         "pre=post");
-  const char *prev = NULL;
-  for (int i = 0; i < s->ncells; i++) {
-    const study_cell *c = &s->cells[i];
-    const study_platform *sp = &s->platforms[c->platform];
-    const char *sname = s->strategies[c->strategy].label;
-    const char *pname = sp->p ? sp->p->name : sp->label;
-    if (prev && g_strcmp0(prev, sp->label) != 0)
-      printf("\n");
-    prev = sp->label;
-    if (c->error) {
-      printf("%-16s %-12s error: %s\n", pname, sname, c->error->message);
-      continue;
-    }
-    const run_result *res = c->res;
-    printf("%-16s %-12s %14" G_GINT64_FORMAT " %14" G_GINT64_FORMAT " %12" G_GINT64_FORMAT
-           " %12" G_GINT64_FORMAT " %13.9f %13.9f %s\n",
-           pname, sname, res->pre->hop_bytes, res->post->hop_bytes,
-           res->pre->max_link_bytes, res->post->max_link_bytes, res->r->makespan_ps * 1e-12,
-           res->r->comm_model_ps * 1e-12, res->mismatch < 0 ? "yes" : "NO");
+  int *w = g_new0(int, ncols);
+  for (guint r = 0; r < rows->len; r++) {
+    char **cells = g_ptr_array_index(rows, r);
+    for (int c = 0; c < ncols && cells[c]; c++)
+      w[c] = MAX(w[c], (int)g_utf8_strlen(cells[c], -1));
   }
-  printf("\nhop_bytes and max_link (bytes on the busiest link) before the replay (pre, "
-         "static)\nand counted on the links during it (post); makespan and communication "
-         "model\ntime are simulated. The table is the same whatever --threads; --json adds "
-         "the\ntime each strategy took (map_s).\n");
+  for (guint r = 0; r < rows->len; r++) {
+    char **cells = g_ptr_array_index(rows, r);
+    for (int c = 0; c < ncols && cells[c]; c++) {
+      int pad = w[c] - (int)g_utf8_strlen(cells[c], -1);
+      if (c < 2)
+        printf("%s%s%*s", c ? "  " : "", cells[c], c == 1 ? pad : pad, "");
+      else
+        printf("  %*s%s", pad, "", cells[c]);
+    }
+    printf("\n");
+  }
+  g_free(w);
+}
+
+static void print_table(const study *s, int base)
+{
+  const study_input *in = &s->inputs[0];
+  int nkeys = in->t ? (int)G_N_ELEMENTS(key_columns) : NKEYS_STATIC;
+  if (in->t)
+    printf("%s: %d ranks, model %s, traffic %s; changes against %s\n", in->label,
+           in->t->nranks, s->models[0]->name, run_traffic_name(in->g_collectives),
+           s->strategies[base].label);
+  else
+    printf("%s: %d ranks, static metrics only (no trace to replay); changes against %s\n",
+           in->label, in->g->n, s->strategies[base].label);
+  int ncols = 4 + nkeys + (in->t ? 1 : 0);
+  GPtrArray *groups = report_rank_against(s, base);
+  for (guint gi = 0; gi < groups->len; gi++) {
+    const rank_group *g = g_ptr_array_index(groups, gi);
+    const study_platform *sp = &s->platforms[g->platform];
+    printf("\n%s", sp->p ? sp->p->name : sp->label);
+    if (sp->p)
+      printf(" (%d allocated nodes, %d core%s each, fill %s)", sp->p->nalloc,
+             sp->p->cores_per_node, sp->p->cores_per_node == 1 ? "" : "s",
+             platform_fill_name(sp->p->fill));
+    printf("\n");
+    GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+    char **head = g_new0(char *, ncols + 1);
+    head[0] = g_strdup("rank");
+    head[1] = g_strdup("strategy");
+    head[2] = g_strdup("nodes");
+    head[3] = g_strdup("ranks/node");
+    for (int q = 0; q < nkeys; q++)
+      head[4 + q] = g_strdup(bare(key_columns[q]));
+    if (in->t)
+      head[ncols - 1] = g_strdup("pre=post");
+    g_ptr_array_add(rows, head);
+    for (int k = 0; k < g->n; k++) {
+      const study_cell *c = study_cell_at(s, g->input, g->kind, g->platform, g->e[k].strategy,
+                                          g->model, 0);
+      char **row = g_new0(char *, ncols + 1);
+      row[1] = g_strdup(s->strategies[c->strategy].label);
+      if (c->error) {
+        row[0] = g_strdup("-");
+        row[2] = g_strdup_printf("error: %s", c->error->message);
+      } else {
+        row[0] = g_strdup_printf("%d", k + 1);
+        row[2] = cell_text(c->row, "pre_nodes_used", FALSE);
+        row[3] = cell_text(c->row, "pre_ranks_per_node", FALSE);
+        for (int q = 0; q < nkeys; q++)
+          row[4 + q] = cell_text(c->row, key_columns[q], c->strategy != base);
+        if (in->t)
+          row[ncols - 1] = g_strdup(c->res && c->res->mismatch < 0 ? "yes" : "NO");
+      }
+      g_ptr_array_add(rows, row);
+    }
+    print_rows(rows, ncols);
+    g_ptr_array_free(rows, TRUE);
+  }
+  g_ptr_array_unref(groups);
+  if (in->t)
+    printf("\nRows ranked by simulated makespan. hop_bytes, max_link_bytes and hop_time are\n"
+           "static (pre, %s traffic); makespan_s and p2p_transfer_sum_s are simulated.\n"
+           "The check compares every link's bytes before and during the replay. The table\n"
+           "is the same whatever --threads.\n", run_traffic_name(in->g_collectives));
+  else
+    printf("\nRows ranked by hop_bytes.\n");
+}
+
+/* Cells of one platform that use different numbers of nodes compare
+ * placements of different jobs: say so. */
+static void warn_nodes(const study *s)
+{
+  for (int p = 0; p < s->nplatforms; p++) {
+    double nodes = NAN;
+    for (int st = 0; st < s->nstrategies; st++) {
+      const study_cell *c = study_cell_at(s, 0, 0, p, st, 0, 0);
+      double n;
+      if (!c->row || c->error || !row_get_number(c->row, "pre_nodes_used", &n))
+        continue;
+      if (!isnan(nodes) && n != nodes) {
+        fprintf(stderr, "mapsim: warning: on %s the mappings use different numbers of nodes "
+                "(%.0f and %.0f): their metrics compare different jobs\n",
+                s->platforms[p].label, nodes, n);
+        break;
+      }
+      nodes = n;
+    }
+  }
+}
+
+/* The strategy the changes are measured against: --baseline (one of the
+ * strategies), else identity when listed, else the first one. */
+static int find_baseline(const char *const *sv, const char *baseline, GError **error)
+{
+  int n = (int)g_strv_length((char **)sv);
+  for (int j = 0; j < n; j++)
+    if (g_strcmp0(sv[j], baseline ? baseline : "identity") == 0)
+      return j;
+  if (!baseline)
+    return 0;
+  g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+              "--baseline %s: not one of the strategies compared, expected one of the -s values",
+              baseline);
+  return -1;
+}
+
+/* One input (a trace, or a matrix with its counts) on every platform x
+ * strategy; NULL + error when it cannot be read or run. */
+static study *run_input(const cli_common *c, const char *trace_path, const char *matrix,
+                        const char *counts, const char *const *sv,
+                        const struct netmodel_ops *ops, trace **t, GError **error)
+{
+  commgraph *g = NULL;
+  if (trace_path && !(*t = trace_read_otf2(trace_path, error)))
+    return NULL;
+  if (!trace_path && (!(g = commgraph_load(matrix, error)) ||
+                      (counts && !commgraph_load_counts(g, counts, error)))) {
+    commgraph_free(g);
+    return NULL;
+  }
+  study_grid_platforms plats = { (const char *const *)c->platforms,
+                                 (int)g_strv_length(c->platforms), c->alloc, c->cores, c->fill,
+                                 (const char *const *)c->sets };
+  study *s = study_new_grid(*t, g, trace_path ? trace_path : matrix, &plats, sv,
+                            (int)g_strv_length((char **)sv), ops, c->seed, c->collectives,
+                            error);
+  if (!s)
+    return NULL;
+  s->opts.compute_scale = c->compute_scale;
+  const progress *prog = cli_progress(c);
+  gboolean ran = study_run(s, NULL, c->threads > 0 ? c->threads : (int)g_get_num_processors(),
+                           NULL, FALSE, prog, error);
+  cli_progress_end();
+  if (!ran) {
+    study_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+/* Exit status of the cells: 2 for a failed cell, 1 for a failed check. */
+static int report_cells(const study *s, int status)
+{
+  for (int i = 0; i < s->ncells; i++) {
+    const study_cell *cell = &s->cells[i];
+    const char *pl = s->platforms[cell->platform].label, *st = s->strategies[cell->strategy].label;
+    if (cell->error) {
+      fprintf(stderr, "mapsim: %s on %s with %s: %s\n", s->inputs[0].label, pl, st,
+              cell->error->message);
+      status = 2;
+    } else if (cell->res && cell->res->r && cell->res->mismatch >= 0 && status == 0) {
+      fprintf(stderr, "mapsim: pre/post check failed for %s on %s with %s\n",
+              s->inputs[0].label, pl, st);
+      status = 1;
+    }
+  }
+  return status;
 }
 
 int cmd_compare(int argc, char **argv)
 {
   cli_common c;
-  int status = 2;
-  trace *t = NULL;
-  study *s = NULL;
+  char *baseline = NULL;
+  const GOptionEntry entries[] = {
+    { "baseline", 'b', 0, G_OPTION_ARG_STRING, &baseline,
+      "Strategy the changes are measured against (default identity, else the first -s)", "S" },
+    { NULL },
+  };
+  int status = 2, base = 0;
   GError *e = NULL;
   const struct netmodel_ops *ops = NULL;
+  GPtrArray *rows = g_ptr_array_new();
+  GPtrArray *studies = g_ptr_array_new_with_free_func((GDestroyNotify)study_free);
+  GPtrArray *traces = g_ptr_array_new_with_free_func((GDestroyNotify)trace_free);
   if (!cli_parse(&argc, &argv, "compare", "",
-                 "Replay one trace on several platforms with several mapping strategies and "
-                 "compare: static (pre) and simulated (post) hop-bytes and link loads, "
-                 "makespan, communication model time, the pre/post check.",
-                 "Example:\n  mapsim compare --trace traces/data/stencil3d-64 \\\n"
+                 "Place and replay traces (or place matrices) on several platforms with several "
+                 "mapping strategies and compare: static and simulated results side by side, "
+                 "ranked, with each cell's change against a baseline strategy in percent, and "
+                 "the pre/post check.",
+                 "Examples:\n  mapsim compare --trace traces/data/stencil3d-64 \\\n"
                  "    -p configs/mesh-4x4x4.ini -p configs/torus-4x4x4.ini -p configs/haec-4x4x4.ini \\\n"
-                 "    -s identity -s random -s hilbert -s greedy+wh -s scotch",
-                 CLI_OPT_PLATFORMS | CLI_OPT_ALLOC | CLI_OPT_CORES | CLI_OPT_TRACE |
-                 CLI_OPT_STRATEGIES | CLI_OPT_SEED | CLI_OPT_MODEL | CLI_OPT_REPLAY | CLI_OPT_COLLECTIVES |
-                 CLI_OPT_THREADS | CLI_OPT_PROGRESS | CLI_OPT_JSON | CLI_OPT_CSV, &c, NULL))
+                 "    -s identity -s random -s hilbert -s greedy+wh -s scotch\n"
+                 "  mapsim compare -m tests/data/maplib/cg.p2p.size.csv -m tests/data/maplib/amg.p2p.size.csv \\\n"
+                 "    -p torus:4x4x4 -s identity -s greedy+wh -s scotch --csv",
+                 CLI_OPT_PLATFORMS | CLI_OPT_ALLOC | CLI_OPT_CORES | CLI_OPT_SET | CLI_OPT_TRACES |
+                 CLI_OPT_MATRICES | CLI_OPT_STRATEGIES | CLI_OPT_SEED | CLI_OPT_MODEL |
+                 CLI_OPT_REPLAY | CLI_OPT_COLLECTIVES | CLI_OPT_THREADS | CLI_OPT_PROGRESS |
+                 CLI_OPT_JSON | CLI_OPT_CSV, &c, entries))
     goto out;
   const char *const default_strats[] = { "identity", NULL };
   const char *const *sv = c.strategies ? (const char *const *)c.strategies : default_strats;
-  if (!c.trace || !c.platforms) {
+  int ntraces = c.traces ? (int)g_strv_length(c.traces) : 0;
+  int nmatrices = c.matrices ? (int)g_strv_length(c.matrices) : 0;
+  int ncounts = c.counts_list ? (int)g_strv_length(c.counts_list) : 0;
+  if (ntraces + nmatrices == 0 || !c.platforms) {
     g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                "expected --trace T and at least one --platform P");
+                "expected at least one --trace T or --matrix M and at least one --platform P");
+    goto fail;
+  }
+  if (ncounts && ncounts != nmatrices) {
+    g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "%d --counts for %d --matrix, expected one per matrix or none", ncounts,
+                nmatrices);
     goto fail;
   }
   if (c.json && c.csv) {
@@ -151,50 +312,65 @@ int cmd_compare(int argc, char **argv)
                 "--json and --csv exclude each other; expected one of them");
     goto fail;
   }
-  if (!(ops = cli_common_model(&c, &e)) || !(t = trace_read_otf2(c.trace, &e)))
+  if ((base = find_baseline(sv, baseline, &e)) < 0 || !(ops = cli_common_model(&c, "flow", &e)))
     goto fail;
-  s = study_new_grid(t, c.trace, (const char *const *)c.platforms,
-                     (int)g_strv_length(c.platforms), c.alloc, c.cores, c.fill, sv,
-                     (int)g_strv_length((char **)sv), ops, c.seed, c.collectives, &e);
-  if (!s)
-    goto fail;
-  s->opts.compute_scale = c.compute_scale;
-  const progress *prog = cli_progress(&c);
-  gboolean ran = study_run(s, NULL, c.threads > 0 ? c.threads : (int)g_get_num_processors(), NULL,
-                           FALSE, prog, &e);
-  cli_progress_end();
-  if (!ran)
-    goto fail;
-  if (progress_stopped(prog)) {
-    fprintf(stderr, "mapsim: interrupted\n");
-    status = 130;
-    goto out;
-  }
-  if (c.json)
-    print_json(s, c.trace);
-  else if (c.csv)
-    print_csv(s);
-  else
-    print_table(s, c.trace);
   status = 0;
-  for (int i = 0; i < s->ncells; i++) {
-    const study_cell *cell = &s->cells[i];
-    if (cell->error) {
-      fprintf(stderr, "mapsim: %s with %s: %s\n", s->platforms[cell->platform].label,
-              s->strategies[cell->strategy].label, cell->error->message);
-      status = 2;
-    } else if (cell->res->mismatch >= 0 && status == 0) {
-      fprintf(stderr, "mapsim: pre/post check failed on %s with %s\n",
-              s->platforms[cell->platform].label, s->strategies[cell->strategy].label);
-      status = 1;
+  for (int in = 0; in < ntraces + nmatrices; in++) {
+    gboolean is_trace = in < ntraces;
+    trace *t = NULL;
+    study *s = run_input(&c, is_trace ? c.traces[in] : NULL,
+                         is_trace ? NULL : c.matrices[in - ntraces],
+                         !is_trace && ncounts ? c.counts_list[in - ntraces] : NULL, sv, ops, &t,
+                         &e);
+    if (t)
+      g_ptr_array_add(traces, t);
+    if (!s)
+      goto fail;
+    g_ptr_array_add(studies, s);
+    if (progress_stopped(cli_progress(&c))) {
+      fprintf(stderr, "mapsim: interrupted\n");
+      status = 130;
+      goto out;
     }
+    annotate(s, base);
+    for (int i = 0; i < s->ncells; i++)
+      g_ptr_array_add(rows, s->cells[i].row);
+    if (!c.json && !c.csv) {
+      if (in)
+        printf("\n");
+      print_table(s, base);
+    }
+    warn_nodes(s);
+    status = report_cells(s, status);
+  }
+  if (c.csv) {
+    g_autofree char *text = rows_csv((const result_row *const *)rows->pdata, (int)rows->len);
+    fputs(text, stdout);
+  } else if (c.json) {
+    JsonBuilder *b = json_builder_new();
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "baseline");
+    json_builder_add_string_value(b, sv[base]);
+    json_builder_set_member_name(b, "cells");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < rows->len; i++) {
+      json_builder_begin_object(b);
+      row_json(g_ptr_array_index(rows, i), b);
+      json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+    cli_print_json(json_builder_get_root(b));
+    g_object_unref(b);
   }
   goto out;
 fail:
   status = cli_fail(e);
 out:
-  study_free(s);
-  trace_free(t);
+  g_ptr_array_free(rows, TRUE);
+  g_ptr_array_unref(studies);
+  g_ptr_array_unref(traces);
   cli_common_clear(&c);
+  g_free(baseline);
   return status;
 }

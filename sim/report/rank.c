@@ -63,8 +63,12 @@ static void group_free(gpointer p)
 
 GPtrArray *report_rank(const study *s)
 {
+  return report_rank_against(s, report_reference(s));
+}
+
+GPtrArray *report_rank_against(const study *s, int ref)
+{
   GPtrArray *out = g_ptr_array_new_with_free_func(group_free);
-  int ref = report_reference(s);
   for (int i = 0; i < s->ninputs; i++) {
     const study_input *in = &s->inputs[i];
     int nm = study_input_nmodels(s, i);

@@ -47,4 +47,7 @@ double report_mean(const study *s, int input, int kind, int platform, int strate
 
 GPtrArray *report_rank(const study *s);
 
+/* The same with another reference strategy (an index, or -1: none). */
+GPtrArray *report_rank_against(const study *s, int reference);
+
 G_END_DECLS
