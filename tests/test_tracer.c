@@ -157,6 +157,50 @@ static int64_t sum_lengths(const char *text, const char *prefix)
   return s;
 }
 
+/* Rank r's first record of collective `op` on MPI_COMM_WORLD. */
+static const trace_event *first_coll(const trace *t, int r, int op)
+{
+  for (int64_t k = 0; k < t->ranks[r].nevents; k++) {
+    const trace_event *e = &t->ranks[r].events[k];
+    if ((e->kind == TRACE_COLL_END || e->kind == TRACE_NBCOLL_COMPLETE) && e->op == (uint32_t)op &&
+        e->comm == t->world)
+      return e;
+  }
+  cr_assert_fail("rank %d: no %s on MPI_COMM_WORLD", r, coll_op_name(op));
+  return NULL;
+}
+
+#define ASSERT_COLL(t, r, op, root, sent, recvd)                                              \
+  do {                                                                                       \
+    const trace_event *e_ = first_coll(t, r, op);                                            \
+    cr_assert_eq(e_->bytes, (sent), "rank %d %s: sent %ld, expected %ld", r, coll_op_name(op), \
+                 (long)e_->bytes, (long)(sent));                                             \
+    cr_assert_eq(e_->bytes_recv, (recvd), "rank %d %s: received %ld, expected %ld", r,        \
+                 coll_op_name(op), (long)e_->bytes_recv, (long)(recvd));                     \
+    cr_assert_eq(e_->peer, (root), "rank %d %s: root %d", r, coll_op_name(op), e_->peer);     \
+  } while (0)
+
+/* Score-P 8's byte counts, by hand for what tracer_app does on 8 ranks:
+ * v-collectives with r + 1 ints from rank r (36 ints in all), 3 doubles
+ * allreduced, 10 ints broadcast from rank 7, alltoallv of (r + d) % 3 + 1
+ * ints from r to d, a scan of one double. */
+static void check_collective_bytes(const trace *t)
+{
+  for (int r = 0; r < NP; r++) {
+    int64_t own = 4 * (r + 1), all = 4 * 36, a2a = 0;
+    for (int d = 0; d < NP; d++)
+      a2a += 4 * ((r + d) % 3 + 1);
+    ASSERT_COLL(t, r, COLL_GATHERV, 0, own, r == 0 ? all : 0);
+    ASSERT_COLL(t, r, COLL_SCATTERV, 0, r == 0 ? all : 0, own);
+    ASSERT_COLL(t, r, COLL_ALLGATHERV, -1, NP * own, all);
+    ASSERT_COLL(t, r, COLL_ALLREDUCE, -1, NP * 24, NP * 24);
+    ASSERT_COLL(t, r, COLL_BCAST, NP - 1, r == NP - 1 ? NP * 40 : 0, 40);
+    ASSERT_COLL(t, r, COLL_ALLTOALLV, -1, a2a, a2a);
+    ASSERT_COLL(t, r, COLL_SCAN, -1, (NP - r) * 8, (r + 1) * 8);
+    ASSERT_COLL(t, r, COLL_BARRIER, -1, 0, 0);
+  }
+}
+
 static void check_reader(const char *dir, const tally *ty)
 {
   GError *e = NULL;
@@ -200,6 +244,7 @@ static void check_reader(const char *dir, const tally *ty)
     if (ty->coll[op])
       cr_assert_eq(s.per_op[op], ty->coll[op], "%s: %ld calls, program made %ld",
                    coll_op_name(op), (long)s.per_op[op], (long)ty->coll[op]);
+  check_collective_bytes(t);
   /* the split communicators: members in comm rank order (key = P - rank) */
   int found = 0;
   for (int c = 0; c < t->ncomms; c++) {

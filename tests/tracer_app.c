@@ -5,7 +5,8 @@
  * (Sendrecv ring, bcast, allreduce), a duplicate of MPI_COMM_WORLD with the
  * same tags as world traffic, Wait, Waitany with MPI_ANY_SOURCE, Waitsome,
  * Test and Testall loops, persistent requests, Gatherv, Allgatherv,
- * Iallreduce and Ibcast, one 1 MiB message - and writes, per rank, its own
+ * Scatterv, Alltoallv, Scan, Iallreduce, Ibcast, Ibarrier completed by
+ * Testany and Testsome, one 1 MiB message - and writes, per rank, its own
  * tally of what it sent to `PREFIX.RANK`: one line "p2p DEST MESSAGES BYTES"
  * per world destination, one line "coll OP CALLS" per collective op.
  * The tally needs no MPI, so it is not itself traced.
@@ -22,7 +23,11 @@ enum { MAXB = 1 << 20, ITERS = 3 };
 
 static int P, me;
 static long *msgs, *bytes;  /* per world destination */
-static long n_allreduce, n_bcast, n_gatherv, n_allgatherv;
+/* collective calls made, by the names mapsim's coll_op_name() gives */
+enum { ALLREDUCE, BCAST, GATHERV, ALLGATHERV, SCATTERV, ALLTOALLV, SCAN, BARRIER, NCOLL };
+static const char *const coll_names[NCOLL] = { "allreduce", "bcast", "gatherv", "allgatherv",
+                                               "scatterv", "alltoallv", "scan", "barrier" };
+static long ncoll[NCOLL];
 
 /* Between two tests: oversubscribed ranks must let their partner run, and
  * the number of MpiRequestTest records stays bounded. */
@@ -72,7 +77,7 @@ static void stencil(char *sbuf, char *rbuf)
     MPI_Waitall(8, req, MPI_STATUSES_IGNORE);
     double v[3] = { me, it, 1 }, s[3];
     MPI_Allreduce(v, s, 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    n_allreduce++;
+    ncoll[ALLREDUCE]++;
   }
 }
 
@@ -89,10 +94,10 @@ static void sub_communicator(char *sbuf, char *rbuf)
   sent(sub, (r + 1) % n, len);
   int data[100] = { 0 };
   MPI_Bcast(data, 100, MPI_INT, 1, sub);
-  n_bcast++;
+  ncoll[BCAST]++;
   double v = r, s;
   MPI_Allreduce(&v, &s, 1, MPI_DOUBLE, MPI_MAX, sub);
-  n_allreduce++;
+  ncoll[ALLREDUCE]++;
   MPI_Comm_free(&sub);
 }
 
@@ -191,19 +196,44 @@ static void collectives(void)
   for (int i = 0; i < me + 1; i++)
     mine[i] = me;
   MPI_Gatherv(mine, me + 1, MPI_INT, all, counts, displs, MPI_INT, 0, MPI_COMM_WORLD);
-  n_gatherv++;
+  ncoll[GATHERV]++;
   MPI_Allgatherv(mine, me + 1, MPI_INT, all, counts, displs, MPI_INT, MPI_COMM_WORLD);
-  n_allgatherv++;
+  ncoll[ALLGATHERV]++;
   MPI_Request req;
   double v = me, s;
   MPI_Iallreduce(&v, &s, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
   MPI_Wait(&req, MPI_STATUS_IGNORE);
-  n_allreduce++;
+  ncoll[ALLREDUCE]++;
   int data[10] = { 0 }, flag = 0;
   MPI_Ibcast(data, 10, MPI_INT, P - 1, MPI_COMM_WORLD, &req);
   while (MPI_Test(&req, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && !flag)
     pause_briefly();
-  n_bcast++;
+  ncoll[BCAST]++;
+  /* the v-collective the other way, an all-to-all-v, a scan */
+  MPI_Scatterv(all, counts, displs, MPI_INT, mine, me + 1, MPI_INT, 0, MPI_COMM_WORLD);
+  ncoll[SCATTERV]++;
+  int sc[64], sd[64], rc[64], rd[64];
+  for (int d = 0, so = 0, ro = 0; d < P; d++) {
+    sc[d] = (me + d) % 3 + 1;  /* ints to d */
+    rc[d] = (d + me) % 3 + 1;  /* ints from d: what d sends to me */
+    sd[d] = so;
+    rd[d] = ro;
+    so += sc[d];
+    ro += rc[d];
+  }
+  MPI_Alltoallv(all, sc, sd, MPI_INT, all + 64 * 32, rc, rd, MPI_INT, MPI_COMM_WORLD);
+  ncoll[ALLTOALLV]++;
+  MPI_Scan(&v, &s, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  ncoll[SCAN]++;
+  /* a non-blocking barrier completed through MPI_Testany and MPI_Testsome */
+  MPI_Ibarrier(MPI_COMM_WORLD, &req);
+  int idx, out = 0, ids[1];
+  while (MPI_Testany(1, &req, &idx, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && !flag)
+    pause_briefly();
+  MPI_Ibarrier(MPI_COMM_WORLD, &req);
+  while (MPI_Testsome(1, &req, &out, ids, MPI_STATUSES_IGNORE) == MPI_SUCCESS && out == 0)
+    pause_briefly();
+  ncoll[BARRIER] += 2;
 }
 
 static void large(char *sbuf, char *rbuf)
@@ -226,8 +256,8 @@ static int write_tally(const char *prefix)
   for (int d = 0; d < P; d++)
     if (msgs[d])
       fprintf(f, "p2p %d %ld %ld\n", d, msgs[d], bytes[d]);
-  fprintf(f, "coll allreduce %ld\ncoll bcast %ld\ncoll gatherv %ld\ncoll allgatherv %ld\n",
-          n_allreduce, n_bcast, n_gatherv, n_allgatherv);
+  for (int c = 0; c < NCOLL; c++)
+    fprintf(f, "coll %s %ld\n", coll_names[c], ncoll[c]);
   return fclose(f) != 0;
 }
 
