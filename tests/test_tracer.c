@@ -255,6 +255,18 @@ static void check_reader(const char *dir, const tally *ty)
       found += tc->members[NP / 2 - 1] == 1;
   }
   cr_assert_eq(found, 2, "the two MPI_Comm_split halves are not defined as split");
+  /* MPI_COMM_WORLD and its MPI_Comm_dup: two communicators of the same
+   * members, kept apart (messages of the same tag on both matched above) */
+  int identity = 0;
+  for (int c = 0; c < t->ncomms; c++) {
+    const trace_comm *tc = &t->comms[c];
+    gboolean same = !tc->self && tc->size == NP;
+    for (int i = 0; same && i < NP; i++)
+      same = tc->members[i] == i;
+    identity += same;
+  }
+  cr_assert_eq(identity, 2, "%d communicators of all ranks in order, expected world and its dup",
+               identity);
   /* every rank: times ascending inside [0, duration] */
   for (int r = 0; r < NP; r++)
     for (int64_t k = 0; k < t->ranks[r].nevents; k++) {
@@ -304,6 +316,11 @@ static void check_otf2_print(const char *dir, const tally *ty)
   cr_assert_eq(recvs, ty->total_msgs, "otf2-print: %d receives", recvs);
   cr_assert_eq(sum_lengths(out, "MPI_SEND") + sum_lengths(out, "MPI_ISEND"), ty->total_bytes);
   cr_assert_eq(sum_lengths(out, "MPI_RECV") + sum_lengths(out, "MPI_IRECV"), ty->total_bytes);
+  g_free(out);
+  g_free(err);
+  /* OTF2's own validation: no warning about the archive */
+  char *argw[] = { "otf2-print", "-Werror", "--silent", anchor, NULL };
+  cr_assert_eq(spawn(argw, &out, &err), 0, "otf2-print -Werror: %s", err);
   g_free(out);
   g_free(err);
   /* clock offsets measured at init and finalize: two per rank */
