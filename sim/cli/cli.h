@@ -50,6 +50,7 @@ int cmd_map(int argc, char **argv);
 int cmd_strategies(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_show(int argc, char **argv);
 int cmd_study(int argc, char **argv);
 
 extern const cli_command cli_commands[];

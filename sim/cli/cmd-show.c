@@ -1,0 +1,229 @@
+/* cmd-show.c - `mapsim show`: a small mesh, torus or HAEC Box drawn in the
+ * terminal for teaching - one grid per Z plane, the ranks a mapping puts on
+ * each node, and every link's static load as a character (or a colour on a
+ * terminal): how far a rank's messages travel, and where they pile up.
+ *
+ * Loads are the bytes of the static metrics (mapping/metrics.h) per link;
+ * a cable is drawn once with the larger of its two directions. Wrap links
+ * of a torus ring are drawn at the row's or column's end; links along Z
+ * (between planes; the HAEC Box's wireless links) are summarized per node
+ * under each plane. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mapping/strategy.h"
+#include "sim/cli/cli.h"
+#include "sim/run.h"
+
+#define SHOW_MAX_SIDE 16
+
+/* Load levels: 0 none, 1..4 quarters of the busiest link. */
+static int level(int64_t bytes, int64_t max)
+{
+  if (bytes <= 0 || max <= 0)
+    return 0;
+  int q = (int)((bytes * 4 + max - 1) / max);
+  return CLAMP(q, 1, 4);
+}
+
+typedef struct show_ctx {
+  const platform *p;
+  const metrics *m;
+  const mapping *map;
+  int64_t max;
+  gboolean color;
+} show_ctx;
+
+static const char *const hglyph[5] = { "     ", " --- ", " === ", " ### ", " @@@ " };
+static const char *const vglyph[5] = { " ", ":", "|", "H", "@" };
+static const char *const colors[5] = { "", "\033[32m", "\033[33m", "\033[31m", "\033[1;31m" };
+
+/* Bytes on the cable between nodes a and b (the larger direction), or -1
+ * when no link joins them. */
+static int64_t cable(const show_ctx *s, int a, int b)
+{
+  const topo *t = s->p->topo;
+  int64_t best = -1;
+  for (int k = t->out_off[a]; k < t->out_off[a + 1]; k++) {
+    int l = t->out_link[k];
+    if (t->link_dst[l] == b)
+      best = MAX(best, s->m->link_bytes[l]);
+  }
+  for (int k = t->out_off[b]; k < t->out_off[b + 1]; k++) {
+    int l = t->out_link[k];
+    if (t->link_dst[l] == a)
+      best = MAX(best, s->m->link_bytes[l]);
+  }
+  return best;
+}
+
+static void put_glyph(const show_ctx *s, const char *const *glyphs, int64_t bytes)
+{
+  int lv = bytes < 0 ? 0 : level(bytes, s->max);
+  if (bytes < 0) {
+    fputs(glyphs == hglyph ? "     " : " ", stdout);
+    return;
+  }
+  if (s->color && lv)
+    fputs(colors[lv], stdout);
+  fputs(glyphs[lv], stdout);
+  if (s->color && lv)
+    fputs("\033[0m", stdout);
+}
+
+/* What a node shows: its rank ("r12"), the first of its ranks and how many
+ * more ("r12+3"), "." when allocated and empty, "x" when not allocated. */
+static void node_label(const show_ctx *s, int node, char out[16])
+{
+  int first = -1, n = 0;
+  for (int r = 0; r < s->map->ntasks; r++)
+    if (s->map->node[r] == node) {
+      if (first < 0)
+        first = r;
+      n++;
+    }
+  if (n == 0)
+    g_snprintf(out, 16, "%s", s->p->alloc_index[node] >= 0 ? "." : "x");
+  else if (n == 1)
+    g_snprintf(out, 16, "r%d", first);
+  else
+    g_snprintf(out, 16, "r%d+%d", first, n - 1);
+}
+
+static void draw_plane(const show_ctx *s, int z)
+{
+  const topo *t = s->p->topo;
+  int X = t->shape[0], Y = t->ndims > 1 ? t->shape[1] : 1;
+  gboolean wrapx = t->conn[0] == TOPO_TORUS && X > 2;
+  gboolean wrapy = t->ndims > 1 && t->conn[1] == TOPO_TORUS && Y > 2;
+  int c[TOPO_MAX_DIMS] = { 0 };
+  c[2] = z;
+  if (t->ndims > 2)
+    printf("z = %d\n", z);
+  for (int y = 0; y < Y; y++) {
+    c[1] = y;
+    for (int x = 0; x < X; x++) {
+      c[0] = x;
+      int v = topo_node(t, c);
+      char lab[16];
+      node_label(s, v, lab);
+      printf("%6s", lab);
+      if (x + 1 < X) {
+        c[0] = x + 1;
+        put_glyph(s, hglyph, cable(s, v, topo_node(t, c)));
+      } else if (wrapx) {
+        c[0] = 0;
+        printf(" ~");
+        put_glyph(s, hglyph, cable(s, v, topo_node(t, c)));
+      }
+    }
+    printf("\n");
+    if (t->ndims < 2 || (y + 1 == Y && !wrapy))
+      continue;
+    for (int x = 0; x < X; x++) {
+      c[0] = x;
+      c[1] = y;
+      int v = topo_node(t, c);
+      c[1] = y + 1 < Y ? y + 1 : 0;
+      printf("     ");
+      put_glyph(s, vglyph, cable(s, v, topo_node(t, c)));
+      printf("     ");
+    }
+    printf(y + 1 == Y ? "   (wrap to the first row)\n" : "\n");
+  }
+  if (t->ndims > 2 && t->shape[2] > 1) {
+    printf("links along z from this plane (up to z+1 | down to z-1), per node:\n");
+    for (int y = 0; y < Y; y++) {
+      c[1] = y;
+      for (int x = 0; x < X; x++) {
+        c[0] = x;
+        int v = topo_node(t, c);
+        int64_t up = 0, down = 0;
+        for (int k = t->out_off[v]; k < t->out_off[v + 1]; k++) {
+          int l = t->out_link[k];
+          if (t->link_dim[l] == 2)
+            *(t->link_dir[l] ? &down : &up) = MAX(*(t->link_dir[l] ? &down : &up),
+                                                  s->m->link_bytes[l]);
+        }
+        printf("   ");
+        put_glyph(s, vglyph, up);
+        put_glyph(s, vglyph, down);
+        printf(" ");
+      }
+      printf("\n");
+    }
+  }
+  printf("\n");
+}
+
+static int show(const cli_common *c)
+{
+  GError *e = NULL;
+  platform *p = NULL;
+  commgraph *g = NULL;
+  run_result *res = NULL;
+  int status = 2;
+  gboolean with_colls;
+  if (!(p = cli_common_platform(c, &e)))
+    goto fail;
+  const topo *t = p->topo;
+  if (!topo_is_regular(t) || t->ndims > 3 || t->shape[0] > SHOW_MAX_SIDE ||
+      (t->ndims > 1 && t->shape[1] > SHOW_MAX_SIDE) || (t->ndims > 2 && t->shape[2] > SHOW_MAX_SIDE)) {
+    g_set_error(&e, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
+                "%s: show draws 1D to 3D meshes, tori and HAEC Boxes of at most %d nodes per "
+                "side, expected a smaller platform", p->name, SHOW_MAX_SIDE);
+    goto fail;
+  }
+  if (!(g = cli_common_graph(c, &with_colls, &e)))
+    goto fail;
+  run_inputs in = { .p = p, .g = g, .g_collectives = with_colls };
+  run_spec spec;
+  run_spec_init(&spec);
+  spec.mapping_file = c->mapping;
+  spec.strategy = c->strategy;
+  spec.seed = c->seed;
+  if (!(res = run_cell(&in, &spec, &e)))
+    goto fail;
+  show_ctx s = { p, res->pre, res->m, res->pre->max_link_bytes,
+                 isatty(STDOUT_FILENO) && !g_getenv("NO_COLOR") };
+  printf("%s on %s, mapping %s: ranks on nodes, link bytes (static, %s)\n\n",
+         c->matrix ? c->matrix : c->trace, p->name,
+         c->mapping ? c->mapping : c->strategy ? c->strategy : "identity",
+         c->trace ? run_traffic_name(with_colls) : "matrix");
+  int Z = t->ndims > 2 ? t->shape[2] : 1;
+  for (int z = 0; z < Z; z++)
+    draw_plane(&s, z);
+  printf("nodes: rN = rank N, rN+k = rank N and k more, . = empty, x = not allocated\n");
+  printf("links: --- | up to 1/4, === : up to 1/2, ### H up to 3/4, @@@ @ up to the busiest "
+         "link's %" G_GINT64_FORMAT " bytes; ~ a torus wrap link\n", s.max);
+  printf("hop_bytes %" G_GINT64_FORMAT ", max_link_bytes %" G_GINT64_FORMAT
+         ", links used %d of %d\n", res->pre->hop_bytes, res->pre->max_link_bytes,
+         res->pre->links_used, t->nlinks);
+  status = 0;
+  goto out;
+fail:
+  status = cli_fail(e);
+out:
+  run_result_free(res);
+  commgraph_free(g);
+  platform_free(p);
+  return status;
+}
+
+int cmd_show(int argc, char **argv)
+{
+  cli_common c;
+  int status = 2;
+  if (cli_parse(&argc, &argv, "show", "",
+                "Draws a small platform in the terminal: one grid per Z plane, the ranks of a "
+                "mapping on its nodes and each link's static load (for teaching).",
+                "Examples:\n"
+                "  mapsim show -p torus:4x4x4 -t traces/data/stencil3d-64 -s random\n"
+                "  mapsim show -p mesh:8x8 -m tests/data/y_pair.csv",
+                CLI_OPT_PLACE | CLI_OPT_GRAPH | CLI_OPT_COLLECTIVES | CLI_OPT_MAPPING |
+                CLI_OPT_STRATEGY | CLI_OPT_SEED, &c, NULL))
+    status = show(&c);
+  cli_common_clear(&c);
+  return status;
+}

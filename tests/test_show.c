@@ -1,0 +1,71 @@
+/* test_show.c - `mapsim show`: the drawn grid of a hand-checkable case
+ * (a pair of ranks on a 3x2 mesh: one busy cable between them, nothing
+ * else), a torus wrap link, quarter levels of the load, and platforms it
+ * refuses. */
+#include <string.h>
+
+#include "testutil.h"
+
+Test(show, pair_on_a_mesh)
+{
+  char *pair = tu_data("y_pair.csv");
+  char *out = NULL, *err = NULL;
+  const char *args[] = { "show", "-p", "mesh:3x2", "-m", pair, NULL };
+  cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
+  g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+  /* ranks 0 and 1 on nodes 0 and 1 (identity), 5 bytes each way: the
+   * busiest cable (level 4); node 2 and the second row are empty; no
+   * vertical cable carries anything */
+  cr_assert_str_eq(lines[2], "    r0 @@@     r1          .");
+  cr_assert_str_eq(lines[3], "                                 ");
+  cr_assert_str_eq(lines[4], "     .          .          .");
+  cr_assert_not_null(strstr(out, "busiest link's 5 bytes"), "%s", out);
+  cr_assert_not_null(strstr(out, "hop_bytes 10, max_link_bytes 5, links used 2 of 14"), "%s", out);
+  g_free(out);
+  g_free(err);
+  g_free(pair);
+}
+
+/* A ring of 4 ranks on torus:4: every cable carries the same bytes, the
+ * wrap cable 3 - 0 is drawn after the last node. */
+Test(show, torus_wrap)
+{
+  char *ring = tu_write_tmp("ring.edges", "0 1 100\n1 2 100\n2 3 100\n3 0 100\n");
+  char *out = NULL, *err = NULL;
+  const char *args[] = { "show", "-p", "torus:4", "-m", ring, NULL };
+  cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
+  g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+  cr_assert_str_eq(lines[2], "    r0 @@@     r1 @@@     r2 @@@     r3 ~ @@@ ");
+  g_free(out);
+  g_free(err);
+  g_free(ring);
+}
+
+/* Loads at 1/4, 1/2, 3/4 and all of the busiest link on a line. */
+Test(show, quarter_levels)
+{
+  char *line = tu_write_tmp("line.edges", "0 1 25\n1 2 50\n2 3 75\n3 4 100\n");
+  char *out = NULL;
+  const char *args[] = { "show", "-p", "mesh:5", "-m", line, NULL };
+  cr_assert_eq(tu_run(&out, NULL, args), 0);
+  g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+  cr_assert_str_eq(lines[2], "    r0 ---     r1 ===     r2 ###     r3 @@@     r4");
+  g_free(out);
+  g_free(line);
+}
+
+Test(show, refuses_what_it_cannot_draw)
+{
+  char *pair = tu_data("y_pair.csv");
+  const char *big[] = { "show", "-p", "torus:32x32", "-m", pair, NULL };
+  const char *four[] = { "show", "-p", "torus:2x2x2x2", "-m", pair, NULL };
+  const char *const *cases[] = { big, four };
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    char *err = NULL;
+    cr_assert_eq(tu_run(NULL, &err, cases[i]), 2);
+    cr_assert_not_null(strstr(err, "show draws 1D to 3D"), "%s", err);
+    cr_assert_eq(tu_lines(err), 1);
+    g_free(err);
+  }
+  g_free(pair);
+}
