@@ -149,19 +149,29 @@ static void write_defs(OTF2_GlobalDefWriter *gw, const trace *t, const int64_t *
   /* group 0: the MPI locations (world rank i = member i) */
   OTF2_GlobalDefWriter_WriteGroup(gw, 0, S_EMPTY, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
                                   OTF2_GROUP_FLAG_NONE, (uint32_t)t->nranks, members);
+  /* OTF2 allows one COMM_SELF group per paradigm: every self communicator
+   * (a trace may hold several, e.g. a replayed one) refers to the first */
+  OTF2_GroupRef self_group = OTF2_UNDEFINED_GROUP;
   for (int c = 0; c < t->ncomms; c++) {
     const trace_comm *tc = &t->comms[c];
-    uint32_t n = tc->self || !tc->members ? 0 : (uint32_t)tc->size;
-    uint64_t *cm = g_new(uint64_t, MAX(n, 1));
-    for (uint32_t i = 0; i < n; i++)
-      cm[i] = (uint64_t)tc->members[i];
-    OTF2_GlobalDefWriter_WriteGroup(gw, (OTF2_GroupRef)c + 1, S_EMPTY,
-                                    tc->self ? OTF2_GROUP_TYPE_COMM_SELF : OTF2_GROUP_TYPE_COMM_GROUP,
-                                    OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, n, cm);
-    g_free(cm);
+    OTF2_GroupRef group = (OTF2_GroupRef)c + 1;
+    if (tc->self && self_group != OTF2_UNDEFINED_GROUP) {
+      group = self_group;
+    } else {
+      uint32_t n = tc->self || !tc->members ? 0 : (uint32_t)tc->size;
+      uint64_t *cm = g_new(uint64_t, MAX(n, 1));
+      for (uint32_t i = 0; i < n; i++)
+        cm[i] = (uint64_t)tc->members[i];
+      OTF2_GlobalDefWriter_WriteGroup(gw, group, S_EMPTY,
+                                      tc->self ? OTF2_GROUP_TYPE_COMM_SELF : OTF2_GROUP_TYPE_COMM_GROUP,
+                                      OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, n, cm);
+      g_free(cm);
+      if (tc->self)
+        self_group = group;
+    }
     OTF2_GlobalDefWriter_WriteString(gw, s, tc->name ? tc->name : "");
-    OTF2_GlobalDefWriter_WriteComm(gw, (OTF2_CommRef)c, s++, (OTF2_GroupRef)c + 1,
-                                   OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+    OTF2_GlobalDefWriter_WriteComm(gw, (OTF2_CommRef)c, s++, group, OTF2_UNDEFINED_COMM,
+                                   OTF2_COMM_FLAG_NONE);
   }
   g_free(members);
 }
