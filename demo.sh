@@ -15,9 +15,9 @@ echo
 echo "== 2. The application: a 3D stencil, 64 ranks (bundled OTF2 trace)"
 $M trace info $T | sed -n '2,6p'
 echo
-echo "== 3. Replay on the three platforms with five mappings: static (pre) and"
-echo "==    simulated (post) metrics side by side, contention-free model"
+echo "== 3. Replay on the three platforms with five mappings, links shared between"
+echo "==    concurrent messages (flow model): static and simulated results, ranked"
 $M compare -t $T $P -s identity -s random -s hilbert -s greedy+wh -s scotch
 echo
-echo "== 4. Communication only (--compute-scale 0), with link sharing (--model flow)"
-$M compare -t $T $P -s identity -s random -s greedy+wh --compute-scale 0 --model flow
+echo "== 4. Communication only (--compute-scale 0): where the mapping shows"
+$M compare -t $T $P -s identity -s random -s greedy+wh --compute-scale 0

@@ -82,7 +82,21 @@ int cmd_commstats(int argc, char **argv)
   GError *e = NULL;
   if (!cli_parse(&argc, &argv, "commstats", "", "Communication metrics of korndoerfer2021 "
                  "Section 4.3: CA, CB, CC, CH, NBC, SP(k).",
-                 "Examples:\n  mapsim commstats --matrix cg.p2p.count.csv --json\n"
+                 "Metrics (matrix C of n ranks, row = sender; S = sum of C; T[i] = row i's sum;\n"
+                 "higher values mean more to gain from a careful mapping):\n"
+                 "  CA     communication amount: S / n^2, the mean entry\n"
+                 "  CB     communication balance: 1 - S / (n max_i T[i]), how far the busiest\n"
+                 "         rank is above the others\n"
+                 "  CC     communication centrality: how far from the diagonal a rank's\n"
+                 "         traffic spreads (the band holding half of each row), / n^2\n"
+                 "  CH     communication heterogeneity: mean variance of the rows of C / max(C)\n"
+                 "  NBC    1 - the share of S exchanged between ranks i and i+1 (the formula\n"
+                 "         korndoerfer2021 computes its Tables 2 and 3 with)\n"
+                 "  SP(k)  split fraction: 1 - the share of S inside the diagonal k x k blocks of\n"
+                 "         consecutive ranks\n"
+                 "A trace gives both the message-count and the byte matrix; exact formulae in\n"
+                 "traces/commstats.h.\n\n"
+                 "Examples:\n  mapsim commstats --matrix tests/data/maplib/cg.p2p.count.csv --json\n"
                  "  mapsim commstats --trace traces/data/ring-8/traces.otf2 --split 2",
                  CLI_OPT_MATRIX | CLI_OPT_TRACE | CLI_OPT_JSON, &c, entries))
     goto out;

@@ -66,12 +66,13 @@ static char *cell_text(const result_row *r, const char *name, gboolean with_chan
   int i = row_find(r, name);
   if (i < 0)
     return g_strdup("");
-  /* exact CSV text, but long fractions with 9 significant digits */
+  /* integers exactly, fractions with 7 significant digits (the change
+   * column shows small differences; CSV and JSON keep every digit) */
   const char *csv = row_csv_text(r, i);
   double v;
   GString *t = g_string_new(NULL);
-  if (strlen(csv) > 15 && (strchr(csv, 'e') || strchr(csv, '.')) && row_get_number(r, name, &v))
-    g_string_printf(t, "%.9g", v);
+  if ((strchr(csv, 'e') || strchr(csv, '.')) && row_get_number(r, name, &v))
+    g_string_printf(t, "%.7g", v);
   else
     g_string_assign(t, csv);
   g_autofree char *ch = g_strconcat("change_pct_", bare(name), NULL);
@@ -116,7 +117,7 @@ static void print_table(const study *s, int base)
   else
     printf("%s: %d ranks, static metrics only (no trace to replay); changes against %s\n",
            in->label, in->g->n, s->strategies[base].label);
-  int ncols = 4 + nkeys + (in->t ? 1 : 0);
+  int ncols = 3 + nkeys + (in->t ? 1 : 0);
   GPtrArray *groups = report_rank_against(s, base);
   for (guint gi = 0; gi < groups->len; gi++) {
     const rank_group *g = g_ptr_array_index(groups, gi);
@@ -131,10 +132,9 @@ static void print_table(const study *s, int base)
     char **head = g_new0(char *, ncols + 1);
     head[0] = g_strdup("rank");
     head[1] = g_strdup("strategy");
-    head[2] = g_strdup("nodes");
-    head[3] = g_strdup("ranks/node");
+    head[2] = g_strdup("nodes x ranks");
     for (int q = 0; q < nkeys; q++)
-      head[4 + q] = g_strdup(bare(key_columns[q]));
+      head[3 + q] = g_strdup(bare(key_columns[q]));
     if (in->t)
       head[ncols - 1] = g_strdup("pre=post");
     g_ptr_array_add(rows, head);
@@ -148,10 +148,11 @@ static void print_table(const study *s, int base)
         row[2] = g_strdup_printf("error: %s", c->error->message);
       } else {
         row[0] = g_strdup_printf("%d", k + 1);
-        row[2] = cell_text(c->row, "pre_nodes_used", FALSE);
-        row[3] = cell_text(c->row, "pre_ranks_per_node", FALSE);
+        g_autofree char *nodes = cell_text(c->row, "pre_nodes_used", FALSE);
+        g_autofree char *per = cell_text(c->row, "pre_ranks_per_node", FALSE);
+        row[2] = g_strdup_printf("%s x %s", nodes, per);
         for (int q = 0; q < nkeys; q++)
-          row[4 + q] = cell_text(c->row, key_columns[q], c->strategy != base);
+          row[3 + q] = cell_text(c->row, key_columns[q], c->strategy != base);
         if (in->t)
           row[ncols - 1] = g_strdup(c->res && c->res->mismatch < 0 ? "yes" : "NO");
       }
@@ -162,12 +163,16 @@ static void print_table(const study *s, int base)
   }
   g_ptr_array_unref(groups);
   if (in->t)
-    printf("\nRows ranked by simulated makespan. hop_bytes, max_link_bytes and hop_time are\n"
-           "static (pre, %s traffic); makespan_s and p2p_transfer_sum_s are simulated.\n"
-           "The check compares every link's bytes before and during the replay. The table\n"
-           "is the same whatever --threads.\n", run_traffic_name(in->g_collectives));
+    printf("\nRanked by simulated makespan; in parentheses the change against %s.\n"
+           "nodes x ranks: nodes used x the most ranks on one. hop_bytes, max_link_bytes (the\n"
+           "busiest link) and hop_time (hop-bytes weighted by link speed) are static, %s\n"
+           "traffic; makespan_s and p2p_transfer_sum_s (network time of every p2p message,\n"
+           "added up) are simulated. pre=post: every link carried in the replay what the\n"
+           "static metrics said. --csv and --json give every value in full.\n",
+           s->strategies[base].label, run_traffic_name(in->g_collectives));
   else
-    printf("\nRows ranked by hop_bytes.\n");
+    printf("\nRanked by hop_bytes; in parentheses the change against %s.\n",
+           s->strategies[base].label);
 }
 
 /* Cells of one platform that use different numbers of nodes compare

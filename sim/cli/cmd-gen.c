@@ -46,7 +46,7 @@ int cmd_gen(int argc, char **argv)
   cli_common c;
   if (!cli_parse(&argc, &argv, "gen", "", "Synthesize an OTF2 trace of a communication pattern.",
                  "Examples:\n  mapsim gen --pattern stencil3d --ranks 64 --dims 4x4x4 --periodic -o st3d\n"
-                 "  mapsim gen --pattern spmv --ranks 16 --matrix A.mtx --partition A.part -o spmv",
+                 "  mapsim gen --pattern spmv --ranks 2 --matrix tests/data/y_sym.mtx -o spmv",
                  CLI_OPT_PROGRESS, &c, entries))
     goto out;
   if (list) {

@@ -103,8 +103,9 @@ int cmd_map(int argc, char **argv)
                 "Places the ranks with a strategy pipeline and compares the static metrics with "
                 "the default placement (identity).",
                 "Examples:\n"
-                "  mapsim map --platform torus:4x4x4 --matrix cg.p2p.size.csv --strategy greedy+wh -o cg.map\n"
-                "  mapsim map --platform torus:8x8x8 --trace t/traces.otf2 --strategy kl:t=2 --seed 3\n"
+                "  mapsim map --platform torus:4x4x4 --matrix tests/data/maplib/cg.p2p.size.csv \\\n"
+                "    --strategy greedy+wh -o cg.map\n"
+                "  mapsim map --platform torus:8x8x8 --trace traces/data/stencil3d-64 --strategy kl:t=2 --seed 3\n"
                 "  mapsim strategies   # lists strategies and options",
                 CLI_OPT_PLACE | CLI_OPT_GRAPH | CLI_OPT_COLLECTIVES | CLI_OPT_STRATEGY | CLI_OPT_SEED |
                 CLI_OPT_JSON, &c,

@@ -22,8 +22,10 @@ int cmd_metrics(int argc, char **argv)
                  "Static metrics of a mapping: hops, hop-bytes, link congestion "
                  "(deveci2015 Section II).",
                  "Examples:\n"
-                 "  mapsim metrics --platform torus:4x4x4 --matrix cg.p2p.size.csv --counts cg.p2p.count.csv\n"
-                 "  mapsim metrics --platform configs/haec-4x4x4.ini --matrix m.csv --mapping m.map --json",
+                 "  mapsim metrics --platform torus:4x4x4 --matrix tests/data/maplib/cg.p2p.size.csv \\\n"
+                 "    --counts tests/data/maplib/cg.p2p.count.csv\n"
+                 "  mapsim metrics --platform configs/haec-4x4x4.ini --trace traces/data/stencil3d-64 --json\n"
+                 "  mapsim metrics -p torus:4x4x4 -t traces/data/cg-16 --cores 4 --fill spread --csv",
                  CLI_OPT_PLACE | CLI_OPT_GRAPH | CLI_OPT_COLLECTIVES | CLI_OPT_MAPPING | CLI_OPT_JSON |
                  CLI_OPT_CSV, &c, entries))
     goto out;

@@ -101,7 +101,7 @@ static void print_busiest(const replay_result *r, const platform *p, int top)
     printf("  %-40s %12" G_GINT64_FORMAT " %11.6g", name, r->link_bytes[l],
            r->link_busy_ps[l] * 1e-12);
     if (r->link_stats)
-      printf("  %11.0f %11.3f %13.6g", r->link_stats[l].max_load, r->link_stats[l].avg_load,
+      printf("  %11.0f %11.4g %13.6g", r->link_stats[l].max_load, r->link_stats[l].avg_load,
              r->link_stats[l].saturated_ps * 1e-12);
     printf("\n");
   }

@@ -12,7 +12,7 @@ int cmd_strategies(int argc, char **argv)
                  "Lists the mapping strategies: name, what it does, where it comes from, options.",
                  "Pipelines chain a placing step and refiners: greedy+wh:delta=16+mc\n\n"
                  "Example:\n  mapsim strategies\n"
-                 "  mapsim map --platform torus:4x4x4 --trace T --strategy greedy+wh:delta=16+mc",
+                 "  mapsim map --platform torus:4x4x4 --trace traces/data/cg-16 --strategy greedy+wh:delta=16+mc",
                  0, &c, NULL))
     return 2;
   if (argc > 1) {

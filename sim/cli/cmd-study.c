@@ -332,9 +332,9 @@ int cmd_study(int argc, char **argv)
                  "  time = makespan_s            # rank and correlate by this simulated field\n"
                  "Examples:\n"
                  "  mapsim study --demo -o demo\n"
-                 "  mapsim study my.ini -j 2 -o my-study        # again after ^C: continues\n"
-                 "  mapsim study my.ini --emit-slurm /shared/run --slices 16 -j 4\n"
-                 "  mapsim study --merge /shared/run",
+                 "  mapsim study tests/data/studies/y_grid.ini -j 2 -o my-study   # again after ^C: continues\n"
+                 "  mapsim study tests/data/studies/y_grid.ini --emit-slurm slurm-run --slices 4 -j 2\n"
+                 "  mapsim study --merge slurm-run   # after the job array ran (sbatch slurm-run/study.sbatch)",
                  CLI_OPT_THREADS | CLI_OPT_PROGRESS, &c, entries))
     goto out;
   if (a.show_demo) {
