@@ -39,13 +39,11 @@ static coll_inst *inst_build(replay *R, uint32_t comm, int64_t k, const trace_ev
   ci->world = g_memdup2(tc->members, sizeof(int) * (size_t)P);
   int64_t *bytes = g_new0(int64_t, P);
   for (int j = 0; j < P; j++) {
-    GArray *calls = R->calls[ci->world[j]][comm];
-    if (!calls || (guint)k >= calls->len)
+    const trace_coll_call *call = trace_colls_get(R->calls, ci->world[j], comm, k);
+    if (!call)
       continue; /* a member that never makes this call: it will be reported stuck */
-    const trace_event *e = &R->t->ranks[ci->world[j]].events[g_array_index(calls, int64_t, k)];
-    gboolean to_all = e->op == COLL_BCAST || e->op == COLL_SCATTER || e->op == COLL_SCATTERV;
-    bytes[j] = to_all ? e->bytes_recv : e->bytes;
-    if (e->peer == ci->world[j])
+    bytes[j] = call->contrib;
+    if (call->is_root)
       ci->root = j;
   }
   if (ci->op == COLL_BCAST)

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "sim/replay.h"
+#include "traces/trace-source.h"
 
 #define NONE UINT32_MAX
 
@@ -68,8 +69,12 @@ typedef struct coll_inst {
 } coll_inst;
 
 typedef struct rank_st {
-  const trace_event *ev;
+  const trace_event *ev;        /* the window: records [base, base + nev) of the rank */
   int64_t nev, pos, now, block_since, region_start;
+  int64_t base, total;          /* records before the window; all records of the rank */
+  int64_t prev_time;            /* trace time of the record before pos (0 before the first) */
+  trace_event *win;             /* streamed: records read; the window is win[0, nev) */
+  int64_t nbuf, capwin;
   uint32_t cur_op, cur_coll;
   int cur_member, depth, region;
   uint8_t state, stage, region_cls, woken;
@@ -78,13 +83,19 @@ typedef struct rank_st {
   int npend, cappend;
   uint32_t *defer;
   int ndefer, capdefer;
-  int64_t *irecv_env;           /* completion record of each Irecv request, or -1 */
-  int64_t nirecv, irecv_cur;
+  int64_t *irecv_env;           /* window index of each Irecv request's completion, or -1 */
+  int64_t nirecv, irecv_cur, capenv;
   replay_rank_stats st;
 } rank_st;
 
 typedef struct replay {
-  const trace *t;
+  const trace *t;               /* definitions (and records when in memory) */
+  const trace_source *src;      /* where the records come from */
+  trace_cursor *cur;            /* this run's position in every streamed rank */
+  const trace_colls *calls;     /* every rank's collective calls */
+  int64_t window;               /* streamed: records read per refill */
+  pend *open;                   /* window scan: Irecv requests not completed yet */
+  int nopen, capopen;
   const platform *p;
   const int *node;              /* rank -> node */
   engine *eng;
@@ -103,7 +114,6 @@ typedef struct replay {
   uint32_t nslots;
   cc_ent *cc;                   /* [rank * CCACHE]: per-rank channel caches */
   coll_choice colls;            /* algorithm per op (--collectives) */
-  GArray ***calls;              /* [rank][comm]: record index of each call, or NULL */
   int64_t *call_cur;            /* [rank * ncomms + comm] calls joined so far */
   GPtrArray *insts;             /* coll_inst*, index = id; NULL when free */
   GHashTable *inst_by_key;      /* key -> id + 1 */

@@ -19,7 +19,7 @@ static char *stuck_line(const replay *R, int r)
   GString *s = g_string_new(NULL);
   g_string_append_printf(s, "rank %d: at record %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT
                          " (%s in %s, simulated t=%.9f s), %d pending request(s): ",
-                         r, rs->pos, rs->nev, ev ? trace_kind_name(ev->kind) : "end",
+                         r, rs->base + rs->pos, rs->total, ev ? trace_kind_name(ev->kind) : "end",
                          region_name(R, rs), rs->now * 1e-12, rs->npend);
   if (rs->cur_coll != NONE) {
     const coll_inst *ci = g_ptr_array_index(R->insts, rs->cur_coll);
@@ -112,7 +112,7 @@ replay_result *replay_collect(replay *R)
   res->per_rank = g_new0(replay_rank_stats, MAX(t->nranks, 1));
   for (int r = 0; r < t->nranks; r++) {
     res->per_rank[r] = R->ranks[r].st;
-    res->events += R->ranks[r].pos;
+    res->events += R->ranks[r].base + R->ranks[r].pos;
     res->makespan_ps = MAX(res->makespan_ps, R->ranks[r].st.finish_ps);
     res->p2p_cost_ps += R->ranks[r].st.p2p_ps;
   }
@@ -149,7 +149,11 @@ replay_result *replay_collect(replay *R)
   }
   res->peak_bytes = engine_bytes(R->eng) + R->capops * sizeof(op) + R->capmsgs * sizeof(msg) +
                     R->capchans * sizeof(chan) + R->nslots * sizeof(uint32_t) +
-                    (size_t)t->nranks * (sizeof(rank_st) + CCACHE * sizeof(cc_ent));
+                    (size_t)t->nranks * (sizeof(rank_st) + CCACHE * sizeof(cc_ent)) +
+                    trace_source_bytes(R->src) + trace_cursor_bytes(R->cur);
+  for (int r = 0; r < t->nranks; r++)
+    res->peak_bytes += (size_t)R->ranks[r].capwin * sizeof(trace_event) +
+                       (size_t)R->ranks[r].capenv * sizeof(int64_t);
   for (int r = 0; r < t->nranks; r++)
     if (R->ranks[r].state != RS_DONE) {
       report_stuck(R, res);

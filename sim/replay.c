@@ -465,14 +465,16 @@ static int64_t scaled_gap(const replay *R, int64_t gap)
   return (int64_t)llround((double)gap * R->scale);
 }
 
+static gboolean refill(replay *R, rank_st *rs, int rank);
+
 static void rank_run(replay *R, int rank)
 {
   rank_st *rs = &R->ranks[rank];
-  while (rs->pos < rs->nev) {
+  while (rs->pos < rs->nev || refill(R, rs, rank)) {
     const trace_event *ev = &rs->ev[rs->pos];
     if (rs->stage == 0) {
       if (rs->depth == 0) {
-        int64_t g = scaled_gap(R, ev->time - (rs->pos ? ev[-1].time : 0));
+        int64_t g = scaled_gap(R, ev->time - rs->prev_time);
         rs->now += g;
         rs->st.compute_ps += g;
       }
@@ -483,7 +485,8 @@ static void rank_run(replay *R, int rank)
     if (R->error)
       return;
     if (R->times)
-      R->times[rank][rs->pos] = rs->now;
+      R->times[rank][rs->base + rs->pos] = rs->now;
+    rs->prev_time = ev->time;
     rs->pos++;
     rs->stage = 0;
   }
@@ -568,21 +571,116 @@ void replay_opts_init(replay_opts *o)
   *o = (replay_opts){ .compute_scale = 1.0 };
 }
 
-/* Per rank: Irecv envelopes (request -> completion record, by order of the
- * requests) and the collective calls per communicator. One sequential pass
- * over the rank's records with flat arrays (the open-request list `open`
- * is scratch shared by all ranks); O(records x open requests). */
-static gboolean prepass_rank(replay *R, int r, pend **open, int *capopen, GError **error)
+/* Irecv envelopes of records [from, nev) of the window: the k-th
+ * IRECV_REQUEST gets the window index of the Irecv record that completes
+ * it (-1 while open, or when cancelled). R->open holds the requests still
+ * open, across calls for the same window; O(records x open requests). */
+static void scan_irecvs(replay *R, rank_st *rs, int64_t from)
 {
-  const trace *t = R->t;
-  rank_st *rs = &R->ranks[r];
-  int64_t *env = NULL;
-  int64_t nenv = 0, capenv = 0;
-  int nopen = 0;
-  gboolean ok = TRUE;
-  const trace_event *ev = rs->ev;
+  for (int64_t i = from; i < rs->nev; i++) {
+    const trace_event *e = &rs->ev[i];
+    if (e->kind == TRACE_IRECV_REQUEST) {
+      if (rs->nirecv == rs->capenv) {
+        rs->capenv = rs->capenv ? 2 * rs->capenv : 64;
+        rs->irecv_env = g_renew(int64_t, rs->irecv_env, rs->capenv);
+      }
+      if (R->nopen == R->capopen) {
+        R->capopen = R->capopen ? 2 * R->capopen : 64;
+        R->open = g_renew(pend, R->open, R->capopen);
+      }
+      R->open[R->nopen++] = (pend){ e->request, (uint32_t)rs->nirecv };
+      rs->irecv_env[rs->nirecv++] = -1;
+    } else if (e->kind == TRACE_IRECV || e->kind == TRACE_REQUEST_CANCELLED) {
+      for (int k = R->nopen; k-- > 0;) {
+        pend *p = &R->open[k];
+        if (p->req != e->request)
+          continue;
+        if (e->kind == TRACE_IRECV)
+          rs->irecv_env[p->op] = i;
+        *p = R->open[--R->nopen];
+        break;
+      }
+    }
+  }
+}
+
+/* Where a window may end: after the last record of buf[0, n) at which no
+ * Irecv request is open (each request's completion record then lies in
+ * the window that posts it); 0 when there is none. */
+static int64_t window_cut(replay *R, const trace_event *buf, int64_t n)
+{
+  int64_t cut = 0;
+  R->nopen = 0;
+  for (int64_t i = 0; i < n; i++) {
+    const trace_event *e = &buf[i];
+    if (e->kind == TRACE_IRECV_REQUEST) {
+      if (R->nopen == R->capopen) {
+        R->capopen = R->capopen ? 2 * R->capopen : 64;
+        R->open = g_renew(pend, R->open, R->capopen);
+      }
+      R->open[R->nopen++] = (pend){ e->request, 0 };
+    } else if (e->kind == TRACE_IRECV || e->kind == TRACE_REQUEST_CANCELLED) {
+      for (int k = R->nopen; k-- > 0;)
+        if (R->open[k].req == e->request) {
+          R->open[k] = R->open[--R->nopen];
+          break;
+        }
+    }
+    if (R->nopen == 0)
+      cut = i + 1;
+  }
+  return cut;
+}
+
+/* The next window of a streamed rank: at least `window` records (those
+ * left over from the last refill first), cut after the last record where
+ * no Irecv is open; read further while there is no such record. The rest
+ * waits in the buffer for the next window. FALSE at the rank's end. */
+static gboolean refill(replay *R, rank_st *rs, int rank)
+{
+  if (!rs->win)
+    return FALSE;
+  int64_t left = rs->nbuf - rs->nev; /* read, not yet replayed */
+  if (rs->base + rs->nev >= rs->total)
+    return FALSE;
+  memmove(rs->win, rs->win + rs->nev, sizeof(trace_event) * (size_t)left);
+  rs->base += rs->nev;
+  rs->nbuf = left;
+  rs->pos = rs->nev = rs->nirecv = rs->irecv_cur = 0;
+  int64_t cut = 0;
+  gboolean end = FALSE;
+  while (!end) {
+    if (rs->nbuf < R->window || cut == 0) {
+      /* up to the window, then in quarter windows until a cut is found */
+      int64_t want = rs->nbuf < R->window ? R->window - rs->nbuf : R->window / 4 + 1;
+      if (rs->nbuf + want > rs->capwin) {
+        rs->capwin = MAX(rs->capwin + rs->capwin / 2, rs->nbuf + want);
+        rs->win = g_renew(trace_event, rs->win, rs->capwin);
+      }
+      int64_t n = trace_cursor_read(R->cur, rank, rs->win + rs->nbuf, want);
+      rs->nbuf += n;
+      end = n == 0 || rs->base + rs->nbuf >= rs->total;
+    }
+    cut = window_cut(R, rs->win, rs->nbuf);
+    if (cut > 0 && rs->nbuf >= R->window)
+      break;
+  }
+  if (end) { /* everything left is this window (open requests never complete) */
+    cut = rs->nbuf;
+    rs->total = rs->base + rs->nbuf;
+  }
+  rs->ev = rs->win;
+  rs->nev = cut;
+  R->nopen = 0;
+  scan_irecvs(R, rs, 0);
+  return rs->nev > 0;
+}
+
+/* In-memory traces may be built by hand: communicator indices checked. */
+static gboolean check_comms(const replay *R, int r, const rank_st *rs, GError **error)
+{
   for (int64_t i = 0; i < rs->nev; i++) {
-    const trace_event *e = &ev[i];
+    const trace_event *e = &rs->ev[i];
     switch (e->kind) {
     case TRACE_SEND:
     case TRACE_ISEND:
@@ -590,50 +688,18 @@ static gboolean prepass_rank(replay *R, int r, pend **open, int *capopen, GError
     case TRACE_IRECV:
     case TRACE_COLL_END:
     case TRACE_NBCOLL_COMPLETE:
-      if (G_UNLIKELY(e->comm >= (uint32_t)t->ncomms)) {
+      if (G_UNLIKELY(e->comm >= (uint32_t)R->t->ncomms)) {
         g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_INPUT,
                     "rank %d record %" G_GINT64_FORMAT ": communicator %u out of range, "
-                    "expected < %d", r, i, e->comm, t->ncomms);
-        ok = FALSE;
-        goto out;
+                    "expected < %d", r, i, e->comm, R->t->ncomms);
+        return FALSE;
       }
       break;
     default:
       break;
     }
-    if (e->kind == TRACE_IRECV_REQUEST) {
-      if (nenv == capenv) {
-        capenv = capenv ? 2 * capenv : 64;
-        env = g_renew(int64_t, env, capenv);
-      }
-      if (nopen == *capopen) {
-        *capopen = *capopen ? 2 * *capopen : 64;
-        *open = g_renew(pend, *open, *capopen);
-      }
-      (*open)[nopen++] = (pend){ e->request, (uint32_t)nenv };
-      env[nenv++] = -1;
-    } else if (e->kind == TRACE_IRECV || e->kind == TRACE_REQUEST_CANCELLED) {
-      for (int k = nopen; k-- > 0;) {
-        pend *p = &(*open)[k];
-        if (p->req != e->request)
-          continue;
-        if (e->kind == TRACE_IRECV)
-          env[p->op] = i;
-        *p = (*open)[--nopen];
-        break;
-      }
-    } else if ((e->kind == TRACE_COLL_END || e->kind == TRACE_NBCOLL_COMPLETE) &&
-               e->op < COLL_NOPS) {
-      GArray **slot = &R->calls[r][e->comm];
-      if (!*slot)
-        *slot = g_array_new(FALSE, FALSE, sizeof(int64_t));
-      g_array_append_val(*slot, i);
-    }
   }
-out:
-  rs->nirecv = nenv;
-  rs->irecv_env = env;
-  return ok;
+  return TRUE;
 }
 
 static gboolean check_inputs(const trace *t, const platform *p, const mapping *m, GError **error)
@@ -653,11 +719,21 @@ static gboolean check_inputs(const trace *t, const platform *p, const mapping *m
   return mapping_validate(m, p, error);
 }
 
-static replay *replay_new(const trace *t, const platform *p, const mapping *m,
+/* Records per refill of a streamed rank: about 8 MiB of windows in all,
+ * 64 to 16,384 records each. */
+static int64_t window_size(int nranks)
+{
+  int64_t w = (INT64_C(8) << 20) / ((int64_t)MAX(nranks, 1) * (int64_t)sizeof(trace_event));
+  return CLAMP(w, 64, 16384);
+}
+
+static replay *replay_new(const trace_source *src, const platform *p, const mapping *m,
                           const replay_opts *o, GError **error)
 {
+  const trace *t = trace_source_trace(src);
   replay *R = g_new0(replay, 1);
   R->t = t;
+  R->src = src;
   R->p = p;
   R->node = m->node;
   R->scale = o->compute_scale;
@@ -665,8 +741,9 @@ static replay *replay_new(const trace *t, const platform *p, const mapping *m,
   R->o_recv = engine_ps(p->model.recv_overhead);
   R->eager = p->model.eager_threshold;
   R->free_op = R->free_msg = NONE;
+  R->window = o->window > 0 ? o->window : window_size(t->nranks);
+  R->cur = trace_cursor_new(src);
   R->ranks = g_new0(rank_st, t->nranks);
-  R->calls = g_new0(GArray **, t->nranks);
   R->call_cur = g_new0(int64_t, (size_t)t->nranks * (size_t)MAX(t->ncomms, 1));
   R->insts = g_ptr_array_new();
   R->inst_by_key = g_hash_table_new(g_int64_hash, g_int64_equal);
@@ -680,20 +757,26 @@ static replay *replay_new(const trace *t, const platform *p, const mapping *m,
     R->times = g_new0(int64_t *, t->nranks);
   if (!coll_choice_parse(&R->colls, o->collectives, error))
     return R;
-  pend *open = NULL;
-  int capopen = 0;
   for (int r = 0; r < t->nranks; r++) {
     rank_st *rs = &R->ranks[r];
-    rs->ev = t->ranks[r].events;
-    rs->nev = t->ranks[r].nevents;
     rs->cur_op = rs->cur_coll = NONE;
-    R->calls[r] = g_new0(GArray *, MAX(t->ncomms, 1));
+    rs->total = trace_source_records(src, r);
     if (R->times)
-      R->times[r] = g_new(int64_t, MAX(rs->nev, 1));
-    if (!prepass_rank(R, r, &open, &capopen, error))
-      break;
+      R->times[r] = g_new(int64_t, MAX(rs->total, 1));
+    const trace_event *direct = trace_source_direct(src, r);
+    if (direct) { /* in memory: one window, the whole rank */
+      rs->ev = direct;
+      rs->nev = rs->total;
+      R->nopen = 0;
+      scan_irecvs(R, rs, 0);
+      if (!check_comms(R, r, rs, error))
+        return R;
+    } else {
+      rs->win = g_new(trace_event, 1); /* refill() reads the first window */
+      rs->capwin = 1;
+    }
   }
-  g_free(open);
+  R->calls = trace_source_colls(src);
   return R;
 }
 
@@ -706,11 +789,7 @@ static void replay_free(replay *R)
     g_free(rs->pend);
     g_free(rs->defer);
     g_free(rs->irecv_env);
-    if (R->calls[r])
-      for (int c = 0; c < R->t->ncomms; c++)
-        if (R->calls[r][c])
-          g_array_free(R->calls[r][c], TRUE);
-    g_free(R->calls[r]);
+    g_free(rs->win);
     if (R->times)
       g_free(R->times[r]);
   }
@@ -719,7 +798,8 @@ static void replay_free(replay *R)
   g_ptr_array_free(R->insts, TRUE);
   g_hash_table_destroy(R->inst_by_key);
   g_free(R->times);
-  g_free(R->calls);
+  g_free(R->open);
+  trace_cursor_free(R->cur);
   g_free(R->call_cur);
   g_free(R->region_cls);
   g_free(R->ready);
@@ -735,10 +815,11 @@ static void replay_free(replay *R)
   g_free(R);
 }
 
-replay_result *replay_run(const trace *t, const platform *p, const mapping *m,
-                          const struct netmodel_ops *model, const replay_opts *o,
-                          GError **error)
+replay_result *replay_run_source(const trace_source *src, const platform *p, const mapping *m,
+                                 const struct netmodel_ops *model, const replay_opts *o,
+                                 GError **error)
 {
+  const trace *t = trace_source_trace(src);
   replay_opts defaults;
   replay_result *res = NULL;
   if (!o) {
@@ -750,10 +831,15 @@ replay_result *replay_run(const trace *t, const platform *p, const mapping *m,
                 "compute scale %g: expected a number >= 0", o->compute_scale);
     return NULL;
   }
+  if (o->record_times && trace_source_streamed(src)) {
+    g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_INPUT,
+                "an output trace needs the input trace in memory, expected an in-memory source");
+    return NULL;
+  }
   if (!check_inputs(t, p, m, error))
     return NULL;
   GError *e = NULL;
-  replay *R = replay_new(t, p, m, o, &e);
+  replay *R = replay_new(src, p, m, o, &e);
   if (e) {
     g_propagate_error(error, e);
     goto out;
@@ -777,3 +863,12 @@ out:
   return res;
 }
 
+replay_result *replay_run(const trace *t, const platform *p, const mapping *m,
+                          const struct netmodel_ops *model, const replay_opts *o,
+                          GError **error)
+{
+  trace_source *src = trace_source_memory(t);
+  replay_result *res = replay_run_source(src, p, m, model, o, error);
+  trace_source_free(src);
+  return res;
+}

@@ -71,6 +71,7 @@
 #include "models/model.h"
 #include "routing/platform.h"
 #include "traces/trace.h"
+#include "traces/trace-source.h"
 
 G_BEGIN_DECLS
 
@@ -85,6 +86,7 @@ typedef struct replay_opts {
   double compute_scale;      /* computation gap factor, >= 0 (default 1) */
   const char *collectives;   /* "op=algo,...", NULL = auto for all */
   gboolean record_times;     /* build result->out_trace (new timestamps) */
+  int64_t window;            /* streamed sources: records per refill (0: automatic) */
 } replay_opts;
 
 /* Defaults: compute_scale 1, collectives auto, no output trace. */
@@ -143,6 +145,16 @@ typedef struct replay_result {
 replay_result *replay_run(const trace *t, const platform *p, const mapping *m,
                           const struct netmodel_ops *model, const replay_opts *o,
                           GError **error);
+
+/* The same from a trace source (traces/trace-source.h): in memory, or
+ * streamed rank by rank in windows, with the same results. A streamed
+ * rank holds a window of records (about 8 MiB over all ranks, 64 to
+ * 16,384 records each, longer while an Irecv of the window waits for its
+ * completion record), so memory does not grow with the trace's length.
+ * record_times needs an in-memory source. */
+replay_result *replay_run_source(const trace_source *src, const platform *p, const mapping *m,
+                                 const struct netmodel_ops *model, const replay_opts *o,
+                                 GError **error);
 
 void replay_result_free(replay_result *r);
 

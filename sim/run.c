@@ -76,6 +76,16 @@ commgraph *run_traffic_graph(const trace *t, const char *collectives, gboolean *
   return trace_commgraph(t, !c.none, collectives, error);
 }
 
+commgraph *run_traffic_graph_source(const trace_source *src, const char *collectives,
+                                    gboolean *with_colls, GError **error)
+{
+  coll_choice c;
+  if (!coll_choice_parse(&c, collectives, error))
+    return NULL;
+  *with_colls = !c.none;
+  return trace_source_commgraph(src, !c.none, collectives, error);
+}
+
 const char *run_traffic_name(gboolean with_colls)
 {
   return with_colls ? "p2p+collectives" : "p2p";
@@ -160,7 +170,8 @@ static mapping *make_mapping(const run_inputs *in, const run_spec *s, double *se
 
 run_result *run_cell(const run_inputs *in, const run_spec *s, GError **error)
 {
-  int nranks = in->t ? MAX(in->t->nranks, in->g->n) : in->g->n;
+  const trace *t = in->src ? trace_source_trace(in->src) : in->t;
+  int nranks = t ? MAX(t->nranks, in->g->n) : in->g->n;
   if (!platform_check_capacity(in->p, nranks, error))
     return NULL;
   run_result *res = g_new0(run_result, 1);
@@ -168,10 +179,11 @@ run_result *run_cell(const run_inputs *in, const run_spec *s, GError **error)
   if (!(res->m = make_mapping(in, s, &res->map_seconds, error)))
     goto fail;
   res->pre = metrics_compute(in->g, in->p, res->m);
-  if (!in->t || !s->model)
+  if (!t || !s->model)
     return res;
   gint64 t0 = g_get_monotonic_time();
-  res->r = replay_run(in->t, in->p, res->m, s->model, &s->opts, error);
+  res->r = in->src ? replay_run_source(in->src, in->p, res->m, s->model, &s->opts, error)
+                   : replay_run(in->t, in->p, res->m, s->model, &s->opts, error);
   res->replay_seconds = (double)(g_get_monotonic_time() - t0) * 1e-6;
   if (!res->r)
     goto fail;

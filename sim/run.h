@@ -41,7 +41,8 @@ typedef struct run_inputs {
   const commgraph *g;        /* the traffic static metrics count (run_traffic_graph) */
   gboolean g_collectives;    /* g holds the trace's collective messages too */
   const commgraph *map_g;    /* the weights the strategy maps by (same ranks), or NULL: g */
-  const trace *t;            /* NULL: static only */
+  const trace *t;            /* NULL: static only (unless src) */
+  const trace_source *src;   /* the trace as a source (streamed); replaces t when set */
   const double *coords;      /* task coordinates for geometric strategies, or NULL */
   int coord_dims;
 } run_inputs;
@@ -95,6 +96,9 @@ void run_result_free(run_result *res);
  * messages as the replay schedules them. *with_colls tells which. */
 commgraph *run_traffic_graph(const trace *t, const char *collectives, gboolean *with_colls,
                              GError **error);
+/* The same for a trace source (streamed traces: from the first pass). */
+commgraph *run_traffic_graph_source(const trace_source *src, const char *collectives,
+                                    gboolean *with_colls, GError **error);
 
 /* "p2p" or "p2p+collectives": what static metrics and the check count. */
 const char *run_traffic_name(gboolean with_colls);

@@ -10,6 +10,9 @@
  * and the pre/post check - must equal tests/data/replay-pins.txt exactly.
  * The arrays are pinned as FNV-1a hashes of their int64 values.
  *
+ * The same results must come from the traces streamed from their OTF2
+ * archives (trace-source.h), with tiny and large windows.
+ *
  * The pins were written by the replay as it was before traces could be
  * streamed; a change of the replay, the reader or a model that moves any
  * value by one picosecond fails here. Regenerate only for an intended
@@ -20,6 +23,7 @@
 #include <string.h>
 
 #include "sim/run.h"
+#include "traces/trace-source.h"
 #include "traces/synth.h"
 #include "testutil.h"
 
@@ -101,11 +105,14 @@ static trace *synth_trace(const synth_case *c)
   return t;
 }
 
-/* Every configuration of one trace, appended to `out`. */
-static void run_trace(const char *name, const trace *t, GString *out)
+/* Every configuration of one trace, appended to `out`; streamed (src set)
+ * with windows of `window` records. */
+static void run_trace(const char *name, const trace *t, const trace_source *src, int64_t window,
+                      GString *out)
 {
   GError *e = NULL;
-  commgraph *g = trace_commgraph(t, FALSE, NULL, &e);
+  commgraph *g = src ? trace_source_commgraph(src, FALSE, NULL, &e)
+                     : trace_commgraph(t, FALSE, NULL, &e);
   cr_assert_not_null(g, "%s: %s", name, e ? e->message : "?");
   for (size_t pi = 0; pi < G_N_ELEMENTS(platforms); pi++) {
     platform *p = tu_platform(platforms[pi]);
@@ -119,7 +126,8 @@ static void run_trace(const char *name, const trace *t, GString *out)
           s.strategy = mi ? "random" : NULL;
           s.model = *m;
           s.opts.compute_scale = si ? 0.0 : 1.0;
-          run_inputs in = { .p = p, .g = g, .t = t };
+          s.opts.window = window;
+          run_inputs in = { .p = p, .g = g, .t = t, .src = src };
           run_result *res = run_cell(&in, &s, &e);
           cr_assert_not_null(res, "%s %s %s: %s", name, platforms[pi], (*m)->name,
                              e ? e->message : "?");
@@ -135,24 +143,55 @@ static void run_trace(const char *name, const trace *t, GString *out)
   commgraph_free(g);
 }
 
-static GString *all_results(void)
+/* The results of every trace: read into memory (window 0), or streamed
+ * from its archive with windows of `window` records (synthesized traces
+ * are written to OTF2 first). */
+static GString *all_results(int64_t window)
 {
   GString *out = g_string_new(NULL);
+  GError *e = NULL;
   for (size_t i = 0; i < G_N_ELEMENTS(otf2_traces); i++) {
     char *path = tu_src(otf2_traces[i]);
-    GError *e = NULL;
-    trace *t = trace_read_otf2(path, &e);
-    cr_assert_not_null(t, "%s: %s", path, e ? e->message : "?");
-    run_trace(strrchr(otf2_traces[i], '/') + 1, t, out);
-    trace_free(t);
+    const char *name = strrchr(otf2_traces[i], '/') + 1;
+    if (window) {
+      trace_source *src = trace_source_stream(path, NULL, &e);
+      cr_assert_not_null(src, "%s: %s", path, e ? e->message : "?");
+      run_trace(name, NULL, src, window, out);
+      trace_source_free(src);
+    } else {
+      trace *t = trace_read_otf2(path, &e);
+      cr_assert_not_null(t, "%s: %s", path, e ? e->message : "?");
+      run_trace(name, t, NULL, 0, out);
+      trace_free(t);
+    }
     g_free(path);
   }
   for (size_t i = 0; i < G_N_ELEMENTS(synth_cases); i++) {
     trace *t = synth_trace(&synth_cases[i]);
-    run_trace(synth_cases[i].name, t, out);
+    if (window) {
+      char *dir = tu_tmp_dir(), *arch = g_build_filename(dir, "t", NULL);
+      cr_assert(trace_write_otf2(t, arch, &e), "%s", e ? e->message : "?");
+      trace_source *src = trace_source_stream(arch, NULL, &e);
+      cr_assert_not_null(src, "%s: %s", arch, e ? e->message : "?");
+      run_trace(synth_cases[i].name, NULL, src, window, out);
+      trace_source_free(src);
+      tu_rm_rf(dir);
+      g_free(arch);
+      g_free(dir);
+    } else {
+      run_trace(synth_cases[i].name, t, NULL, 0, out);
+    }
     trace_free(t);
   }
   return out;
+}
+
+static char *pins(void)
+{
+  char *path = tu_data("replay-pins.txt"), *want = NULL;
+  cr_assert(g_file_get_contents(path, &want, NULL, NULL), "%s: missing", path);
+  g_free(path);
+  return want;
 }
 
 /* Compares line by line, naming the first difference. */
@@ -170,17 +209,30 @@ static void assert_same(const char *want, const char *got)
 
 Test(pins, every_trace_every_model, .timeout = 600)
 {
-  GString *got = all_results();
+  GString *got = all_results(0);
   const char *write = g_getenv("MAPSIM_WRITE_PINS");
   if (write) {
     cr_assert(g_file_set_contents(write, got->str, -1, NULL), "cannot write %s", write);
     cr_log_warn("pins written to %s", write);
   } else {
-    char *path = tu_data("replay-pins.txt"), *want = NULL;
-    cr_assert(g_file_get_contents(path, &want, NULL, NULL), "%s: missing", path);
+    char *want = pins();
     assert_same(want, got->str);
     g_free(want);
-    g_free(path);
   }
   g_string_free(got, TRUE);
+}
+
+/* Streamed in windows of 7 records (refilled constantly, and stretched
+ * whenever an Irecv's completion lies beyond the window) and of 4096 (one
+ * window per rank): the same results. */
+Test(pins, streamed_the_same, .timeout = 600)
+{
+  char *want = pins();
+  const int64_t windows[] = { 7, 4096 };
+  for (size_t i = 0; i < G_N_ELEMENTS(windows); i++) {
+    GString *got = all_results(windows[i]);
+    assert_same(want, got->str);
+    g_string_free(got, TRUE);
+  }
+  g_free(want);
 }

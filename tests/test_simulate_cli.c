@@ -100,6 +100,32 @@ Test(simulate_cli, two_runs_identical_but_timing, .timeout = 120)
   g_free(tr);
 }
 
+/* simulate streams the trace; with --out-trace it reads it into memory:
+ * the same JSON either way (traced times, pre/post, links, per rank). */
+Test(simulate_cli, streamed_equals_in_memory, .timeout = 120)
+{
+  const char *traces[] = { "traces/data/cg-16", "tests/data/traces/casita-2_jacobi_blame_cpu_015" };
+  for (size_t i = 0; i < G_N_ELEMENTS(traces); i++) {
+    char *tr = tu_src(traces[i]), *dir = tu_tmp_dir(), *o = g_build_filename(dir, "o", NULL);
+    const char *streamed[] = { "simulate", "-p", "torus:4x4x4", "-t", tr, "--model", "flow",
+                               "--json", NULL };
+    const char *in_memory[] = { "simulate", "-p", "torus:4x4x4", "-t", tr, "--model", "flow",
+                                "--json", "--out-trace", o, NULL };
+    char *a = NULL, *b = NULL;
+    cr_assert_eq(tu_run(&a, NULL, streamed), 0);
+    cr_assert_eq(tu_run(&b, NULL, in_memory), 0);
+    char *x = without_timing(a), *y = without_timing(b);
+    cr_assert_str_eq(x, y, "%s", traces[i]);
+    g_free(x);
+    g_free(y);
+    g_free(a);
+    g_free(b);
+    g_free(o);
+    g_free(dir);
+    g_free(tr);
+  }
+}
+
 Test(simulate_cli, human_output_and_out_trace, .timeout = 120)
 {
   char *tr = stencil_path();

@@ -56,6 +56,7 @@ typedef struct {
   GArray *comm_defs;      /* pairs (comm ref, group ref, name ref) as uint64 triples */
   uint64_t resolution, offset, length;
   trace_stats stats;
+  const otf2_sink *sink;  /* where retained records go (NULL: into t) */
 } reader_ctx;
 
 /* One batch of locations read by one thread with its own OTF2_Reader; the
@@ -63,6 +64,7 @@ typedef struct {
 typedef struct evt_ctx {
   const reader_ctx *defs;
   trace *t;
+  int worker;             /* 0 .. workers-1: which pool task reads this batch */
   guint first, n;         /* locations [first, first + n) of c->locations */
   GError *error;
   trace_stats stats;      /* records and unbalanced counts of this batch */
@@ -317,7 +319,11 @@ static gboolean build_comms(reader_ctx *c)
 static OTF2_CallbackCode push(evt_ctx *c, OTF2_TimeStamp time, trace_event *e)
 {
   e->time = trace_ticks_to_ps(time, c->defs->offset, c->defs->resolution);
-  trace_push(c->t, c->cur_rank, e);
+  const otf2_sink *k = c->defs->sink;
+  if (k)
+    k->record(k->user, c->worker, c->cur_rank, e);
+  else
+    trace_push(c->t, c->cur_rank, e);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -515,13 +521,23 @@ static OTF2_EvtReaderCallbacks *event_callbacks(void)
   return cb;
 }
 
-/* "<dir>/traces/<location>.evt" for error messages. */
-static char *evt_path(const char *anchor, uint64_t loc)
+/* "<dir>/traces/<location>.<ext>" of the anchor "<dir>/traces.otf2". */
+static char *loc_path(const char *anchor, uint64_t loc, const char *ext)
 {
   char *base = g_strndup(anchor, strlen(anchor) - strlen(".otf2"));
-  char *p = g_strdup_printf("%s/%" G_GUINT64_FORMAT ".evt", base, loc);
+  char *p = g_strdup_printf("%s/%" G_GUINT64_FORMAT ".%s", base, loc, ext);
   g_free(base);
   return p;
+}
+
+static char *evt_path(const char *anchor, uint64_t loc)
+{
+  return loc_path(anchor, loc, "evt");
+}
+
+static char *def_path(const char *anchor, uint64_t loc)
+{
+  return loc_path(anchor, loc, "def");
 }
 
 static gboolean read_location(OTF2_Reader *rd, evt_ctx *c, const def_location *l,
@@ -530,7 +546,10 @@ static gboolean read_location(OTF2_Reader *rd, evt_ctx *c, const def_location *l
   c->cur_rank = l->rank;
   c->cur_location = l->id;
   c->depth = 0;
-  if (l->rank >= 0)
+  const otf2_sink *k = c->defs->sink;
+  if (l->rank >= 0 && k)
+    k->begin(k->user, c->worker, l->rank, l->nevents);
+  else if (l->rank >= 0)
     trace_reserve(c->t, l->rank, (int64_t)l->nevents);
   OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(rd, l->id);
   if (er == NULL) {
@@ -553,6 +572,8 @@ static gboolean read_location(OTF2_Reader *rd, evt_ctx *c, const def_location *l
   }
   if (l->rank >= 0)
     c->stats.unbalanced += c->depth;
+  if (l->rank >= 0 && k && c->error == NULL)
+    k->end(k->user, c->worker, l->rank);
   return c->error == NULL;
 }
 
@@ -578,7 +599,12 @@ static void read_batch(gpointer data, gpointer user)
   gboolean have_defs = OTF2_Reader_OpenDefFiles(rd) == OTF2_SUCCESS;
   for (guint i = c->first; i < c->first + c->n && have_defs; i++) {
     uint64_t id = g_array_index(locs, def_location, i).id;
-    OTF2_DefReader *dr = OTF2_Reader_GetDefReader(rd, id);
+    /* local definitions are optional; libotf2 keeps the buffer of a
+     * definition reader whose file is missing (about 140 KiB each) */
+    char *def = def_path(c->defs->path, id);
+    gboolean exists = g_file_test(def, G_FILE_TEST_EXISTS);
+    g_free(def);
+    OTF2_DefReader *dr = exists ? OTF2_Reader_GetDefReader(rd, id) : NULL;
     if (dr == NULL)
       continue;
     uint64_t n = 0;
@@ -605,22 +631,42 @@ static void read_batch(gpointer data, gpointer user)
   OTF2_Error_RegisterCallback(old, NULL);
 }
 
-/* Every location's definitions and events, in batches on a thread pool. */
-static gboolean read_events(reader_ctx *c)
+/* The batches of one pool task: every `workers`-th batch from `first`. */
+typedef struct worker_task {
+  evt_ctx *batches;
+  guint first, nb, step;
+} worker_task;
+
+static void run_worker(gpointer data, gpointer user)
+{
+  worker_task *w = data;
+  for (guint i = w->first; i < w->nb; i += w->step) {
+    read_batch(&w->batches[i], NULL);
+    if (w->batches[i].error)
+      break;
+  }
+}
+
+/* Every location's definitions and events, in batches on a thread pool:
+ * worker w reads batches w, w + workers, ... in order, so a sink sees each
+ * rank's records from one worker, in record order. */
+static gboolean read_events(reader_ctx *c, int workers)
 {
   guint nloc = c->locations->len, nb = (nloc + READ_BATCH - 1) / READ_BATCH;
   evt_ctx *b = g_new0(evt_ctx, MAX(nb, 1));
+  guint nw = MAX(MIN(nb, (guint)workers), 1);
   for (guint i = 0; i < nb; i++)
-    b[i] = (evt_ctx){ .defs = c, .t = c->t, .first = i * READ_BATCH,
+    b[i] = (evt_ctx){ .defs = c, .t = c->t, .worker = (int)(i % nw), .first = i * READ_BATCH,
                       .n = MIN(READ_BATCH, nloc - i * READ_BATCH), .cur_rank = -1 };
-  int threads = (int)MIN(nb, (guint)MAX(g_get_num_processors(), 1));
-  if (threads <= 1) {
-    for (guint i = 0; i < nb && b[i].error == NULL && (i == 0 || b[i - 1].error == NULL); i++)
-      read_batch(&b[i], NULL);
+  worker_task *w = g_new(worker_task, nw);
+  for (guint i = 0; i < nw; i++)
+    w[i] = (worker_task){ b, i, nb, nw };
+  if (nw <= 1) {
+    run_worker(&w[0], NULL);
   } else {
-    GThreadPool *pool = g_thread_pool_new(read_batch, NULL, threads, TRUE, NULL);
-    for (guint i = 0; i < nb; i++)
-      g_thread_pool_push(pool, &b[i], NULL);
+    GThreadPool *pool = g_thread_pool_new(run_worker, NULL, (int)nw, TRUE, NULL);
+    for (guint i = 0; i < nw; i++)
+      g_thread_pool_push(pool, &w[i], NULL);
     g_thread_pool_free(pool, FALSE, TRUE);
   }
   for (guint i = 0; i < nb; i++) {
@@ -631,6 +677,7 @@ static gboolean read_events(reader_ctx *c)
       g_propagate_error(c->error, g_steal_pointer(&b[i].error));
     g_clear_error(&b[i].error);
   }
+  g_free(w);
   g_free(b);
   return *c->error == NULL;
 }
@@ -684,13 +731,14 @@ static void finish(reader_ctx *c)
     if (t->ranks[r].nevents > 0)
       dur = MAX(dur, t->ranks[r].events[t->ranks[r].nevents - 1].time);
   t->duration_ps = dur;
-  trace_shrink(t);
+  if (!c->sink)
+    trace_shrink(t);
 }
 
-trace *trace_read_otf2(const char *path, GError **error)
+trace *otf2_scan(const char *path, const otf2_sink *sink, int workers, GError **error)
 {
   GError *local = NULL;
-  reader_ctx c = { .error = &local, .resolution = 1 };
+  reader_ctx c = { .error = &local, .resolution = 1, .sink = sink };
   OTF2_Reader *rd = NULL;
   OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(quiet, NULL);
   char *anchor = find_anchor(path, &local);
@@ -724,7 +772,8 @@ trace *trace_read_otf2(const char *path, GError **error)
   trace_free(scratch);
   OTF2_Reader_Close(rd);
   rd = NULL;
-  if (!ok || !build_comms(&c) || !read_events(&c))
+  if (!ok || !build_comms(&c) || (sink && sink->defs && !sink->defs(sink->user, c.t, &local)) ||
+      !read_events(&c, workers))
     goto out;
   finish(&c);
 out:
@@ -746,4 +795,9 @@ out:
   }
   g_free(anchor);
   return t;
+}
+
+trace *trace_read_otf2(const char *path, GError **error)
+{
+  return otf2_scan(path, NULL, MAX(g_get_num_processors(), 1), error);
 }

@@ -27,3 +27,24 @@ gboolean otf2_out_rank(otf2_out *o, const trace *defs, int rank, const trace_eve
                        int64_t n, GError **error);
 gboolean otf2_out_close(otf2_out *o, const trace *defs, GError **error);
 void otf2_out_abort(otf2_out *o);
+
+/* Where the OTF2 reader (otf2-read.c) hands the records it keeps, instead
+ * of a trace's event arrays. `defs` is called once with the definitions
+ * (ranks, regions, communicators; no events) before any record; then for
+ * every MPI rank location: begin (with the location's OTF2 event count),
+ * its retained records in order, end. Locations are read by `workers`
+ * pool tasks: the calls for one rank come from one worker (its index is
+ * passed), different workers run at the same time. */
+typedef struct otf2_sink {
+  gboolean (*defs)(void *user, trace *defs, GError **error);
+  void (*begin)(void *user, int worker, int rank, uint64_t nevents);
+  void (*record)(void *user, int worker, int rank, const trace_event *e);
+  void (*end)(void *user, int worker, int rank);
+  void *user;
+} otf2_sink;
+
+/* Reads `path` like trace_read_otf2(); with a sink the returned trace
+ * holds the definitions, statistics and duration but no events (the
+ * duration then comes from the clock properties: the sink saw the
+ * records). */
+trace *otf2_scan(const char *path, const otf2_sink *sink, int workers, GError **error);

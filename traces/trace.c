@@ -3,6 +3,7 @@
  */
 #include "traces/trace.h"
 #include "traces/trace-private.h"
+#include "traces/trace-source.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -302,115 +303,55 @@ const field trace_times_fields[] = {
 #undef F
 const int trace_times_nfields = G_N_ELEMENTS(trace_times_fields);
 
+void trace_time_step(const trace *t, trace_time_rank *st, const trace_event *e,
+                     trace_times *out)
+{
+  if (st->depth == 0)
+    out->compute_ps += MAX(e->time - st->prev, 0);
+  st->prev = e->time;
+  switch (e->kind) {
+  case TRACE_ENTER:
+    if (st->depth++ == 0) {
+      const char *name = e->region < (uint32_t)t->nregions ? t->regions[e->region] : NULL;
+      st->start = e->time;
+      st->cls = trace_region_class_of(name);
+      st->setup = trace_region_is_setup(name);
+    }
+    return;
+  case TRACE_LEAVE:
+    if (st->depth > 0 && --st->depth == 0) {
+      int64_t d = e->time - st->start;
+      *(st->cls == TRACE_REGION_COLL ? &out->coll_ps
+        : st->cls == TRACE_REGION_P2P ? &out->p2p_ps : &out->other_mpi_ps) += d;
+      if (st->setup && st->cls == TRACE_REGION_OTHER_MPI)
+        out->setup_ps += d;
+    }
+    return;
+  case TRACE_COLL_BEGIN:
+  case TRACE_NBCOLL_REQUEST:
+  case TRACE_COLL_END:
+  case TRACE_NBCOLL_COMPLETE:
+    if (st->depth > 0)
+      st->cls = TRACE_REGION_COLL;
+    return;
+  case TRACE_REQUEST_CANCELLED:
+    return;
+  default: /* point-to-point records */
+    if (st->depth > 0 && st->cls != TRACE_REGION_COLL)
+      st->cls = TRACE_REGION_P2P;
+    return;
+  }
+}
+
 void trace_time_split(const trace *t, trace_times *out)
 {
   memset(out, 0, sizeof *out);
   out->duration_ps = t->duration_ps;
   for (int r = 0; r < t->nranks; r++) {
-    const trace_rank *tr = &t->ranks[r];
-    int depth = 0, cls = TRACE_REGION_OTHER_MPI;
-    gboolean setup = FALSE;
-    int64_t start = 0, prev = 0;
-    for (int64_t i = 0; i < tr->nevents; i++) {
-      const trace_event *e = &tr->events[i];
-      if (depth == 0)
-        out->compute_ps += MAX(e->time - prev, 0);
-      prev = e->time;
-      switch (e->kind) {
-      case TRACE_ENTER:
-        if (depth++ == 0) {
-          const char *name = e->region < (uint32_t)t->nregions ? t->regions[e->region] : NULL;
-          start = e->time;
-          cls = trace_region_class_of(name);
-          setup = trace_region_is_setup(name);
-        }
-        continue;
-      case TRACE_LEAVE:
-        if (depth > 0 && --depth == 0) {
-          int64_t d = e->time - start;
-          *(cls == TRACE_REGION_COLL ? &out->coll_ps
-            : cls == TRACE_REGION_P2P ? &out->p2p_ps : &out->other_mpi_ps) += d;
-          if (setup && cls == TRACE_REGION_OTHER_MPI)
-            out->setup_ps += d;
-        }
-        continue;
-      case TRACE_COLL_BEGIN:
-      case TRACE_NBCOLL_REQUEST:
-      case TRACE_COLL_END:
-      case TRACE_NBCOLL_COMPLETE:
-        if (depth > 0)
-          cls = TRACE_REGION_COLL;
-        continue;
-      case TRACE_REQUEST_CANCELLED:
-        continue;
-      default: /* point-to-point records */
-        if (depth > 0 && cls != TRACE_REGION_COLL)
-          cls = TRACE_REGION_P2P;
-        continue;
-      }
-    }
+    trace_time_rank st = { 0 };
+    for (int64_t i = 0; i < t->ranks[r].nevents; i++)
+      trace_time_step(t, &st, &t->ranks[r].events[i], out);
   }
-}
-
-static gboolean is_coll_end(const trace_event *e)
-{
-  return (e->kind == TRACE_COLL_END || e->kind == TRACE_NBCOLL_COMPLETE) && e->op < COLL_NOPS;
-}
-
-/* Per-rank contribution of a call (collectives.h conventions). */
-static int64_t coll_contrib(const trace_event *e)
-{
-  gboolean to_all = e->op == COLL_BCAST || e->op == COLL_SCATTER || e->op == COLL_SCATTERV;
-  return to_all ? e->bytes_recv : e->bytes;
-}
-
-/* Expands the collective calls of communicator `c`: the k-th call of every
- * member is one call. `cursor` holds each world rank's scan position. A
- * member that has no more calls ends the expansion (truncated trace). */
-static gboolean expand_comm(const trace *t, uint32_t c, const coll_choice *choice,
-                            edge_list *l, GError **error)
-{
-  const trace_comm *tc = &t->comms[c];
-  int P = tc->self ? 1 : tc->size;
-  if (P <= 1)
-    return TRUE;
-  int64_t *cursor = g_new0(int64_t, P);
-  int64_t *bytes = g_new0(int64_t, P);
-  GArray *msgs = g_array_new(FALSE, FALSE, sizeof(coll_msg));
-  gboolean ok = TRUE;
-  for (;;) {
-    const trace_event *first = NULL;
-    int root = 0;
-    for (int m = 0; m < P; m++) {
-      const trace_rank *tr = &t->ranks[tc->members[m]];
-      while (cursor[m] < tr->nevents &&
-             !(is_coll_end(&tr->events[cursor[m]]) && tr->events[cursor[m]].comm == c))
-        cursor[m]++;
-      if (cursor[m] >= tr->nevents)
-        goto out;
-      const trace_event *e = &tr->events[cursor[m]++];
-      first = first ? first : e;
-      bytes[m] = coll_contrib(e);
-      if (e->peer == tc->members[m])
-        root = m;
-    }
-    if (first->op == COLL_BCAST)  /* the root records no receive: payload = what others got */
-      for (int m = 0; m < P; m++)
-        bytes[root] = MAX(bytes[root], bytes[m]);
-    g_array_set_size(msgs, 0);
-    ok = coll_schedule_choice(choice, (coll_op)first->op, P, root, bytes, msgs, error);
-    if (!ok)
-      goto out;
-    for (guint i = 0; i < msgs->len; i++) {
-      const coll_msg *m = &g_array_index(msgs, coll_msg, i);
-      edge_add(l, tc->members[m->src], tc->members[m->dst], m->bytes);
-    }
-  }
-out:
-  g_array_free(msgs, TRUE);
-  g_free(bytes);
-  g_free(cursor);
-  return ok;
 }
 
 commgraph *trace_commgraph(const trace *t, gboolean with_collectives, const char *algo,
@@ -431,10 +372,20 @@ commgraph *trace_commgraph(const trace *t, gboolean with_collectives, const char
       if (is_send(e->kind) && e->peer >= 0 && e->peer < t->nranks)
         edge_add(&l, r, e->peer, e->bytes);
     }
-  if (with_collectives)
-    for (int c = 0; c < t->ncomms; c++)
-      if (!t->comms[c].self && !expand_comm(t, (uint32_t)c, &choice, &l, error))
-        goto out;
+  if (with_collectives) {
+    trace_colls *colls = trace_colls_new(t->nranks, t->ncomms);
+    for (int r = 0; r < t->nranks; r++)
+      for (int64_t i = 0; i < t->ranks[r].nevents; i++)
+        trace_colls_add(colls, r, &t->ranks[r].events[i]);
+    guint n0 = l.src->len;
+    gboolean ok = trace_colls_expand(colls, t, &choice, l.src, l.dst, l.bytes, error);
+    trace_colls_free(colls);
+    if (!ok)
+      goto out;
+    int64_t one = 1;
+    for (guint i = n0; i < l.src->len; i++)
+      g_array_append_val(l.msgs, one);
+  }
   g = commgraph_from_edges(t->nranks, (int)l.src->len, (int *)l.src->data, (int *)l.dst->data,
                            (int64_t *)l.bytes->data, (int64_t *)l.msgs->data);
 out:

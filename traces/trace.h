@@ -211,6 +211,17 @@ typedef struct trace_times {
 
 void trace_time_split(const trace *t, trace_times *out);
 
+/* The same one record at a time, for readers that never hold the trace:
+ * one zeroed state per rank, its records in order. */
+typedef struct trace_time_rank {
+  int depth;
+  trace_region_class cls;
+  gboolean setup;
+  int64_t start, prev;
+} trace_time_rank;
+void trace_time_step(const trace *t, trace_time_rank *st, const trace_event *e,
+                     trace_times *out);
+
 /* Names of the traced times for outputs (util/field.h), in order. */
 extern const field trace_times_fields[];
 extern const int trace_times_nfields;

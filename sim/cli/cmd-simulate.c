@@ -274,6 +274,7 @@ static int simulate(const cli_common *c, const char *out)
   int status = 2;
   platform *p = NULL;
   trace *t = NULL;
+  trace_source *src = NULL;
   commgraph *g = NULL;
   run_result *res = NULL;
   GError *e = NULL;
@@ -291,8 +292,17 @@ static int simulate(const cli_common *c, const char *out)
     goto fail;
   }
   gboolean with_colls = FALSE;
-  if (!(p = cli_common_platform(c, &e)) || !(t = trace_read_otf2(c->trace, &e)) ||
-      !(g = run_traffic_graph(t, c->collectives, &with_colls, &e)))
+  if (!(p = cli_common_platform(c, &e)))
+    goto fail;
+  /* streamed rank by rank, unless the output trace needs the records */
+  if (out) {
+    if ((t = trace_read_otf2(c->trace, &e)))
+      src = trace_source_memory(t);
+  } else {
+    src = trace_source_stream(c->trace, cli_progress(c), &e);
+    cli_progress_end();
+  }
+  if (!src || !(g = run_traffic_graph_source(src, c->collectives, &with_colls, &e)))
     goto fail;
   spec.mapping_file = c->mapping;
   spec.strategy = c->strategy;
@@ -300,7 +310,7 @@ static int simulate(const cli_common *c, const char *out)
   spec.opts.compute_scale = c->compute_scale;
   spec.opts.collectives = c->collectives;
   spec.opts.record_times = out != NULL;
-  run_inputs in = { .p = p, .g = g, .g_collectives = with_colls, .t = t };
+  run_inputs in = { .p = p, .g = g, .g_collectives = with_colls, .src = src };
   if (!(res = run_cell(&in, &spec, &e)))
     goto fail;
   if (res->r->stuck) {
@@ -308,7 +318,7 @@ static int simulate(const cli_common *c, const char *out)
     goto out;
   }
   trace_times tt;
-  trace_time_split(t, &tt);
+  trace_source_times(src, &tt);
   if (c->json)
     print_json(res, &tt, spec.model->name, p, with_colls);
   else if (c->csv)
@@ -329,6 +339,7 @@ fail:
 out:
   run_result_free(res);
   commgraph_free(g);
+  trace_source_free(src);
   trace_free(t);
   platform_free(p);
   return status;
@@ -351,8 +362,8 @@ int cmd_simulate(int argc, char **argv)
                 "  mapsim simulate -p configs/haec-4x4x4.ini -t traces/data/cg-16 --strategy greedy --json\n"
                 "  mapsim simulate -p mesh:4x4x4 -t traces/data/ring-8 --compute-scale 0 --out-trace sim-run",
                 CLI_OPT_PLACE | CLI_OPT_TRACE | CLI_OPT_MAPPING | CLI_OPT_STRATEGY | CLI_OPT_SEED |
-                CLI_OPT_MODEL | CLI_OPT_REPLAY | CLI_OPT_COLLECTIVES | CLI_OPT_JSON | CLI_OPT_CSV,
-                &c, entries))
+                CLI_OPT_MODEL | CLI_OPT_REPLAY | CLI_OPT_COLLECTIVES | CLI_OPT_JSON | CLI_OPT_CSV |
+                CLI_OPT_PROGRESS, &c, entries))
     status = simulate(&c, out);
   cli_common_clear(&c);
   g_free(out);
