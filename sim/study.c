@@ -4,6 +4,7 @@
  * scripts are written in study-slurm.c. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -277,7 +278,25 @@ result_row *study_cell_row(const study *s, const study_cell *c, const run_result
 
 /* ---- the store ---- */
 
-gboolean study_write_file(const char *path, const char *data, gsize len, GError **error)
+/* The process's umask, read once (umask() can only be read by setting it). */
+static mode_t file_mode(void)
+{
+  static gsize once;
+  static mode_t mode;
+  if (g_once_init_enter(&once)) {
+    mode_t m = umask(022);
+    umask(m);
+    mode = 0666 & ~m;
+    g_once_init_leave(&once, 1);
+  }
+  return mode;
+}
+
+/* The file's data is on disk before its name appears, so a name found
+ * later always holds a whole file; `sync_dir` also makes the new name
+ * itself survive a crash (a cell record that is lost is only run again). */
+static gboolean write_file(const char *path, const char *data, gsize len, gboolean sync_dir,
+                           GError **error)
 {
   g_autofree char *dir = g_path_get_dirname(path);
   g_autofree char *base = g_path_get_basename(path);
@@ -298,13 +317,14 @@ gboolean study_write_file(const char *path, const char *data, gsize len, GError 
     }
     done += (gsize)w;
   }
-  if (fsync(fd) != 0 || close(fd) != 0 || g_rename(tmp, path) != 0) {
+  if (fchmod(fd, file_mode()) != 0 || fdatasync(fd) != 0 || close(fd) != 0 ||
+      g_rename(tmp, path) != 0) {
     int err = errno;
     g_unlink(tmp);
     errno = err;
     goto fail;
   }
-  int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+  int dfd = sync_dir ? open(dir, O_RDONLY | O_DIRECTORY) : -1;
   if (dfd >= 0) {
     fsync(dfd);
     close(dfd);
@@ -314,6 +334,11 @@ fail:
   g_set_error(error, STUDY_ERROR, STUDY_ERROR_STORE, "%s: cannot write: %s", path,
               g_strerror(errno));
   return FALSE;
+}
+
+gboolean study_write_file(const char *path, const char *data, gsize len, GError **error)
+{
+  return write_file(path, data, len, TRUE, error);
 }
 
 static char *cell_path(const char *store, const study_cell *c)
@@ -332,7 +357,7 @@ static gboolean store_cell(const char *store, const study_cell *c, GError **erro
   g_autofree char *text = json_text(root, FALSE);
   json_node_unref(root);
   g_autofree char *path = cell_path(store, c);
-  return study_write_file(path, text, strlen(text), error);
+  return write_file(path, text, strlen(text), FALSE, error);
 }
 
 /* Reads a stored cell; FALSE when there is none (or it is unreadable:
@@ -380,29 +405,33 @@ typedef struct run_state {
   GError *store_error;       /* the first failure to store a cell */
 } run_state;
 
-static void run_one_cell(study *s, study_cell *c)
+run_result *study_cell_run(const study *s, const study_cell *c, GError **error)
 {
   const study_input *in = &s->inputs[c->input];
   const study_platform *sp = &s->platforms[c->platform];
-  run_result *res = NULL;
-  GError *e = NULL;
   if (!sp->p) {
-    e = g_error_copy(sp->error);
-  } else {
-    run_inputs ri = { .p = sp->p, .g = in->g, .g_collectives = in->g_collectives, .t = in->t,
-                      .coords = in->coords, .coord_dims = in->coord_dims };
-    if (in->kinds[c->kind] == STUDY_KIND_COUNT)
-      ri.map_g = in->g_count;
-    run_spec spec;
-    run_spec_init(&spec);
-    spec.strategy = s->strategies[c->strategy].pipeline;
-    spec.seed = s->seeds[c->seed];
-    spec.model = c->model >= 0 ? s->models[c->model] : NULL;
-    spec.opts = s->opts;
-    res = run_cell(&ri, &spec, &e);
-    if (res && res->r && res->r->stuck)
-      g_set_error(&e, REPLAY_ERROR, REPLAY_ERROR_INPUT, "%s", res->r->stuck_summary);
+    g_propagate_error(error, g_error_copy(sp->error));
+    return NULL;
   }
+  run_inputs ri = { .p = sp->p, .g = in->g, .g_collectives = in->g_collectives, .t = in->t,
+                    .coords = in->coords, .coord_dims = in->coord_dims };
+  if (in->kinds[c->kind] == STUDY_KIND_COUNT)
+    ri.map_g = in->g_count;
+  run_spec spec;
+  run_spec_init(&spec);
+  spec.strategy = s->strategies[c->strategy].pipeline;
+  spec.seed = s->seeds[c->seed];
+  spec.model = c->model >= 0 ? s->models[c->model] : NULL;
+  spec.opts = s->opts;
+  return run_cell(&ri, &spec, error);
+}
+
+static void run_one_cell(study *s, study_cell *c)
+{
+  GError *e = NULL;
+  run_result *res = study_cell_run(s, c, &e);
+  if (res && res->r && res->r->stuck)
+    g_set_error(&e, REPLAY_ERROR, REPLAY_ERROR_INPUT, "%s", res->r->stuck_summary);
   c->row = study_cell_row(s, c, res, e);
   c->error = e;
   c->ran = TRUE;

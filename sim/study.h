@@ -194,6 +194,10 @@ gboolean study_in_slice(const study_slice *slice, int cell);
 gboolean study_run(study *s, const study_slice *slice, int threads, const char *store,
                    gboolean fresh, const progress *prog, GError **error);
 
+/* Runs one cell and returns its full result (per-link data, per-rank
+ * times): what its row was made from, for a closer look (the report). */
+run_result *study_cell_run(const study *s, const study_cell *c, GError **error);
+
 /* Reads stored results of cells not yet done from `store` (merging the
  * slices of a batch run). Returns how many cells are still missing. */
 int study_collect(study *s, const char *store, GError **error);

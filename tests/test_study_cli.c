@@ -96,7 +96,7 @@ Test(study_cli, same_results_with_1_and_4_threads, .timeout = 240)
   g_autofree char *d1 = tu_tmp_dir(), *d4 = tu_tmp_dir();
   char *out = NULL, *err = NULL;
   cr_assert_eq(run_study(&out, &err, file, d1, "1"), 0, "%s%s", out, err);
-  cr_assert_not_null(strstr(out, "12 cells = 2 inputs"), "%s", out);
+  cr_assert_not_null(strstr(out, "12 cells: 2 inputs (2 traces), 2 platforms, 3 strategies"), "%s", out);
   g_free(out);
   g_free(err);
   cr_assert_eq(run_study(NULL, NULL, file, d4, "4"), 0);

@@ -52,6 +52,7 @@ int cmd_simulate(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_study(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 extern const cli_command cli_commands[];
 extern const int cli_ncommands;

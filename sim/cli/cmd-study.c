@@ -10,6 +10,7 @@
 
 #include "sim/cli/cli.h"
 #include "sim/report/rank.h"
+#include "sim/report/report.h"
 #include "sim/study.h"
 
 /* The built-in demo: the bundled traces on the paper's three platforms. */
@@ -61,55 +62,62 @@ static int fail_study(GError *e)
   return 2;
 }
 
-static void print_gain(double gain)
+/* "greedy+wh +12.3%" in a column of width w. */
+static void print_entry(const study *s, const rank_group *r, const rank_entry *e, int w)
 {
-  if (isnan(gain))
-    printf(" %8s", "");
+  g_autofree char *cell = NULL;
+  const char *name = s->strategies[e->strategy].label;
+  if (isnan(e->value))
+    cell = g_strdup_printf("%s failed", name);
+  else if (isnan(e->gain) || e->strategy == r->reference)
+    cell = g_strdup(name);
   else
-    printf(" %+7.1f%%", gain);
+    cell = g_strdup_printf("%s %+.1f%%", name, e->gain);
+  printf("  %-*s", w, cell);
 }
 
-/* Per ranking one line: the three best, the reference and the worst. */
+/* Per ranking one line: the three best and the worst strategy with their
+ * gain over the reference; kind and model only when they vary. */
 static void print_ranking(const study *s)
 {
   GPtrArray *groups = report_rank(s);
+  gboolean kinds = FALSE;
   int wi = 5, wp = 8, ws = 8;
-  for (int i = 0; i < s->ninputs; i++)
+  for (int i = 0; i < s->ninputs; i++) {
     wi = MAX(wi, (int)strlen(s->inputs[i].label));
+    kinds |= s->inputs[i].nkinds > 1;
+  }
   for (int i = 0; i < s->nplatforms; i++)
     wp = MAX(wp, (int)strlen(s->platforms[i].label));
   for (int i = 0; i < s->nstrategies; i++)
-    ws = MAX(ws, (int)strlen(s->strategies[i].label));
-  ws = MIN(ws, 20);
+    ws = MAX(ws, (int)strlen(s->strategies[i].label) + 8);
+  ws = MIN(ws, 28);
+  gboolean models = s->nmodels > 1;
   const char *prev_metric = NULL;
   for (guint g = 0; g < groups->len; g++) {
     const rank_group *r = g_ptr_array_index(groups, g);
     const study_input *in = &s->inputs[r->input];
     if (!prev_metric || strcmp(prev_metric, r->metric) != 0) {
-      printf("\nranked by %s, lower is better; %% = gain over %s\n", r->metric,
+      printf("\nranked by %s (lower is better), %% = gain over %s\n", r->metric,
              r->reference >= 0 ? s->strategies[r->reference].label : "(no identity in the study)");
-      printf("%-*s %-5s %-8s %-*s  %-*s %8s  %-*s %8s  %-*s %8s  %-*s %8s\n", wi, "input", "kind",
-             "model", wp, "platform", ws, "best", "", ws, "2nd", "", ws, "3rd", "", ws, "worst",
-             "");
+      printf("%-*s%s%s %-*s  %-*s  %-*s  %-*s  %s\n", wi, "input", kinds ? " kind " : "",
+             models ? " model     " : "", wp, "platform", ws, "best", ws, "2nd", ws, "3rd",
+             "worst");
       prev_metric = r->metric;
     }
-    const char *model = r->model >= 0 ? s->models[r->model]->name : "-";
-    printf("%-*s %-5s %-8s %-*s", wi, in->label, study_kind_name(in->kinds[r->kind]), model, wp,
-           s->platforms[r->platform].label);
-    int shown = 0;
-    for (int k = 0; k < r->n && shown < 3; k++, shown++) {
-      printf("  %-*.*s", ws, ws, s->strategies[r->e[k].strategy].label);
-      print_gain(r->e[k].gain);
-    }
-    for (; shown < 3; shown++)
-      printf("  %-*s %8s", ws, "", "");
-    const rank_entry *w = &r->e[r->n - 1];
-    if (r->n > 3) {
-      printf("  %-*.*s", ws, ws, s->strategies[w->strategy].label);
-      print_gain(isnan(w->value) ? NAN : w->gain);
-      if (isnan(w->value))
-        printf(" (failed)");
-    }
+    printf("%-*s", wi, in->label);
+    if (kinds)
+      printf(" %-5s", study_kind_name(in->kinds[r->kind]));
+    if (models)
+      printf(" %-9s", r->model >= 0 ? s->models[r->model]->name : "-");
+    printf(" %-*s", wp, s->platforms[r->platform].label);
+    for (int k = 0; k < 3; k++)
+      if (k < r->n - (r->n > 3))
+        print_entry(s, r, &r->e[k], ws);
+      else
+        printf("  %-*s", ws, "");
+    if (r->n > 3)
+      print_entry(s, r, &r->e[r->n - 1], 0);
     printf("\n");
   }
   g_ptr_array_unref(groups);
@@ -163,10 +171,16 @@ static void print_size(const study *s)
   int traces = 0;
   for (int i = 0; i < s->ninputs; i++)
     traces += s->inputs[i].t != NULL;
-  printf("study \"%s\": %d cells = %d inputs (%d traces) x kinds x %d platforms x %d strategies "
-         "x %d models (traces only) x %d seeds\n",
-         s->name, s->ncells, s->ninputs, traces, s->nplatforms, s->nstrategies, s->nmodels,
-         s->nseeds);
+  GString *m = g_string_new(NULL), *sd = g_string_new(NULL);
+  for (int i = 0; i < s->nmodels; i++)
+    g_string_append_printf(m, "%s%s", i ? ", " : "", s->models[i]->name);
+  for (int i = 0; i < s->nseeds; i++)
+    g_string_append_printf(sd, "%s%u", i ? ", " : "", s->seeds[i]);
+  printf("study \"%s\": %d cells: %d inputs (%d traces), %d platforms, %d strategies, "
+         "model%s %s, seed%s %s\n", s->name, s->ncells, s->ninputs, traces, s->nplatforms,
+         s->nstrategies, s->nmodels > 1 ? "s" : "", m->str, s->nseeds > 1 ? "s" : "", sd->str);
+  g_string_free(m, TRUE);
+  g_string_free(sd, TRUE);
 }
 
 /* results.csv, results.json, the report and the ranking of a complete
@@ -178,6 +192,14 @@ static int finish(const study *s, const char *out, gboolean report)
     return cli_fail(e);
   print_ranking(s);
   printf("\nresults: %s/results.csv, %s/results.json\n", out, out);
+  if (report) {
+    g_autofree char *index = report_study(s, out, &e);
+    report_release();
+    if (!index)
+      return cli_fail(e);
+    printf("report:  %s (the full rankings, whether the static metrics predict the "
+           "simulation, figures)\n", index);
+  }
   return report_failures(s, NULL);
 }
 
@@ -313,23 +335,25 @@ int cmd_study(int argc, char **argv)
                  "(korndoerfer2021 Table 5). Cells run in parallel (-j) and are stored as they "
                  "finish, so an interrupted or edited study reruns only what is missing or "
                  "changed. Writes results.csv, results.json and a report (index.html).",
-                 "Study file (INI; paths relative to the file):\n"
+                 "Study file (INI; paths relative to the file; the README has every key):\n"
                  "  [study]\n"
                  "  name = stencils on the paper's platforms\n"
-                 "  traces = ../traces/data/stencil3d-64          # and/or matrices = A.csv; B.csv\n"
-                 "  platforms = torus:4x4x4; ../configs/haec-4x4x4.ini\n"
+                 "  traces = traces/data/stencil3d-64\n"
+                 "  platforms = torus:4x4x4; configs/haec-4x4x4.ini\n"
                  "  strategies = identity; greedy+wh; scotch\n"
-                 "  models = analytic; flow      seeds = 1; 2      kinds = bytes; count\n"
-                 "  [input cg]                   # a matrix with its message counts\n"
-                 "  matrix = cg.p2p.size.csv\n"
-                 "  counts = cg.p2p.count.csv\n"
-                 "  [platform big]               # a platform with overrides\n"
+                 "  models = analytic; flow\n"
+                 "  seeds = 1; 2\n"
+                 "  kinds = bytes; count\n"
+                 "  [input cg]\n"
+                 "  matrix = tests/data/maplib/cg.p2p.size.csv\n"
+                 "  counts = tests/data/maplib/cg.p2p.count.csv\n"
+                 "  [platform big]\n"
                  "  spec = torus:8x8x8\n"
                  "  alloc = random:64:1\n"
-                 "  [strategy wh16]              # a labelled pipeline\n"
+                 "  [strategy wh16]\n"
                  "  pipeline = greedy+wh:delta=16\n"
                  "  [report]\n"
-                 "  time = makespan_s            # rank and correlate by this simulated field\n"
+                 "  time = makespan_s\n"
                  "Examples:\n"
                  "  mapsim study --demo -o demo\n"
                  "  mapsim study tests/data/studies/y_grid.ini -j 2 -o my-study   # again after ^C: continues\n"

@@ -16,6 +16,7 @@ const cli_command cli_commands[] = {
   { "compare", "one trace, several platforms and strategies: pre/post metrics side by side", cmd_compare },
   { "show", "draw a small platform with a mapping's ranks and link loads (teaching)", cmd_show },
   { "study", "a study file: inputs x platforms x strategies x models x seeds, resumable, results and report", cmd_study },
+  { "plot", "one run's link loads on the topology, per direction, and its matrix (PNG, SVG)", cmd_plot },
 };
 
 const int cli_ncommands = G_N_ELEMENTS(cli_commands);

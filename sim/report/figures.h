@@ -1,0 +1,101 @@
+/* figures.h - the report's figures, each written as DIR/STEM.png and
+ * DIR/STEM.svg (plot.h), from plain data so that `mapsim plot` and the
+ * study report draw the same pictures.
+ *
+ *  - fig_matrix: the communication matrix as heat maps of message counts
+ *    and bytes, receivers across, senders down, rank 0 top left, white
+ *    where nothing is sent (korndoerfer2021 Fig. 2).
+ *  - fig_groups: per platform, each strategy's value of a few metrics as
+ *    markers (circles: mapped by bytes, triangles: by message counts), the
+ *    reference (identity) as a green line (korndoerfer2021 Figs. 4-6).
+ *  - fig_links: one mapping's load on every link of the topology: one panel
+ *    per Z plane of a 3D mesh/torus (Z links as arrows at the nodes), HAEC
+ *    boards with the wireless links between neighbouring boards, other
+ *    topologies as a ranked bar chart of their links.
+ *  - fig_directions: per dimension and direction the busiest link's bytes
+ *    (Data) and time (Latency), normalised to the first mapping's x+
+ *    (deveci-geometric Fig. 12).
+ *  - fig_scatter: each static metric against the simulated time, one row
+ *    per metric and one column per platform, with Spearman's rho and
+ *    Pearson's r in each panel.
+ *
+ * Ownership: the functions read their arguments only. Not for: deciding
+ * what a study shows (report.c).
+ */
+#pragma once
+
+#include "routing/platform.h"
+#include "sim/report/plot.h"
+#include "traces/commgraph.h"
+
+G_BEGIN_DECLS
+
+gboolean fig_matrix(const char *dir, const char *stem, const char *title, const commgraph *g,
+                    GError **error);
+
+/* A value of one series (strategy) in one group (platform). */
+typedef struct fig_point {
+  int group, series;
+  gboolean alt_marker;     /* triangle instead of circle */
+  double value;
+} fig_point;
+
+typedef struct fig_metric {
+  const char *title;       /* e.g. "hop-bytes (static)" */
+  plot_unit unit;
+  const fig_point *points;
+  int npoints;
+  const double *reference; /* per group, NAN: none */
+} fig_metric;
+
+typedef struct fig_groups_data {
+  const char *title;
+  const char *const *groups;   /* platform labels */
+  int ngroups;
+  const char *const *series;   /* strategy labels */
+  int nseries;
+  const char *reference_label; /* e.g. "identity", or NULL */
+  const char *alt_label;       /* what triangles mean, or NULL when none are drawn */
+  const fig_metric *metrics;
+  int nmetrics;
+} fig_groups_data;
+
+gboolean fig_groups(const char *dir, const char *stem, const fig_groups_data *d,
+                    GError **error);
+
+/* value[l] per link (bytes or seconds); vmax shared between figures to be
+ * compared (<= 0: this figure's own maximum). */
+gboolean fig_links(const char *dir, const char *stem, const char *title, const platform *p,
+                   const double *value, double vmax, plot_unit unit, const char *what,
+                   GError **error);
+
+/* Per-link bytes of `nsets` mappings on platform p (labels name them). */
+gboolean fig_directions(const char *dir, const char *stem, const char *title,
+                        const platform *p, const int64_t *const *link_bytes,
+                        const char *const *labels, int nsets, GError **error);
+
+typedef struct fig_scatter_panel {
+  const double *x, *y;     /* static metric, simulated time */
+  const int *series;       /* colour index per point */
+  int n;
+  double rho, r;
+} fig_scatter_panel;
+
+typedef struct fig_scatter_data {
+  const char *title;
+  const char *const *rows;     /* static metric names */
+  int nrows;
+  const char *const *columns;  /* platform labels */
+  int ncolumns;
+  const plot_unit *row_units;
+  const char *y_label;
+  plot_unit y_unit;
+  const fig_scatter_panel *panels; /* nrows x ncolumns, row-major */
+  const char *const *series;       /* legend */
+  int nseries;
+} fig_scatter_data;
+
+gboolean fig_scatter(const char *dir, const char *stem, const fig_scatter_data *d,
+                     GError **error);
+
+G_END_DECLS

@@ -1,0 +1,111 @@
+/* plot.h - the small chart kit the report's figures are drawn with (cairo).
+ *
+ * A figure is a drawing function; plot_save() runs it twice, on a PNG and
+ * on an SVG surface, so both files show the same picture. Panels map data
+ * to pixels (linear or log axes with "nice" ticks); text, markers, a
+ * categorical palette (Okabe-Ito, readable by colour-blind readers) and a
+ * sequential colour map (viridis) are shared by every figure, so they look
+ * alike.
+ *
+ * Determinism: the same data give the same PNG bytes (cairo's own PNG
+ * writer, no timestamps); fonts are fontconfig's "DejaVu Sans".
+ * Ownership: nothing here outlives a call but what plot_save() writes.
+ * Not for: choosing what to draw (the fig-*.c files, report.c).
+ */
+#pragma once
+
+#include <cairo.h>
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef void (*plot_draw_fn)(cairo_t *cr, double width, double height, void *user);
+
+/* Writes DIR/STEM.png and DIR/STEM.svg of `draw` at width x height pixels
+ * (the PNG at twice that resolution for sharp text). */
+gboolean plot_save(const char *dir, const char *stem, int width, int height, plot_draw_fn draw,
+                   void *user, GError **error);
+
+/* Releases the font caches cairo and fontconfig keep for the whole
+ * process; call once after the last figure (leak checkers then see none). */
+void plot_release_fonts(void);
+
+/* ---- colours ---- */
+
+typedef struct plot_rgb {
+  double r, g, b;
+} plot_rgb;
+
+/* Category i of a palette of 8 (cycled, darker on later cycles). */
+plot_rgb plot_category(int i);
+/* Colour maps at t in [0, 1]: viridis (matrices, scatter), and a heat
+ * ramp from pale yellow to dark red (link loads, visible on white). */
+typedef plot_rgb (*plot_ramp)(double t);
+plot_rgb plot_viridis(double t);
+plot_rgb plot_heat(double t);
+void plot_set(cairo_t *cr, plot_rgb c, double alpha);
+
+/* ---- text ---- */
+
+typedef enum {
+  PLOT_LEFT = 0, PLOT_CENTER = 1, PLOT_RIGHT = 2,  /* horizontal */
+  PLOT_TOP = 0, PLOT_MIDDLE = 4, PLOT_BASELINE = 8, PLOT_BOTTOM = 12, /* vertical */
+} plot_anchor;
+
+/* Draws `text` anchored at (x, y) (rotated by `angle` radians about it);
+ * returns its width. */
+double plot_text(cairo_t *cr, double x, double y, int anchor, double size, gboolean bold,
+                 double angle, const char *text);
+double plot_text_width(cairo_t *cr, double size, gboolean bold, const char *text);
+
+/* Numbers for axes and labels: 3 significant digits with k/M/G/T for
+ * counts and bytes ("1.2M"), and units for seconds ("3.4 us", "12 ms"). */
+typedef enum {
+  PLOT_NUMBER,
+  PLOT_SECONDS,
+} plot_unit;
+void plot_format(char *buf, size_t n, double v, plot_unit unit);
+/* The same with `digits` significant digits. */
+void plot_format_digits(char *buf, size_t n, double v, plot_unit unit, int digits);
+
+/* ---- panels ---- */
+
+typedef struct plot_panel {
+  double x0, y0, x1, y1;   /* the data area in pixels */
+  double xmin, xmax, ymin, ymax;
+  gboolean xlog, ylog;
+} plot_panel;
+
+double plot_px(const plot_panel *p, double x);
+double plot_py(const plot_panel *p, double y);
+
+/* Widens [*lo, *hi] to nice limits (a log axis to powers of ten); an empty
+ * range becomes a small one around the value. */
+void plot_nice_range(double *lo, double *hi, gboolean log);
+
+/* Axes with ticks, grid lines and labels; `xticks` FALSE for categorical x
+ * axes the caller labels itself. */
+void plot_axes(cairo_t *cr, const plot_panel *p, plot_unit xunit, plot_unit yunit,
+               gboolean xticks, const char *xlabel, const char *ylabel);
+
+/* ---- marks ---- */
+
+typedef enum {
+  PLOT_CIRCLE,
+  PLOT_TRIANGLE,
+  PLOT_SQUARE,
+  PLOT_DIAMOND,
+} plot_marker;
+
+void plot_mark(cairo_t *cr, plot_marker m, double x, double y, double r, plot_rgb fill);
+
+/* A vertical colour bar of `ramp` for values lo..hi (log scale when `log`)
+ * at (x, y, w, h), with tick labels to its right and a title above. */
+void plot_colorbar(cairo_t *cr, plot_ramp ramp, double x, double y, double w, double h,
+                   double lo, double hi, gboolean log, plot_unit unit, const char *title);
+
+/* The colour of v on a bar from lo to hi (viridis); grey-white for v <= 0
+ * on a log bar. */
+plot_rgb plot_scale_color(double v, double lo, double hi, gboolean log);
+
+G_END_DECLS

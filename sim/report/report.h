@@ -1,0 +1,43 @@
+/* report.h - what a study means, as one page people read at a glance: an
+ * index.html beside results.csv, with every figure as PNG (embedded, so the
+ * page stands alone: no network, no JavaScript) and SVG (in figures/).
+ *
+ * The page (korndoerfer2021 Section 7; deveci-geometric Fig. 12):
+ *  - the strategies ranked per platform, with the gain over identity;
+ *  - pre vs post: whether each static metric predicts the simulated time,
+ *    Spearman's rho and Pearson's r per platform (also correlations.csv),
+ *    a verdict sentence per platform, and the scatter plots;
+ *  - per platform each strategy's hop-bytes, max link load and simulated
+ *    communication time against the identity line (Figs. 4-6);
+ *  - the communication matrices as heat maps (Fig. 2);
+ *  - the link loads of identity and of the best strategy drawn on the
+ *    topology, and per dimension and direction (Fig. 12);
+ *  - the pre/post check and the cells that failed.
+ *
+ * Ownership: the study is read only (a few cells are run again for their
+ * per-link data). Not for: running studies (sim/study.h).
+ */
+#pragma once
+
+#include "sim/study.h"
+
+G_BEGIN_DECLS
+
+/* Writes DIR/index.html, DIR/correlations.csv and DIR/figures/; returns
+ * the path of index.html (caller frees), or NULL + error. */
+char *report_study(const study *s, const char *dir, GError **error);
+
+/* `mapsim plot`: the pictures of one run from the JSON of `simulate
+ * --json` or `metrics --json` (its "links"), on platform `p`: the link
+ * loads on the topology (by bytes, or busy time when `busy` and the run
+ * was simulated), the per-direction bars and, when `g` is given, the
+ * communication matrix. Returns the number of figures written, -1 on
+ * error. */
+int report_plot_run(JsonNode *run, const platform *p, const commgraph *g, gboolean busy,
+                    const char *dir, const char *name, GError **error);
+
+/* Frees the process-wide font caches of the figures; call once when no
+ * more reports or plots will be drawn. */
+void report_release(void);
+
+G_END_DECLS
