@@ -362,3 +362,17 @@ Test(study_cli, bad_study_files_list_every_problem, .timeout = 120)
     g_free(err);
   }
 }
+
+/* The paper's design in bench/table5.ini stays a valid study: 4 MapLib
+ * matrices x 2 kinds x 3 platforms x 12 strategies = 288 static cells,
+ * plus 4 traces x 2 kinds x 3 x 12 x 2 models = 576 replays. */
+Test(study_cli, bench_table5_is_a_valid_study, .timeout = 120)
+{
+  g_autofree char *file = tu_src("bench/table5.ini");
+  char *out = NULL;
+  const char *args[] = { "study", file, "--check", NULL };
+  cr_assert_eq(tu_run(&out, NULL, args), 0, "%s", out);
+  cr_assert_not_null(strstr(out, "864 cells: 8 inputs (4 traces), 3 platforms, 12 strategies"),
+                     "%s", out);
+  g_free(out);
+}
