@@ -173,3 +173,20 @@ Test(map_cli, strategies_lists_registry)
   cr_assert_not_null(strstr(r.out, "delta=8"));
   run_free(&r);
 }
+
+/* The change against identity equals the two columns' own values:
+ * CG's greedy+wh from 132795604992 to 86555103744 hop-bytes, -34.82 %. */
+Test(map_cli, change_against_identity)
+{
+  g_autofree char *m = tu_data("maplib/cg.p2p.size.csv");
+  const char *args[] = { "map", "-p", "torus:4x4x4", "-m", m, "-s", "greedy+wh", "--json", NULL };
+  run_out r = mapsim(args);
+  cr_assert_eq(r.status, 0, "%s", r.err);
+  cr_assert_not_null(strstr(r.out, "\"hop_bytes\" : -34.82080694672"), "%s", r.out);
+  run_free(&r);
+  const char *text[] = { "map", "-p", "torus:4x4x4", "-m", m, "-s", "greedy+wh", NULL };
+  r = mapsim(text);
+  cr_assert_not_null(strstr(r.out, "change against identity: hop_bytes -34.8%, max_link_bytes "
+                                   "-60.0%"), "%s", r.out);
+  run_free(&r);
+}

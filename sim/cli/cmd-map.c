@@ -4,11 +4,30 @@
  * strategy took. Task coordinates for geometric strategies come from
  * --coords FILE (strategy_load_coords). */
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "mapping/strategy.h"
 #include "sim/cli/cli.h"
 #include "sim/run.h"
+
+/* The metrics whose change against identity map reports (the static key
+ * results of compare). */
+static const char *const changed[] = { "hop_bytes", "max_link_bytes", "hop_time",
+                                       "max_link_time" };
+
+/* 100 (after - before) / before for metric `name`; NAN when before is 0. */
+static double change_pct(const metrics *before, const metrics *after, const char *name)
+{
+  for (int i = 0; i < metrics_nfields; i++)
+    if (strcmp(metrics_fields[i].name, name) == 0) {
+      double a = field_double(&metrics_fields[i], before);
+      double b = field_double(&metrics_fields[i], after);
+      return a != 0 ? 100.0 * (b - a) / a : (b == 0 ? 0 : NAN);
+    }
+  return NAN;
+}
 
 static void print_json(const metrics *before, const metrics *after, const char *spec,
                        double seconds, const char *out)
@@ -28,6 +47,17 @@ static void print_json(const metrics *before, const metrics *after, const char *
   json_builder_set_member_name(b, "mapped");
   json_builder_begin_object(b);
   cli_metrics_json(b, after);
+  json_builder_end_object(b);
+  json_builder_set_member_name(b, "change_pct");
+  json_builder_begin_object(b);
+  for (size_t i = 0; i < G_N_ELEMENTS(changed); i++) {
+    double x = change_pct(before, after, changed[i]);
+    json_builder_set_member_name(b, changed[i]);
+    if (isnan(x))
+      json_builder_add_null_value(b);
+    else
+      json_builder_add_double_value(b, x);
+  }
   json_builder_end_object(b);
   json_builder_end_object(b);
   cli_print_json(json_builder_get_root(b));
@@ -75,6 +105,10 @@ static int map_run(const cli_common *c, const char *coords_path, const char *out
     const metrics *two[2] = { base->pre, res->pre };
     const char *labels[2] = { "identity", c->strategy };
     cli_metrics_print(two, labels, 2, p, 0);
+    printf("\nchange against identity:");
+    for (size_t i = 0; i < G_N_ELEMENTS(changed); i++)
+      printf(" %s %+.1f%%%s", changed[i], change_pct(two[0], two[1], changed[i]),
+             i + 1 < G_N_ELEMENTS(changed) ? "," : "\n");
   }
   status = 0;
   goto out;
