@@ -175,6 +175,17 @@ void row_json(const result_row *r, JsonBuilder *b)
     json_builder_end_object(b);
 }
 
+void rows_json(JsonBuilder *b, const result_row *const *rows, int n)
+{
+  json_builder_begin_array(b);
+  for (int i = 0; i < n; i++) {
+    json_builder_begin_object(b);
+    row_json(rows[i], b);
+    json_builder_end_object(b);
+  }
+  json_builder_end_array(b);
+}
+
 JsonNode *row_to_record(const result_row *r)
 {
   JsonArray *a = json_array_sized_new(r->cols->len);

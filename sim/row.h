@@ -60,6 +60,9 @@ const char *row_get_string(const result_row *r, const char *name);
  * objects). */
 void row_json(const result_row *r, JsonBuilder *b);
 
+/* An array of one object per row (row_json) as the value being built. */
+void rows_json(JsonBuilder *b, const result_row *const *rows, int n);
+
 /* A lossless JSON form of the row and back (NULL + error on a malformed
  * record). */
 JsonNode *row_to_record(const result_row *r);

@@ -582,6 +582,22 @@ static char *field_names(const field *f, int n)
   return g_string_free(s, FALSE);
 }
 
+/* [report] KEY naming a field of table f into *dst (kept when absent). */
+static void report_field(loader *L, const char *key, const field *f, int n, const char *what,
+                         char **dst)
+{
+  char *v = get_string(L, "report", key);
+  if (!v)
+    return;
+  if (!is_field(f, n, v)) {
+    g_autofree char *names = field_names(f, n);
+    add_problem(L, line_of(L, "report", key), "[report] %s = %s: expected %s: %s", key, v, what,
+                names);
+  }
+  g_free(*dst);
+  *dst = v;
+}
+
 static void read_report_group(loader *L)
 {
   study_report_opts *r = &L->s->report;
@@ -591,26 +607,9 @@ static void read_report_group(loader *L)
     return;
   static const char *const keys[] = { "time", "rank-static", "links", "color", NULL };
   check_keys(L, "report", keys);
-  char *time = get_string(L, "report", "time");
-  if (time && !is_field(run_replay_fields, run_replay_nfields, time)) {
-    g_autofree char *names = field_names(run_replay_fields, run_replay_nfields);
-    add_problem(L, line_of(L, "report", "time"), "[report] time = %s: expected a simulated "
-                "field: %s", time, names);
-  }
-  if (time) {
-    g_free(r->time);
-    r->time = time;
-  }
-  char *rank = get_string(L, "report", "rank-static");
-  if (rank && !is_field(metrics_fields, metrics_nfields, rank)) {
-    g_autofree char *names = field_names(metrics_fields, metrics_nfields);
-    add_problem(L, line_of(L, "report", "rank-static"), "[report] rank-static = %s: expected a "
-                "static metric: %s", rank, names);
-  }
-  if (rank) {
-    g_free(r->rank_static);
-    r->rank_static = rank;
-  }
+  report_field(L, "time", run_replay_fields, run_replay_nfields, "a simulated field", &r->time);
+  report_field(L, "rank-static", metrics_fields, metrics_nfields, "a static metric",
+               &r->rank_static);
   r->links_input = get_string(L, "report", "links");
   g_autofree char *color = get_string(L, "report", "color");
   if (color && strcmp(color, "bytes") != 0 && strcmp(color, "busy") != 0)

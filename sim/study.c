@@ -27,6 +27,23 @@ const char *study_cell_model_name(const study *s, const study_cell *c)
   return c->model >= 0 ? s->models[c->model]->name : NULL;
 }
 
+char *study_describe(const study *s)
+{
+  int traces = 0;
+  for (int i = 0; i < s->ninputs; i++)
+    traces += s->inputs[i].t != NULL;
+  GString *d = g_string_new(NULL);
+  g_string_printf(d, "%d cells: %d inputs (%d traces), %d platforms, %d strategies, model%s ",
+                  s->ncells, s->ninputs, traces, s->nplatforms, s->nstrategies,
+                  s->nmodels > 1 ? "s" : "");
+  for (int i = 0; i < s->nmodels; i++)
+    g_string_append_printf(d, "%s%s", i ? ", " : "", s->models[i]->name);
+  g_string_append_printf(d, ", seed%s ", s->nseeds > 1 ? "s" : "");
+  for (int i = 0; i < s->nseeds; i++)
+    g_string_append_printf(d, "%s%u", i ? ", " : "", s->seeds[i]);
+  return g_string_free(d, FALSE);
+}
+
 int study_input_nmodels(const study *s, int input)
 {
   return s->inputs[input].t ? s->nmodels : 1;
@@ -570,13 +587,7 @@ gboolean study_write_results(const study *s, const study_slice *slice, const cha
   json_builder_set_member_name(b, "study");
   json_builder_add_string_value(b, s->name);
   json_builder_set_member_name(b, "cells");
-  json_builder_begin_array(b);
-  for (guint i = 0; i < rows->len; i++) {
-    json_builder_begin_object(b);
-    row_json(g_ptr_array_index(rows, i), b);
-    json_builder_end_object(b);
-  }
-  json_builder_end_array(b);
+  rows_json(b, (const result_row *const *)rows->pdata, (int)rows->len);
   json_builder_end_object(b);
   JsonNode *root = json_builder_get_root(b);
   g_object_unref(b);

@@ -219,6 +219,10 @@ char *study_resolved_text(const study *s, GError **error);
 gboolean study_emit_slurm(const study *s, const char *dir, const char *exe, int nslices,
                           int cpus, GError **error);
 
+/* "108 cells: 4 inputs (4 traces), 3 platforms, 9 strategies, model flow,
+ * seed 1" (caller frees). */
+char *study_describe(const study *s);
+
 /* The model's name of a cell, NULL for a static cell. */
 const char *study_cell_model_name(const study *s, const study_cell *c);
 

@@ -357,13 +357,7 @@ int cmd_compare(int argc, char **argv)
     json_builder_set_member_name(b, "baseline");
     json_builder_add_string_value(b, sv[base]);
     json_builder_set_member_name(b, "cells");
-    json_builder_begin_array(b);
-    for (guint i = 0; i < rows->len; i++) {
-      json_builder_begin_object(b);
-      row_json(g_ptr_array_index(rows, i), b);
-      json_builder_end_object(b);
-    }
-    json_builder_end_array(b);
+    rows_json(b, (const result_row *const *)rows->pdata, (int)rows->len);
     json_builder_end_object(b);
     cli_print_json(json_builder_get_root(b));
     g_object_unref(b);

@@ -168,19 +168,8 @@ static int report_failures(const study *s, const study_slice *slice)
 
 static void print_size(const study *s)
 {
-  int traces = 0;
-  for (int i = 0; i < s->ninputs; i++)
-    traces += s->inputs[i].t != NULL;
-  GString *m = g_string_new(NULL), *sd = g_string_new(NULL);
-  for (int i = 0; i < s->nmodels; i++)
-    g_string_append_printf(m, "%s%s", i ? ", " : "", s->models[i]->name);
-  for (int i = 0; i < s->nseeds; i++)
-    g_string_append_printf(sd, "%s%u", i ? ", " : "", s->seeds[i]);
-  printf("study \"%s\": %d cells: %d inputs (%d traces), %d platforms, %d strategies, "
-         "model%s %s, seed%s %s\n", s->name, s->ncells, s->ninputs, traces, s->nplatforms,
-         s->nstrategies, s->nmodels > 1 ? "s" : "", m->str, s->nseeds > 1 ? "s" : "", sd->str);
-  g_string_free(m, TRUE);
-  g_string_free(sd, TRUE);
+  g_autofree char *d = study_describe(s);
+  printf("study \"%s\": %s\n", s->name, d);
 }
 
 /* results.csv, results.json, the report and the ranking of a complete

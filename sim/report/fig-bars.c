@@ -173,10 +173,10 @@ static void draw_dirs(cairo_t *cr, double w, double h, void *user)
   const dir_fig *f = user;
   cairo_set_source_rgb(cr, 0, 0, 0);
   plot_text(cr, 16, 10, PLOT_LEFT | PLOT_TOP, 13, TRUE, 0, f->title);
-  double pw = (w - 160) / 2;
+  double pw = (w - 200) / 2;
   dir_panel(cr, f, 0, 10, 34, pw, h - 40);
   dir_panel(cr, f, 1, 10 + pw, 34, pw, h - 40);
-  double lx = w - 140, ly = 48;
+  double lx = w - 185, ly = 48;
   for (int s = 0; s < f->nsets; s++, ly += 16) {
     plot_mark(cr, PLOT_SQUARE, lx + 5, ly, 4.5, plot_category(s));
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
@@ -205,7 +205,7 @@ gboolean fig_directions(const char *dir, const char *stem, const char *title,
     }
   }
   g_free(zeros);
-  gboolean ok = plot_save(dir, stem, 880, 340, draw_dirs, f, error);
+  gboolean ok = plot_save(dir, stem, 920, 340, draw_dirs, f, error);
   g_free(f);
   return ok;
 }

@@ -64,6 +64,18 @@ static void node_xy(const links_fig *f, double ox, double oy, const int *c, doub
   *y = oy + f->s * 0.7 + (t->ndims > 1 ? c[1] : 0) * f->s;
 }
 
+/* Is `node` on plane z? Then its coordinates into c and its place. */
+static gboolean on_plane(const links_fig *f, int node, int z, double ox, double oy, int *c,
+                         double *x, double *y)
+{
+  const topo *t = f->p->topo;
+  topo_coords(t, node, c);
+  if (t->ndims > 2 && c[2] != z)
+    return FALSE;
+  node_xy(f, ox, oy, c, x, y);
+  return TRUE;
+}
+
 /* The in-plane links (dimensions 0 and 1) of one plane. */
 static void plane_links(cairo_t *cr, const links_fig *f, double ox, double oy, int z)
 {
@@ -71,11 +83,9 @@ static void plane_links(cairo_t *cr, const links_fig *f, double ox, double oy, i
   double off = MAX(1.6, f->s * 0.06);
   int c[TOPO_MAX_DIMS] = { 0 };
   for (int node = 0; node < t->nnodes; node++) {
-    topo_coords(t, node, c);
-    if (t->ndims > 2 && c[2] != z)
-      continue;
     double x, y;
-    node_xy(f, ox, oy, c, &x, &y);
+    if (!on_plane(f, node, z, ox, oy, c, &x, &y))
+      continue;
     for (int d = 0; d < MIN(t->ndims, 2); d++) {
       if (t->conn[d] == TOPO_CROSSBAR || t->shape[d] < 2)
         continue;
@@ -119,11 +129,9 @@ static void plane_nodes(cairo_t *cr, const links_fig *f, double ox, double oy, i
   int c[TOPO_MAX_DIMS] = { 0 };
   char buf[16];
   for (int node = 0; node < t->nnodes; node++) {
-    topo_coords(t, node, c);
-    if (t->ndims > 2 && c[2] != z)
-      continue;
     double x, y;
-    node_xy(f, ox, oy, c, &x, &y);
+    if (!on_plane(f, node, z, ox, oy, c, &x, &y))
+      continue;
     for (int half = 0; half < 2; half++) {
       int l = zlinks ? topo_link(t, node, 2, half ? 0 : 1) : -1;
       if (l >= 0 && f->value[l] > 0)

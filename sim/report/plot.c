@@ -30,10 +30,13 @@ static gboolean save_bytes(const char *dir, const char *stem, const char *ext, G
 gboolean plot_save(const char *dir, const char *stem, int width, int height, plot_draw_fn draw,
                    void *user, GError **error)
 {
-  /* PNG at 2x: crisp text in a browser that scales it to width x height */
-  cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 2 * width, 2 * height);
+  /* PNG at 2x - crisp text in a browser that scales it to width x height -
+   * unless the figure is large already */
+  double k = (double)width * height <= 1.5e6 ? 2 : 1.25;
+  cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)(k * width),
+                                                    (int)(k * height));
   cairo_t *cr = cairo_create(img);
-  cairo_scale(cr, 2, 2);
+  cairo_scale(cr, k, k);
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_paint(cr);
   draw(cr, width, height, user);
@@ -94,11 +97,10 @@ plot_rgb plot_category(int i)
   return (plot_rgb){ c.r * k, c.g * k, c.b * k };
 }
 
-plot_rgb plot_viridis(double t)
+/* A colour map through n evenly spaced stops, linear in between. */
+static plot_rgb ramp_at(const unsigned *stops, int nstops, double t)
 {
-  static const unsigned stops[] = { 0x440154, 0x482475, 0x414487, 0x355F8D, 0x2A788E, 0x21918C,
-                                    0x22A884, 0x44BF70, 0x7AD151, 0xBDDF26, 0xFDE725 };
-  int n = (int)G_N_ELEMENTS(stops) - 1;
+  int n = nstops - 1;
   t = isnan(t) ? 0 : CLAMP(t, 0.0, 1.0);
   int i = MIN((int)(t * n), n - 1);
   double f = t * n - i;
@@ -106,16 +108,18 @@ plot_rgb plot_viridis(double t)
   return (plot_rgb){ a.r + f * (b.r - a.r), a.g + f * (b.g - a.g), a.b + f * (b.b - a.b) };
 }
 
+plot_rgb plot_viridis(double t)
+{
+  static const unsigned stops[] = { 0x440154, 0x482475, 0x414487, 0x355F8D, 0x2A788E, 0x21918C,
+                                    0x22A884, 0x44BF70, 0x7AD151, 0xBDDF26, 0xFDE725 };
+  return ramp_at(stops, (int)G_N_ELEMENTS(stops), t);
+}
+
 plot_rgb plot_heat(double t)
 {
   static const unsigned stops[] = { 0xFFE27A, 0xFED976, 0xFEB24C, 0xFD8D3C, 0xFC4E2A, 0xE31A1C,
                                     0xBD0026, 0x800026, 0x4A0020 };
-  int n = (int)G_N_ELEMENTS(stops) - 1;
-  t = isnan(t) ? 0 : CLAMP(t, 0.0, 1.0);
-  int i = MIN((int)(t * n), n - 1);
-  double f = t * n - i;
-  plot_rgb a = hex(stops[i]), b = hex(stops[i + 1]);
-  return (plot_rgb){ a.r + f * (b.r - a.r), a.g + f * (b.g - a.g), a.b + f * (b.b - a.b) };
+  return ramp_at(stops, (int)G_N_ELEMENTS(stops), t);
 }
 
 void plot_set(cairo_t *cr, plot_rgb c, double alpha)
@@ -208,26 +212,25 @@ void plot_format_digits(char *buf, size_t n, double v, plot_unit unit, int digit
 
 /* ---- panels ---- */
 
-double plot_px(const plot_panel *p, double x)
+/* v on an axis from lo to hi (log10 when `log`) as a pixel from p0 to p1. */
+static double axis_px(double v, double lo, double hi, gboolean log, double p0, double p1)
 {
-  double lo = p->xmin, hi = p->xmax;
-  if (p->xlog) {
+  if (log) {
+    v = log10(MAX(v, lo));
     lo = log10(lo);
     hi = log10(hi);
-    x = log10(MAX(x, p->xmin));
   }
-  return p->x0 + (x - lo) / (hi - lo) * (p->x1 - p->x0);
+  return p0 + (v - lo) / (hi - lo) * (p1 - p0);
+}
+
+double plot_px(const plot_panel *p, double x)
+{
+  return axis_px(x, p->xmin, p->xmax, p->xlog, p->x0, p->x1);
 }
 
 double plot_py(const plot_panel *p, double y)
 {
-  double lo = p->ymin, hi = p->ymax;
-  if (p->ylog) {
-    lo = log10(lo);
-    hi = log10(hi);
-    y = log10(MAX(y, p->ymin));
-  }
-  return p->y1 - (y - lo) / (hi - lo) * (p->y1 - p->y0);
+  return axis_px(y, p->ymin, p->ymax, p->ylog, p->y1, p->y0);
 }
 
 static double nice_step(double range, int want)
@@ -272,9 +275,11 @@ static void axis_ticks(cairo_t *cr, const plot_panel *p, gboolean horizontal, pl
     for (double v = ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9 && n < 64; v += step)
       vals[n++] = fabs(v) < step * 1e-9 ? 0 : v;
   }
-  /* enough digits that neighbouring ticks read differently */
+  /* enough digits that neighbouring ticks read differently; beyond 4, the
+   * ticks are differences from an offset shown at the axis' end (as in
+   * "3.0025 ms + 200 ps") */
   int digits = 3;
-  char buf[32], prev[32];
+  char buf[48], prev[48];
   for (; digits < 10; digits++) {
     gboolean distinct = TRUE;
     prev[0] = '\0';
@@ -286,8 +291,21 @@ static void axis_ticks(cairo_t *cr, const plot_panel *p, gboolean horizontal, pl
     if (distinct)
       break;
   }
+  double offset = 0;
+  if (digits > 4 && n > 1) {
+    offset = vals[0];
+    digits = 3;
+    char off[48];
+    plot_format_digits(off, sizeof off, offset, unit, 10);
+    g_autofree char *label = g_strdup_printf("%s +", off);
+    cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+    if (horizontal)
+      plot_text(cr, p->x1, p->y1 + 16, PLOT_RIGHT | PLOT_TOP, 7.5, FALSE, 0, label);
+    else
+      plot_text(cr, p->x0 + 3, p->y0 + 2, PLOT_LEFT | PLOT_TOP, 7.5, FALSE, 0, label);
+  }
   for (int i = 0; i < n; i++) {
-    plot_format_digits(buf, sizeof buf, vals[i], unit, digits);
+    plot_format_digits(buf, sizeof buf, vals[i] - offset, unit, digits);
     cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
     cairo_set_line_width(cr, 0.6);
     if (horizontal) {
@@ -321,9 +339,23 @@ void plot_axes(cairo_t *cr, const plot_panel *p, plot_unit xunit, plot_unit yuni
   cairo_line_to(cr, p->x1, p->y1);
   cairo_stroke(cr);
   cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-  if (xlabel)
-    plot_text(cr, (p->x0 + p->x1) / 2, p->y1 + (xticks ? 20 : 6), PLOT_CENTER | PLOT_TOP, 10,
-              FALSE, 0, xlabel);
+  if (xlabel) {
+    /* as large as fits under the panel, else cut with an ellipsis */
+    double room = p->x1 - p->x0 + 40, size = 10;
+    while (size > 7 && plot_text_width(cr, size, FALSE, xlabel) > room)
+      size -= 0.5;
+    gsize n = strlen(xlabel);
+    g_autofree char *cut = g_malloc(n + 4);
+    memcpy(cut, xlabel, n + 1);
+    for (gsize len = n; len > 4 && plot_text_width(cr, size, FALSE, cut) > room;) {
+      while (len > 0 && (cut[len - 1] & 0xC0) == 0x80)
+        len--; /* keep UTF-8 sequences whole */
+      len--;
+      g_strlcpy(cut + len, "…", 4);
+    }
+    plot_text(cr, (p->x0 + p->x1) / 2, p->y1 + (xticks ? 20 : 6), PLOT_CENTER | PLOT_TOP, size,
+              FALSE, 0, cut);
+  }
   if (ylabel)
     plot_text(cr, p->x0 - 46, (p->y0 + p->y1) / 2, PLOT_CENTER | PLOT_BOTTOM, 10, FALSE,
               -G_PI / 2, ylabel);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/report/figures.h"
@@ -77,10 +78,16 @@ static gboolean html_figure(GString *h, const char *dir, const char *stem, const
   gsize len = 0;
   if (!g_file_get_contents(png, &data, &len, error))
     return FALSE;
-  /* the PNG is drawn at twice its size: read its width from the header */
-  int width = len > 24 ? (((unsigned char)data[16] << 24) | ((unsigned char)data[17] << 16) |
-                          ((unsigned char)data[18] << 8) | (unsigned char)data[19]) / 2
-                       : 600;
+  /* the PNG has more pixels than the figure's size, which its SVG states */
+  g_autofree char *svg_name = g_strconcat(stem, ".svg", NULL);
+  g_autofree char *svg = g_build_filename(dir, "figures", svg_name, NULL);
+  g_autofree char *svg_text = NULL;
+  int width = 800;
+  if (g_file_get_contents(svg, &svg_text, NULL, NULL)) {
+    const char *w = strstr(svg_text, " width=\"");
+    if (w)
+      width = atoi(w + 8);
+  }
   g_autofree char *b64 = g_base64_encode((const guchar *)data, len);
   g_free(data);
   g_string_append_printf(h, "<figure><img width=\"%d\" alt=\"", width);
@@ -111,6 +118,35 @@ static char *context_label(const study *s, int input, int kind, int model)
   return g_string_free(t, FALSE);
 }
 
+/* Labels of the platforms and strategies, for figures (caller frees the
+ * arrays, not the strings). */
+static const char **platform_labels(const study *s)
+{
+  const char **v = g_new(const char *, MAX(s->nplatforms, 1));
+  for (int p = 0; p < s->nplatforms; p++)
+    v[p] = s->platforms[p].label;
+  return v;
+}
+
+static const char **strategy_labels(const study *s)
+{
+  const char **v = g_new(const char *, MAX(s->nstrategies, 1));
+  for (int i = 0; i < s->nstrategies; i++)
+    v[i] = s->strategies[i].label;
+  return v;
+}
+
+/* Header cells, one per platform, after `first` (already open row). */
+static void html_platform_heads(GString *h, const study *s, const char *after)
+{
+  for (int p = 0; p < s->nplatforms; p++) {
+    g_string_append(h, "<th>");
+    html_text(h, s->platforms[p].label);
+    g_string_append_printf(h, "%s</th>", after);
+  }
+  g_string_append(h, "</tr>\n");
+}
+
 /* ---- rankings ---- */
 
 static void html_rankings(GString *h, const study *s, GPtrArray *groups)
@@ -129,12 +165,7 @@ static void html_rankings(GString *h, const study *s, GPtrArray *groups)
     g_string_append(h, ": ranked by <code>");
     html_text(h, first->metric);
     g_string_append(h, "</code></h3>\n<table class=\"rank\"><tr><th>#</th>");
-    for (int p = 0; p < s->nplatforms; p++) {
-      g_string_append(h, "<th>");
-      html_text(h, s->platforms[p].label);
-      g_string_append(h, "</th>");
-    }
-    g_string_append(h, "</tr>\n");
+    html_platform_heads(h, s, "");
     for (int k = 0; k < s->nstrategies; k++) {
       g_string_append_printf(h, "<tr><td>%d</td>", k + 1);
       for (int p = 0; p < s->nplatforms; p++) {
@@ -316,6 +347,14 @@ static void verdict(GString *h, const study *s, corr *const *row, int n)
     g_ptr_array_free(same, TRUE);
     g_string_append(h, ").");
     g_string_append(h, best->rho >= 0.7 ? "</b>" : "");
+    double lo = INFINITY, hi = -INFINITY;
+    for (int k = 0; k < row[0]->n; k++) {
+      lo = MIN(lo, row[0]->y[k]);
+      hi = MAX(hi, row[0]->y[k]);
+    }
+    if (lo > 0)
+      html_printf(h, " The strategies' %s differ by up to %.3g%%.", s->report.time,
+                  (hi - lo) / lo * 100);
   }
   g_string_append(h, "</li>\n");
 }
@@ -350,12 +389,7 @@ static gboolean html_correlations(GString *h, const study *s, GPtrArray *cs, GPt
       verdict(h, s, row, n);
     }
     g_string_append(h, "</ul>\n<table class=\"corr\"><tr><th>static metric</th>");
-    for (int p = 0; p < s->nplatforms; p++) {
-      g_string_append(h, "<th>");
-      html_text(h, s->platforms[p].label);
-      g_string_append(h, "<br>ρ / r</th>");
-    }
-    g_string_append(h, "</tr>\n");
+    html_platform_heads(h, s, "<br>ρ / r");
     /* the scatter figure: metrics that vary somewhere */
     GPtrArray *rows = g_ptr_array_new();
     for (guint c = 0; c < cols->len; c++) {
@@ -381,13 +415,42 @@ static gboolean html_correlations(GString *h, const study *s, GPtrArray *cs, GPt
       g_ptr_array_free(rows, TRUE);
       continue;
     }
+    /* a metric with the same rho and r as an earlier one on every platform
+     * orders the strategies the same way (total_hops and avg_hops, say):
+     * one scatter row shows both */
+    GPtrArray *labels = g_ptr_array_new_with_free_func(g_free);
+    for (guint r = 0; r < rows->len;) {
+      guint c = GPOINTER_TO_UINT(g_ptr_array_index(rows, r));
+      guint same = G_MAXUINT;
+      for (guint q = 0; q < r && same == G_MAXUINT; q++) {
+        guint d = GPOINTER_TO_UINT(g_ptr_array_index(rows, q));
+        gboolean eq = TRUE;
+        for (int p = 0; p < s->nplatforms && eq; p++) {
+          const corr *a = block[p * cols->len + c], *b = block[p * cols->len + d];
+          eq = ((isnan(a->rho) && isnan(b->rho)) || fabs(a->rho - b->rho) < 1e-12) &&
+               ((isnan(a->r) && isnan(b->r)) || fabs(a->r - b->r) < 1e-12);
+        }
+        if (eq)
+          same = q;
+      }
+      const char *name = (const char *)g_ptr_array_index(cols, c) + 4;
+      if (same == G_MAXUINT) {
+        g_ptr_array_add(labels, g_strdup(name));
+        r++;
+        continue;
+      }
+      char *old = g_ptr_array_index(labels, same);
+      labels->pdata[same] = g_strconcat(old, " ~ ", name, NULL);
+      g_free(old);
+      g_ptr_array_remove_index(rows, r);
+    }
     const char **names = g_new(const char *, rows->len);
     plot_unit *units = g_new(plot_unit, rows->len);
     fig_scatter_panel *panels = g_new0(fig_scatter_panel, rows->len * (guint)s->nplatforms);
     for (guint r = 0; r < rows->len; r++) {
       guint c = GPOINTER_TO_UINT(g_ptr_array_index(rows, r));
       const char *col = g_ptr_array_index(cols, c);
-      names[r] = col + 4;
+      names[r] = g_ptr_array_index(labels, r);
       units[r] = unit_of(column_field(col));
       for (int p = 0; p < s->nplatforms; p++) {
         const corr *x = block[p * cols->len + c];
@@ -395,12 +458,7 @@ static gboolean html_correlations(GString *h, const study *s, GPtrArray *cs, GPt
             (fig_scatter_panel){ x->x, x->y, x->series, x->n, x->rho, x->r };
       }
     }
-    const char **plats = g_new(const char *, s->nplatforms);
-    for (int p = 0; p < s->nplatforms; p++)
-      plats[p] = s->platforms[p].label;
-    const char **series = g_new(const char *, s->nstrategies);
-    for (int st = 0; st < s->nstrategies; st++)
-      series[st] = s->strategies[st].label;
+    const char **plats = platform_labels(s), **series = strategy_labels(s);
     g_autofree char *title = g_strdup_printf("pre vs post: %s", ctx);
     fig_scatter_data d = { title, names, (int)rows->len, plats, s->nplatforms, units,
                            s->report.time, unit_of(column_field(s->report.time)), panels,
@@ -408,8 +466,10 @@ static gboolean html_correlations(GString *h, const study *s, GPtrArray *cs, GPt
     g_autofree char *stem = g_strdup_printf("prepost-%u", idx + 1);
     gboolean ok = fig_scatter(figdir, stem, &d, error) &&
                   html_figure(h, dir, stem, "Each static metric against the simulated time, "
-                              "per platform; one point per strategy and seed.", error);
+                              "per platform; one point per strategy and seed; a ~ b: b has "
+                              "the same correlations as a and is not drawn again.", error);
     g_free(names);
+    g_ptr_array_free(labels, TRUE);
     g_free(units);
     g_free(panels);
     g_free(plats);
@@ -430,12 +490,7 @@ static gboolean html_groups(GString *h, const study *s, const char *dir, GError 
                      "(korndoerfer2021 Figs. 4-6).</p>\n");
   g_autofree char *figdir = g_build_filename(dir, "figures", NULL);
   int ref = report_reference(s);
-  const char **plats = g_new(const char *, s->nplatforms);
-  for (int p = 0; p < s->nplatforms; p++)
-    plats[p] = s->platforms[p].label;
-  const char **series = g_new(const char *, s->nstrategies);
-  for (int st = 0; st < s->nstrategies; st++)
-    series[st] = s->strategies[st].label;
+  const char **plats = platform_labels(s), **series = strategy_labels(s);
   gboolean ok = TRUE;
   int idx = 0;
   for (int i = 0; ok && i < s->ninputs; i++) {
@@ -607,6 +662,7 @@ static gboolean html_links(GString *h, const study *s, GPtrArray *groups, const 
     gboolean ok = TRUE;
     const int64_t *bytes[3];
     const char *labels[3];
+    char *named[3] = { 0 };
     for (int k = 0; ok && k < nsets; k++) {
       const char *label = s->strategies[picks[k]].label;
       g_autofree char *title = g_strdup_printf("%s on %s, %s (%s)", in->label, sp->label, label,
@@ -617,7 +673,7 @@ static gboolean html_links(GString *h, const study *s, GPtrArray *groups, const 
            html_figure(h, dir, stem, title, error);
       const metrics *m = res[k]->post ? res[k]->post : res[k]->pre;
       bytes[k] = m->link_bytes;
-      labels[k] = label;
+      labels[k] = named[k] = g_strdup_printf("%s (%s)", label, role[k]);
     }
     if (ok && nsets) {
       g_autofree char *title = g_strdup_printf("%s on %s: busiest link per direction", in->label,
@@ -629,6 +685,7 @@ static gboolean html_links(GString *h, const study *s, GPtrArray *groups, const 
     for (int k = 0; k < 3; k++) {
       run_result_free(res[k]);
       g_free(vals[k]);
+      g_free(named[k]);
     }
     if (!ok)
       return FALSE;
@@ -713,20 +770,8 @@ char *report_study(const study *s, const char *dir, GError **error)
   g_string_append_printf(h, "</title>\n<style>%s</style></head><body>\n<h1>", css);
   html_printf(h, "mapsim study: %s", s->name);
   g_string_append(h, "</h1>\n<p>");
-  int traces = 0;
-  for (int i = 0; i < s->ninputs; i++)
-    traces += s->inputs[i].t != NULL;
-  GString *models = g_string_new(NULL), *seeds = g_string_new(NULL);
-  for (int m = 0; m < s->nmodels; m++)
-    g_string_append_printf(models, "%s%s", m ? ", " : "", s->models[m]->name);
-  for (int k = 0; k < s->nseeds; k++)
-    g_string_append_printf(seeds, "%s%u", k ? ", " : "", s->seeds[k]);
-  html_printf(h, "%d cells: %d inputs (%d traces), %d platforms, %d strategies; model%s %s "
-              "(traces), seed%s %s.", s->ncells, s->ninputs, traces, s->nplatforms,
-              s->nstrategies, s->nmodels > 1 ? "s" : "", models->str, s->nseeds > 1 ? "s" : "",
-              seeds->str);
-  g_string_free(models, TRUE);
-  g_string_free(seeds, TRUE);
+  g_autofree char *size = study_describe(s);
+  html_printf(h, "%s.", size);
   g_string_append(h, "</p>\n<nav><a href=\"#ranking\">ranking</a><a href=\"#prepost\">pre vs "
                      "post</a><a href=\"#strategies\">strategies</a><a href=\"#matrices\">"
                      "matrices</a><a href=\"#links\">link loads</a><a href=\"#cells\">cells</a>"
