@@ -310,10 +310,8 @@ static mode_t file_mode(void)
 }
 
 /* The file's data is on disk before its name appears, so a name found
- * later always holds a whole file; `sync_dir` also makes the new name
- * itself survive a crash (a cell record that is lost is only run again). */
-static gboolean write_file(const char *path, const char *data, gsize len, gboolean sync_dir,
-                           GError **error)
+ * later always holds a whole file, and the name survives a crash too. */
+gboolean study_write_file(const char *path, const char *data, gsize len, GError **error)
 {
   g_autofree char *dir = g_path_get_dirname(path);
   g_autofree char *base = g_path_get_basename(path);
@@ -341,7 +339,7 @@ static gboolean write_file(const char *path, const char *data, gsize len, gboole
     errno = err;
     goto fail;
   }
-  int dfd = sync_dir ? open(dir, O_RDONLY | O_DIRECTORY) : -1;
+  int dfd = open(dir, O_RDONLY | O_DIRECTORY);
   if (dfd >= 0) {
     fsync(dfd);
     close(dfd);
@@ -353,18 +351,8 @@ fail:
   return FALSE;
 }
 
-gboolean study_write_file(const char *path, const char *data, gsize len, GError **error)
-{
-  return write_file(path, data, len, TRUE, error);
-}
-
-static char *cell_path(const char *store, const study_cell *c)
-{
-  g_autofree char *name = g_strconcat(c->key, ".json", NULL);
-  return g_build_filename(store, "cells", name, NULL);
-}
-
-static gboolean store_cell(const char *store, const study_cell *c, GError **error)
+/* One line of a log: {"key": KEY, "row": [...]}\n. */
+static char *cell_record(const study_cell *c)
 {
   JsonObject *o = json_object_new();
   json_object_set_string_member(o, "key", c->key);
@@ -373,34 +361,78 @@ static gboolean store_cell(const char *store, const study_cell *c, GError **erro
   json_object_unref(o);
   g_autofree char *text = json_text(root, FALSE);
   json_node_unref(root);
-  g_autofree char *path = cell_path(store, c);
-  return write_file(path, text, strlen(text), FALSE, error);
+  return g_strconcat(text, "\n", NULL);
 }
 
-/* Reads a stored cell; FALSE when there is none (or it is unreadable:
- * the cell then runs again). */
-static gboolean load_cell(const char *store, study_cell *c)
+static void free_row(gpointer r)
 {
-  g_autofree char *path = cell_path(store, c);
-  g_autoptr(JsonParser) jp = json_parser_new();
-  if (!json_parser_load_from_file(jp, path, NULL))
-    return FALSE;
-  JsonNode *root = json_parser_get_root(jp);
-  if (!root || !JSON_NODE_HOLDS_OBJECT(root))
-    return FALSE;
-  JsonObject *o = json_node_get_object(root);
-  if (g_strcmp0(json_object_get_string_member_with_default(o, "key", ""), c->key) != 0 ||
-      !json_object_has_member(o, "row"))
-    return FALSE;
-  result_row *r = row_from_record(json_object_get_member(o, "row"), NULL);
-  if (!r)
-    return FALSE;
-  c->row = r;
-  c->stored = TRUE;
-  const char *err = row_get_string(r, "error");
-  if (err)
-    c->error = g_error_new_literal(STUDY_ERROR, STUDY_ERROR_FILE, err);
-  return TRUE;
+  row_free(r);
+}
+
+/* Every record of every log in STORE/cells: key -> row. The first record
+ * of a key wins; a line that does not parse (the end of a log whose
+ * writer was killed mid-write) is skipped, and its cell runs again. */
+static GHashTable *read_store(const char *store)
+{
+  GHashTable *rows = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, free_row);
+  g_autofree char *dir = g_build_filename(store, "cells", NULL);
+  GDir *d = g_dir_open(dir, 0, NULL);
+  if (!d)
+    return rows;
+  GPtrArray *logs = g_ptr_array_new_with_free_func(g_free);
+  const char *name;
+  while ((name = g_dir_read_name(d)))
+    if (g_str_has_suffix(name, ".jsonl") && name[0] != '.')
+      g_ptr_array_add(logs, g_strdup(name));
+  g_dir_close(d);
+  g_ptr_array_sort(logs, cmp_str);
+  JsonParser *jp = json_parser_new();
+  for (guint i = 0; i < logs->len; i++) {
+    g_autofree char *path = g_build_filename(dir, g_ptr_array_index(logs, i), NULL);
+    g_autofree char *text = NULL;
+    if (!g_file_get_contents(path, &text, NULL, NULL))
+      continue;
+    for (char *line = text, *nl; (nl = strchr(line, '\n')); line = nl + 1) {
+      *nl = '\0';
+      if (!json_parser_load_from_data(jp, line, -1, NULL))
+        continue;
+      JsonNode *root = json_parser_get_root(jp);
+      JsonObject *o = root && JSON_NODE_HOLDS_OBJECT(root) ? json_node_get_object(root) : NULL;
+      const char *key = o ? json_object_get_string_member_with_default(o, "key", NULL) : NULL;
+      if (!key || g_hash_table_contains(rows, key) || !json_object_has_member(o, "row"))
+        continue;
+      result_row *r = row_from_record(json_object_get_member(o, "row"), NULL);
+      if (r)
+        g_hash_table_insert(rows, g_strdup(key), r);
+    }
+  }
+  g_object_unref(jp);
+  g_ptr_array_free(logs, TRUE);
+  return rows;
+}
+
+/* Gives the stored rows to the cells of `slice` that have none; returns
+ * how many cells are still without one. */
+static int take_stored(study *s, GHashTable *stored, const study_slice *slice)
+{
+  int missing = 0;
+  for (int i = 0; i < s->ncells; i++) {
+    study_cell *c = &s->cells[i];
+    if (!study_in_slice(slice, i) || c->row)
+      continue;
+    gpointer key, r;
+    if (!g_hash_table_steal_extended(stored, c->key, &key, &r)) {
+      missing++;
+      continue;
+    }
+    g_free(key);
+    c->row = r;
+    c->stored = TRUE;
+    const char *err = row_get_string(c->row, "error");
+    if (err)
+      c->error = g_error_new_literal(STUDY_ERROR, STUDY_ERROR_FILE, err);
+  }
+  return missing;
 }
 
 static gboolean make_store(const char *store, GError **error)
@@ -414,11 +446,53 @@ static gboolean make_store(const char *store, GError **error)
   return TRUE;
 }
 
+/* A new log of this process (its own file, so that the tasks of a batch
+ * job never append to the same file, even on NFS); its name is synced. */
+static int open_log(const char *store, char **path, GError **error)
+{
+  g_autofree char *dir = g_build_filename(store, "cells", NULL);
+  g_autofree char *name = g_strdup_printf("cells-%s-%d-%" G_GINT64_FORMAT ".jsonl",
+                                          g_get_host_name(), (int)getpid(), g_get_real_time());
+  *path = g_build_filename(dir, name, NULL);
+  int fd = open(*path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, file_mode());
+  if (fd < 0) {
+    g_set_error(error, STUDY_ERROR, STUDY_ERROR_STORE, "%s: cannot create: %s", *path,
+                g_strerror(errno));
+    return -1;
+  }
+  int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+  if (dfd >= 0) {
+    fsync(dfd);
+    close(dfd);
+  }
+  return fd;
+}
+
+static gboolean write_all(int fd, const char *data, gsize len)
+{
+  for (gsize done = 0; done < len;) {
+    ssize_t w = write(fd, data + done, len - done);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w < 0)
+      return FALSE;
+    done += (gsize)w;
+  }
+  return TRUE;
+}
+
 /* ---- running ---- */
 
+/* Cells run on `threads` workers; one log writer appends their records
+ * and syncs them, all records that wait at that moment with one sync, so
+ * that computing never waits for the disk. A cell counts as done once its
+ * record is on disk. */
 typedef struct run_state {
   study *s;
-  GMutex lock;
+  GAsyncQueue *queue;        /* finished cells for the writer; the state itself ends it */
+  GThread *writer;
+  int log;                   /* the log's descriptor */
+  char *log_path;
   GError *store_error;       /* the first failure to store a cell */
 } run_state;
 
@@ -458,6 +532,42 @@ static void run_one_cell(study *s, study_cell *c)
     run_result_free(res);
 }
 
+static void cell_done(study *s)
+{
+  int done = g_atomic_int_add(&s->done, 1) + 1;
+  progress_report(s->prog, "cells", (uint64_t)done, (uint64_t)s->to_run);
+}
+
+static gpointer log_writer(gpointer data)
+{
+  run_state *st = data;
+  GPtrArray *batch = g_ptr_array_new();
+  GString *text = g_string_new(NULL);
+  for (gboolean more = TRUE; more;) {
+    gpointer item = g_async_queue_pop(st->queue);
+    g_ptr_array_set_size(batch, 0);
+    g_string_truncate(text, 0);
+    for (; item; item = g_async_queue_try_pop(st->queue)) {
+      if (item == st) {
+        more = FALSE;
+        break;
+      }
+      g_ptr_array_add(batch, item);
+      g_autofree char *rec = cell_record(item);
+      g_string_append(text, rec);
+    }
+    if (batch->len && !st->store_error &&
+        (!write_all(st->log, text->str, text->len) || fdatasync(st->log) != 0))
+      g_set_error(&st->store_error, STUDY_ERROR, STUDY_ERROR_STORE, "%s: cannot write: %s",
+                  st->log_path, g_strerror(errno));
+    for (guint i = 0; i < batch->len; i++)
+      cell_done(st->s);
+  }
+  g_string_free(text, TRUE);
+  g_ptr_array_free(batch, TRUE);
+  return NULL;
+}
+
 static void worker(gpointer data, gpointer user)
 {
   run_state *st = user;
@@ -468,17 +578,10 @@ static void worker(gpointer data, gpointer user)
     return;
   }
   run_one_cell(s, c);
-  GError *e = NULL;
-  if (s->store && !store_cell(s->store, c, &e)) {
-    g_mutex_lock(&st->lock);
-    if (!st->store_error)
-      st->store_error = e;
-    else
-      g_error_free(e);
-    g_mutex_unlock(&st->lock);
-  }
-  int done = g_atomic_int_add(&s->done, 1) + 1;
-  progress_report(s->prog, "cells", (uint64_t)done, (uint64_t)s->to_run);
+  if (st->queue)
+    g_async_queue_push(st->queue, c);
+  else
+    cell_done(s);
 }
 
 gboolean study_parse_slice(const char *text, study_slice *out, GError **error)
@@ -507,23 +610,28 @@ gboolean study_run(study *s, const study_slice *slice, int threads, const char *
   if (store && !make_store(store, error))
     return FALSE;
   s->prog = prog;
-  s->store = store;
   s->done = 0;
-  s->to_run = 0;
-  GPtrArray *todo = g_ptr_array_new();
-  for (int i = 0; i < s->ncells; i++) {
-    study_cell *c = &s->cells[i];
-    if (!study_in_slice(slice, i) || c->row)
-      continue;
-    if (store && !fresh && load_cell(store, c))
-      continue;
-    g_ptr_array_add(todo, c);
+  if (store && !fresh) {
+    GHashTable *stored = read_store(store);
+    take_stored(s, stored, slice);
+    g_hash_table_destroy(stored);
   }
+  GPtrArray *todo = g_ptr_array_new();
+  for (int i = 0; i < s->ncells; i++)
+    if (study_in_slice(slice, i) && !s->cells[i].row)
+      g_ptr_array_add(todo, &s->cells[i]);
   s->to_run = (int)todo->len;
-  run_state st = { .s = s };
-  g_mutex_init(&st.lock);
+  run_state st = { .s = s, .log = -1 };
   gboolean ok = TRUE;
-  if (todo->len) {
+  if (todo->len && store) {
+    st.log = open_log(store, &st.log_path, error);
+    ok = st.log >= 0;
+    if (ok) {
+      st.queue = g_async_queue_new();
+      st.writer = g_thread_new("study-log", log_writer, &st);
+    }
+  }
+  if (ok && todo->len) {
     progress_report(prog, "cells", 0, todo->len);
     GThreadPool *pool = g_thread_pool_new(worker, &st, MAX(threads, 1), TRUE, error);
     ok = pool != NULL;
@@ -532,10 +640,17 @@ gboolean study_run(study *s, const study_slice *slice, int threads, const char *
     if (pool)
       g_thread_pool_free(pool, FALSE, TRUE); /* waits for every cell */
   }
+  if (st.writer) {
+    g_async_queue_push(st.queue, &st); /* the end, after every record */
+    g_thread_join(st.writer);
+    g_async_queue_unref(st.queue);
+  }
+  if (st.log >= 0 && close(st.log) != 0 && !st.store_error)
+    g_set_error(&st.store_error, STUDY_ERROR, STUDY_ERROR_STORE, "%s: cannot write: %s",
+                st.log_path, g_strerror(errno));
+  g_free(st.log_path);
   g_ptr_array_free(todo, TRUE);
-  g_mutex_clear(&st.lock);
   s->prog = NULL;
-  s->store = NULL;
   if (ok && st.store_error) {
     g_propagate_error(error, st.store_error);
     return FALSE;
@@ -546,12 +661,9 @@ gboolean study_run(study *s, const study_slice *slice, int threads, const char *
 
 int study_collect(study *s, const char *store, GError **error)
 {
-  int missing = 0;
-  for (int i = 0; i < s->ncells; i++) {
-    study_cell *c = &s->cells[i];
-    if (!c->row && !load_cell(store, c))
-      missing++;
-  }
+  GHashTable *stored = read_store(store);
+  int missing = take_stored(s, stored, NULL);
+  g_hash_table_destroy(stored);
   return missing;
 }
 

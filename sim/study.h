@@ -29,10 +29,12 @@
  * result (input file contents, platform file contents and the files it
  * names, kind, strategy, model, seed, replay options, mapsim's version and
  * the result's field names). With a store folder, each finished cell is
- * written at once as STORE/cells/KEY.json (temporary file, fsync, rename)
- * and cells found there are not run again: an interrupted study continues
- * where it stopped, and an edited study file reruns only the cells whose key
- * changed.
+ * appended at once to a log of this process, STORE/cells/cells-HOST-PID-
+ * TIME.jsonl, one JSON line per cell, and synced (cells that finish while
+ * the log is being synced share the next sync); cells found in any log
+ * there are not run again: an interrupted study continues where it
+ * stopped, and an edited study file reruns only the cells whose key
+ * changed. A line cut short by a crash is ignored and its cell runs again.
  *
  * Ownership: a study owns its inputs, platforms and cells; free it with
  * study_free(). Threads: study_run() runs cells in parallel; nothing else
@@ -142,7 +144,6 @@ typedef struct study {
   /* during study_run */
   const progress *prog;
   gint done, to_run;
-  const char *store;
 } study;
 
 /* Reads and checks a study file. Relative paths are taken from the file's
@@ -234,7 +235,7 @@ study_cell *study_cell_at(const study *s, int input, int kind, int platform, int
 int study_input_nmodels(const study *s, int input);
 
 /* Writes `data` to `path` atomically: a temporary file in the same folder,
- * fsync, rename, fsync of the folder. */
+ * synced, renamed, the folder synced. */
 gboolean study_write_file(const char *path, const char *data, gsize len, GError **error);
 
 void study_free(study *s);

@@ -174,14 +174,26 @@ Test(study_cli, json_equals_csv_and_known_values, .timeout = 240)
   g_object_unref(jp);
 }
 
-static int count_cells(const char *dir)
+/* Cell records in the logs of DIR/cells (whole lines); the path of the
+ * last log into *log when given. */
+static int count_cells(const char *dir, char **log)
 {
   g_autofree char *cells = g_build_filename(dir, "cells", NULL);
   GDir *d = g_dir_open(cells, 0, NULL);
   int n = 0;
   const char *name;
-  while (d && (name = g_dir_read_name(d)))
-    n += g_str_has_suffix(name, ".json") && name[0] != '.';
+  while (d && (name = g_dir_read_name(d))) {
+    if (!g_str_has_suffix(name, ".jsonl"))
+      continue;
+    g_autofree char *path = g_build_filename(cells, name, NULL);
+    g_autofree char *text = NULL;
+    if (g_file_get_contents(path, &text, NULL, NULL))
+      n += tu_lines(text);
+    if (log) {
+      g_free(*log);
+      *log = g_strdup(path);
+    }
+  }
   if (d)
     g_dir_close(d);
   return n;
@@ -215,16 +227,22 @@ Test(study_cli, killed_and_resumed_gives_the_same_csv, .timeout = 600)
                           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
                           &pid, &e), "%s", e ? e->message : "");
   int stored = 0;
-  for (int i = 0; i < 60000 && (stored = count_cells(cut)) < 3; i++)
+  for (int i = 0; i < 60000 && (stored = count_cells(cut, NULL)) < 3; i++)
     g_usleep(1000);
   kill(pid, SIGKILL);
   int status;
   waitpid(pid, &status, 0);
   g_spawn_close_pid(pid);
-  stored = count_cells(cut);
+  g_autofree char *log = NULL;
+  stored = count_cells(cut, &log);
   cr_assert(WIFSIGNALED(status), "the study ended before it was killed (%d cells stored)",
             stored);
   cr_assert(stored >= 3 && stored < 16, "%d cells stored when killed", stored);
+  /* as if it had died in the middle of a record: half a line more */
+  FILE *f = fopen(log, "a");
+  cr_assert_not_null(f);
+  fputs("{\"key\": \"0123\", \"row\": [[null, \"inp", f);
+  fclose(f);
   g_autofree char *partial = g_build_filename(cut, "results.csv", NULL);
   cr_assert_not(g_file_test(partial, G_FILE_TEST_EXISTS), "no results before the end");
 
