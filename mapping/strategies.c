@@ -16,6 +16,27 @@ extern const strategy strategy_mc;
 extern const strategy strategy_mmc;
 extern const strategy strategy_kl;
 extern const strategy strategy_geometric;
+extern const strategy strategy_bokhari;
+extern const strategy strategy_topo_aware;
+extern const strategy strategy_greedy_hoefler;
+extern const strategy strategy_fhgreedy;
+extern const strategy strategy_greedy_allc;
+extern const strategy strategy_bipartition;
+extern const strategy strategy_pacmap;
+extern const strategy strategy_mxovlp;
+extern const strategy strategy_mxov_al;
+extern const strategy strategy_exco;
+extern const strategy strategy_coce;
+extern const strategy strategy_affine;
+extern const strategy strategy_step_embedding;
+extern const strategy strategy_pairs;
+extern const strategy strategy_stack;
+extern const strategy strategy_fold;
+extern const strategy strategy_bft;
+extern const strategy strategy_mht;
+extern const strategy strategy_coce_mht;
+extern const strategy strategy_tabu;
+extern const strategy strategy_portfolio;
 
 const strategy *const strategy_registry[] = {
   &strategy_identity,
@@ -33,5 +54,26 @@ const strategy *const strategy_registry[] = {
   &strategy_mmc,
   &strategy_kl,
   &strategy_geometric,
+  &strategy_bokhari,
+  &strategy_topo_aware,
+  &strategy_greedy_hoefler,
+  &strategy_fhgreedy,
+  &strategy_greedy_allc,
+  &strategy_bipartition,
+  &strategy_pacmap,
+  &strategy_mxovlp,
+  &strategy_mxov_al,
+  &strategy_exco,
+  &strategy_coce,
+  &strategy_affine,
+  &strategy_step_embedding,
+  &strategy_pairs,
+  &strategy_stack,
+  &strategy_fold,
+  &strategy_bft,
+  &strategy_mht,
+  &strategy_coce_mht,
+  &strategy_tabu,
+  &strategy_portfolio,
   NULL,
 };

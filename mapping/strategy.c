@@ -41,11 +41,47 @@ const char *strategy_arg_str(const strategy_args *a, const char *name)
   return a->values[param_index(a, name)];
 }
 
+char **strategy_split(const char *text, char sep)
+{
+  GPtrArray *parts = g_ptr_array_new();
+  int depth = 0;
+  const char *start = text;
+  for (const char *c = text;; c++) {
+    if (*c == '[')
+      depth++;
+    else if (*c == ']' && depth > 0)
+      depth--;
+    if (*c == '\0' || (*c == sep && depth == 0)) {
+      g_ptr_array_add(parts, g_strndup(start, (gsize)(c - start)));
+      if (*c == '\0')
+        break;
+      start = c + 1;
+    }
+  }
+  g_ptr_array_add(parts, NULL);
+  return (char **)g_ptr_array_free(parts, FALSE);
+}
+
 /* Checks `value` against the parameter's type and range. */
 static gboolean check_value(const strategy *s, const strategy_param *d, const char *value,
                             GError **error)
 {
   gboolean ok;
+  if (d->type == SPARAM_PIPELINES && strcmp(value, d->defval) == 0)
+    return TRUE;
+  if (d->type == SPARAM_PIPELINES) {
+    char **list = strategy_pipeline_list(value, error);
+    ok = list != NULL;
+    for (int i = 0; ok && list[i]; i++) {
+      strategy_pipeline *pl = strategy_parse(list[i], error);
+      ok = pl != NULL;
+      strategy_pipeline_free(pl);
+    }
+    g_strfreev(list);
+    if (!ok)
+      g_prefix_error(error, "%s:%s: ", s->name, d->name);
+    return ok;
+  }
   if (d->type == SPARAM_CHOICE) {
     char **words = g_strsplit(d->choices, "|", -1);
     ok = g_strv_contains((const char *const *)words, value);
@@ -99,7 +135,7 @@ static gboolean parse_step(const char *text, strategy_step *step, GError **error
     step->args.n++;
   }
   if (parts[1]) {
-    char **opts = g_strsplit(parts[1], ",", -1);
+    char **opts = strategy_split(parts[1], ',');
     for (int i = 0; opts[i]; i++) {
       char **kv = g_strsplit(opts[i], "=", 2);
       int idx = -1;
@@ -134,6 +170,21 @@ out:
   return ok;
 }
 
+char **strategy_pipeline_list(const char *value, GError **error)
+{
+  size_t len = strlen(value);
+  if (len < 2 || value[0] != '[' || value[len - 1] != ']') {
+    g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
+                "'%s': expected a list of pipelines in brackets, e.g. [identity+tabu|scotch+kl]",
+                value);
+    return NULL;
+  }
+  char *inner = g_strndup(value + 1, len - 2);
+  char **list = strategy_split(inner, '|');
+  g_free(inner);
+  return list;
+}
+
 void strategy_pipeline_free(strategy_pipeline *pl)
 {
   if (!pl)
@@ -147,7 +198,7 @@ void strategy_pipeline_free(strategy_pipeline *pl)
 
 strategy_pipeline *strategy_parse(const char *spec, GError **error)
 {
-  char **steps = g_strsplit(spec, "+", -1);
+  char **steps = strategy_split(spec, '+');
   int n = (int)g_strv_length(steps);
   strategy_pipeline *pl = g_new0(strategy_pipeline, 1);
   pl->steps = g_new0(strategy_step, n ? n : 1);
@@ -285,6 +336,13 @@ static void fill_compact(const platform *p, int cap, int k, mapping *m)
 mapping *strategy_run(const strategy_pipeline *pl, const commgraph *g, const platform *p,
                       guint32 seed, const double *coords, int coord_dims, GError **error)
 {
+  return strategy_run_report(pl, g, p, seed, coords, coord_dims, NULL, NULL, error);
+}
+
+mapping *strategy_run_report(const strategy_pipeline *pl, const commgraph *g, const platform *p,
+                             guint32 seed, const double *coords, int coord_dims, GString *report,
+                             const progress *prog, GError **error)
+{
   if (!platform_check_capacity(p, g->n, error))
     return NULL;
   /* the fill rule: every used node holds at most `cap` ranks, k nodes used */
@@ -293,7 +351,7 @@ mapping *strategy_run(const strategy_pipeline *pl, const commgraph *g, const pla
   platform view = *p, one = *p;
   view.cores_per_node = cap;
   one.cores_per_node = 1;
-  strategy_ctx ctx = { g, &view, seed, coords, coord_dims };
+  strategy_ctx ctx = { g, &view, seed, coords, coord_dims, report, prog };
   mapping *m = mapping_new(g->n);
   if (cap == 1 || pipeline_places_slots(pl)) {
     if (!run_steps(pl, 0, &ctx, m, error))

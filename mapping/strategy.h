@@ -3,7 +3,9 @@
  * A strategy is a `const strategy` row: a constructor (places every task)
  * or a refiner (improves a valid mapping). A pipeline spec chains them:
  *   "greedy+wh+mc", "geometric:ordering=z", "kl:t=2", "greedy+wh:delta=16+mc"
- * i.e. steps separated by '+', each `name[:key=value[,key=value...]]`.
+ * i.e. steps separated by '+', each `name[:key=value[,key=value...]]`; a
+ * value in brackets may hold '+', ',' and '|' (lists of pipelines:
+ * "portfolio:try=[identity+tabu|scotch+kl],obj=max_link").
  * A pipeline that starts with a refiner first runs that refiner's
  * `start` constructor (for example random for kl, as selvitopi does).
  *
@@ -27,6 +29,7 @@
 
 #include "mapping/mapping.h"
 #include "traces/commgraph.h"
+#include "util/progress.h"
 
 G_BEGIN_DECLS
 
@@ -45,6 +48,7 @@ typedef enum {
   SPARAM_INT,
   SPARAM_DOUBLE,
   SPARAM_CHOICE, /* one word of `choices`, "a|b|c" */
+  SPARAM_PIPELINES, /* a list of pipelines, "[identity+tabu|scotch+kl]" */
 } sparam_type;
 
 typedef struct strategy_param {
@@ -74,6 +78,8 @@ typedef struct strategy_ctx {
   guint32 seed;
   const double *coords;  /* task coordinates, ntasks x coord_dims, or NULL */
   int coord_dims;
+  GString *report;       /* lines for the user (e.g. which pipeline won), or NULL */
+  const progress *prog;  /* long steps report and stop early (best so far) through it, or NULL */
 } strategy_ctx;
 
 typedef enum {
@@ -112,12 +118,25 @@ typedef struct strategy_pipeline {
 } strategy_pipeline;
 
 strategy_pipeline *strategy_parse(const char *spec, GError **error);
+
+/* Splits text at `sep` outside brackets; g_strfreev the result. */
+char **strategy_split(const char *text, char sep);
+
+/* The pipelines of a bracketed list "[a+b|c]" (NULL + error if the value
+ * is not bracketed); g_strfreev the result. */
+char **strategy_pipeline_list(const char *value, GError **error);
 void strategy_pipeline_free(strategy_pipeline *pl);
 
 /* Runs the pipeline for `g` on `p` (tasks may exceed nodes when cores per
  * node > 1) and returns a validated mapping of g->n tasks. */
 mapping *strategy_run(const strategy_pipeline *pl, const commgraph *g, const platform *p,
                       guint32 seed, const double *coords, int coord_dims, GError **error);
+
+/* The same; steps append what they have to report to `report` and long
+ * ones report progress to `prog` (either may be NULL). */
+mapping *strategy_run_report(const strategy_pipeline *pl, const commgraph *g, const platform *p,
+                             guint32 seed, const double *coords, int coord_dims, GString *report,
+                             const progress *prog, GError **error);
 
 /* Partition hook for several ranks per node: fills part[ntasks] with part
  * indices 0..nparts-1, each part holding at most `cap` tasks (needs

@@ -146,7 +146,7 @@ char *run_mismatch_text(const run_result *res, const platform *p)
 }
 
 static mapping *make_mapping(const run_inputs *in, const run_spec *s, double *seconds,
-                             GError **error)
+                             char **report, GError **error)
 {
   *seconds = 0;
   if (s->mapping_file && s->strategy) {
@@ -163,8 +163,11 @@ static mapping *make_mapping(const run_inputs *in, const run_spec *s, double *se
     return NULL;
   gint64 t0 = g_get_monotonic_time();
   const commgraph *g = in->map_g ? in->map_g : in->g;
-  mapping *m = strategy_run(pl, g, in->p, s->seed, in->coords, in->coord_dims, error);
+  GString *r = g_string_new(NULL);
+  mapping *m = strategy_run_report(pl, g, in->p, s->seed, in->coords, in->coord_dims, r,
+                                   s->map_progress, error);
   *seconds = (double)(g_get_monotonic_time() - t0) * 1e-6;
+  *report = r->len ? g_string_free(r, FALSE) : (g_string_free(r, TRUE), NULL);
   return m;
 }
 
@@ -176,7 +179,7 @@ run_result *run_cell(const run_inputs *in, const run_spec *s, GError **error)
     return NULL;
   run_result *res = g_new0(run_result, 1);
   res->mismatch = -1;
-  if (!(res->m = make_mapping(in, s, &res->map_seconds, error)))
+  if (!(res->m = make_mapping(in, s, &res->map_seconds, &res->map_report, error)))
     goto fail;
   res->pre = metrics_compute(in->g, in->p, res->m);
   if (!t || !s->model)
@@ -203,6 +206,7 @@ void run_result_free(run_result *res)
   if (!res)
     return;
   mapping_free(res->m);
+  g_free(res->map_report);
   metrics_free(res->pre);
   metrics_free(res->post);
   replay_result_free(res->r);

@@ -32,6 +32,7 @@
 
 #include "mapping/metrics.h"
 #include "sim/replay.h"
+#include "util/progress.h"
 
 G_BEGIN_DECLS
 
@@ -53,6 +54,7 @@ typedef struct run_spec {
   const char *strategy;      /* a strategy pipeline, or NULL (both NULL: identity) */
   guint32 seed;              /* of randomized strategies */
   const struct netmodel_ops *model; /* NULL: no replay */
+  const progress *map_progress; /* the strategy's progress hook, or NULL */
   replay_opts opts;
 } run_spec;
 
@@ -72,6 +74,7 @@ extern const int run_times_nfields;
 typedef struct run_result {
   mapping *m;
   double map_seconds;        /* the strategy's run time (0 for files, identity) */
+  char *map_report;          /* what the strategy reported (e.g. portfolio's choice), or NULL */
   metrics *pre;
   replay_result *r;          /* NULL without replay */
   double replay_seconds;     /* wall time of the replay */

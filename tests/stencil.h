@@ -14,6 +14,22 @@ static inline commgraph *st_stencil(int nd, const int *dims, gboolean periodic,
   return commgraph_stencil(nd, dims, periodic, bytes);
 }
 
+/* A ring of n ranks, `bytes` each way between neighbours. */
+static inline commgraph *st_ring(int n, int64_t bytes)
+{
+  int *s = g_new(int, 2 * n), *t = g_new(int, 2 * n);
+  int64_t *b = g_new(int64_t, 2 * n);
+  for (int i = 0; i < n; i++) {
+    s[2 * i] = i, t[2 * i] = (i + 1) % n, b[2 * i] = bytes;
+    s[2 * i + 1] = (i + 1) % n, t[2 * i + 1] = i, b[2 * i + 1] = bytes;
+  }
+  commgraph *g = commgraph_from_edges(n, 2 * n, s, t, b, NULL);
+  g_free(s);
+  g_free(t);
+  g_free(b);
+  return g;
+}
+
 /* A seeded irregular graph: each rank sends to `deg` random others. */
 static inline commgraph *st_random_graph(int n, int deg, guint32 seed)
 {

@@ -157,7 +157,10 @@ Test(strategies, graph_topology)
                                      "bandwidth = 1e9\nlatency = 0\n", -1, NULL));
   platform *p = plat(ini, NULL, 0);
   commgraph *g = random_graph(8, 3, 5);
-  const char *specs[] = { "greedy", "greedy+wh", "greedy+mc", "greedy+mmc", "kl", "kl:t=2" };
+  const char *specs[] = { "greedy", "greedy+wh", "greedy+mc", "greedy+mmc", "kl", "kl:t=2",
+                          "greedy_hoefler", "fhgreedy", "greedy_allc", "pacmap", "topo_aware",
+                          "bipartition", "bft", "mht", "bokhari", "pairs", "tabu",
+                          "portfolio:try=[bft+tabu|mht+kl]" };
   for (size_t i = 0; i < G_N_ELEMENTS(specs); i++) {
     GError *e = NULL;
     mapping *m = run(specs[i], g, p, 1, &e);
@@ -456,7 +459,7 @@ Test(kl, matches_reference)
       cr_assert_not_null(start, "%s", e ? e->message : "");
       strategy_pipeline *pl = strategy_parse(cases[c].spec, &e);
       cr_assert_not_null(pl);
-      strategy_ctx ctx = { g, p, seed, NULL, 0 };
+      strategy_ctx ctx = { .g = g, .p = p, .seed = seed };
       mapping *mk = mapping_copy(start), *mr = mapping_copy(start);
       cr_assert(pl->steps[0].s->run(&ctx, &pl->steps[0].args, mk, &e), "%s",
                 e ? e->message : "");

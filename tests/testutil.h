@@ -28,6 +28,19 @@ static inline platform *tu_platform(const char *spec)
   return p;
 }
 
+/* A platform with an allocation (NULL: all) and cores per node (0: the
+ * platform's). */
+static inline platform *tu_platform_with(const char *spec, const char *alloc, int cores)
+{
+  platform *p = tu_platform(spec);
+  GError *e = NULL;
+  if (alloc)
+    cr_assert(platform_set_allocation(p, alloc, &e), "%s", e ? e->message : "?");
+  if (cores)
+    cr_assert(platform_set_cores(p, cores, &e), "%s", e ? e->message : "?");
+  return p;
+}
+
 /* Path under the source tree, caller frees. */
 static inline char *tu_src(const char *rel)
 {

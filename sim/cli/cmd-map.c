@@ -30,7 +30,7 @@ static double change_pct(const metrics *before, const metrics *after, const char
 }
 
 static void print_json(const metrics *before, const metrics *after, const char *spec,
-                       double seconds, const char *out)
+                       double seconds, const char *out, const char *report)
 {
   JsonBuilder *b = json_builder_new();
   json_builder_begin_object(b);
@@ -40,6 +40,8 @@ static void print_json(const metrics *before, const metrics *after, const char *
   json_builder_add_double_value(b, seconds);
   json_builder_set_member_name(b, "output");
   out ? json_builder_add_string_value(b, out) : json_builder_add_null_value(b);
+  json_builder_set_member_name(b, "strategy_report");
+  report ? json_builder_add_string_value(b, report) : json_builder_add_null_value(b);
   json_builder_set_member_name(b, "identity");
   json_builder_begin_object(b);
   cli_metrics_json(b, before);
@@ -88,7 +90,10 @@ static int map_run(const cli_common *c, const char *coords_path, const char *out
     goto fail;
   spec.strategy = c->strategy;
   spec.seed = c->seed;
-  if (!(res = run_cell(&in, &spec, &e)))
+  spec.map_progress = cli_progress(c);
+  res = run_cell(&in, &spec, &e);
+  cli_progress_end();
+  if (!res)
     goto fail;
   char *comment = g_strdup_printf("mapsim map --strategy %s --seed %u on %s", c->strategy,
                                   c->seed, p->name);
@@ -97,7 +102,7 @@ static int map_run(const cli_common *c, const char *coords_path, const char *out
   if (!saved)
     goto fail;
   if (c->json) {
-    print_json(base->pre, res->pre, c->strategy, res->map_seconds, out);
+    print_json(base->pre, res->pre, c->strategy, res->map_seconds, out, res->map_report);
   } else {
     printf("%s on %s, strategy %s (seed %u): %.3f s%s%s\n\n", c->matrix ? c->matrix : c->trace,
            p->name, c->strategy, c->seed, res->map_seconds, out ? ", written to " : "",
@@ -109,6 +114,8 @@ static int map_run(const cli_common *c, const char *coords_path, const char *out
     for (size_t i = 0; i < G_N_ELEMENTS(changed); i++)
       printf(" %s %+.1f%%%s", changed[i], change_pct(two[0], two[1], changed[i]),
              i + 1 < G_N_ELEMENTS(changed) ? "," : "\n");
+    if (res->map_report)
+      printf("\n%s", res->map_report);
   }
   status = 0;
   goto out;
@@ -142,7 +149,7 @@ int cmd_map(int argc, char **argv)
                 "  mapsim map --platform torus:8x8x8 --trace traces/data/stencil3d-64 --strategy kl:t=2 --seed 3\n"
                 "  mapsim strategies   # lists strategies and options",
                 CLI_OPT_PLACE | CLI_OPT_GRAPH | CLI_OPT_COLLECTIVES | CLI_OPT_STRATEGY | CLI_OPT_SEED |
-                CLI_OPT_JSON, &c,
+                CLI_OPT_JSON | CLI_OPT_PROGRESS, &c,
                 entries)) {
     if (argc > 1) {
       fprintf(stderr, "mapsim map: unexpected argument '%s', expected options only\n", argv[1]);

@@ -1,0 +1,167 @@
+/* grid.c - task grids, slot grids and folded views (see grid.h). */
+#include "mapping/grid.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "mapping/geometric.h"
+
+static gboolean grid_from_coords(tgrid *g, const double *x, int n, int nd)
+{
+  if (nd < 1 || nd > GRID_MAX_DIMS)
+    return FALSE;
+  double lo[GRID_MAX_DIMS], hi[GRID_MAX_DIMS];
+  for (int d = 0; d < nd; d++)
+    lo[d] = INFINITY, hi[d] = -INFINITY;
+  for (size_t i = 0; i < (size_t)n * nd; i++) {
+    double v = x[i];
+    if (!isfinite(v) || v != floor(v) || fabs(v) > 1e7)
+      return FALSE;
+    lo[i % nd] = MIN(lo[i % nd], v);
+    hi[i % nd] = MAX(hi[i % nd], v);
+  }
+  g->n = n;
+  g->nd = nd;
+  int64_t cells = 1;
+  for (int d = 0; d < nd; d++) {
+    g->dims[d] = n ? (int)(hi[d] - lo[d]) + 1 : 1;
+    cells *= g->dims[d];
+  }
+  if (cells > MAX(16 * (int64_t)n, 1 << 20))
+    return FALSE; /* too sparse to be a grid: the heuristics walk every cell */
+  g->c = g_new(int, (size_t)n * nd + 1);
+  for (size_t i = 0; i < (size_t)n * nd; i++)
+    g->c[i] = (int)(x[i] - lo[i % nd]);
+  return TRUE;
+}
+
+gboolean tgrid_init(tgrid *g, const strategy_ctx *ctx, const char *who, GError **error)
+{
+  memset(g, 0, sizeof *g);
+  if (ctx->coords && grid_from_coords(g, ctx->coords, ctx->g->n, ctx->coord_dims))
+    return TRUE;
+  double *x = NULL;
+  int nd = 0;
+  if (geometric_detect_stencil(ctx->g, &x, &nd)) {
+    gboolean ok = grid_from_coords(g, x, ctx->g->n, nd);
+    g_free(x);
+    if (ok)
+      return TRUE;
+  }
+  g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
+              "%s: no grid: the %d ranks have no integer --coords and the communication graph "
+              "is not a 1D-5D near-neighbour stencil (bhatele2010 Section 8.1); expected a "
+              "stencil, or --coords FILE with integer grid coordinates",
+              who, ctx->g->n);
+  return FALSE;
+}
+
+void tgrid_clear(tgrid *g)
+{
+  g_free(g->c);
+  memset(g, 0, sizeof *g);
+}
+
+/* ---- views ---- */
+
+static void axis_add(gaxis *a, int dim, int size)
+{
+  a->dim[a->ndims] = dim;
+  a->size[a->ndims] = size;
+  a->ndims++;
+  a->n = a->n ? a->n * size : size;
+}
+
+void gview_native(gview *v, int nd, const int *dims)
+{
+  memset(v, 0, sizeof *v);
+  for (int d = 0; d < nd; d++)
+    if (dims[d] > 1)
+      axis_add(&v->ax[v->naxes++], d, dims[d]);
+  if (v->naxes == 0)
+    axis_add(&v->ax[v->naxes++], 0, 1);
+}
+
+void gview_plane(gview *v, int nd, const int *dims)
+{
+  memset(v, 0, sizeof *v);
+  int order[GRID_MAX_DIMS], k = 0;
+  for (int d = 0; d < nd; d++)
+    if (dims[d] > 1)
+      order[k++] = d;
+  /* by size, largest first; ties to the lower dimension */
+  for (int i = 1; i < k; i++)
+    for (int j = i; j > 0 && dims[order[j]] > dims[order[j - 1]]; j--) {
+      int t = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = t;
+    }
+  v->naxes = 2;
+  if (k == 0) {
+    axis_add(&v->ax[0], 0, 1);
+    axis_add(&v->ax[1], 0, 1);
+    return;
+  }
+  axis_add(&v->ax[0], order[0], dims[order[0]]);
+  if (k == 1)
+    axis_add(&v->ax[1], nd > 1 ? (order[0] == 0 ? 1 : 0) : 0, 1);
+  for (int i = 1; i < k; i++)
+    axis_add(&v->ax[1], order[i], dims[order[i]]);
+}
+
+/* Boustrophedon position of the axis's dimensions (fastest first). */
+static int axis_pos(const gaxis *a, const int *c)
+{
+  int pos = 0;
+  for (int j = a->ndims - 1; j >= 0; j--) {
+    int x = a->size[j] > 1 ? c[a->dim[j]] : 0;
+    int digit = (pos & 1) ? a->size[j] - 1 - x : x;
+    pos = pos * a->size[j] + digit;
+  }
+  return pos;
+}
+
+static void axis_coords(const gaxis *a, int pos, int *c)
+{
+  int block = a->n, prefix = 0;
+  for (int j = a->ndims - 1; j >= 0; j--) {
+    block /= a->size[j];
+    int digit = (pos / block) % a->size[j];
+    if (a->size[j] > 1)
+      c[a->dim[j]] = (prefix & 1) ? a->size[j] - 1 - digit : digit;
+    prefix = prefix * a->size[j] + digit;
+  }
+}
+
+void gview_to_view(const gview *v, const int *c, int *vc)
+{
+  for (int i = 0; i < v->naxes; i++)
+    vc[i] = axis_pos(&v->ax[i], c);
+}
+
+void gview_to_base(const gview *v, const int *vc, int *c)
+{
+  for (int i = 0; i < v->naxes; i++)
+    axis_coords(&v->ax[i], CLAMP(vc[i], 0, v->ax[i].n - 1), c);
+}
+
+/* ---- slot grid ---- */
+
+void slotgrid_dims(const platform *p, int *dims)
+{
+  const topo *t = p->topo;
+  for (int d = 0; d < t->ndims; d++)
+    dims[d] = t->shape[d];
+  dims[0] *= p->cores_per_node;
+}
+
+int slotgrid_node(const platform *p, const int *s)
+{
+  const topo *t = p->topo;
+  int v = 0;
+  for (int d = 0; d < t->ndims; d++) {
+    int x = d == 0 ? s[0] / p->cores_per_node : s[d];
+    v += CLAMP(x, 0, t->shape[d] - 1) * t->stride[d];
+  }
+  return v;
+}
