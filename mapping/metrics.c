@@ -58,6 +58,14 @@ const field metrics_fields[] = {
     "simulated messages per used link", FIELD_VIEW_SIMULATED),
   F(avg_link_time, FIELD_DOUBLE, FIELD_SECONDS, "bytes / bandwidth per used link (AC)"),
   F(links_used, FIELD_INT, FIELD_COUNT, "links that carry any traffic"),
+  V("hop_bytes_bound", hop_bytes_bound, FIELD_INT64, FIELD_COUNT,
+    "no mapping has fewer hop_bytes (mapping/bounds.h)", FIELD_VIEW_BOUNDS),
+  V("gap_hop_bytes", gap_hop_bytes, FIELD_DOUBLE, FIELD_RATIO,
+    "(hop_bytes - hop_bytes_bound) / hop_bytes: 0 = proven optimal", FIELD_VIEW_BOUNDS),
+  V("max_link_bytes_bound", max_link_bytes_bound, FIELD_INT64, FIELD_COUNT,
+    "no mapping has fewer bytes on its busiest link (mapping/bounds.h)", FIELD_VIEW_BOUNDS),
+  V("gap_max_link", gap_max_link, FIELD_DOUBLE, FIELD_RATIO,
+    "(max_link_bytes - max_link_bytes_bound) / max_link_bytes", FIELD_VIEW_BOUNDS),
 };
 #undef F
 #undef V

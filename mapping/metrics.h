@@ -50,6 +50,11 @@ typedef struct metrics {
   double hop_time;           /* sum over links of bytes / bandwidth, seconds */
   int links_used;
   gboolean simulated;        /* counted on simulated links (link counts are messages) */
+  gboolean has_bounds;       /* the four fields below are set (metrics_set_bounds) */
+  int64_t hop_bytes_bound;   /* no mapping has fewer hop_bytes */
+  double gap_hop_bytes;      /* (hop_bytes - hop_bytes_bound) / hop_bytes */
+  int64_t max_link_bytes_bound;
+  double gap_max_link;       /* (max_link_bytes - max_link_bytes_bound) / max_link_bytes */
   int nlinks;
   int64_t *link_messages;    /* nlinks */
   int64_t *link_bytes;       /* nlinks */
@@ -62,10 +67,12 @@ typedef struct metrics {
 extern const field metrics_fields[];
 extern const int metrics_nfields;
 
-/* The view of a metrics struct: FIELD_VIEW_SIMULATED for post metrics. */
+/* The view of a metrics struct: FIELD_VIEW_SIMULATED for post metrics,
+ * with FIELD_VIEW_BOUNDS when the bounds and gaps are set. */
 static inline unsigned metrics_view(const metrics *m)
 {
-  return m->simulated ? FIELD_VIEW_SIMULATED : FIELD_VIEW_STATIC;
+  return (m->simulated ? FIELD_VIEW_SIMULATED : FIELD_VIEW_STATIC) |
+         (m->has_bounds ? FIELD_VIEW_BOUNDS : 0u);
 }
 
 metrics *metrics_compute(const commgraph *g, const platform *p, const mapping *m);

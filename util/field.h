@@ -36,6 +36,7 @@ enum {
   FIELD_VIEW_STATIC = 1u << 0,
   FIELD_VIEW_SIMULATED = 1u << 1,
   FIELD_VIEW_ALL = FIELD_VIEW_STATIC | FIELD_VIEW_SIMULATED,
+  FIELD_VIEW_BOUNDS = 1u << 2, /* static metrics with their lower bounds (mapping/bounds.h) */
 };
 
 typedef struct field {

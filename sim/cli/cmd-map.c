@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mapping/bounds.h"
 #include "mapping/strategy.h"
 #include "sim/cli/cli.h"
 #include "sim/run.h"
@@ -95,6 +96,10 @@ static int map_run(const cli_common *c, const char *coords_path, const char *out
   cli_progress_end();
   if (!res)
     goto fail;
+  bounds bd;
+  bounds_compute(g, p, &bd);
+  metrics_set_bounds(base->pre, &bd);
+  metrics_set_bounds(res->pre, &bd);
   char *comment = g_strdup_printf("mapsim map --strategy %s --seed %u on %s", c->strategy,
                                   c->seed, p->name);
   gboolean saved = !out || mapping_save(res->m, out, comment, &e);
@@ -142,7 +147,7 @@ int cmd_map(int argc, char **argv)
   int status = 2;
   if (cli_parse(&argc, &argv, "map", "",
                 "Places the ranks with a strategy pipeline and compares the static metrics with "
-                "the default placement (identity).",
+                "the default placement (identity), with the gaps to their lower bounds.",
                 "Examples:\n"
                 "  mapsim map --platform torus:4x4x4 --matrix tests/data/maplib/cg.p2p.size.csv \\\n"
                 "    --strategy greedy+wh -o cg.map\n"
