@@ -44,6 +44,10 @@ const char *strategy_arg_str(const strategy_args *a, const char *name)
 char **strategy_split(const char *text, char sep)
 {
   GPtrArray *parts = g_ptr_array_new();
+  if (!*text) { /* as g_strsplit: no parts at all */
+    g_ptr_array_add(parts, NULL);
+    return (char **)g_ptr_array_free(parts, FALSE);
+  }
   int depth = 0;
   const char *start = text;
   for (const char *c = text;; c++) {
@@ -72,6 +76,11 @@ static gboolean check_value(const strategy *s, const strategy_param *d, const ch
   if (d->type == SPARAM_PIPELINES) {
     char **list = strategy_pipeline_list(value, error);
     ok = list != NULL;
+    if (ok && !list[0]) {
+      g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
+                  "'%s': an empty list, expected at least one pipeline", value);
+      ok = FALSE;
+    }
     for (int i = 0; ok && list[i]; i++) {
       strategy_pipeline *pl = strategy_parse(list[i], error);
       ok = pl != NULL;
@@ -116,13 +125,14 @@ static gboolean parse_step(const char *text, strategy_step *step, GError **error
 {
   char **parts = g_strsplit(text, ":", 2);
   gboolean ok = FALSE;
-  const strategy *s = strategy_find(parts[0]);
+  const strategy *s = parts[0] ? strategy_find(parts[0]) : NULL; /* "" (as in a++b) has no part */
   if (!s) {
     GString *names = g_string_new(NULL);
     for (int i = 0; strategy_registry[i]; i++)
       g_string_append_printf(names, i ? ", %s" : "%s", strategy_registry[i]->name);
     g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
-                "--strategy: unknown strategy '%s', expected one of %s", parts[0], names->str);
+                "--strategy: unknown strategy '%s', expected one of %s", parts[0] ? parts[0] : "",
+                names->str);
     g_string_free(names, TRUE);
     goto out;
   }

@@ -119,7 +119,8 @@ typedef struct strategy_pipeline {
 
 strategy_pipeline *strategy_parse(const char *spec, GError **error);
 
-/* Splits text at `sep` outside brackets; g_strfreev the result. */
+/* Splits text at `sep` outside brackets ("" gives no parts, as
+ * g_strsplit); g_strfreev the result. */
 char **strategy_split(const char *text, char sep);
 
 /* The pipelines of a bracketed list "[a+b|c]" (NULL + error if the value

@@ -349,6 +349,15 @@ Test(portfolio, specs)
   cr_assert_null(strategy_parse("portfolio:try=[identity|nosuch]", &e));
   cr_assert(strstr(e->message, "unknown strategy 'nosuch'"), "%s", e->message);
   g_clear_error(&e);
+  cr_assert_null(strategy_parse("portfolio:try=[]", &e));
+  cr_assert(strstr(e->message, "expected at least one pipeline"), "%s", e->message);
+  g_clear_error(&e);
+  const char *empty[] = { "greedy++wh", "+", "portfolio:try=[greedy+|wh]", "" };
+  for (size_t i = 0; i < G_N_ELEMENTS(empty); i++) {
+    cr_assert_null(strategy_parse(empty[i], &e), "%s", empty[i]);
+    cr_assert(g_error_matches(e, STRATEGY_ERROR, STRATEGY_ERROR_SPEC), "%s", empty[i]);
+    g_clear_error(&e);
+  }
   /* a failing candidate is skipped: mxovlp has no grid here */
   commgraph *g = load_app("cg");
   platform *p = tu_platform_with("mesh:4x4x4", NULL, 0);
