@@ -174,7 +174,7 @@ static void print_size(const study *s)
 
 /* results.csv, results.json, the report and the ranking of a complete
  * study in `out`. */
-static int finish(const study *s, const char *out, gboolean report)
+static int finish(const study *s, const char *out, gboolean report, int threads)
 {
   GError *e = NULL;
   if (!study_write_results(s, NULL, out, "results", &e))
@@ -182,7 +182,7 @@ static int finish(const study *s, const char *out, gboolean report)
   print_ranking(s);
   printf("\nresults: %s/results.csv, %s/results.json\n", out, out);
   if (report) {
-    g_autofree char *index = report_study(s, out, &e);
+    g_autofree char *index = report_study(s, out, threads, &e);
     report_release();
     if (!index)
       return cli_fail(e);
@@ -240,7 +240,7 @@ static int run(const cli_common *c, study_args *a, const char *file)
       return cli_fail(e);
     }
     print_size(s);
-    return finish(s, a->merge, !a->no_report);
+    return finish(s, a->merge, !a->no_report, threads);
   }
   study_slice slice, *sl = NULL;
   if (a->slice) {
@@ -287,7 +287,7 @@ static int run(const cli_common *c, study_args *a, const char *file)
            "--merge %s\n", sl->k, sl->n, out, stem, out, stem, out);
     return report_failures(s, sl);
   }
-  return finish(s, out, !a->no_report);
+  return finish(s, out, !a->no_report, threads);
 }
 
 int cmd_study(int argc, char **argv)

@@ -27,6 +27,68 @@ static gboolean save_bytes(const char *dir, const char *stem, const char *ext, G
   return study_write_file(path, (const char *)b->data, b->len, error);
 }
 
+/* A drawn PNG waiting to be encoded and written. */
+typedef struct png_job {
+  cairo_surface_t *img;
+  char *dir, *stem;
+} png_job;
+
+static struct {
+  GThreadPool *pool;
+  GMutex lock;
+  GError *error;             /* the first failure */
+} encoder;
+
+static gboolean write_png(cairo_surface_t *img, const char *dir, const char *stem, GError **error)
+{
+  GByteArray *png = g_byte_array_new();
+  cairo_status_t st = cairo_surface_write_to_png_stream(img, to_bytes, png);
+  gboolean ok = st == CAIRO_STATUS_SUCCESS;
+  if (!ok)
+    g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s.png: cairo: %s", stem,
+                cairo_status_to_string(st));
+  ok = ok && save_bytes(dir, stem, ".png", png, error);
+  g_byte_array_unref(png);
+  return ok;
+}
+
+static void png_worker(gpointer data, gpointer user)
+{
+  png_job *j = data;
+  GError *e = NULL;
+  if (!write_png(j->img, j->dir, j->stem, &e)) {
+    g_mutex_lock(&encoder.lock);
+    if (!encoder.error)
+      encoder.error = e;
+    else
+      g_error_free(e);
+    g_mutex_unlock(&encoder.lock);
+  }
+  cairo_surface_destroy(j->img);
+  g_free(j->dir);
+  g_free(j->stem);
+  g_free(j);
+}
+
+void plot_begin(int threads)
+{
+  g_assert(!encoder.pool);
+  encoder.pool = g_thread_pool_new(png_worker, NULL, MAX(threads, 1), TRUE, NULL);
+}
+
+gboolean plot_end(GError **error)
+{
+  if (encoder.pool)
+    g_thread_pool_free(encoder.pool, FALSE, TRUE);
+  encoder.pool = NULL;
+  if (encoder.error) {
+    g_propagate_error(error, encoder.error);
+    encoder.error = NULL;
+    return FALSE;
+  }
+  return TRUE;
+}
+
 gboolean plot_save(const char *dir, const char *stem, int width, int height, plot_draw_fn draw,
                    void *user, GError **error)
 {
@@ -41,15 +103,22 @@ gboolean plot_save(const char *dir, const char *stem, int width, int height, plo
   cairo_paint(cr);
   draw(cr, width, height, user);
   cairo_destroy(cr);
-  GByteArray *png = g_byte_array_new();
-  cairo_status_t st = cairo_surface_write_to_png_stream(img, to_bytes, png);
-  cairo_surface_destroy(img);
-  gboolean ok = st == CAIRO_STATUS_SUCCESS;
-  if (!ok)
-    g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s.png: cairo: %s", stem,
-                cairo_status_to_string(st));
-  ok = ok && save_bytes(dir, stem, ".png", png, error);
-  g_byte_array_unref(png);
+  gboolean ok;
+  cairo_status_t st;
+  if (encoder.pool) {
+    png_job *j = g_new(png_job, 1);
+    *j = (png_job){ img, g_strdup(dir), g_strdup(stem) };
+    ok = g_thread_pool_push(encoder.pool, j, error);
+    if (!ok) {
+      cairo_surface_destroy(img);
+      g_free(j->dir);
+      g_free(j->stem);
+      g_free(j);
+    }
+  } else {
+    ok = write_png(img, dir, stem, error);
+    cairo_surface_destroy(img);
+  }
   if (!ok)
     return FALSE;
 

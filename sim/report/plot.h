@@ -26,6 +26,13 @@ typedef void (*plot_draw_fn)(cairo_t *cr, double width, double height, void *use
 gboolean plot_save(const char *dir, const char *stem, int width, int height, plot_draw_fn draw,
                    void *user, GError **error);
 
+/* Encoding PNGs is the costly part of a figure: after plot_begin(threads)
+ * plot_save() returns once the figure is drawn, and up to `threads`
+ * threads compress and write the PNGs meanwhile; plot_end() waits for all
+ * of them (FALSE + the first error). One batch at a time per process. */
+void plot_begin(int threads);
+gboolean plot_end(GError **error);
+
 /* Releases the font caches cairo and fontconfig keep for the whole
  * process; call once after the last figure (leak checkers then see none). */
 void plot_release_fonts(void);

@@ -68,35 +68,55 @@ static void value_text(char *buf, size_t n, const char *column, double v)
   plot_format_digits(buf, n, v, unit_of(column_field(column)), 5);
 }
 
-/* An embedded figure: the PNG as a data URI, a link to the SVG. */
+/* An embedded figure: the PNG as a data URI (filled in by embed_pngs once
+ * every PNG is written), a link to the SVG. */
+#define PNG_MARK "@@png:"
+
 static gboolean html_figure(GString *h, const char *dir, const char *stem, const char *caption,
                             GError **error)
 {
-  g_autofree char *png_name = g_strconcat(stem, ".png", NULL);
-  g_autofree char *png = g_build_filename(dir, "figures", png_name, NULL);
-  char *data = NULL;
-  gsize len = 0;
-  if (!g_file_get_contents(png, &data, &len, error))
-    return FALSE;
   /* the PNG has more pixels than the figure's size, which its SVG states */
   g_autofree char *svg_name = g_strconcat(stem, ".svg", NULL);
   g_autofree char *svg = g_build_filename(dir, "figures", svg_name, NULL);
   g_autofree char *svg_text = NULL;
-  int width = 800;
-  if (g_file_get_contents(svg, &svg_text, NULL, NULL)) {
-    const char *w = strstr(svg_text, " width=\"");
-    if (w)
-      width = atoi(w + 8);
-  }
-  g_autofree char *b64 = g_base64_encode((const guchar *)data, len);
-  g_free(data);
+  if (!g_file_get_contents(svg, &svg_text, NULL, error))
+    return FALSE;
+  const char *w = strstr(svg_text, " width=\"");
+  int width = w ? atoi(w + 8) : 800;
   g_string_append_printf(h, "<figure><img width=\"%d\" alt=\"", width);
   html_text(h, caption);
-  g_string_append_printf(h, "\" src=\"data:image/png;base64,%s\"><figcaption>", b64);
+  g_string_append_printf(h, "\" src=\"data:image/png;base64," PNG_MARK "%s@@\"><figcaption>",
+                         stem);
   html_text(h, caption);
   g_string_append_printf(h, " <a href=\"figures/%s.svg\">SVG</a> <a href=\"figures/%s.png\">PNG</a>"
                          "</figcaption></figure>\n", stem, stem);
   return TRUE;
+}
+
+/* The page with every PNG mark replaced by the PNG's base64 (caller frees). */
+static char *embed_pngs(const char *page, const char *dir, GError **error)
+{
+  GString *out = g_string_sized_new(strlen(page) * 2);
+  const char *at = page, *mark;
+  while ((mark = strstr(at, PNG_MARK))) {
+    g_string_append_len(out, at, mark - at);
+    const char *stem = mark + strlen(PNG_MARK), *end = strstr(stem, "@@");
+    g_autofree char *name = g_strndup(stem, (gsize)(end - stem));
+    g_autofree char *file = g_strconcat(name, ".png", NULL);
+    g_autofree char *path = g_build_filename(dir, "figures", file, NULL);
+    char *data = NULL;
+    gsize len = 0;
+    if (!g_file_get_contents(path, &data, &len, error)) {
+      g_string_free(out, TRUE);
+      return NULL;
+    }
+    g_autofree char *b64 = g_base64_encode((const guchar *)data, len);
+    g_free(data);
+    g_string_append(out, b64);
+    at = end + 2;
+  }
+  g_string_append(out, at);
+  return g_string_free(out, FALSE);
 }
 
 static const char *model_label(const study *s, int model)
@@ -753,7 +773,7 @@ static const char css[] =
   "figure{margin:1em 0}figure img{max-width:100%;height:auto;border:1px solid #eee}"
   "figcaption{font-size:.85em;color:#555}nav a{margin-right:1em}ul.verdict li{margin:.2em 0}";
 
-char *report_study(const study *s, const char *dir, GError **error)
+char *report_study(const study *s, const char *dir, int threads, GError **error)
 {
   g_autofree char *figdir = g_build_filename(dir, "figures", NULL);
   if (g_mkdir_with_parents(figdir, 0755) != 0) {
@@ -777,15 +797,18 @@ char *report_study(const study *s, const char *dir, GError **error)
                      "matrices</a><a href=\"#links\">link loads</a><a href=\"#cells\">cells</a>"
                      "</nav>\n");
   html_rankings(h, s, groups);
+  plot_begin(threads);
   gboolean ok = write_correlations(s, cs, dir, error) &&
                 html_correlations(h, s, cs, cols, dir, error) &&
                 html_groups(h, s, dir, error) && html_matrices(h, s, dir, error) &&
                 html_links(h, s, groups, dir, error);
+  ok = plot_end(ok ? error : NULL) && ok;
   html_checks(h, s);
   g_string_append(h, "<p style=\"color:#888;font-size:.8em\">Written by mapsim study; "
                      "figures drawn with cairo.</p>\n</body></html>\n");
   char *index = g_build_filename(dir, "index.html", NULL);
-  ok = ok && study_write_file(index, h->str, h->len, error);
+  g_autofree char *page = ok ? embed_pngs(h->str, dir, error) : NULL;
+  ok = page && study_write_file(index, page, strlen(page), error);
   g_string_free(h, TRUE);
   g_ptr_array_unref(cs);
   g_ptr_array_unref(cols);

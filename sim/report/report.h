@@ -23,9 +23,10 @@
 
 G_BEGIN_DECLS
 
-/* Writes DIR/index.html, DIR/correlations.csv and DIR/figures/; returns
- * the path of index.html (caller frees), or NULL + error. */
-char *report_study(const study *s, const char *dir, GError **error);
+/* Writes DIR/index.html, DIR/correlations.csv and DIR/figures/ (PNGs
+ * encoded on `threads` threads); returns the path of index.html (caller
+ * frees), or NULL + error. */
+char *report_study(const study *s, const char *dir, int threads, GError **error);
 
 /* `mapsim plot`: the pictures of one run from the JSON of `simulate
  * --json` or `metrics --json` (its "links"), on platform `p`: the link
