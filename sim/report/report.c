@@ -373,7 +373,7 @@ static void verdict(GString *h, const study *s, corr *const *row, int n)
       hi = MAX(hi, row[0]->y[k]);
     }
     if (lo > 0)
-      html_printf(h, " The strategies' %s differ by up to %.3g%%.", s->report.time,
+      html_printf(h, " The strategies' %s differ by up to %.2g%%.", s->report.time,
                   (hi - lo) / lo * 100);
   }
   g_string_append(h, "</li>\n");
