@@ -132,7 +132,7 @@ static void plane_nodes(cairo_t *cr, const links_fig *f, double ox, double oy, i
     double x, y;
     if (!on_plane(f, node, z, ox, oy, c, &x, &y))
       continue;
-    for (int half = 0; half < 2; half++) {
+    for (int half = 0; half < (zlinks ? 2 : 1); half++) {
       int l = zlinks ? topo_link(t, node, 2, half ? 0 : 1) : -1;
       if (l >= 0 && f->value[l] > 0)
         plot_set(cr, link_color(f, f->value[l]), 1);
@@ -140,7 +140,10 @@ static void plane_nodes(cairo_t *cr, const links_fig *f, double ox, double oy, i
         cairo_set_source_rgb(cr, 0.93, 0.93, 0.93);
       else
         cairo_set_source_rgb(cr, 0.8, 0.8, 0.8);
-      cairo_rectangle(cr, half ? x : x - r, y - r, r, 2 * r);
+      if (zlinks)
+        cairo_rectangle(cr, half ? x : x - r, y - r, r, 2 * r);
+      else
+        cairo_rectangle(cr, x - r, y - r, 2 * r, 2 * r);
       cairo_fill(cr);
     }
     cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
@@ -258,7 +261,7 @@ static void draw_planes(cairo_t *cr, double w, double h, void *user)
                     f->pw * 0.78, 70);
     }
   /* colour bar and the key */
-  double cx = w - 120, cy = 70, ch = MIN(170.0, f->ph - 20);
+  double cx = w - 120, cy = 70, ch = CLAMP(f->ph - 20, 100.0, 170.0);
   plot_colorbar(cr, plot_heat, cx, cy, 14, ch, 0, f->vmax > 0 ? f->vmax : 1, FALSE, f->unit,
                 f->what);
   cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
@@ -337,7 +340,7 @@ gboolean fig_links(const char *dir, const char *stem, const char *title, const p
   f.ph = f.s * (ny + 0.4);
   gboolean haec = t->ndims == 3 && t->crossbar_dim == 2;
   double height = 60 + f.rows * (f.ph + 30) + (haec ? f.rows * 110 : 0) + 10;
-  height = MAX(height, 60 + MIN(170.0, f.ph - 20) + 14 + 5 * 13 + 10);
+  height = MAX(height, 70 + CLAMP(f.ph - 20, 100.0, 170.0) + 14 + 5 * 13 + 10);
   double width = 20 + f.cols * (f.pw + 26) + 150;
   return plot_save(dir, stem, (int)width, (int)height, draw_planes, &f, error);
 }

@@ -372,9 +372,11 @@ static void verdict(GString *h, const study *s, corr *const *row, int n)
       lo = MIN(lo, row[0]->y[k]);
       hi = MAX(hi, row[0]->y[k]);
     }
-    if (lo > 0)
-      html_printf(h, " The strategies' %s differ by up to %.2g%%.", s->report.time,
-                  (hi - lo) / lo * 100);
+    double spread = lo > 0 ? (hi - lo) / lo * 100 : NAN;
+    if (spread >= 10)
+      html_printf(h, " The strategies' %s differ by up to %.0f%%.", s->report.time, spread);
+    else if (spread >= 0)
+      html_printf(h, " The strategies' %s differ by up to %.2g%%.", s->report.time, spread);
   }
   g_string_append(h, "</li>\n");
 }
