@@ -38,17 +38,8 @@ static coll_inst *inst_build(replay *R, uint32_t comm, int64_t k, const trace_ev
   ci->op = mine->op;
   ci->world = g_memdup2(tc->members, sizeof(int) * (size_t)P);
   int64_t *bytes = g_new0(int64_t, P);
-  for (int j = 0; j < P; j++) {
-    const trace_coll_call *call = trace_colls_get(R->calls, ci->world[j], comm, k);
-    if (!call)
-      continue; /* a member that never makes this call: it will be reported stuck */
-    bytes[j] = call->contrib;
-    if (call->is_root)
-      ci->root = j;
-  }
-  if (ci->op == COLL_BCAST)
-    for (int j = 0; j < P; j++)
-      bytes[ci->root] = MAX(bytes[ci->root], bytes[j]);
+  int call_op; /* a member that never makes this call will be reported stuck */
+  trace_colls_call(R->calls, R->t, comm, k, bytes, &ci->root, &call_op);
   GArray *out = g_array_new(FALSE, FALSE, sizeof(coll_msg));
   if (!coll_schedule_choice(&R->colls, (coll_op)ci->op, P, ci->root, bytes, out, &R->error)) {
     g_prefix_error(&R->error, "collective %s on communicator %u: ", coll_op_name(ci->op), comm);

@@ -225,3 +225,97 @@ Test(collectives, auto_and_errors)
   cr_assert_str_eq(coll_op_name(COLL_OTHER), "other");
   g_array_free(a, TRUE);
 }
+
+/* Score-P's counts for rank me of P, by hand from scorep_mpi_coll_bytes_*
+ * (Score-P 8; the same in SCOREP_Mpi_Coll.c since 1.x), and back. */
+typedef struct {
+  coll_op op;
+  int P, me;
+  gboolean root;
+  int64_t contrib, sent, recvd;  /* not in place */
+} record_case;
+
+static const record_case records[] = {
+  { COLL_BARRIER, 8, 3, FALSE, 0, 0, 0 },
+  { COLL_BCAST, 8, 7, TRUE, 40, 320, 40 },
+  { COLL_BCAST, 8, 3, FALSE, 40, 0, 40 },
+  { COLL_SCATTER, 4, 0, TRUE, 100, 400, 100 },
+  { COLL_SCATTER, 4, 2, FALSE, 100, 0, 100 },
+  { COLL_SCATTERV, 8, 5, FALSE, 24, 0, 24 },
+  { COLL_GATHER, 4, 0, TRUE, 100, 100, 400 },
+  { COLL_GATHER, 4, 1, FALSE, 100, 100, 0 },
+  { COLL_REDUCE, 16, 0, TRUE, 8, 8, 128 },
+  { COLL_REDUCE, 16, 9, FALSE, 8, 8, 0 },
+  { COLL_GATHERV, 8, 3, FALSE, 16, 16, 0 },
+  { COLL_ALLGATHER, 8, 2, FALSE, 12, 96, 96 },
+  { COLL_ALLREDUCE, 8, 3, FALSE, 24, 192, 192 },  /* tracer_app: 3 doubles */
+  { COLL_ALLREDUCE, 2, 0, FALSE, 4, 8, 8 },        /* the jacobi trace: one float */
+  { COLL_ALLTOALL, 8, 1, FALSE, 64, 64, 64 },
+  { COLL_REDUCE_SCATTER_BLOCK, 4, 1, FALSE, 400, 400, 400 },
+  { COLL_SCAN, 8, 3, FALSE, 8, 40, 32 },           /* tracer_app: one double */
+  { COLL_SCAN, 8, 0, FALSE, 8, 64, 8 },
+  { COLL_SCAN, 8, 7, FALSE, 8, 8, 64 },
+  { COLL_EXSCAN, 8, 3, FALSE, 8, 32, 24 },
+  { COLL_EXSCAN, 8, 0, FALSE, 8, 56, 0 },
+  { COLL_ALLREDUCE, 1, 0, FALSE, 24, 24, 24 },     /* a communicator of one */
+};
+
+Test(collectives, score_p_counts_both_ways)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS(records); i++) {
+    const record_case *c = &records[i];
+    int64_t s, r = -1;
+    coll_record_of_contrib(c->op, c->P, c->me, c->root, c->contrib, &s, &r);
+    cr_assert(s == c->sent && r == c->recvd, "%s P=%d me=%d: %ld / %ld, expected %ld / %ld",
+              coll_op_name(c->op), c->P, c->me, (long)s, (long)r, (long)c->sent,
+              (long)c->recvd);
+    cr_assert_eq(coll_contrib_of_record(c->op, c->P, c->me, c->root, c->sent, c->recvd),
+                 c->contrib, "%s P=%d me=%d", coll_op_name(c->op), c->P, c->me);
+  }
+}
+
+/* Receive counts that depend on the other ranks' blocks are left alone;
+ * the record gives the rank's own share back. */
+Test(collectives, score_p_counts_of_v_collectives)
+{
+  /* gatherv root of 8, blocks 4(r+1): own 4, all 144 */
+  int64_t s, r = 144;
+  coll_record_of_contrib(COLL_GATHERV, 8, 0, TRUE, 4, &s, &r);
+  cr_assert(s == 4 && r == 144);
+  /* allgatherv at rank 2: sends 8 x its 12-byte block, receives all 144 */
+  coll_record_of_contrib(COLL_ALLGATHERV, 8, 2, FALSE, 12, &s, &r);
+  cr_assert(s == 96 && r == 144);
+  cr_assert_eq(coll_contrib_of_record(COLL_ALLGATHERV, 8, 2, FALSE, 96, 144), 12);
+  /* alltoallv: everything sent is the contribution */
+  r = 60;
+  coll_record_of_contrib(COLL_ALLTOALLV, 8, 3, FALSE, 64, &s, &r);
+  cr_assert(s == 64 && r == 60);
+  cr_assert_eq(coll_contrib_of_record(COLL_ALLTOALLV, 8, 3, FALSE, 64, 60), 64);
+  /* reduce_scatter of a 400-byte vector, own block 40 */
+  cr_assert_eq(coll_contrib_of_record(COLL_REDUCE_SCATTER, 4, 1, FALSE, 400, 160), 400);
+  /* scatterv root of 8: its own 4 bytes (the others' blocks it does not
+   * contribute to the schedule) */
+  cr_assert_eq(coll_contrib_of_record(COLL_SCATTERV, 8, 0, TRUE, 144, 4), 4);
+  /* saturation instead of wrapping */
+  coll_record_of_contrib(COLL_ALLREDUCE, 1 << 20, 0, FALSE, INT64_MAX / 2, &s, &r);
+  cr_assert(s == INT64_MAX && r == INT64_MAX);
+}
+
+/* MPI_IN_PLACE: what the counts show is undone; what they hide (an
+ * allreduce) reads as (P-1)/P of the vector, as collectives.h says. */
+Test(collectives, score_p_counts_in_place)
+{
+  /* gather/reduce root in place: 0 sent, (P-1) blocks received */
+  cr_assert_eq(coll_contrib_of_record(COLL_GATHER, 4, 0, TRUE, 0, 300), 100);
+  cr_assert_eq(coll_contrib_of_record(COLL_REDUCE, 16, 0, TRUE, 0, 120), 8);
+  /* scatter root in place: (P-1) blocks sent, nothing received */
+  cr_assert_eq(coll_contrib_of_record(COLL_SCATTER, 4, 0, TRUE, 300, 0), 100);
+  /* scan in place, one double: (P-me-1)*8 / me*8 */
+  for (int me = 0; me < 8; me++)
+    cr_assert_eq(coll_contrib_of_record(COLL_SCAN, 8, me, FALSE, (7 - me) * 8, me * 8), 8,
+                 "me %d", me);
+  /* odd P: the middle rank of an in-place scan looks plain */
+  cr_assert_eq(coll_contrib_of_record(COLL_SCAN, 7, 3, FALSE, 3 * 8, 3 * 8), 6);
+  /* allreduce in place, 3 doubles on 8 ranks: 7 x 24 recorded, 21 read */
+  cr_assert_eq(coll_contrib_of_record(COLL_ALLREDUCE, 8, 3, FALSE, 168, 168), 21);
+}

@@ -149,8 +149,10 @@ Test(synth, round_trip)
   for (int r = 0; r < 4; r++) {
     trace_event en = { .time = 10 + r, .kind = TRACE_ENTER, .region = reg };
     trace_push(t, r, &en);
+    /* a payload of 100: every rank's contribution, and what each receives as
+     * Score-P counts it (the root's 4 x 100 sent are written, not held) */
     trace_event ce = { .time = 20 + r, .kind = TRACE_COLL_END, .op = COLL_BCAST, .comm = 0,
-                       .peer = 2, .bytes = r == 2 ? 300 : 0, .bytes_recv = r == 2 ? 0 : 100 };
+                       .peer = 2, .bytes = 100, .bytes_recv = 100 };
     trace_push(t, r, &ce);
     if (r % 2) {
       trace_event s = { .time = 30, .kind = TRACE_ISEND, .comm = sub, .peer = 4 - r, .tag = 7,
@@ -170,6 +172,62 @@ Test(synth, round_trip)
   cr_assert_eq(commgraph_total_msgs(g), 5);
   cr_assert_eq(commgraph_total_bytes(g), 2 * 5 + 3 * 100);
   commgraph_free(g);
+  trace_free(t);
+}
+
+/* Every collective op on a sub-communicator of 3 of 5 ranks, rooted at
+ * its comm rank 1: contributions written as Score-P's counts (otf2-print
+ * shows an allreduce of 24 bytes as 3 x 24 sent) and read back as they
+ * were; receive counts a contribution cannot give kept as held. */
+Test(synth, collective_counts_round_trip)
+{
+  trace *t = trace_new(5);
+  int members[3] = { 4, 0, 2 };
+  uint32_t sub = trace_add_comm(t, "sub", 3, members);
+  uint32_t reg = trace_add_region(t, "MPI_Allreduce");
+  for (int me = 0; me < 3; me++) {
+    int r = members[me];
+    for (int op = 0; op < COLL_NOPS; op++) {
+      int64_t c = 24 * (op + 1) + 8 * me, sent, recvd = 1000 + op;
+      gboolean rooted = op == COLL_BCAST || op == COLL_SCATTER || op == COLL_SCATTERV ||
+                        op == COLL_GATHER || op == COLL_GATHERV || op == COLL_REDUCE;
+      if (op == COLL_BARRIER)
+        c = 0;
+      if (op == COLL_BCAST) /* one payload */
+        c = 48;
+      coll_record_of_contrib((coll_op)op, 3, me, rooted && me == 1, c, &sent, &recvd);
+      trace_event en = { .time = 100 * op, .kind = TRACE_ENTER, .region = reg };
+      trace_event ce = { .time = 100 * op + 10, .kind = TRACE_COLL_END, .op = (uint32_t)op,
+                         .comm = sub, .peer = rooted ? 0 : -1, .bytes = c, .bytes_recv = recvd };
+      trace_event lv = { .time = 100 * op + 20, .kind = TRACE_LEAVE, .region = reg };
+      trace_push(t, r, &en);
+      trace_push(t, r, &ce);
+      trace_push(t, r, &lv);
+    }
+  }
+  t->duration_ps = 100 * COLL_NOPS;
+  round_trip(t);
+  /* the archive holds Score-P's counts: rank 4 (comm rank 0) */
+  char *tmp = tu_tmp_dir(), *dir = g_build_filename(tmp, "out", NULL);
+  cr_assert(trace_write_otf2(t, dir, NULL));
+  if (g_file_test("/usr/bin/otf2-print", G_FILE_TEST_IS_EXECUTABLE)) {
+    char *anchor = g_build_filename(dir, "traces.otf2", NULL);
+    char *argv[] = { "/usr/bin/otf2-print", anchor, NULL };
+    char *out = NULL, *err = NULL;
+    cr_assert_eq(run(argv, &out, &err), 0, "otf2-print: %s", err);
+    /* allreduce (op 11): contribution 288 at comm rank 0 -> 3 x 288 */
+    cr_assert(strstr(out, "Operation: ALLREDUCE, Communicator: \"sub\" <2>, Root: NONE, "
+                          "Sent: 864, Received: 864"), "%s", out);
+    /* scan (op 14) at comm rank 0: 3 x 360 sent, 1 x 360 received */
+    cr_assert(strstr(out, "Operation: SCAN, Communicator: \"sub\" <2>, Root: NONE, "
+                          "Sent: 1080, Received: 360"), "%s", out);
+    g_free(out);
+    g_free(err);
+    g_free(anchor);
+  }
+  tu_rm_rf(tmp);
+  g_free(dir);
+  g_free(tmp);
   trace_free(t);
 }
 

@@ -122,6 +122,20 @@ Test(trace_read, jacobi_master_threads_only)
   cr_assert_eq(g->msgs[0], 1000);
   cr_assert_eq(g->msgs[1], 1000);
   commgraph_free(g);
+  /* Score-P 1.3 recorded each allreduce as Sent 8 / Received 8: N = 2
+   * times one float (the halo rows are 4094 floats, 16376 bytes); each
+   * rank contributes those 4 bytes */
+  int64_t allreduces = 0;
+  for (int r = 0; r < 2; r++)
+    for (int64_t k = 0; k < t->ranks[r].nevents; k++) {
+      const trace_event *e = &t->ranks[r].events[k];
+      if (e->kind == TRACE_COLL_END && e->op == COLL_ALLREDUCE) {
+        cr_assert_eq(e->bytes, 4);
+        cr_assert_eq(e->bytes_recv, 8);
+        allreduces++;
+      }
+    }
+  cr_assert_eq(allreduces, 2000);
   trace_free(t);
 }
 

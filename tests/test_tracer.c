@@ -3,7 +3,10 @@
  * the tracer built for that library preloaded. The program writes its own
  * tally of what it sent; the trace must say the same through three readers:
  * mapsim's (trace_read_otf2, `mapsim trace info`, `mapsim simulate`) and
- * otf2-print. Skips, saying why, only when the launcher cannot start a
+ * otf2-print. The archive holds Score-P's byte counts of the collectives
+ * (checked on otf2-print's output against Score-P 8's formulas, by hand);
+ * mapsim's reader turns them back into what each rank handed to MPI, the
+ * program's own tally. Skips, saying why, only when the launcher cannot start a
  * plain MPI program here (or MPICH was not there to build against).
  */
 #include <criterion/criterion.h>
@@ -23,6 +26,7 @@ typedef struct {
   int64_t msgs[NP][NP], bytes[NP][NP];  /* [src][dst] */
   int64_t total_msgs, total_bytes;
   int64_t coll[COLL_NOPS];              /* calls summed over ranks */
+  int64_t coll_bytes[NP][COLL_NOPS];    /* bytes rank r handed to MPI in all calls of op */
 } tally;
 
 static int spawn(char **argv, char **out, char **err)
@@ -122,10 +126,11 @@ static void read_tally(const char *prefix, tally *t)
         t->bytes[r][dst] += b;
         t->total_msgs += m;
         t->total_bytes += b;
-      } else if (sscanf(lines[i], "coll %31s %ld", op, &m) == 2) {
+      } else if (sscanf(lines[i], "coll %31s %ld %ld", op, &m, &b) == 3) {
         coll_op code;
         cr_assert(coll_op_from_name(op, &code), "%s", op);
         t->coll[code] += m;
+        t->coll_bytes[r][code] = b;
       }
     }
     g_strfreev(lines);
@@ -157,47 +162,76 @@ static int64_t sum_lengths(const char *text, const char *prefix)
   return s;
 }
 
-/* Rank r's first record of collective `op` on MPI_COMM_WORLD. */
-static const trace_event *first_coll(const trace *t, int r, int op)
+/* What otf2-print shows of location r's first record of collective `op`
+ * (its OTF2 name) on MPI_COMM_WORLD: root (-1 for NONE), sent, received. */
+static void first_coll(const char *out, int r, const char *op, int *root, int64_t *sent,
+                       int64_t *recvd)
 {
-  for (int64_t k = 0; k < t->ranks[r].nevents; k++) {
-    const trace_event *e = &t->ranks[r].events[k];
-    if ((e->kind == TRACE_COLL_END || e->kind == TRACE_NBCOLL_COMPLETE) && e->op == (uint32_t)op &&
-        e->comm == t->world)
-      return e;
+  char *want = g_strdup_printf("Operation: %s, Communicator: \"MPI_COMM_WORLD\"", op);
+  for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+    int loc;
+    const char *p = strstr(l, want), *end = strchr(l, '\n');
+    if ((strncmp(l, "MPI_COLLECTIVE_END ", 19) && strncmp(l, "NON_BLOCKING_COLLECTIVE_COMPLETE ", 33)) ||
+        !p || (end && p > end) || sscanf(strchr(l, ' '), "%d", &loc) != 1 || loc != r)
+      continue;
+    const char *rt = strstr(p, "Root: "), *st = strstr(p, "Sent: "), *rv = strstr(p, "Received: ");
+    cr_assert(rt && st && rv, "%.*s", (int)(end ? end - l : 80), l);
+    *root = strncmp(rt + 6, "NONE", 4) == 0 ? -1 : atoi(rt + 6);
+    *sent = g_ascii_strtoll(st + 6, NULL, 10);
+    *recvd = g_ascii_strtoll(rv + 10, NULL, 10);
+    g_free(want);
+    return;
   }
-  cr_assert_fail("rank %d: no %s on MPI_COMM_WORLD", r, coll_op_name(op));
-  return NULL;
+  cr_assert_fail("otf2-print: location %d has no %s on MPI_COMM_WORLD", r, op);
 }
 
-#define ASSERT_COLL(t, r, op, root, sent, recvd)                                              \
+#define ASSERT_COLL(out, r, op, root, sent, recvd)                                           \
   do {                                                                                       \
-    const trace_event *e_ = first_coll(t, r, op);                                            \
-    cr_assert_eq(e_->bytes, (sent), "rank %d %s: sent %ld, expected %ld", r, coll_op_name(op), \
-                 (long)e_->bytes, (long)(sent));                                             \
-    cr_assert_eq(e_->bytes_recv, (recvd), "rank %d %s: received %ld, expected %ld", r,        \
-                 coll_op_name(op), (long)e_->bytes_recv, (long)(recvd));                     \
-    cr_assert_eq(e_->peer, (root), "rank %d %s: root %d", r, coll_op_name(op), e_->peer);     \
+    int root_;                                                                               \
+    int64_t sent_, recvd_;                                                                   \
+    first_coll(out, r, op, &root_, &sent_, &recvd_);                                         \
+    cr_assert_eq(sent_, (sent), "rank %d %s: sent %ld, expected %ld", r, op, (long)sent_,    \
+                 (long)(sent));                                                              \
+    cr_assert_eq(recvd_, (recvd), "rank %d %s: received %ld, expected %ld", r, op,          \
+                 (long)recvd_, (long)(recvd));                                               \
+    cr_assert_eq(root_, (root), "rank %d %s: root %d", r, op, root_);                        \
   } while (0)
 
 /* Score-P 8's byte counts, by hand for what tracer_app does on 8 ranks:
  * v-collectives with r + 1 ints from rank r (36 ints in all), 3 doubles
  * allreduced, 10 ints broadcast from rank 7, alltoallv of (r + d) % 3 + 1
  * ints from r to d, a scan of one double. */
-static void check_collective_bytes(const trace *t)
+static void check_collective_records(const char *out)
 {
   for (int r = 0; r < NP; r++) {
     int64_t own = 4 * (r + 1), all = 4 * 36, a2a = 0;
     for (int d = 0; d < NP; d++)
       a2a += 4 * ((r + d) % 3 + 1);
-    ASSERT_COLL(t, r, COLL_GATHERV, 0, own, r == 0 ? all : 0);
-    ASSERT_COLL(t, r, COLL_SCATTERV, 0, r == 0 ? all : 0, own);
-    ASSERT_COLL(t, r, COLL_ALLGATHERV, -1, NP * own, all);
-    ASSERT_COLL(t, r, COLL_ALLREDUCE, -1, NP * 24, NP * 24);
-    ASSERT_COLL(t, r, COLL_BCAST, NP - 1, r == NP - 1 ? NP * 40 : 0, 40);
-    ASSERT_COLL(t, r, COLL_ALLTOALLV, -1, a2a, a2a);
-    ASSERT_COLL(t, r, COLL_SCAN, -1, (NP - r) * 8, (r + 1) * 8);
-    ASSERT_COLL(t, r, COLL_BARRIER, -1, 0, 0);
+    ASSERT_COLL(out, r, "GATHERV", 0, own, r == 0 ? all : 0);
+    ASSERT_COLL(out, r, "SCATTERV", 0, r == 0 ? all : 0, own);
+    ASSERT_COLL(out, r, "ALLGATHERV", -1, NP * own, all);
+    ASSERT_COLL(out, r, "ALLREDUCE", -1, NP * 24, NP * 24);
+    ASSERT_COLL(out, r, "BCAST", NP - 1, r == NP - 1 ? NP * 40 : 0, 40);
+    ASSERT_COLL(out, r, "ALLTOALLV", -1, a2a, a2a);
+    ASSERT_COLL(out, r, "SCAN", -1, (NP - r) * 8, (r + 1) * 8);
+    ASSERT_COLL(out, r, "BARRIER", -1, 0, 0);
+  }
+}
+
+/* The trace holds what each rank handed to MPI (collectives.h), summed
+ * over its calls of each op: the program's tally. */
+static void check_contributions(const trace *t, const tally *ty)
+{
+  for (int r = 0; r < NP; r++) {
+    int64_t got[COLL_NOPS] = { 0 };
+    for (int64_t k = 0; k < t->ranks[r].nevents; k++) {
+      const trace_event *e = &t->ranks[r].events[k];
+      if ((e->kind == TRACE_COLL_END || e->kind == TRACE_NBCOLL_COMPLETE) && e->op < COLL_NOPS)
+        got[e->op] += e->bytes;
+    }
+    for (int op = 0; op < COLL_NOPS; op++)
+      cr_assert_eq(got[op], ty->coll_bytes[r][op], "rank %d %s: %ld bytes, program handed %ld",
+                   r, coll_op_name(op), (long)got[op], (long)ty->coll_bytes[r][op]);
   }
 }
 
@@ -244,7 +278,7 @@ static void check_reader(const char *dir, const tally *ty)
     if (ty->coll[op])
       cr_assert_eq(s.per_op[op], ty->coll[op], "%s: %ld calls, program made %ld",
                    coll_op_name(op), (long)s.per_op[op], (long)ty->coll[op]);
-  check_collective_bytes(t);
+  check_contributions(t, ty);
   /* the split communicators: members in comm rank order (key = P - rank) */
   int found = 0;
   for (int c = 0; c < t->ncomms; c++) {
@@ -316,6 +350,7 @@ static void check_otf2_print(const char *dir, const tally *ty)
   cr_assert_eq(recvs, ty->total_msgs, "otf2-print: %d receives", recvs);
   cr_assert_eq(sum_lengths(out, "MPI_SEND") + sum_lengths(out, "MPI_ISEND"), ty->total_bytes);
   cr_assert_eq(sum_lengths(out, "MPI_RECV") + sum_lengths(out, "MPI_IRECV"), ty->total_bytes);
+  check_collective_records(out);
   g_free(out);
   g_free(err);
   /* OTF2's own validation: no warning about the archive */

@@ -8,7 +8,10 @@
  * Scatterv, Alltoallv, Scan, Iallreduce, Ibcast, Ibarrier completed by
  * Testany and Testsome, one 1 MiB message - and writes, per rank, its own
  * tally of what it sent to `PREFIX.RANK`: one line "p2p DEST MESSAGES BYTES"
- * per world destination, one line "coll OP CALLS" per collective op.
+ * per world destination, one line "coll OP CALLS BYTES" per collective op,
+ * BYTES being what the rank handed to MPI in all calls of the op: the
+ * vector of a reduction or scan, the payload of a bcast, its block of a
+ * gatherv, scatterv or allgatherv, everything it sends in an alltoallv.
  * The tally needs no MPI, so it is not itself traced.
  * Usage: tracer_app PREFIX   (any even number of ranks, 4..64)
  *        tracer_app          (MPI_Init and MPI_Finalize only: can mpirun start?)
@@ -27,7 +30,14 @@ static long *msgs, *bytes;  /* per world destination */
 enum { ALLREDUCE, BCAST, GATHERV, ALLGATHERV, SCATTERV, ALLTOALLV, SCAN, BARRIER, NCOLL };
 static const char *const coll_names[NCOLL] = { "allreduce", "bcast", "gatherv", "allgatherv",
                                                "scatterv", "alltoallv", "scan", "barrier" };
-static long ncoll[NCOLL];
+static long ncoll[NCOLL], ncoll_bytes[NCOLL];
+
+/* one collective call contributing `n` bytes */
+static void coll(int op, long n)
+{
+  ncoll[op]++;
+  ncoll_bytes[op] += n;
+}
 
 /* Between two tests: oversubscribed ranks must let their partner run, and
  * the number of MpiRequestTest records stays bounded. */
@@ -77,7 +87,7 @@ static void stencil(char *sbuf, char *rbuf)
     MPI_Waitall(8, req, MPI_STATUSES_IGNORE);
     double v[3] = { me, it, 1 }, s[3];
     MPI_Allreduce(v, s, 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    ncoll[ALLREDUCE]++;
+    coll(ALLREDUCE, 3 * sizeof(double));
   }
 }
 
@@ -94,10 +104,10 @@ static void sub_communicator(char *sbuf, char *rbuf)
   sent(sub, (r + 1) % n, len);
   int data[100] = { 0 };
   MPI_Bcast(data, 100, MPI_INT, 1, sub);
-  ncoll[BCAST]++;
+  coll(BCAST, 100 * sizeof(int));
   double v = r, s;
   MPI_Allreduce(&v, &s, 1, MPI_DOUBLE, MPI_MAX, sub);
-  ncoll[ALLREDUCE]++;
+  coll(ALLREDUCE, sizeof(double));
   MPI_Comm_free(&sub);
 }
 
@@ -196,22 +206,22 @@ static void collectives(void)
   for (int i = 0; i < me + 1; i++)
     mine[i] = me;
   MPI_Gatherv(mine, me + 1, MPI_INT, all, counts, displs, MPI_INT, 0, MPI_COMM_WORLD);
-  ncoll[GATHERV]++;
+  coll(GATHERV, (me + 1) * sizeof(int));
   MPI_Allgatherv(mine, me + 1, MPI_INT, all, counts, displs, MPI_INT, MPI_COMM_WORLD);
-  ncoll[ALLGATHERV]++;
+  coll(ALLGATHERV, (me + 1) * sizeof(int));
   MPI_Request req;
   double v = me, s;
   MPI_Iallreduce(&v, &s, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
   MPI_Wait(&req, MPI_STATUS_IGNORE);
-  ncoll[ALLREDUCE]++;
+  coll(ALLREDUCE, sizeof(double));
   int data[10] = { 0 }, flag = 0;
   MPI_Ibcast(data, 10, MPI_INT, P - 1, MPI_COMM_WORLD, &req);
   while (MPI_Test(&req, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && !flag)
     pause_briefly();
-  ncoll[BCAST]++;
+  coll(BCAST, 10 * sizeof(int));
   /* the v-collective the other way, an all-to-all-v, a scan */
   MPI_Scatterv(all, counts, displs, MPI_INT, mine, me + 1, MPI_INT, 0, MPI_COMM_WORLD);
-  ncoll[SCATTERV]++;
+  coll(SCATTERV, (me + 1) * sizeof(int));
   int sc[64], sd[64], rc[64], rd[64];
   for (int d = 0, so = 0, ro = 0; d < P; d++) {
     sc[d] = (me + d) % 3 + 1;  /* ints to d */
@@ -222,9 +232,12 @@ static void collectives(void)
     ro += rc[d];
   }
   MPI_Alltoallv(all, sc, sd, MPI_INT, all + 64 * 32, rc, rd, MPI_INT, MPI_COMM_WORLD);
-  ncoll[ALLTOALLV]++;
+  long a2a = 0;
+  for (int d = 0; d < P; d++)
+    a2a += sc[d] * (long)sizeof(int);
+  coll(ALLTOALLV, a2a);
   MPI_Scan(&v, &s, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  ncoll[SCAN]++;
+  coll(SCAN, sizeof(double));
   /* a non-blocking barrier completed through MPI_Testany and MPI_Testsome */
   MPI_Ibarrier(MPI_COMM_WORLD, &req);
   int idx, out = 0, ids[1];
@@ -233,7 +246,8 @@ static void collectives(void)
   MPI_Ibarrier(MPI_COMM_WORLD, &req);
   while (MPI_Testsome(1, &req, &out, ids, MPI_STATUSES_IGNORE) == MPI_SUCCESS && out == 0)
     pause_briefly();
-  ncoll[BARRIER] += 2;
+  coll(BARRIER, 0);
+  coll(BARRIER, 0);
 }
 
 static void large(char *sbuf, char *rbuf)
@@ -257,7 +271,7 @@ static int write_tally(const char *prefix)
     if (msgs[d])
       fprintf(f, "p2p %d %ld %ld\n", d, msgs[d], bytes[d]);
   for (int c = 0; c < NCOLL; c++)
-    fprintf(f, "coll %s %ld\n", coll_names[c], ncoll[c]);
+    fprintf(f, "coll %s %ld %ld\n", coll_names[c], ncoll[c], ncoll_bytes[c]);
   return fclose(f) != 0;
 }
 

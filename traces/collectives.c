@@ -6,6 +6,7 @@
  * IJHPCA 2005).
  */
 #include "traces/collectives.h"
+#include "util/checked.h"
 
 #include <string.h>
 
@@ -329,4 +330,105 @@ int coll_nrounds(const coll_msg *msgs, size_t n)
   for (size_t i = 0; i < n; i++)
     r = MAX(r, msgs[i].round);
   return r + 1;
+}
+
+/* ---- the byte counts of an MPI collective record ----------------------- */
+
+/* n * b, INT64_MAX instead of wrapping (n, b >= 0) */
+static int64_t times(int64_t n, int64_t b)
+{
+  int64_t r;
+  return checked_mul_i64(n, b, &r) ? r : INT64_MAX;
+}
+
+/* total / n, total itself when n < 1 (a communicator of one) */
+static int64_t per(int64_t total, int64_t n)
+{
+  return n >= 1 ? total / n : total;
+}
+
+int64_t coll_contrib_of_record(coll_op op, int P, int me, gboolean is_root, int64_t sent,
+                               int64_t recvd)
+{
+  switch (op) {
+  case COLL_BARRIER:
+    return 0;
+  case COLL_BCAST:
+  case COLL_SCATTER:
+    /* each rank receives its block; a root in place receives nothing */
+    if (!is_root || recvd > 0)
+      return recvd;
+    return per(sent, op == COLL_BCAST ? P : P - 1);
+  case COLL_SCATTERV:
+    return recvd;
+  case COLL_GATHER:
+  case COLL_REDUCE:
+    if (is_root && sent == 0)
+      return per(recvd, P - 1); /* in place */
+    return sent;
+  case COLL_ALLGATHER:
+  case COLL_ALLGATHERV:
+  case COLL_ALLREDUCE:
+    return per(sent, P);
+  case COLL_SCAN: {
+    /* sent + recvd = (P+1) v, or (P-1) v in place, whatever me is */
+    int64_t l, r, sum = saturating_add_i64(sent, recvd);
+    gboolean plain = checked_mul_i64(sent, (int64_t)me + 1, &l) &&
+                     checked_mul_i64(recvd, (int64_t)P - me, &r) && l == r;
+    return per(sum, plain ? (int64_t)P + 1 : (int64_t)P - 1);
+  }
+  case COLL_EXSCAN:
+    return per(saturating_add_i64(sent, recvd), (int64_t)P - 1);
+  default: /* gatherv, alltoall(v/w), reduce_scatter(_block), other */
+    return sent;
+  }
+}
+
+void coll_record_of_contrib(coll_op op, int P, int me, gboolean is_root, int64_t contrib,
+                            int64_t *sent, int64_t *recvd)
+{
+  int64_t c = MAX(contrib, 0), n = MAX(P, 1);
+  switch (op) {
+  case COLL_BARRIER:
+    *sent = *recvd = 0;
+    return;
+  case COLL_BCAST:
+  case COLL_SCATTER:
+  case COLL_SCATTERV:
+    *sent = is_root ? times(n, c) : 0;
+    *recvd = c;
+    return;
+  case COLL_GATHER:
+  case COLL_REDUCE:
+    *sent = c;
+    *recvd = is_root ? times(n, c) : 0;
+    return;
+  case COLL_GATHERV:
+    *sent = c;
+    if (!is_root)
+      *recvd = 0;
+    return;
+  case COLL_ALLGATHER:
+  case COLL_ALLREDUCE:
+    *sent = *recvd = times(n, c);
+    return;
+  case COLL_ALLGATHERV:
+    *sent = times(n, c);
+    return;
+  case COLL_ALLTOALL:
+  case COLL_REDUCE_SCATTER_BLOCK:
+    *sent = *recvd = c;
+    return;
+  case COLL_SCAN:
+    *sent = times(n - me, c);
+    *recvd = times((int64_t)me + 1, c);
+    return;
+  case COLL_EXSCAN:
+    *sent = times(MAX(n - me - 1, 0), c);
+    *recvd = times(me, c);
+    return;
+  default: /* alltoallv/w, reduce_scatter, other */
+    *sent = c;
+    return;
+  }
 }

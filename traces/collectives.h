@@ -12,7 +12,8 @@
  * completes at a rank when all its sends and receives have completed.
  *
  * Byte counts: `bytes[r]` (r = comm rank, P entries) is the size of rank r's
- * own contribution, as Score-P records it in CollectiveEnd:
+ * own contribution to the call - what the program handed to MPI - which is
+ * what traces hold in memory (trace.h):
  *   bcast                 bytes[root] = payload (others ignored)
  *   scatter(v)            bytes[r] = the block root sends to r
  *   gather(v)             bytes[r] = the block r sends to root
@@ -23,6 +24,10 @@
  *   alltoall(v/w)         bytes[r] = all r sends (split in P equal chunks)
  *   barrier               ignored (messages carry 0 bytes)
  * `bytes` may be NULL: every contribution is then 0 bytes.
+ * Score-P records other counts in CollectiveEnd (N x the vector of an
+ * allreduce, N x the block of an allgather, ...): coll_contrib_of_record()
+ * and coll_record_of_contrib() below convert between the two, one rule for
+ * the reader and the writer of OTF2.
  *
  * Algorithms (registry `coll_algos`, names for --collectives):
  *   binomial            bcast/scatter (mask decreasing, contiguous subtrees),
@@ -158,5 +163,53 @@ gboolean coll_schedule_choice(const coll_choice *c, coll_op op, int P, int root,
 
 /* Number of rounds of a schedule (max round + 1; 0 when empty). */
 int coll_nrounds(const coll_msg *msgs, size_t n);
+
+/* ---- the byte counts of an MPI collective record ----------------------
+ *
+ * Score-P (scorep_mpi_coll_bytes_* in Score-P 8, the same formulas since
+ * Score-P 1.x in SCOREP_Mpi_Coll.c) records for rank `me` of P, block b,
+ * vector v, what a rank sends / receives counting the blocks to and from
+ * itself:
+ *   bcast            root P*b / b, others 0 / b
+ *   scatter          root P*b / b, others 0 / b
+ *   scatterv         root sum of the blocks / own block, others 0 / b
+ *   gather, reduce   root b / P*b, others b / 0
+ *   gatherv          root own block / sum of the blocks, others b / 0
+ *   allgather,
+ *   allreduce        P*b / P*b
+ *   allgatherv       P*b / sum of the blocks
+ *   alltoall(v/w)    all sent / all received
+ *   reduce_scatter   the whole vector / P * own block
+ *   reduce_scatter_block  the whole vector / the whole vector
+ *   scan             (P-me)*v / (me+1)*v
+ *   exscan           (P-me-1)*v / me*v
+ * With MPI_IN_PLACE every count loses the rank's block to itself: P
+ * becomes P-1 (allreduce, allgather(v), alltoall, reduce_scatter_block),
+ * the root of a rooted op records 0 for the side it keeps in place, an
+ * in-place scan records (P-me-1)*v / me*v.
+ *
+ * The record does not say whether MPI_IN_PLACE was used. Where the counts
+ * themselves show it - a root of gather/reduce that sent 0, a root of
+ * scatter that received 0, a scan whose two counts do not fit (P-me) :
+ * (me+1) - the in-place formula is inverted; everywhere else the call is
+ * taken as not in place, so an in-place allreduce, allgather(v) or
+ * alltoall reads as (P-1)/P of its contribution (half of it on two ranks),
+ * and the middle rank of an in-place scan on an odd P as (P-1)/(P+1).
+ * Divisions round down (exact on Score-P's records). */
+
+/* The contribution (conventions above) of rank `me` of P, the root when
+ * `is_root`, whose record counts `sent` / `recvd` bytes. */
+int64_t coll_contrib_of_record(coll_op op, int P, int me, gboolean is_root, int64_t sent,
+                               int64_t recvd);
+
+/* The counts Score-P records for a call, not in place, in which rank `me`
+ * of P contributes `contrib`. What a rank receives in a gatherv (root),
+ * allgatherv, alltoallv/w or reduce_scatter depends on the other ranks'
+ * blocks, which `contrib` does not give: *recvd is left as the caller set
+ * it for those (the count a read trace holds); the sent count of a
+ * scatterv root takes every block equal to its own. Saturates at
+ * INT64_MAX. */
+void coll_record_of_contrib(coll_op op, int P, int me, gboolean is_root, int64_t contrib,
+                            int64_t *sent, int64_t *recvd);
 
 G_END_DECLS

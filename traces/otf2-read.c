@@ -59,6 +59,8 @@ typedef struct {
   const otf2_sink *sink;  /* where retained records go (NULL: into t) */
 } reader_ctx;
 
+#define COMM_CACHE 16
+
 /* One batch of locations read by one thread with its own OTF2_Reader; the
  * reader_ctx is shared and read-only while events are read. */
 typedef struct evt_ctx {
@@ -72,6 +74,9 @@ typedef struct evt_ctx {
   int cur_rank;
   int depth;
   uint64_t cur_location;
+  /* the current rank's rank in recently used communicators (collectives) */
+  uint32_t me_comm[COMM_CACHE];
+  int me_rank[COMM_CACHE];
 } evt_ctx;
 
 #define READ_BATCH 256
@@ -467,14 +472,33 @@ static OTF2_CallbackCode on_coll_begin(EVT_ARGS)
   return push(c, time, &e);
 }
 
+/* The current rank's rank in communicator `comm` (an index of c->t). */
+static int my_comm_rank(evt_ctx *c, uint32_t comm)
+{
+  int slot = (int)(comm % COMM_CACHE);
+  if (c->me_comm[slot] != comm) {
+    c->me_comm[slot] = comm;
+    c->me_rank[slot] = trace_comm_rank(c->t, comm, c->cur_rank);
+  }
+  return c->me_rank[slot];
+}
+
+/* Collective records carry Score-P's byte counts; the trace holds the
+ * rank's contribution (collectives.h). */
 static OTF2_CallbackCode coll_end(evt_ctx *c, OTF2_TimeStamp time, int kind,
                                   OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
                                   uint64_t sent, uint64_t recvd, uint64_t req)
 {
+  int64_t s = (int64_t)MIN(sent, (uint64_t)INT64_MAX), r = (int64_t)MIN(recvd, (uint64_t)INT64_MAX);
   trace_event e = { .kind = (uint8_t)kind, .op = op < COLL_NOPS ? op : COLL_OTHER,
-                    .bytes = (int64_t)sent, .bytes_recv = (int64_t)recvd, .request = req };
+                    .bytes = s, .bytes_recv = r, .request = req };
   if (!resolve(c, comm, root, &e))
     return OTF2_CALLBACK_INTERRUPT;
+  const trace_comm *tc = &c->t->comms[e.comm];
+  int me = my_comm_rank(c, e.comm);
+  if (e.op < COLL_NOPS && me >= 0)
+    e.bytes = coll_contrib_of_record((coll_op)e.op, tc->self ? 1 : tc->size, me,
+                                     e.peer == c->cur_rank, s, r);
   return push(c, time, &e);
 }
 
@@ -546,6 +570,7 @@ static gboolean read_location(OTF2_Reader *rd, evt_ctx *c, const def_location *l
   c->cur_rank = l->rank;
   c->cur_location = l->id;
   c->depth = 0;
+  memset(c->me_comm, 0xff, sizeof c->me_comm); /* no communicator */
   const otf2_sink *k = c->defs->sink;
   if (l->rank >= 0 && k)
     k->begin(k->user, c->worker, l->rank, l->nevents);

@@ -78,12 +78,28 @@ static uint32_t comm_rank(const trace *t, const rank_maps *m, uint32_t comm, int
   return m->inv[comm] ? (uint32_t)m->inv[comm][world] : OTF2_UNDEFINED_UINT32;
 }
 
-static void write_event(OTF2_EvtWriter *w, const trace *t, const rank_maps *m,
+/* Score-P's counts of a collective record from the contribution the trace
+ * holds (collectives.h) */
+static void coll_counts(const trace *t, const rank_maps *m, int rank, const trace_event *e,
+                        uint64_t *sent, uint64_t *recvd)
+{
+  int64_t s = e->bytes, r = e->bytes_recv;
+  uint32_t me = comm_rank(t, m, e->comm, rank);
+  if (e->op < COLL_NOPS && me != OTF2_UNDEFINED_UINT32 && e->comm < (uint32_t)t->ncomms) {
+    const trace_comm *tc = &t->comms[e->comm];
+    coll_record_of_contrib((coll_op)e->op, tc->self ? 1 : tc->size, (int)me, e->peer == rank,
+                           e->bytes, &s, &r);
+  }
+  *sent = (uint64_t)MAX(s, 0);
+  *recvd = (uint64_t)MAX(r, 0);
+}
+
+static void write_event(OTF2_EvtWriter *w, const trace *t, const rank_maps *m, int rank,
                         const trace_event *e)
 {
   OTF2_TimeStamp ts = (OTF2_TimeStamp)e->time;
   uint32_t peer = comm_rank(t, m, e->comm, e->peer);
-  uint64_t len = (uint64_t)e->bytes;
+  uint64_t len = (uint64_t)e->bytes, recvd;
   switch ((trace_kind)e->kind) {
   case TRACE_ENTER: OTF2_EvtWriter_Enter(w, NULL, ts, e->region); break;
   case TRACE_LEAVE: OTF2_EvtWriter_Leave(w, NULL, ts, e->region); break;
@@ -101,13 +117,15 @@ static void write_event(OTF2_EvtWriter *w, const trace *t, const rank_maps *m,
   case TRACE_REQUEST_CANCELLED: OTF2_EvtWriter_MpiRequestCancelled(w, NULL, ts, e->request); break;
   case TRACE_COLL_BEGIN: OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, ts); break;
   case TRACE_COLL_END:
+    coll_counts(t, m, rank, e, &len, &recvd);
     OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, ts, (OTF2_CollectiveOp)e->op, e->comm, peer, len,
-                                    (uint64_t)e->bytes_recv);
+                                    recvd);
     break;
   case TRACE_NBCOLL_REQUEST: OTF2_EvtWriter_NonBlockingCollectiveRequest(w, NULL, ts, e->request); break;
   case TRACE_NBCOLL_COMPLETE:
+    coll_counts(t, m, rank, e, &len, &recvd);
     OTF2_EvtWriter_NonBlockingCollectiveComplete(w, NULL, ts, (OTF2_CollectiveOp)e->op, e->comm,
-                                                 peer, len, (uint64_t)e->bytes_recv, e->request);
+                                                 peer, len, recvd, e->request);
     break;
   case TRACE_NKINDS: g_assert_not_reached();
   }
@@ -269,7 +287,7 @@ gboolean otf2_out_rank(otf2_out *o, const trace *defs, int rank, const trace_eve
   OTF2_EvtWriter *w = o->failed ? NULL : OTF2_Archive_GetEvtWriter(o->ar, (OTF2_LocationRef)rank);
   gboolean ok = w != NULL;
   for (int64_t i = 0; ok && i < n; i++)
-    write_event(w, defs, &o->maps, &ev[i]);
+    write_event(w, defs, &o->maps, rank, &ev[i]);
   if (w)
     ok = OTF2_Archive_CloseEvtWriter(o->ar, w) == OTF2_SUCCESS && ok;
   o->nevents[rank] += n;

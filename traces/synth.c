@@ -130,12 +130,15 @@ static void exchange_nonblocking(gen *g, int r, const xpair *p, guint n)
   g->req[r] = base + 2 * n;
 }
 
+/* An allreduce of a `bytes` vector on MPI_COMM_WORLD. */
 static void allreduce(gen *g, int r, int64_t bytes)
 {
+  int64_t sent, recvd = 0;
+  coll_record_of_contrib(COLL_ALLREDUCE, g->t->nranks, r, FALSE, bytes, &sent, &recvd);
   enter(g, r, "MPI_Allreduce");
   emit(g, r, (trace_event){ .kind = TRACE_COLL_BEGIN, .peer = -1 });
   emit(g, r, (trace_event){ .kind = TRACE_COLL_END, .op = COLL_ALLREDUCE, .peer = -1,
-                            .bytes = bytes, .bytes_recv = bytes });
+                            .bytes = bytes, .bytes_recv = recvd });
   leave(g, r, "MPI_Allreduce");
 }
 

@@ -26,8 +26,7 @@ void trace_colls_add(trace_colls *c, int rank, const trace_event *e)
   if ((e->kind != TRACE_COLL_END && e->kind != TRACE_NBCOLL_COMPLETE) || e->op >= COLL_NOPS ||
       e->comm >= (uint32_t)c->ncomms)
     return;
-  gboolean to_all = e->op == COLL_BCAST || e->op == COLL_SCATTER || e->op == COLL_SCATTERV;
-  trace_coll_call call = { to_all ? e->bytes_recv : e->bytes, (uint8_t)e->op, e->peer == rank };
+  trace_coll_call call = { e->bytes, (uint8_t)e->op, e->peer == rank };
   GArray **slot = &c->calls[(size_t)rank * (size_t)c->ncomms + e->comm];
   if (!*slot)
     *slot = g_array_new(FALSE, FALSE, sizeof(trace_coll_call));
@@ -62,6 +61,26 @@ void trace_colls_free(trace_colls *c)
   g_free(c);
 }
 
+int trace_colls_call(const trace_colls *c, const trace *t, uint32_t comm, int64_t k,
+                     int64_t *bytes, int *root, int *op)
+{
+  const trace_comm *tc = &t->comms[comm];
+  int found = 0;
+  *root = 0;
+  *op = COLL_OTHER;
+  for (int m = 0; m < tc->size; m++) {
+    const trace_coll_call *call = trace_colls_get(c, tc->members[m], comm, k);
+    bytes[m] = call ? call->contrib : 0;
+    if (!call)
+      continue;
+    found++;
+    *op = call->op;
+    if (call->is_root)
+      *root = m;
+  }
+  return found;
+}
+
 gboolean trace_colls_expand(const trace_colls *c, const trace *t, const coll_choice *choice,
                             GArray *src, GArray *dst, GArray *bytes, GError **error)
 {
@@ -74,24 +93,11 @@ gboolean trace_colls_expand(const trace_colls *c, const trace *t, const coll_cho
       continue;
     int64_t *b = g_new0(int64_t, P);
     for (int64_t k = 0; ok; k++) {
-      const trace_coll_call *first = NULL;
-      int root = 0, m;
-      for (m = 0; m < P; m++) {
-        const trace_coll_call *call = trace_colls_get(c, tc->members[m], (uint32_t)ci, k);
-        if (!call)
-          break;
-        first = first ? first : call;
-        b[m] = call->contrib;
-        if (call->is_root)
-          root = m;
-      }
-      if (m < P)
+      int root, op;
+      if (trace_colls_call(c, t, (uint32_t)ci, k, b, &root, &op) < P)
         break;
-      if (first->op == COLL_BCAST) /* the root records no receive: payload = what others got */
-        for (m = 0; m < P; m++)
-          b[root] = MAX(b[root], b[m]);
       g_array_set_size(msgs, 0);
-      ok = coll_schedule_choice(choice, (coll_op)first->op, P, root, b, msgs, error);
+      ok = coll_schedule_choice(choice, (coll_op)op, P, root, b, msgs, error);
       for (guint i = 0; ok && i < msgs->len; i++) {
         const coll_msg *cm = &g_array_index(msgs, coll_msg, i);
         g_array_append_val(src, tc->members[cm->src]);

@@ -41,9 +41,9 @@
 
 G_BEGIN_DECLS
 
-/* One collective call of one rank: op, what it contributes (collectives.h
- * conventions: bytes_recv for bcast/scatter/scatterv, else bytes) and
- * whether the call names the rank itself as the root. */
+/* One collective call of one rank: op, what it contributes (the record's
+ * `bytes`, collectives.h conventions) and whether the call names the rank
+ * itself as the root. */
 typedef struct trace_coll_call {
   int64_t contrib;
   uint8_t op;
@@ -65,6 +65,13 @@ void trace_colls_add(trace_colls *c, int rank, const trace_event *e);
 const trace_coll_call *trace_colls_get(const trace_colls *c, int rank, uint32_t comm, int64_t k);
 size_t trace_colls_bytes(const trace_colls *c);
 void trace_colls_free(trace_colls *c);
+
+/* The k-th call on `comm` (not COMM_SELF) of every member: contributions
+ * in comm rank order into `bytes` (size entries, 0 for members without a
+ * k-th call), the root's comm rank (0 when none) and the op. Returns how
+ * many members made the call. */
+int trace_colls_call(const trace_colls *c, const trace *t, uint32_t comm, int64_t k,
+                     int64_t *bytes, int *root, int *op);
 
 /* Adds to (src, dst, bytes) the messages of every collective call of `t`
  * expanded as the replay schedules them (coll_schedule_choice): the k-th

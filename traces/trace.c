@@ -132,6 +132,19 @@ int trace_comm_world_rank(const trace *t, uint32_t comm, int me, int comm_rank)
   return c->self ? me : c->members[comm_rank];
 }
 
+int trace_comm_rank(const trace *t, uint32_t comm, int world)
+{
+  if (comm >= (uint32_t)t->ncomms)
+    return -1;
+  const trace_comm *c = &t->comms[comm];
+  if (c->self)
+    return 0;
+  for (int i = 0; i < c->size; i++)
+    if (c->members[i] == world)
+      return i;
+  return -1;
+}
+
 void trace_free(trace *t)
 {
   if (t == NULL)

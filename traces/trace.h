@@ -10,6 +10,14 @@
  * replay never needs the communicator to route a message - it needs it only
  * to match messages (src, dst, comm, tag in order) and to run collectives.
  *
+ * Collective records hold the rank's own contribution to the call in
+ * `bytes`, as collectives.h defines it (the vector of an allreduce, the
+ * block of an allgather), not the counts Score-P writes into OTF2 (N times
+ * as much for an allreduce): the reader and the writer convert with
+ * coll_contrib_of_record() / coll_record_of_contrib(). `bytes_recv` keeps
+ * what the record says the rank received, which the models never read
+ * (written back as it is where the contribution cannot give it).
+ *
  * Tables: `regions` (names of the MPI regions referenced by ENTER/LEAVE),
  * `comms` (size and world rank of each member; a COMM_SELF communicator is
  * private to each rank: flag `self`, size 1, members NULL - resolve it with
@@ -57,7 +65,7 @@ typedef enum {
   X(TRACE_REQUEST_TEST, "request_test", "request")                                  \
   X(TRACE_REQUEST_CANCELLED, "request_cancelled", "request")                        \
   X(TRACE_COLL_BEGIN, "coll_begin", "(none)")                                       \
-  X(TRACE_COLL_END, "coll_end", "op peer=root(-1 none) comm bytes=sent bytes_recv") \
+  X(TRACE_COLL_END, "coll_end", "op peer=root(-1 none) comm bytes=contribution bytes_recv") \
   X(TRACE_NBCOLL_REQUEST, "nbcoll_request", "request")                              \
   X(TRACE_NBCOLL_COMPLETE, "nbcoll_complete", "op peer=root comm bytes bytes_recv request")
 
@@ -71,8 +79,8 @@ typedef enum {
 /* One record. Fields not listed for the kind in TRACE_EVENT_KINDS are 0. */
 typedef struct trace_event {
   int64_t time;        /* ps since the trace start */
-  int64_t bytes;       /* message size; COLL_END: bytes sent */
-  int64_t bytes_recv;  /* COLL_END/NBCOLL_COMPLETE: bytes received */
+  int64_t bytes;       /* message size; collectives: the rank's contribution */
+  int64_t bytes_recv;  /* collectives: bytes received as Score-P counts them */
   uint64_t request;    /* request id (non-blocking kinds), unique per rank while live */
   uint32_t comm;       /* index into trace.comms */
   int32_t peer;        /* WORLD rank of the partner; collective root or -1 */
@@ -176,6 +184,10 @@ size_t trace_event_bytes(const trace *t);
 /* World rank of communicator rank `comm_rank` of `comm`, seen by world
  * rank `me` (needed for COMM_SELF); -1 when out of range. */
 int trace_comm_world_rank(const trace *t, uint32_t comm, int me, int comm_rank);
+
+/* Communicator rank of world rank `world` in `comm` (0 in a COMM_SELF
+ * communicator), -1 when it is not a member. O(comm size). */
+int trace_comm_rank(const trace *t, uint32_t comm, int world);
 
 /* Name of an event kind / OTF2 record type; static strings. */
 const char *trace_kind_name(int kind);
