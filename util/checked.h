@@ -4,7 +4,10 @@
  * Every product or sum of counts that comes from input (bytes x hops,
  * ranks x cores, seconds x 1e12) goes through these: they return FALSE
  * instead of wrapping, and the caller turns that into an error naming the
- * input. Header-only (compiler builtins), no state.
+ * input. Saturating forms exist for counters that run through a hot loop:
+ * they stick at INT64_MAX, which the loop's owner checks once at the end
+ * (a saturated time is an error: CHECKED_PS_LIMIT). Header-only (compiler
+ * builtins), no state.
  * Not for: floating-point sums (they saturate to inf by themselves).
  */
 #pragma once
@@ -42,6 +45,30 @@ static inline int64_t saturating_add_i64(int64_t a, int64_t b)
   if (__builtin_add_overflow(a, b, &r))
     return b > 0 ? INT64_MAX : INT64_MIN;
   return r;
+}
+
+/* a * b, INT64_MAX / INT64_MIN instead of wrapping. */
+static inline int64_t saturating_mul_i64(int64_t a, int64_t b)
+{
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r))
+    return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
+  return r;
+}
+
+/* INT64_MAX picoseconds are 106.75 days: what time saturates at, and how
+ * errors name it ("simulated time exceeds " CHECKED_PS_LIMIT). */
+#define CHECKED_PS_LIMIT "106 days at ps resolution"
+
+/* A number of picoseconds given as a double, rounded to nearest; INT64_MAX
+ * (INT64_MIN) when it does not fit, INT64_MAX for NaN. */
+static inline int64_t saturating_ps(double ps)
+{
+  if (!(ps < 9.2233720368547748e18))
+    return INT64_MAX;
+  if (ps <= -9.2233720368547748e18)
+    return INT64_MIN;
+  return (int64_t)(ps + (ps >= 0 ? 0.5 : -0.5));
 }
 
 /* Seconds -> picoseconds, rounded to nearest; FALSE when `seconds` is not

@@ -11,13 +11,15 @@
  *
  * Ownership: the struct and what it points to belong to the caller and
  * must outlive the work. NULL means: nobody is watching, never stop.
- * Not for: results or errors (GError).
+ * Not for: results or errors (GError), except "interrupted" (progress_check).
  */
 #pragma once
 
 #include <glib.h>
 #include <signal.h>
 #include <stdint.h>
+
+#include "util/status.h"
 
 G_BEGIN_DECLS
 
@@ -40,6 +42,15 @@ static inline void progress_report(const progress *p, const char *what, uint64_t
 static inline gboolean progress_stopped(const progress *p)
 {
   return p && p->stop && *p->stop;
+}
+
+/* FALSE with "interrupted" (STATUS_ERROR_INTERRUPTED) once p says stop. */
+static inline gboolean progress_check(const progress *p, GError **error)
+{
+  if (!progress_stopped(p))
+    return TRUE;
+  g_set_error_literal(error, STATUS_ERROR, STATUS_ERROR_INTERRUPTED, "interrupted");
+  return FALSE;
 }
 
 G_END_DECLS
