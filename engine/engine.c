@@ -131,6 +131,10 @@ static void heap_pop_top(engine *e)
 
 void engine_schedule(engine *e, int64_t time, uint32_t kind, uint32_t a, uint64_t b)
 {
+  if (G_UNLIKELY(time == INT64_MAX)) {
+    e->overflow = TRUE;
+    return;
+  }
   g_assert(time >= e->now);
   uint32_t ni = node_alloc(e);
   engine_node *nd = &e->nodes[ni];

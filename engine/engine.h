@@ -5,7 +5,11 @@
  * events at the same picosecond run in the order they were scheduled, so a
  * run is fully deterministic. Time is int64 picoseconds (DESIGN.md: HAEC
  * links have 10 ps latencies); compute in double and round once with
- * engine_ps().
+ * engine_ps(). Time saturates: engine_ps() of a duration beyond int64
+ * picoseconds (106 days) gives INT64_MAX, sums of times use
+ * saturating_add_i64(), and an event at INT64_MAX is not queued but sets
+ * `overflow`, which the owner turns into an error ("simulated time exceeds
+ * " CHECKED_PS_LIMIT) - never a wrapped, negative clock.
  *
  * Queue: events of one time wait in a FIFO "bucket" (pooled nodes, in
  * scheduling order); a 4-ary heap orders the buckets by (time, sequence of
@@ -36,6 +40,8 @@
 
 #include <glib.h>
 #include <stdint.h>
+
+#include "util/checked.h"
 
 G_BEGIN_DECLS
 
@@ -92,6 +98,7 @@ struct engine {
   int64_t now;         /* time of the event being handled (or last handled) */
   uint64_t handled;    /* events dispatched so far */
   size_t max_queue;    /* high-water mark of n */
+  gboolean overflow;   /* an event at INT64_MAX (saturated time) was dropped */
   int nkinds;
   engine_kind kinds[ENGINE_MAX_KINDS];
 };
@@ -104,7 +111,8 @@ void engine_free(engine *e);
 uint32_t engine_register(engine *e, engine_handler fn, void *ctx);
 
 /* Schedules an event at `time` (>= e->now; asserted). O(1) when a bucket
- * of that time is open, else O(log buckets). */
+ * of that time is open, else O(log buckets). At time INT64_MAX (a
+ * saturated sum) the event is dropped and `overflow` set. */
 void engine_schedule(engine *e, int64_t time, uint32_t kind, uint32_t a, uint64_t b);
 
 /* Dispatches events in (time, seq) order until the queue is empty; returns
@@ -136,10 +144,11 @@ static inline const engine_event *engine_peek(const engine *e)
   return e->nheap ? &e->nodes[e->buckets[e->heap[0].bucket].head].ev : NULL;
 }
 
-/* Seconds (double) -> picoseconds, rounded to nearest. */
+/* Seconds (double) -> picoseconds, rounded to nearest; INT64_MAX when it
+ * does not fit (or is NaN, or infinite). */
 static inline int64_t engine_ps(double seconds)
 {
-  return (int64_t)(seconds * 1e12 + (seconds >= 0 ? 0.5 : -0.5));
+  return saturating_ps(seconds * 1e12);
 }
 
 /* Bytes of memory the queue holds (for reports). */

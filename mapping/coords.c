@@ -6,14 +6,13 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/budget.h"
+
 double *strategy_load_coords(const char *path, int ntasks, int *dims, GError **error)
 {
   char *text = NULL;
-  if (!g_file_get_contents(path, &text, NULL, NULL)) {
-    g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
-                "%s: cannot read, expected a coordinates file (one line per rank)", path);
+  if (!budget_read_text(path, "a coordinates file (one line per rank)", &text, NULL, error))
     return NULL;
-  }
   char **lines = g_strsplit(text, "\n", -1);
   GArray *vals = g_array_new(FALSE, FALSE, sizeof(double));
   int rows = 0, nd = -1;

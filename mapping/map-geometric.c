@@ -43,6 +43,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/budget.h"
+
 #define GEO_MAX_DIMS 8
 #define GEO_MAX_OFFSETS 128 /* distinct rank offsets a stencil may show */
 
@@ -452,7 +454,7 @@ out:
 static double *slot_coords(const platform *p, gboolean shift, gboolean bwscale)
 {
   const topo *t = p->topo;
-  int nd = t->ndims, cores = p->cores_per_node, S = p->nalloc * cores;
+  int nd = t->ndims, cores = p->cores_per_node, S = (int)platform_capacity(p);
   int *nc = g_new(int, (size_t)p->nalloc * nd);
   for (int a = 0; a < p->nalloc; a++)
     topo_coords(t, p->alloc[a], nc + (size_t)a * nd);
@@ -557,7 +559,7 @@ static gboolean run_geometric(const strategy_ctx *ctx, const strategy_args *args
   int *tpart = NULL, *spart = NULL, *first_slot = NULL, *node = NULL;
   const double *tc = ctx->coords;
   int td = ctx->coord_dims;
-  int T = g->n, S = platform_capacity(p);
+  int T = g->n, S = (int)MIN(platform_capacity(p), G_MAXINT);
 
   if (!topo_is_regular(p->topo)) {
     g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
@@ -597,6 +599,17 @@ static gboolean run_geometric(const strategy_ctx *ctx, const strategy_args *args
   /* MFZ: the task set flips its lower halves when pd is a multiple of td */
   gboolean task_flip_lower = sfc == SFC_MFZ && pd > td && pd % td == 0;
   sfc_kind node_sfc = sfc == SFC_MFZ ? SFC_FZ : sfc;
+  /* every slot (node x core) is a point: its coordinates and part */
+  if (platform_capacity(p) > G_MAXINT ||
+      !budget_check_array("geometric: the slots (nodes x cores) of the platform",
+                          (uint64_t)platform_capacity(p), sizeof(double) * pd + 2 * sizeof(int),
+                          error)) {
+    if (error && !*error)
+      g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
+                  "geometric: %s has %" G_GINT64_FORMAT " slots (nodes x cores), expected at "
+                  "most 2^31 - 1 (lower --cores)", p->name, platform_capacity(p));
+    goto out;
+  }
   sx = slot_coords(p, strategy_arg_int(args, "shift"), strategy_arg_int(args, "bwscale"));
 
   int ntp = 1, nnp = 1; /* task and node permutations tried */

@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/budget.h"
+#include "util/output.h"
+
 G_DEFINE_QUARK(mapping-error-quark, mapping_error)
 
 mapping *mapping_new(int ntasks)
@@ -88,11 +91,8 @@ static gboolean parse_int(const char *s, long *out)
 mapping *mapping_load(const char *path, const platform *p, int ntasks, GError **error)
 {
   char *text = NULL;
-  if (!g_file_get_contents(path, &text, NULL, NULL)) {
-    g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_IO,
-                "%s: cannot read file, expected a mapping file ('rank node' per line)", path);
+  if (!budget_read_text(path, "a mapping file ('rank node' per line)", &text, NULL, error))
     return NULL;
-  }
   char **lines = g_strsplit(text, "\n", -1);
   g_free(text);
   mapping *m = mapping_new(ntasks);
@@ -176,18 +176,14 @@ out:
 
 gboolean mapping_save(const mapping *m, const char *path, const char *comment, GError **error)
 {
-  GString *s = g_string_new("# mapsim mapping: rank node\n");
+  output *o = output_open(path, NULL, error);
+  if (!o)
+    return FALSE;
+  FILE *f = output_stream(o);
+  fputs("# mapsim mapping: rank node\n", f);
   if (comment)
-    g_string_append_printf(s, "# %s\n", comment);
+    fprintf(f, "# %s\n", comment);
   for (int r = 0; r < m->ntasks; r++)
-    g_string_append_printf(s, "%d %d\n", r, m->node[r]);
-  GError *e = NULL;
-  gboolean ok = g_file_set_contents(path, s->str, (gssize)s->len, &e);
-  if (!ok) {
-    g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_IO, "%s: %s, expected a writable path", path,
-                e->message);
-    g_error_free(e);
-  }
-  g_string_free(s, TRUE);
-  return ok;
+    fprintf(f, "%d %d\n", r, m->node[r]);
+  return output_commit(o, error);
 }

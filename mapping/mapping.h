@@ -47,7 +47,8 @@ gboolean mapping_validate(const mapping *m, const platform *p, GError **error);
 /* Reads a mapping file for ntasks ranks and validates it. */
 mapping *mapping_load(const char *path, const platform *p, int ntasks, GError **error);
 
-/* Writes a mapping file atomically (temporary file + rename). */
+/* Writes a mapping file atomically (util/output.h: temporary file + rename;
+ * symbolic links written through, devices and FIFOs directly). */
 gboolean mapping_save(const mapping *m, const char *path, const char *comment, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(mapping, mapping_free)

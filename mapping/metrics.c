@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/checked.h"
+
 void metrics_summarize_links(metrics *out, const platform *p)
 {
   out->max_link_messages = 0;
@@ -71,6 +73,26 @@ const field metrics_fields[] = {
 #undef V
 const int metrics_nfields = G_N_ELEMENTS(metrics_fields);
 
+/* *sum += v, saturating (and flagged) instead of wrapping; INT64_MAX is
+ * the saturated value (a saturating_mul_i64 term may bring it). */
+static inline void add(metrics *x, int64_t *sum, int64_t v)
+{
+  if (G_UNLIKELY(!checked_add_i64(*sum, v, sum) || *sum == INT64_MAX)) {
+    *sum = INT64_MAX;
+    x->overflow = TRUE;
+  }
+}
+
+gboolean metrics_check(const metrics *m, GError **error)
+{
+  if (!m->overflow)
+    return TRUE;
+  g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_INVALID,
+              "the static metrics overflow: hop_bytes or a link's bytes exceed 2^63 - 1 "
+              "(bytes x hops of the traffic on this platform)");
+  return FALSE;
+}
+
 metrics *metrics_compute(const commgraph *g, const platform *p, const mapping *m)
 {
   g_assert(m->ntasks >= g->n);
@@ -104,13 +126,13 @@ metrics *metrics_compute(const commgraph *g, const platform *p, const mapping *m
       route_begin(&it, p->router, a, b);
       while (route_next(&it, &l)) {
         x->link_messages[l]++;
-        x->link_bytes[l] += bytes;
+        add(x, &x->link_bytes[l], bytes);
         hops++;
       }
       x->total_hops += hops;
-      x->hop_bytes += bytes * hops;
+      add(x, &x->hop_bytes, saturating_mul_i64(bytes, hops));
       if (g->msgs)
-        x->message_hops += g->msgs[e] * hops;
+        add(x, &x->message_hops, saturating_mul_i64(g->msgs[e], hops));
       x->max_dilation = MAX(x->max_dilation, hops);
     }
   }

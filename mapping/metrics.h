@@ -19,6 +19,7 @@
  *  - hop_time: sum over links of bytes(e) / bw(e) - hop-bytes weighted by
  *    link speed (a hop over a slow link costs more), seconds.
  *
+ * Sums saturate at INT64_MAX and set `overflow` (metrics_check reports it).
  * Cost: O(sum of route lengths); nothing is allocated per edge.
  * Ownership: metrics_compute() returns a struct the caller frees with
  * metrics_free(); it owns the per-link arrays. Not for: simulated time.
@@ -55,6 +56,7 @@ typedef struct metrics {
   double gap_hop_bytes;      /* (hop_bytes - hop_bytes_bound) / hop_bytes */
   int64_t max_link_bytes_bound;
   double gap_max_link;       /* (max_link_bytes - max_link_bytes_bound) / max_link_bytes */
+  gboolean overflow;         /* a sum passed 2^63 - 1 (it saturated): not a result */
   int nlinks;
   int64_t *link_messages;    /* nlinks */
   int64_t *link_bytes;       /* nlinks */
@@ -76,6 +78,9 @@ static inline unsigned metrics_view(const metrics *m)
 }
 
 metrics *metrics_compute(const commgraph *g, const platform *p, const mapping *m);
+
+/* FALSE + an error naming the cause when a sum of `m` overflowed. */
+gboolean metrics_check(const metrics *m, GError **error);
 
 /* The same summaries from per-link counters gathered elsewhere (a simulated
  * run): fills the link fields of `out` from link_messages/link_bytes. */

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/status.h"
+
 G_DEFINE_QUARK(strategy-error-quark, strategy_error)
 
 const strategy *strategy_find(const char *name)
@@ -96,10 +98,17 @@ static gboolean check_value(const strategy *s, const strategy_param *d, const ch
     ok = g_strv_contains((const char *const *)words, value);
     g_strfreev(words);
   } else {
-    char *end;
-    errno = 0;
-    double v = d->type == SPARAM_INT ? (double)strtol(value, &end, 10) : g_ascii_strtod(value, &end);
-    ok = !errno && end != value && *end == '\0' && isfinite(v);
+    double v = 0;
+    if (d->type == SPARAM_INT) {
+      gint64 i;
+      ok = g_ascii_string_to_signed(value, 10, G_MININT, G_MAXINT, &i, NULL);
+      v = (double)i;
+    } else {
+      char *end;
+      errno = 0;
+      v = g_ascii_strtod(value, &end);
+      ok = !errno && end != value && *end == '\0' && isfinite(v);
+    }
     if (ok && d->choices) {
       double lo = -INFINITY, hi = INFINITY;
       char **r = g_strsplit(d->choices, "..", 2);
@@ -149,7 +158,7 @@ static gboolean parse_step(const char *text, strategy_step *step, GError **error
     for (int i = 0; opts[i]; i++) {
       char **kv = g_strsplit(opts[i], "=", 2);
       int idx = -1;
-      for (int j = 0; j < step->args.n && kv[1]; j++)
+      for (int j = 0; j < step->args.n && kv[0] && kv[1]; j++)
         if (strcmp(s->params[j].name, kv[0]) == 0)
           idx = j;
       if (idx < 0) {
@@ -217,6 +226,13 @@ strategy_pipeline *strategy_parse(const char *spec, GError **error)
     g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
                 "--strategy: empty, expected e.g. greedy+wh+mc");
   for (int i = 0; ok && i < n; i++) {
+    if (!*steps[i]) {
+      g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
+                  "--strategy '%s': step %d is empty, expected NAME[:key=value,...] on both "
+                  "sides of every '+'", spec, i + 1);
+      ok = FALSE;
+      break;
+    }
     ok = parse_step(steps[i], &pl->steps[i], error);
     if (ok || pl->steps[i].s)
       pl->nsteps++;
@@ -255,8 +271,12 @@ static gboolean run_steps(const strategy_pipeline *pl, int from, const strategy_
     if (!st->s->run(ctx, &st->args, m, error))
       return FALSE;
     GError *e = NULL;
-    if (!mapping_validate(m, ctx->p, &e))
-      g_error("strategy %s left an invalid mapping: %s", st->s->name, e->message); /* bug */
+    if (!mapping_validate(m, ctx->p, &e)) {
+      g_set_error(error, STATUS_ERROR, STATUS_ERROR_INTERNAL,
+                  "strategy %s left an invalid mapping: %s", st->s->name, e->message);
+      g_error_free(e);
+      return FALSE;
+    }
   }
   return TRUE;
 }

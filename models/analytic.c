@@ -27,11 +27,11 @@ static void analytic_start(netmodel *m, const netmodel_msg *msg)
     netmodel_count_link(m, msg, link);
     lat += p->link_lat[link] + p->model.router_delay;
     bw = MIN(bw, p->link_bw[link]);
-    m->link_busy_ps[link] += engine_ps(wire / p->link_bw[link]);
+    netmodel_add(m, &m->link_busy_ps[link], engine_ps(wire / p->link_bw[link]));
     hops++;
   }
   netmodel_count_hops(m, msg, hops);
-  netmodel_deliver(m, msg, msg->t + engine_ps(lat + wire / bw));
+  netmodel_deliver(m, msg, saturating_add_i64(msg->t, engine_ps(lat + wire / bw)));
 }
 
 const struct netmodel_ops netmodel_analytic_ops = {

@@ -453,7 +453,7 @@ static void rerate(flowmodel *fm, int64_t now)
       continue;
     fm->rate[g] = fm->new_rate[g];
     fm->ver[g]++;
-    engine_schedule(m->eng, now + engine_ps(fm->rem[g] / fm->rate[g]), m->own_kind, (uint32_t)g,
+    engine_schedule(m->eng, saturating_add_i64(now, engine_ps(fm->rem[g] / fm->rate[g])), m->own_kind, (uint32_t)g,
                     (uint64_t)fm->ver[g] << 2 | FLOW_EV_FINISH);
   }
   fm->rerates++;
@@ -474,7 +474,7 @@ static int flow_route(flowmodel *fm, const netmodel_msg *msg, double wire, doubl
   route_begin(&it, p->router, msg->src, msg->dst);
   while (route_next(&it, &link)) {
     netmodel_count_link(m, msg, link);
-    m->link_busy_ps[link] += engine_ps(wire / p->link_bw[link]);
+    netmodel_add(m, &m->link_busy_ps[link], engine_ps(wire / p->link_bw[link]));
     l += p->link_lat[link] + p->model.router_delay;
     if (h == fm->route_cap) {
       fm->route_cap *= 2;
@@ -492,7 +492,7 @@ static void flow_start(netmodel *m, const netmodel_msg *msg)
   flowmodel *fm = (flowmodel *)m;
   double wire = (double)netmodel_wire_bytes(m->p, msg->bytes), lat;
   int h = flow_route(fm, msg, wire, &lat);
-  int64_t t0 = msg->t + engine_ps(lat);
+  int64_t t0 = saturating_add_i64(msg->t, engine_ps(lat));
   if (wire <= 0 || h == 0) {
     netmodel_deliver(m, msg, t0);
     return;

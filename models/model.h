@@ -138,6 +138,7 @@ struct netmodel {
   int64_t *link_messages[NETMODEL_NCLASSES]; /* nlinks each */
   int64_t *link_busy_ps;           /* nlinks: time the link transmitted */
   netmodel_totals tot[NETMODEL_NCLASSES];
+  gboolean overflow;               /* a counter saturated (netmodel_add) */
 };
 
 /* The registry (models/models.c), NULL-terminated. */
@@ -158,10 +159,21 @@ void netmodel_free(netmodel *m);
  * delivered at msg->t without touching a link. */
 void netmodel_start(netmodel *m, const netmodel_msg *msg);
 
+/* For models: *sum += v for a counter (bytes, busy time); saturates at
+ * INT64_MAX (the value saturated terms bring too) and sets m->overflow,
+ * which the owner reports. */
+static inline void netmodel_add(netmodel *m, int64_t *sum, int64_t v)
+{
+  if (G_UNLIKELY(!checked_add_i64(*sum, v, sum) || *sum == INT64_MAX)) {
+    *sum = INT64_MAX;
+    m->overflow = TRUE;
+  }
+}
+
 /* For models: counts one link of msg's route. */
 static inline void netmodel_count_link(netmodel *m, const netmodel_msg *msg, int link)
 {
-  m->link_bytes[msg->cls][link] += msg->bytes;
+  netmodel_add(m, &m->link_bytes[msg->cls][link], msg->bytes);
   m->link_messages[msg->cls][link]++;
 }
 

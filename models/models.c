@@ -92,7 +92,7 @@ void netmodel_start(netmodel *m, const netmodel_msg *msg)
 {
   netmodel_totals *t = &m->tot[msg->cls];
   t->messages++;
-  t->bytes += msg->bytes;
+  netmodel_add(m, &t->bytes, msg->bytes);
   if (msg->src == msg->dst) {
     engine_schedule(m->eng, msg->t, m->done_kind, msg->tag, msg->token);
     return;
@@ -103,7 +103,7 @@ void netmodel_start(netmodel *m, const netmodel_msg *msg)
 void netmodel_count_hops(netmodel *m, const netmodel_msg *msg, int hops)
 {
   netmodel_totals *t = &m->tot[msg->cls];
-  t->hop_bytes += msg->bytes * hops;
+  netmodel_add(m, &t->hop_bytes, saturating_mul_i64(msg->bytes, hops));
   t->msg_hops += hops;
   if (hops > t->max_hops)
     t->max_hops = hops;
@@ -112,13 +112,13 @@ void netmodel_count_hops(netmodel *m, const netmodel_msg *msg, int hops)
 int64_t netmodel_wire_bytes(const platform *p, int64_t bytes)
 {
   int64_t ps = p->model.packet_size > 0 ? p->model.packet_size : 1;
-  int64_t packets = bytes > 0 ? (bytes + ps - 1) / ps : 1;
-  return bytes + packets * p->model.packet_header;
+  int64_t packets = bytes > 0 ? bytes / ps + (bytes % ps != 0) : 1;
+  return saturating_add_i64(bytes, saturating_mul_i64(packets, p->model.packet_header));
 }
 
 void netmodel_deliver(netmodel *m, const netmodel_msg *msg, int64_t t)
 {
   g_assert(t >= msg->t);
-  m->tot[msg->cls].transfer_ps += t - msg->t;
+  netmodel_add(m, &m->tot[msg->cls].transfer_ps, t - msg->t);
   engine_schedule(m->eng, t, m->done_kind, msg->tag, msg->token);
 }

@@ -281,16 +281,18 @@ static void transmit(pktmodel *pm, int l, int p, int hop, int64_t now)
 {
   netmodel *m = &pm->base;
   int msg = pm->pmsg[p];
-  int64_t end = now + engine_ps((double)pm->pwire[p] / m->p->link_bw[l]);
+  int64_t end = saturating_add_i64(now, engine_ps((double)pm->pwire[p] / m->p->link_bw[l]));
   if (pm->cut_through && hop > 0)
     end = MAX(end, pm->ptail[p]);
   pm->busy[l] = 1;
   pm->cur_hop[l] = hop;
-  m->link_busy_ps[l] += end - now;
+  netmodel_add(m, &m->link_busy_ps[l], end - now);
   engine_schedule(m->eng, end, m->own_kind, (uint32_t)l, PKT_EV_TXEND);
-  int64_t tail = end + pm->lat_ps[l], head = tail;
+  int64_t tail = saturating_add_i64(end, pm->lat_ps[l]), head = tail;
   if (pm->cut_through && hop + 1 < pm->mhops[msg])
-    head = now + engine_ps((double)m->p->model.packet_header / m->p->link_bw[l]) + pm->lat_ps[l];
+    head = saturating_add_i64(
+        saturating_add_i64(now, engine_ps((double)m->p->model.packet_header / m->p->link_bw[l])),
+        pm->lat_ps[l]);
   pm->ptail[p] = tail;
   pm->phop[p] = hop + 1;
   engine_schedule(m->eng, head, m->own_kind, (uint32_t)p, PKT_EV_ARRIVE);

@@ -13,7 +13,7 @@
  *   [model]         router_delay, eager_threshold, send_overhead,
  *                   recv_overhead, packet_size, packet_header
  * Relative file names are relative to the INI file. Unknown groups or keys
- * are errors (they are usually typos). Full reference: configs/README.md.
+ * and groups or keys given twice are errors (they are usually typos). Full reference: configs/README.md.
  */
 #include "routing/platform-private.h"
 
@@ -21,6 +21,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/budget.h"
 
 typedef struct {
   const char *path;
@@ -265,10 +267,8 @@ static gboolean build_graph(ini_ctx *c, platform *p, const char *file, GError **
   char **lines = NULL;
   int nnodes = 0;
   gboolean bidir = g_key_file_get_boolean(c->kf, "topology", "bidirectional", NULL);
-  if (!g_file_get_contents(path, &text, NULL, NULL)) {
-    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_IO,
-                "%s: cannot read file, expected a link list 'src dst [linktype]' "
-                "(from %s [topology] graph)", path, c->path);
+  if (!budget_read_text(path, "a link list 'src dst [linktype]'", &text, NULL, error)) {
+    g_prefix_error(error, "%s: [topology] graph: ", c->path);
     goto out;
   }
   lines = g_strsplit(text, "\n", -1);
@@ -359,16 +359,18 @@ static gboolean read_model(ini_ctx *c, platform *p, GError **error)
 
 static gboolean read_rest(ini_ctx *c, platform *p, GError **error)
 {
-  GError *e = NULL;
   if (g_key_file_has_key(c->kf, "nodes", "cores", NULL)) {
-    int cores = g_key_file_get_integer(c->kf, "nodes", "cores", &e);
-    if (e || cores < 1) {
-      g_clear_error(&e);
+    char *v = g_key_file_get_value(c->kf, "nodes", "cores", NULL);
+    gint64 cores = 0;
+    gboolean ok = g_ascii_string_to_signed(g_strstrip(v), 10, 1, PLATFORM_MAX_CORES, &cores, NULL);
+    if (!ok)
       g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
-                  "%s: [nodes] cores: expected a whole number >= 1", c->path);
+                  "%s: [nodes] cores = %s: expected a whole number from 1 to %d", c->path, v,
+                  PLATFORM_MAX_CORES);
+    g_free(v);
+    if (!ok)
       return FALSE;
-    }
-    p->cores_per_node = cores;
+    p->cores_per_node = (int)cores;
   }
   char *order = g_key_file_get_string(c->kf, "routing", "order", NULL);
   char *algo = g_key_file_get_string(c->kf, "routing", "algorithm", NULL);
@@ -424,6 +426,59 @@ static gboolean read_rest(ini_ctx *c, platform *p, GError **error)
     }
   }
   return read_model(c, p, error);
+}
+
+/* GKeyFile merges a group given twice and keeps the last of a key given
+ * twice; in a platform file either is a mistake (a pasted block, a typo in
+ * a group name). This finds the first repeat: one pass over the lines,
+ * which GKeyFile has already accepted as well-formed. */
+static gboolean check_repeats(const char *path, const char *text, GError **error)
+{
+  GHashTable *groups = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  GHashTable *keys = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  char **lines = g_strsplit(text, "\n", -1);
+  char *group = NULL;
+  gboolean ok = TRUE;
+  for (int ln = 0; lines[ln] && ok; ln++) {
+    char *l = g_strstrip(lines[ln]);
+    if (*l == '\0' || *l == '#')
+      continue;
+    if (*l == '[') {
+      char *close = strchr(l, ']');
+      g_free(group);
+      group = g_strndup(l + 1, close ? (gsize)(close - l - 1) : strlen(l + 1));
+      gpointer first = g_hash_table_lookup(groups, group);
+      if (first) {
+        g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                    "%s:%d: group [%s] again (first on line %d), expected each group once",
+                    path, ln + 1, group, GPOINTER_TO_INT(first));
+        ok = FALSE;
+      }
+      g_hash_table_insert(groups, g_strdup(group), GINT_TO_POINTER(ln + 1));
+      continue;
+    }
+    char *eq = strchr(l, '=');
+    if (!eq || !group)
+      continue;
+    char *key = g_strstrip(g_strndup(l, (gsize)(eq - l)));
+    char *full = g_strdup_printf("%s\n%s", group, key);
+    gpointer first = g_hash_table_lookup(keys, full);
+    if (first) {
+      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                  "%s:%d: [%s] %s given again (first on line %d), expected each key once",
+                  path, ln + 1, group, key, GPOINTER_TO_INT(first));
+      ok = FALSE;
+      g_free(full);
+    } else {
+      g_hash_table_insert(keys, full, GINT_TO_POINTER(ln + 1));
+    }
+    g_free(key);
+  }
+  g_free(group);
+  g_strfreev(lines);
+  g_hash_table_destroy(groups);
+  g_hash_table_destroy(keys);
+  return ok;
 }
 
 gboolean platform_keyfile_set(GKeyFile *kf, const char *const *sets, GError **error)
@@ -490,15 +545,19 @@ platform *platform_load_ini(const char *path, const char *const *sets, GError **
   g_key_file_set_list_separator(kf, ',');
   platform *p = NULL;
   GError *e = NULL;
-  if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &e)) {
-    gboolean missing = e->domain == G_FILE_ERROR;
-    g_set_error(error, PLATFORM_ERROR, missing ? PLATFORM_ERROR_IO : PLATFORM_ERROR_PARSE,
+  char *text = NULL;
+  gsize len = 0;
+  if (!budget_read_text(path, "an INI platform file", &text, &len, error)) {
+    /* the message names the file */
+  } else if (!g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, &e)) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
                 "%s: %s, expected an INI platform file", path, e->message);
     g_error_free(e);
-  } else if (platform_keyfile_set(kf, sets, error)) {
+  } else if (check_repeats(path, text, error) && platform_keyfile_set(kf, sets, error)) {
     g_autofree char *dir = g_path_get_dirname(path);
     p = from_keyfile(kf, path, dir, sets, error);
   }
+  g_free(text);
   g_key_file_free(kf);
   return p;
 }

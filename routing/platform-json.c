@@ -17,6 +17,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/budget.h"
+
 static gboolean fail(GError **error, const char *path, const char *field, const char *expected)
 {
   g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE, "%s: %s: expected %s", path, field,
@@ -173,15 +175,52 @@ static gboolean read_modules(platform *p, JsonObject *root, const char *path,
   return TRUE;
 }
 
+/* json-glib's parser recurses once per nesting level, so a file of a
+ * hundred thousand '[' would overflow the stack; a platform file nests
+ * five levels deep. One pass outside strings. */
+#define JSON_MAX_DEPTH 64
+static gboolean check_depth(const char *path, const char *text, GError **error)
+{
+  int depth = 0, line = 1;
+  gboolean in_str = FALSE;
+  for (const char *c = text; *c; c++) {
+    if (*c == '\n')
+      line++;
+    if (in_str) {
+      if (*c == '\\' && c[1])
+        c++;
+      else if (*c == '"')
+        in_str = FALSE;
+    } else if (*c == '"') {
+      in_str = TRUE;
+    } else if ((*c == '[' || *c == '{') && ++depth > JSON_MAX_DEPTH) {
+      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                  "%s:%d: nested more than %d levels deep, expected a HAEC-SIM JSON platform "
+                  "file", path, line, JSON_MAX_DEPTH);
+      return FALSE;
+    } else if (*c == ']' || *c == '}') {
+      depth--;
+    }
+  }
+  return TRUE;
+}
+
 platform *platform_load_json(const char *path, GError **error)
 {
   JsonParser *parser = json_parser_new();
   platform *p = NULL;
   GError *e = NULL;
-  if (!json_parser_load_from_file(parser, path, &e)) {
-    gboolean io = e->domain == G_FILE_ERROR;
-    g_set_error(error, PLATFORM_ERROR, io ? PLATFORM_ERROR_IO : PLATFORM_ERROR_PARSE,
-                "%s: %s, expected a HAEC-SIM JSON platform file", path, e->message);
+  char *text = NULL;
+  gsize len = 0;
+  if (!budget_read_text(path, "a HAEC-SIM JSON platform file", &text, &len, error) ||
+      !check_depth(path, text, error))
+    goto out;
+  if (!json_parser_load_from_data(parser, text, (gssize)len, &e)) {
+    /* json-glib names in-memory data "<data>"; the file has a name */
+    const char *msg = g_str_has_prefix(e->message, "<data>:") ? e->message + 7 : e->message;
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "%s:%s%s, expected a HAEC-SIM JSON platform file", path, msg == e->message ? " " : "",
+                msg);
     g_error_free(e);
     goto out;
   }
@@ -206,6 +245,7 @@ platform *platform_load_json(const char *path, GError **error)
   }
   g_ptr_array_unref(ignored);
 out:
+  g_free(text);
   g_object_unref(parser);
   return p;
 }

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/budget.h"
+
 G_DEFINE_QUARK(platform-error-quark, platform_error)
 
 #define OPTICAL_BW 31.25e9   /* 250 Gbit/s in bytes/s */
@@ -158,6 +160,19 @@ gboolean platform_finish(platform *p, const char *order, GError **error)
   p->router = router_new(p->topo, order && topo_is_regular(p->topo) ? ord : NULL, error);
   if (!p->router)
     return FALSE;
+  if (!topo_is_regular(p->topo)) {
+    /* regular topologies are connected by construction; a link graph must be
+     * strongly connected, or routes, distances and the mappers' searches
+     * have no answer for some pairs */
+    size_t n = (size_t)p->topo->nnodes;
+    for (size_t i = 0; i < n * n; i++)
+      if (p->router->dist[i] < 0) {
+        g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
+                    "%s: node %zu cannot reach node %zu over the links, expected a connected "
+                    "link graph (every node reaching every other)", p->source, i / n, i % n);
+        return FALSE;
+      }
+  }
   if (!p->alloc) {
     int *all = g_new(int, p->topo->nnodes);
     for (int i = 0; i < p->topo->nnodes; i++)
@@ -169,9 +184,9 @@ gboolean platform_finish(platform *p, const char *order, GError **error)
 
 gboolean platform_set_cores(platform *p, int cores, GError **error)
 {
-  if (cores < 1) {
+  if (cores < 1 || cores > PLATFORM_MAX_CORES) {
     g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
-                "cores per node %d, expected at least 1", cores);
+                "%s: %d cores per node, expected 1 to %d", p->source, cores, PLATFORM_MAX_CORES);
     return FALSE;
   }
   p->cores_per_node = cores;
@@ -219,11 +234,8 @@ static int *random_nodes(int nnodes, int n, guint32 seed)
 static gboolean load_node_list(platform *p, const char *path, GError **error)
 {
   char *text = NULL;
-  if (!g_file_get_contents(path, &text, NULL, NULL)) {
-    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_IO,
-                "%s: cannot read file, expected a node list (or all, random:N[:SEED])", path);
+  if (!budget_read_text(path, "a node list (or all, random:N[:SEED])", &text, NULL, error))
     return FALSE;
-  }
   char **lines = g_strsplit(text, "\n", -1);
   g_free(text);
   int nnodes = p->topo->nnodes;
@@ -335,7 +347,7 @@ int platform_ranks_per_node(const platform *p, int nranks)
 
 gboolean platform_check_capacity(const platform *p, int64_t nranks, GError **error)
 {
-  int64_t cap = (int64_t)p->nalloc * p->cores_per_node;
+  int64_t cap = platform_capacity(p);
   if (nranks <= cap)
     return TRUE;
   g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,

@@ -104,7 +104,10 @@ platform *platform_load_with(const char *spec, const char *const *sets, GError *
  * file (node ids, whitespace separated, `#` comments; kept in file order). */
 gboolean platform_set_allocation(platform *p, const char *spec, GError **error);
 
-/* Sets the cores per node (>= 1). */
+/* The most cores (ranks) a node may have. */
+#define PLATFORM_MAX_CORES (1 << 20)
+
+/* Sets the cores per node, 1 to PLATFORM_MAX_CORES. */
 gboolean platform_set_cores(platform *p, int cores, GError **error);
 
 /* Sets the fill policy by name: "pack" or "spread". */
@@ -118,10 +121,10 @@ const char *platform_fill_name(platform_fill f);
  * ceil(nranks / ranks_per_node) nodes. */
 int platform_ranks_per_node(const platform *p, int nranks);
 
-/* Ranks the platform can hold: nalloc * cores_per_node. */
-static inline int platform_capacity(const platform *p)
+/* Ranks the platform can hold: nalloc * cores_per_node (at most 2^50). */
+static inline int64_t platform_capacity(const platform *p)
 {
-  return p->nalloc * p->cores_per_node;
+  return (int64_t)p->nalloc * p->cores_per_node;
 }
 
 /* The one rule for "the ranks fit": nranks <= platform_capacity(p); else

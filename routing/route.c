@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/budget.h"
+
 G_DEFINE_QUARK(route-error-quark, route_error)
 
 /* Graph topologies with more nodes than this cannot hold n^2 tables. */
@@ -105,6 +107,10 @@ router *router_new(const topo *t, const int *order, GError **error)
                 t->nnodes, ROUTE_TABLE_MAX_NODES);
     return NULL;
   }
+  if (!topo_is_regular(t) &&
+      !budget_check_array("graph topology: shortest-path tables", (uint64_t)t->nnodes * t->nnodes,
+                          2 * sizeof(int), error))
+    return NULL;
   router *r = g_new0(router, 1);
   r->t = t;
   for (int d = 0; d < t->ndims; d++)
@@ -246,11 +252,8 @@ gboolean router_load_table(router *r, const char *path, GError **error)
     return FALSE;
   }
   char *text = NULL;
-  if (!g_file_get_contents(path, &text, NULL, NULL)) {
-    g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_IO,
-                "%s: cannot read file, expected a route table", path);
+  if (!budget_read_text(path, "a route table", &text, NULL, error))
     return FALSE;
-  }
   char **lines = g_strsplit(text, "\n", -1);
   g_free(text);
   gboolean ok = FALSE;

@@ -8,6 +8,8 @@
 
 #include <stdlib.h>
 
+#include "util/budget.h"
+
 G_DEFINE_QUARK(topo-error-quark, topo_error)
 
 static const char dim_letters[TOPO_MAX_DIMS + 1] = "xyzwvuts";
@@ -118,6 +120,33 @@ static int64_t links_at(const topo *t, const int *c, int d, int dir)
   return 0;
 }
 
+/* The links of a regular topology in closed form (what the loop below
+ * counts), checked against the link limit and, with the nodes, against
+ * the memory budget before anything is allocated: a mistyped shape such as
+ * 1000x1000x1000 ends here at once. */
+static gboolean check_size(const topo *t, GError **error)
+{
+  double links = 0, n = t->nnodes;
+  for (int d = 0; d < t->ndims; d++) {
+    double k = t->shape[d];
+    switch (t->conn[d]) {
+    case TOPO_MESH: links += 2 * (k - 1) * (n / k); break;
+    case TOPO_TORUS: links += k > 1 ? 2 * n : 0; break;
+    case TOPO_CROSSBAR: links += 2 * (k - 1) * (n / k) * (n / k); break;
+    }
+  }
+  if (links >= TOPO_MAX_LINKS) {
+    g_set_error(error, TOPO_ERROR, TOPO_ERROR_INVALID,
+                "%.0f links, expected fewer than %d", links, TOPO_MAX_LINKS);
+    return FALSE;
+  }
+  /* per node: its link offsets and first links, allocation tables; per
+   * link: ends, dimension, direction, type, bandwidth, latency and the
+   * counters of metrics and models */
+  uint64_t bytes = (uint64_t)n * (16 + 8 * (uint64_t)t->ndims) + (uint64_t)links * 64;
+  return budget_check_memory("the platform's nodes and links", bytes, error);
+}
+
 topo *topo_new_regular(int ndims, const int *shape, const topo_conn *conn, GError **error)
 {
   if (ndims < 1 || ndims > TOPO_MAX_DIMS) {
@@ -148,13 +177,17 @@ topo *topo_new_regular(int ndims, const int *shape, const topo_conn *conn, GErro
     t->conn[d] = conn[d];
     t->stride[d] = (int)nnodes;
     nnodes *= shape[d];
-    if (nnodes > G_MAXINT / 2) {
-      g_set_error(error, TOPO_ERROR, TOPO_ERROR_INVALID, "too many nodes, expected < 2^30");
+    if (nnodes >= TOPO_MAX_NODES) {
+      g_set_error(error, TOPO_ERROR, TOPO_ERROR_INVALID,
+                  "%" G_GINT64_FORMAT "%s nodes, expected fewer than %d", nnodes,
+                  d + 1 < ndims ? " or more" : "", TOPO_MAX_NODES);
       goto fail;
     }
   }
   t->nnodes = (int)nnodes;
   t->slab = t->crossbar_dim >= 0 ? t->nnodes / t->shape[t->crossbar_dim] : 0;
+  if (!check_size(t, error))
+    goto fail;
 
   /* Count links node by node, dimension by dimension, + before -. */
   t->first_link = g_new(int, (size_t)t->nnodes * ndims * 2);
@@ -168,10 +201,7 @@ topo *topo_new_regular(int ndims, const int *shape, const topo_conn *conn, GErro
         t->first_link[((size_t)u * ndims + d) * 2 + dir] = k ? (int)nl : -1;
         nl += k;
       }
-    if (nl > G_MAXINT / 2) {
-      g_set_error(error, TOPO_ERROR, TOPO_ERROR_INVALID, "too many links, expected < 2^30");
-      goto fail;
-    }
+    g_assert(nl < TOPO_MAX_LINKS); /* check_size counted them */
   }
   t->nlinks = (int)nl;
   alloc_links(t);

@@ -27,6 +27,9 @@
 G_BEGIN_DECLS
 
 #define TOPO_MAX_DIMS 8
+/* Node and link ids are ints; sums over them stay far from overflow. */
+#define TOPO_MAX_NODES (1 << 30)
+#define TOPO_MAX_LINKS (1 << 30)
 
 #define TOPO_ERROR (topo_error_quark())
 GQuark topo_error_quark(void);
@@ -61,8 +64,9 @@ typedef struct topo {
 } topo;
 
 /* A regular topology. Fails (TOPO_ERROR_INVALID) for ndims outside
- * 1..TOPO_MAX_DIMS, a size < 1, more than one crossbar dimension, or more
- * than 2^31 nodes or links. */
+ * 1..TOPO_MAX_DIMS, a size < 1, more than one crossbar dimension,
+ * TOPO_MAX_NODES nodes or TOPO_MAX_LINKS links or more, or (BUDGET_ERROR)
+ * more memory than the budget allows - all checked before allocating. */
 topo *topo_new_regular(int ndims, const int *shape, const topo_conn *conn, GError **error);
 
 /* A topology from a list of directed links src[i] -> dst[i] (link id i). */

@@ -122,6 +122,7 @@ typedef struct replay {
   uint32_t *ready;              /* ring of nranks: ranks woken at the engine's time */
   uint32_t ready_head, nready;
   GError *error;                /* first fatal error inside a handler */
+  const progress *progress;     /* replay_opts.progress */
 } replay;
 
 /* ---- helpers used by every part (inline: hot path) ---- */
@@ -163,3 +164,8 @@ gboolean replay_coll_wait(replay *R, rank_st *rs);
 /* replay-report.c */
 /* The result of a finished (or deadlocked) run. */
 replay_result *replay_collect(replay *R);
+
+/* FALSE + REPLAY_ERROR_OVERFLOW when a time or counter of the run passed
+ * int64 (saturated in the engine, the model or a sum replay_collect
+ * makes). */
+gboolean replay_check_overflow(const replay *R, GError **error);

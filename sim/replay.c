@@ -163,7 +163,7 @@ static void pair_progress(replay *R, uint32_t mi)
   op *ro = &R->ops[m->recv_op];
   if (!m->rndv) {
     if (m->t_data >= 0) {
-      op_done(R, m->recv_op, MAX(m->t_data, ro->time) + R->o_recv);
+      op_done(R, m->recv_op, saturating_add_i64(MAX(m->t_data, ro->time), R->o_recv));
       msg_free(R, mi);
     }
   } else if (m->t_rts >= 0) {
@@ -178,6 +178,21 @@ static void pair(replay *R, uint32_t mi, uint32_t oi)
   pair_progress(R, mi);
 }
 
+/* Advances the rank's clock by d >= 0; FALSE (R->error set) when it would
+ * pass int64 picoseconds. */
+static gboolean clock_advance(replay *R, rank_st *rs, int rank, int64_t d)
+{
+  if (G_LIKELY(checked_add_i64(rs->now, d, &rs->now) && rs->now < INT64_MAX))
+    return TRUE;
+  rs->now = INT64_MAX;
+  if (!R->error)
+    g_set_error(&R->error, REPLAY_ERROR, REPLAY_ERROR_OVERFLOW,
+                "simulated time exceeds " CHECKED_PS_LIMIT " (rank %d at record %" G_GINT64_FORMAT
+                "; check --compute-scale and the platform's bandwidths and latencies)", rank,
+                rs->base + rs->pos);
+  return FALSE;
+}
+
 /* ---- point-to-point ------------------------------------------------------ */
 
 /* Starts a send of `ev` at the rank's clock; returns its request, or NONE
@@ -185,7 +200,8 @@ static void pair(replay *R, uint32_t mi, uint32_t oi)
 static uint32_t send_start(replay *R, rank_st *rs, int rank, const trace_event *ev,
                            gboolean blocking)
 {
-  rs->now += R->o_send;
+  if (!clock_advance(R, rs, rank, R->o_send))
+    return NONE;
   uint32_t mi = msg_alloc(R);
   msg *m = &R->msgs[mi];
   *m = (msg){ .t_rts = -1, .t_data = -1, .bytes = ev->bytes, .send_op = NONE,
@@ -264,7 +280,7 @@ static void net_event(replay *R, const engine_event *ev)
     m->t_data = t;
     if (m->rndv) {
       op_done(R, m->send_op, t);
-      op_done(R, m->recv_op, t + R->o_recv);
+      op_done(R, m->recv_op, saturating_add_i64(t, R->o_recv));
       msg_free(R, mi);
     } else if (m->recv_op != NONE) {
       pair_progress(R, mi);
@@ -462,7 +478,7 @@ static int64_t scaled_gap(const replay *R, int64_t gap)
 {
   if (R->scale == 1.0 || gap <= 0)
     return MAX(gap, 0);
-  return (int64_t)llround((double)gap * R->scale);
+  return saturating_ps((double)gap * R->scale);
 }
 
 static gboolean refill(replay *R, rank_st *rs, int rank);
@@ -475,8 +491,9 @@ static void rank_run(replay *R, int rank)
     if (rs->stage == 0) {
       if (rs->depth == 0) {
         int64_t g = scaled_gap(R, ev->time - rs->prev_time);
-        rs->now += g;
-        rs->st.compute_ps += g;
+        if (!clock_advance(R, rs, rank, g))
+          return;
+        rs->st.compute_ps += g; /* <= now: no overflow */
       }
       rs->stage = 1;
     }
@@ -543,7 +560,18 @@ static void run_events(replay *R)
 {
   engine *e = R->eng;
   engine_event ev;
-  while (engine_pop(e, &ev)) {
+  uint64_t total = 0;
+  for (int r = 0; r < R->t->nranks; r++)
+    total += (uint64_t)R->ranks[r].total;
+  while (!R->error && !e->overflow && engine_pop(e, &ev)) {
+    if (G_UNLIKELY((e->handled & 0xffff) == 0) && R->progress) {
+      uint64_t done = 0;
+      for (int r = 0; r < R->t->nranks; r++)
+        done += (uint64_t)(R->ranks[r].base + R->ranks[r].pos);
+      progress_report(R->progress, "replay: trace records", done, total);
+      if (!progress_check(R->progress, &R->error))
+        break;
+    }
     const engine_event *nx = engine_peek(e);
     if (nx) {
       if (nx->kind == R->k_resume) {
@@ -737,6 +765,7 @@ static replay *replay_new(const trace_source *src, const platform *p, const mapp
   R->p = p;
   R->node = m->node;
   R->scale = o->compute_scale;
+  R->progress = o->progress;
   R->o_send = engine_ps(p->model.send_overhead);
   R->o_recv = engine_ps(p->model.recv_overhead);
   R->eager = p->model.eager_threshold;
@@ -852,6 +881,8 @@ replay_result *replay_run_source(const trace_source *src, const platform *p, con
   for (int r = 0; r < t->nranks; r++)
     engine_schedule(R->eng, 0, R->k_resume, (uint32_t)r, 0);
   run_events(R);
+  if (!R->error)
+    replay_check_overflow(R, &R->error);
   if (R->error) {
     g_propagate_error(error, R->error);
     R->error = NULL;

@@ -72,6 +72,7 @@
 #include "routing/platform.h"
 #include "traces/trace.h"
 #include "traces/trace-source.h"
+#include "util/progress.h"
 
 G_BEGIN_DECLS
 
@@ -80,6 +81,7 @@ GQuark replay_error_quark(void);
 
 typedef enum {
   REPLAY_ERROR_INPUT,       /* mapping/trace/platform that do not fit */
+  REPLAY_ERROR_OVERFLOW,    /* simulated time or a counter beyond int64 */
 } ReplayError;
 
 typedef struct replay_opts {
@@ -87,6 +89,7 @@ typedef struct replay_opts {
   const char *collectives;   /* "op=algo,...", NULL = auto for all */
   gboolean record_times;     /* build result->out_trace (new timestamps) */
   int64_t window;            /* streamed sources: records per refill (0: automatic) */
+  const progress *progress;  /* trace records replayed; stop = "interrupted"; may be NULL */
 } replay_opts;
 
 /* Defaults: compute_scale 1, collectives auto, no output trace. */
@@ -140,8 +143,10 @@ typedef struct replay_result {
 
 /* Replays `t` with ranks on the nodes of `m` (validated against `p`;
  * m->ntasks must be >= t->nranks) through `model`. NULL + error on inputs
- * that do not fit or a bad collectives spec; a deadlock is NOT an error:
- * the result has stuck > 0. */
+ * that do not fit, a bad collectives spec, a simulated time or counter
+ * beyond int64 (REPLAY_ERROR_OVERFLOW: "simulated time exceeds 106 days at
+ * ps resolution") or an interruption; a deadlock is NOT an error: the
+ * result has stuck > 0. */
 replay_result *replay_run(const trace *t, const platform *p, const mapping *m,
                           const struct netmodel_ops *model, const replay_opts *o,
                           GError **error);

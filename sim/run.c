@@ -182,6 +182,8 @@ run_result *run_cell(const run_inputs *in, const run_spec *s, GError **error)
   if (!(res->m = make_mapping(in, s, &res->map_seconds, &res->map_report, error)))
     goto fail;
   res->pre = metrics_compute(in->g, in->p, res->m);
+  if (!metrics_check(res->pre, error))
+    goto fail;
   if (!t || !s->model)
     return res;
   gint64 t0 = g_get_monotonic_time();

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sim/study-private.h"
+#include "util/output.h"
 
 static char *absolute(const study *s, const char *path)
 {
@@ -101,7 +102,7 @@ gboolean study_emit_slurm(const study *s, const char *dir, const char *exe, int 
       "# every path made absolute, for the tasks of study.sbatch.\n",
       s->path ? s->path : "a built-in study");
   g_autofree char *ini_text = g_strconcat(header, text, NULL);
-  if (!study_write_file(ini, ini_text, strlen(ini_text), error))
+  if (!output_write_all(ini, ini_text, strlen(ini_text), NULL, error))
     return FALSE;
   int n = CLAMP(nslices, 1, MAX(s->ncells, 1));
   g_autofree char *q_exe = sq(exe), *q_ini = sq(ini), *q_dir = sq(adir);
@@ -126,7 +127,7 @@ gboolean study_emit_slurm(const study *s, const char *dir, const char *exe, int 
       "  -j \"${SLURM_CPUS_PER_TASK:-%d}\" --quiet\n",
       s->name, s->ncells, n, script, exe, adir, adir, n, cpus, log, q_exe, q_ini, q_dir, n,
       cpus);
-  gboolean ok = study_write_file(script, b->str, b->len, error);
+  gboolean ok = output_write_all(script, b->str, b->len, NULL, error);
   g_string_free(b, TRUE);
   if (ok && g_chmod(script, 0755) != 0) {
     g_set_error(error, STUDY_ERROR, STUDY_ERROR_STORE, "%s: chmod: %s", script,

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sim/study-private.h"
+#include "util/output.h"
 
 G_DEFINE_QUARK(study-error-quark, study_error)
 
@@ -309,46 +310,9 @@ static mode_t file_mode(void)
   return mode;
 }
 
-/* The file's data is on disk before its name appears, so a name found
- * later always holds a whole file, and the name survives a crash too. */
 gboolean study_write_file(const char *path, const char *data, gsize len, GError **error)
 {
-  g_autofree char *dir = g_path_get_dirname(path);
-  g_autofree char *base = g_path_get_basename(path);
-  g_autofree char *tmp = g_strdup_printf("%s/.%s.tmp-XXXXXX", dir, base);
-  int fd = g_mkstemp(tmp);
-  if (fd < 0)
-    goto fail;
-  for (gsize done = 0; done < len;) {
-    ssize_t w = write(fd, data + done, len - done);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w < 0) {
-      int err = errno;
-      close(fd);
-      g_unlink(tmp);
-      errno = err;
-      goto fail;
-    }
-    done += (gsize)w;
-  }
-  if (fchmod(fd, file_mode()) != 0 || fdatasync(fd) != 0 || close(fd) != 0 ||
-      g_rename(tmp, path) != 0) {
-    int err = errno;
-    g_unlink(tmp);
-    errno = err;
-    goto fail;
-  }
-  int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-  if (dfd >= 0) {
-    fsync(dfd);
-    close(dfd);
-  }
-  return TRUE;
-fail:
-  g_set_error(error, STUDY_ERROR, STUDY_ERROR_STORE, "%s: cannot write: %s", path,
-              g_strerror(errno));
-  return FALSE;
+  return output_write_all(path, data, len, NULL, error);
 }
 
 /* One line of a log: {"key": KEY, "row": [...]}\n. */
@@ -514,6 +478,9 @@ run_result *study_cell_run(const study *s, const study_cell *c, GError **error)
   spec.seed = s->seeds[c->seed];
   spec.model = c->model >= 0 ? s->models[c->model] : NULL;
   spec.opts = s->opts;
+  /* a replay stops with the study; its progress is the cell count */
+  progress stop_only = { .stop = s->prog ? s->prog->stop : NULL };
+  spec.opts.progress = &stop_only;
   return run_cell(&ri, &spec, error);
 }
 
@@ -573,10 +540,8 @@ static void worker(gpointer data, gpointer user)
   run_state *st = user;
   study *s = st->s;
   study_cell *c = data;
-  if (progress_stopped(s->prog)) {
-    g_set_error(&c->error, STUDY_ERROR, STUDY_ERROR_INTERRUPTED, "interrupted");
+  if (!progress_check(s->prog, &c->error))
     return;
-  }
   run_one_cell(s, c);
   if (st->queue)
     g_async_queue_push(st->queue, c);
@@ -633,7 +598,9 @@ gboolean study_run(study *s, const study_slice *slice, int threads, const char *
   }
   if (ok && todo->len) {
     progress_report(prog, "cells", 0, todo->len);
-    GThreadPool *pool = g_thread_pool_new(worker, &st, MAX(threads, 1), TRUE, error);
+    /* never more workers than cells: each worker is a thread made up front */
+    GThreadPool *pool = g_thread_pool_new(worker, &st, CLAMP(threads, 1, (int)todo->len), TRUE,
+                                          error);
     ok = pool != NULL;
     for (guint i = 0; ok && i < todo->len; i++)
       ok = g_thread_pool_push(pool, g_ptr_array_index(todo, i), error);

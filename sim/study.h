@@ -53,7 +53,6 @@ G_BEGIN_DECLS
 GQuark study_error_quark(void);
 
 typedef enum {
-  STUDY_ERROR_INTERRUPTED, /* stopped by the progress hook before the cell ran */
   STUDY_ERROR_FILE,        /* a bad study file (every problem in the message) */
   STUDY_ERROR_STORE,       /* the output folder: unreadable, unwritable */
   STUDY_ERROR_MISSING,     /* results of some cells are missing (merge) */
@@ -234,8 +233,7 @@ study_cell *study_cell_at(const study *s, int input, int kind, int platform, int
 /* Models of an input's cells: s->nmodels for traces, 1 (static) for matrices. */
 int study_input_nmodels(const study *s, int input);
 
-/* Writes `data` to `path` atomically: a temporary file in the same folder,
- * synced, renamed, the folder synced. */
+/* Writes `data` to `path` atomically (util/output.h's output_write_all). */
 gboolean study_write_file(const char *path, const char *data, gsize len, GError **error);
 
 void study_free(study *s);

@@ -52,7 +52,7 @@ ParameterizedTest(const table_row *row, commstats, paper_tables)
   GError *e = NULL;
   commgraph *g = commgraph_load(path, &e);
   cr_assert(g, "%s", e ? e->message : "");
-  double *C = commgraph_dense(g, 0);
+  double *C = commgraph_dense(g, 0, NULL);
   int splits[] = { 4, 16 };
   commstats s;
   cr_assert(commstats_compute(C, g->n, splits, 2, &s, &e));

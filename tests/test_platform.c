@@ -178,7 +178,7 @@ Test(platform, bad_files_give_one_line_errors)
     { "n_no_linktype.ini", "expected at least one link type" },
     { "n_bad_order.ini", "[routing] order: dimension order 'xz'" },
     { "n_alloc_too_many.ini", "allocation 'random:99': expected random:N[:SEED] with 1 <= N <= 16" },
-    { "n_zero_cores.ini", "[nodes] cores: expected a whole number >= 1" },
+    { "n_zero_cores.ini", "[nodes] cores = 0: expected a whole number from 1 to 1048576" },
     { "n_zero_bandwidth.json", "platform.link_types[0]: bandwidth 0" },
     { "n_shape_mismatch.json", "platform.topology.link_types: expected one link type name per dimension" },
     { "n_malformed.json", "expected a HAEC-SIM JSON platform file" },

@@ -1,9 +1,12 @@
 /* commgraph.c - CSR communication graph: construction, loaders, writers.
  *
- * Loaders read the whole file with g_file_get_contents() and parse it line
- * by line, so every error can name its line. Values are byte or message
- * counts: non-negative, integral (a value like 1.5e3 is accepted when it is
- * a whole number).
+ * Loaders read the whole file (budget_read_text: bounded, text only) and
+ * parse it line by line, so every error can name its line. Values are byte
+ * or message counts: non-negative decimal integers read exactly (no hex, no
+ * exponent, nothing after the number), except in a MatrixMarket `real`
+ * matrix, whose values must be whole numbers up to 2^53 (exact in double).
+ * Every loader checks that the values sum to less than 2^63 and that the
+ * ranks stay below BUDGET_MAX_RANKS, so the graph's sums never overflow.
  */
 #include "traces/commgraph.h"
 
@@ -11,6 +14,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/budget.h"
+#include "util/checked.h"
+#include "util/output.h"
 
 G_DEFINE_QUARK(commgraph-error-quark, commgraph_error)
 
@@ -118,22 +125,57 @@ void commgraph_free(commgraph *g)
   g_free(g);
 }
 
-/* Parses one count value; FALSE if it is not a non-negative whole number. */
-static gboolean parse_count(const char *tok, int64_t *out)
+/* Parses one count value: a decimal integer (exact, < 2^63), or with
+ * `real` a whole decimal number up to 2^53; spaces around are ignored. */
+static gboolean parse_count(const char *tok, gboolean real, int64_t *out)
 {
-  char *end = NULL;
-  errno = 0;
   while (*tok == ' ' || *tok == '\t')
     tok++;
-  if (*tok == '\0')
+  gsize n = strlen(tok);
+  while (n && (tok[n - 1] == ' ' || tok[n - 1] == '\t' || tok[n - 1] == '\r'))
+    n--;
+  char buf[64];
+  if (n == 0 || n >= sizeof buf)
     return FALSE;
-  double v = g_ascii_strtod(tok, &end);
-  while (end && (*end == ' ' || *end == '\t' || *end == '\r'))
-    end++;
-  if (errno || !end || *end != '\0' || !isfinite(v) || v < 0 || v > 9.2e18 || v != floor(v))
+  memcpy(buf, tok, n);
+  buf[n] = '\0';
+  guint64 u;
+  if (g_ascii_string_to_unsigned(buf, 10, 0, INT64_MAX, &u, NULL)) {
+    *out = (int64_t)u;
+    return TRUE;
+  }
+  if (!real || strspn(buf, "0123456789.eE+-") != n)
+    return FALSE;
+  char *end = NULL;
+  double v = g_ascii_strtod(buf, &end);
+  if (*end || !(v >= 0) || v > 9007199254740992.0 || v != floor(v))
     return FALSE;
   *out = (int64_t)v;
   return TRUE;
+}
+
+/* Adds a value to a loader's running total; FALSE (error set) once the
+ * total would pass 2^63 - 1. */
+static gboolean add_total(int64_t *total, int64_t v, const char *path, int line, GError **error)
+{
+  if (checked_add_i64(*total, v, total))
+    return TRUE;
+  g_set_error(error, COMMGRAPH_ERROR, COMMGRAPH_ERROR_PARSE,
+              "%s:%d: the values add up to more than 2^63 - 1, expected byte and message "
+              "counts whose total fits a 64-bit integer", path, line);
+  return FALSE;
+}
+
+/* FALSE (error set) when a matrix of `n` ranks is larger than the ranks
+ * mapsim can hold. */
+static gboolean check_ranks(int64_t n, const char *path, int line, GError **error)
+{
+  if (n <= BUDGET_MAX_RANKS)
+    return TRUE;
+  g_set_error(error, COMMGRAPH_ERROR, COMMGRAPH_ERROR_SHAPE,
+              "%s:%d: %" G_GINT64_FORMAT " ranks, expected at most %d", path, line, n,
+              BUDGET_MAX_RANKS);
+  return FALSE;
 }
 
 static gboolean parse_int(const char *tok, long lo, long hi, long *out)
@@ -169,18 +211,8 @@ static gboolean is_blank_or_comment(const char *line, char comment)
 static char **read_lines(const char *path, GError **error)
 {
   char *text = NULL;
-  gsize len = 0;
-  if (!g_file_get_contents(path, &text, &len, NULL)) {
-    g_set_error(error, COMMGRAPH_ERROR, COMMGRAPH_ERROR_IO,
-                "%s: cannot read file, expected a communication matrix", path);
+  if (!budget_read_text(path, "a communication matrix", &text, NULL, error))
     return NULL;
-  }
-  if (memchr(text, '\0', len)) {
-    g_set_error(error, COMMGRAPH_ERROR, COMMGRAPH_ERROR_PARSE,
-                "%s: binary data, expected a text matrix", path);
-    g_free(text);
-    return NULL;
-  }
   char **lines = g_strsplit(text, "\n", -1);
   g_free(text);
   return lines;
@@ -194,11 +226,16 @@ static commgraph *load_csv(const char *path, GError **error)
   GArray *recs = g_array_new(FALSE, FALSE, sizeof(edge_rec));
   commgraph *g = NULL;
   int cols = -1, row = 0;
+  int64_t total = 0;
   for (int ln = 0; lines[ln]; ln++) {
     if (is_blank_or_comment(lines[ln], '#'))
       continue;
     char **cells = g_strsplit(lines[ln], ",", -1);
     int ncells = (int)g_strv_length(cells);
+    if (!check_ranks(MAX(ncells, row + 1), path, ln + 1, error)) {
+      g_strfreev(cells);
+      goto out;
+    }
     if (cols < 0)
       cols = ncells;
     if (ncells != cols) {
@@ -210,10 +247,14 @@ static commgraph *load_csv(const char *path, GError **error)
     }
     for (int c = 0; c < ncells; c++) {
       int64_t v;
-      if (!parse_count(cells[c], &v)) {
+      if (!parse_count(cells[c], FALSE, &v)) {
         g_set_error(error, COMMGRAPH_ERROR, COMMGRAPH_ERROR_PARSE,
-                    "%s:%d: column %d: '%s' is not a non-negative whole number", path, ln + 1,
-                    c + 1, g_strstrip(cells[c]));
+                    "%s:%d: column %d: '%s' is not a non-negative decimal integer below 2^63",
+                    path, ln + 1, c + 1, g_strstrip(cells[c]));
+        g_strfreev(cells);
+        goto out;
+      }
+      if (!add_total(&total, v, path, ln + 1, error)) {
         g_strfreev(cells);
         goto out;
       }
@@ -249,8 +290,9 @@ static commgraph *load_mtx(const char *path, GError **error)
     return NULL;
   GArray *recs = g_array_new(FALSE, FALSE, sizeof(edge_rec));
   commgraph *g = NULL;
-  gboolean pattern = FALSE, symmetric = FALSE, have_size = FALSE;
+  gboolean pattern = FALSE, symmetric = FALSE, real = FALSE, have_size = FALSE;
   long rows = 0, nnz = 0, seen = 0;
+  int64_t total = 0;
   int ln = 0;
   if (!lines[0] || !g_str_has_prefix(lines[0], "%%MatrixMarket")) {
     g_set_error(error, COMMGRAPH_ERROR, COMMGRAPH_ERROR_PARSE,
@@ -262,10 +304,13 @@ static commgraph *load_mtx(const char *path, GError **error)
     gboolean ok = strstr(hdr, "coordinate") != NULL;
     pattern = strstr(hdr, "pattern") != NULL;
     symmetric = strstr(hdr, "symmetric") != NULL;
+    real = strstr(hdr, "real") != NULL;
+    gboolean complex = strstr(hdr, "complex") != NULL;
     g_free(hdr);
-    if (!ok) {
+    if (!ok || complex) {
       g_set_error(error, COMMGRAPH_ERROR, COMMGRAPH_ERROR_PARSE,
-                  "%s:1: only the 'coordinate' MatrixMarket format is supported", path);
+                  "%s:1: expected a 'coordinate' MatrixMarket matrix of integer, real or "
+                  "pattern values", path);
       goto out;
     }
   }
@@ -287,18 +332,36 @@ static commgraph *load_mtx(const char *path, GError **error)
                     "%s:%d: %ld x %ld matrix, expected a square matrix", path, ln + 1, rows, cols);
         goto out;
       }
+      if (!check_ranks(rows, path, ln + 1, error))
+        goto out;
+      char *what = g_strdup_printf("%s:%d: %ld entries", path, ln + 1, nnz);
+      gboolean fits = budget_check_array(what, (uint64_t)nnz * (symmetric ? 2 : 1),
+                                         sizeof(edge_rec), error);
+      g_free(what);
+      if (!fits)
+        goto out;
       have_size = TRUE;
       continue;
     }
     long i, j;
     int64_t v = 1;
     if (nt != (pattern ? 2 : 3) || !parse_int(tok[0], 1, rows, &i) ||
-        !parse_int(tok[1], 1, rows, &j) || (!pattern && !parse_count(tok[2], &v))) {
+        !parse_int(tok[1], 1, rows, &j) || (!pattern && !parse_count(tok[2], real, &v))) {
       g_set_error(error, COMMGRAPH_ERROR, COMMGRAPH_ERROR_PARSE,
                   "%s:%d: expected 'row col%s' with 1 <= row, col <= %ld%s", path, ln + 1,
-                  pattern ? "" : " value", rows, pattern ? "" : " and a non-negative whole value");
+                  pattern ? "" : " value", rows,
+                  pattern ? "" : real ? " and a whole value from 0 to 2^53"
+                                      : " and a non-negative decimal integer below 2^63");
       goto out;
     }
+    if (seen == nnz) {
+      g_set_error(error, COMMGRAPH_ERROR, COMMGRAPH_ERROR_SHAPE,
+                  "%s:%d: more entries than the %ld the size line says", path, ln + 1, nnz);
+      goto out;
+    }
+    if (!add_total(&total, v, path, ln + 1, error) ||
+        (symmetric && i != j && !add_total(&total, v, path, ln + 1, error)))
+      goto out;
     edge_rec r = { (int)i - 1, (int)j - 1, v, 0 };
     g_array_append_val(recs, r);
     if (symmetric && i != j) {
@@ -333,6 +396,7 @@ static commgraph *load_edges(const char *path, GError **error)
   commgraph *g = NULL;
   int n = 0;
   int with_msgs = -1;
+  int64_t bytes_total = 0, msgs_total = 0;
   for (int ln = 0; lines[ln]; ln++) {
     if (is_blank_or_comment(lines[ln], '#'))
       continue;
@@ -341,13 +405,17 @@ static commgraph *load_edges(const char *path, GError **error)
     long s, d;
     edge_rec r = { 0, 0, 0, 0 };
     if ((nt != 3 && nt != 4) || !parse_int(tok[0], 0, G_MAXINT - 1, &s) ||
-        !parse_int(tok[1], 0, G_MAXINT - 1, &d) || !parse_count(tok[2], &r.bytes) ||
-        (nt == 4 && !parse_count(tok[3], &r.msgs))) {
+        !parse_int(tok[1], 0, G_MAXINT - 1, &d) || !parse_count(tok[2], FALSE, &r.bytes) ||
+        (nt == 4 && !parse_count(tok[3], FALSE, &r.msgs))) {
       g_set_error(error, COMMGRAPH_ERROR, COMMGRAPH_ERROR_PARSE,
-                  "%s:%d: expected 'src dst bytes [messages]' with ranks >= 0 and counts >= 0",
-                  path, ln + 1);
+                  "%s:%d: expected 'src dst bytes [messages]' with ranks >= 0 and counts "
+                  "decimal integers from 0 to 2^63 - 1", path, ln + 1);
       goto out;
     }
+    if (!check_ranks((int64_t)MAX(s, d) + 1, path, ln + 1, error) ||
+        !add_total(&bytes_total, r.bytes, path, ln + 1, error) ||
+        !add_total(&msgs_total, r.msgs, path, ln + 1, error))
+      goto out;
     if (with_msgs < 0)
       with_msgs = nt == 4;
     if (with_msgs != (nt == 4)) {
@@ -416,8 +484,11 @@ gboolean commgraph_load_counts(commgraph *g, const char *path, GError **error)
   return TRUE;
 }
 
-double *commgraph_dense(const commgraph *g, int kind)
+double *commgraph_dense(const commgraph *g, int kind, GError **error)
 {
+  if (!budget_check_array("dense communication matrix", (uint64_t)g->n * (uint64_t)g->n,
+                          sizeof(double), error))
+    return NULL;
   double *d = g_new0(double, (size_t)g->n * g->n);
   for (int i = 0; i < g->n; i++)
     for (int e = g->xadj[i]; e < g->xadj[i + 1]; e++) {
@@ -427,24 +498,29 @@ double *commgraph_dense(const commgraph *g, int kind)
   return d;
 }
 
-gboolean commgraph_save(const commgraph *g, int kind, const char *path, GError **error)
+gboolean commgraph_save(const commgraph *g, int kind, const char *path, const progress *prog,
+                        GError **error)
 {
-  GString *s = g_string_new(NULL);
+  output *o = output_open(path, prog, error);
+  if (!o)
+    return FALSE;
+  FILE *f = output_stream(o);
   const int64_t *val = kind == 0 ? g->bytes : g->msgs;
   if (g_str_has_suffix(path, ".mtx")) {
     int nnz = 0;
     for (int e = 0; e < g->nedges; e++)
       nnz += val && val[e] != 0;
-    g_string_append_printf(s, "%%%%MatrixMarket matrix coordinate integer general\n");
-    g_string_append_printf(s, "%%  written by mapsim: row = sender, column = receiver, %s\n",
-                           kind == 0 ? "bytes" : "messages");
-    g_string_append_printf(s, "%d %d %d\n", g->n, g->n, nnz);
+    fprintf(f, "%%%%MatrixMarket matrix coordinate integer general\n");
+    fprintf(f, "%%  written by mapsim: row = sender, column = receiver, %s\n",
+            kind == 0 ? "bytes" : "messages");
+    fprintf(f, "%d %d %d\n", g->n, g->n, nnz);
     for (int i = 0; i < g->n; i++)
       for (int e = g->xadj[i]; e < g->xadj[i + 1]; e++)
         if (val && val[e])
-          g_string_append_printf(s, "%d %d %" G_GINT64_FORMAT "\n", i + 1, g->adj[e] + 1, val[e]);
+          fprintf(f, "%d %d %" G_GINT64_FORMAT "\n", i + 1, g->adj[e] + 1, val[e]);
   } else {
-    for (int i = 0; i < g->n; i++) {
+    /* dense: n^2 cells, so rows report progress and may be interrupted */
+    for (int i = 0; i < g->n && !output_stopped(o); i++) {
       int e = g->xadj[i];
       for (int j = 0; j < g->n; j++) {
         int64_t v = 0;
@@ -452,17 +528,15 @@ gboolean commgraph_save(const commgraph *g, int kind, const char *path, GError *
           v = val ? val[e] : 0;
           e++;
         }
-        g_string_append_printf(s, j ? ",%" G_GINT64_FORMAT : "%" G_GINT64_FORMAT, v);
+        if (j)
+          fputc(',', f);
+        fprintf(f, "%" G_GINT64_FORMAT, v);
       }
-      g_string_append_c(s, '\n');
+      fputc('\n', f);
+      progress_report(prog, "matrix rows", (uint64_t)i + 1, (uint64_t)g->n);
     }
   }
-  gboolean ok = g_file_set_contents(path, s->str, (gssize)s->len, NULL);
-  if (!ok)
-    g_set_error(error, COMMGRAPH_ERROR, COMMGRAPH_ERROR_IO,
-                "%s: cannot write file, expected a writable path", path);
-  g_string_free(s, TRUE);
-  return ok;
+  return output_commit(o, error);
 }
 
 int64_t commgraph_total_bytes(const commgraph *g)

@@ -20,6 +20,8 @@
 #include <glib.h>
 #include <stdint.h>
 
+#include "util/progress.h"
+
 G_BEGIN_DECLS
 
 #define COMMGRAPH_ERROR (commgraph_error_quark())
@@ -64,13 +66,16 @@ commgraph *commgraph_load(const char *path, GError **error);
 gboolean commgraph_load_counts(commgraph *g, const char *path, GError **error);
 
 /* Dense row-major n*n copy of bytes (kind 0) or messages (kind 1; 0 when
- * unknown). Caller frees with g_free(). */
-double *commgraph_dense(const commgraph *g, int kind);
+ * unknown); NULL when n^2 doubles exceed the memory budget. Caller frees
+ * with g_free(). */
+double *commgraph_dense(const commgraph *g, int kind, GError **error);
 
 /* Writes the graph as a dense CSV (MapLib layout) or, when `path` ends in
- * `.mtx`, as MatrixMarket; kind 0 = bytes, 1 = messages. Atomic (temporary
- * file + rename). */
-gboolean commgraph_save(const commgraph *g, int kind, const char *path, GError **error);
+ * `.mtx`, as MatrixMarket; kind 0 = bytes, 1 = messages. Atomic
+ * (util/output.h); a dense matrix reports its rows to `prog` (may be NULL)
+ * and stops when it says so. */
+gboolean commgraph_save(const commgraph *g, int kind, const char *path, const progress *prog,
+                        GError **error);
 
 /* Sums over all edges. */
 int64_t commgraph_total_bytes(const commgraph *g);

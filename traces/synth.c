@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/budget.h"
+#include "util/checked.h"
+
 G_DEFINE_QUARK(synth-error-quark, synth_error)
 
 #define RECORD_PS 10000 /* 10 ns per MPI record */
@@ -379,7 +382,7 @@ static gboolean mm_fail(GError **error, const char *path, int line, const char *
 static gboolean mm_read(const char *path, mm_pattern *m, GError **error)
 {
   char *text = NULL;
-  if (!g_file_get_contents(path, &text, NULL, error))
+  if (!budget_read_text(path, "a MatrixMarket matrix", &text, NULL, error))
     return FALSE;
   char **lines = g_strsplit(text, "\n", -1);
   g_free(text);
@@ -399,8 +402,10 @@ static gboolean mm_read(const char *path, mm_pattern *m, GError **error)
       continue;
     long a, b;
     if (!have_size) {
-      if (sscanf(l, "%ld %ld %ld", &rows, &cols, &nnz) != 3 || rows != cols || rows <= 0) {
-        mm_fail(error, path, i + 1, "bad size line, expected 'N N NNZ' of a square matrix");
+      if (sscanf(l, "%ld %ld %ld", &rows, &cols, &nnz) != 3 || rows != cols || rows <= 0 ||
+          rows > BUDGET_MAX_RANKS || nnz < 0) {
+        mm_fail(error, path, i + 1, "bad size line, expected 'N N NNZ' of a square matrix "
+                "with N at most 2^24");
         goto out;
       }
       have_size = TRUE;
@@ -440,7 +445,7 @@ static int *read_partition(const char *path, int n, int P, GError **error)
     return part;
   }
   char *text = NULL;
-  if (!g_file_get_contents(path, &text, NULL, error)) {
+  if (!budget_read_text(path, "a partition (one part per line)", &text, NULL, error)) {
     g_free(part);
     return NULL;
   }
@@ -551,8 +556,46 @@ static gboolean check_opts(const synth_opts *o, GError **error)
   return bad == NULL;
 }
 
-/* The pattern's pairs and an empty trace of its ranks. */
-static gboolean gen_init(gen *g, const synth_opts *o, GError **error)
+/* What the trace will hold, checked before it is built: its records (all
+ * of them, or with `streamed` one rank's, the most held at once) against
+ * the memory budget, its bytes and its length against int64. At most 8
+ * records per exchange slot and 6 per rank (a Waitall, an Allreduce) each
+ * iteration. */
+static gboolean check_size(const gen *g, gboolean streamed, GError **error)
+{
+  const synth_opts *o = g->o;
+  double slots = 0, bytes = 0, longest = 0;
+  for (int r = 0; r < o->ranks; r++) {
+    const xpair *p = (const xpair *)(void *)g->pairs[r]->data;
+    for (guint i = 0; i < g->pairs[r]->len; i++)
+      bytes += p[i].to >= 0 ? (double)p[i].to_bytes : 0;
+    slots += g->pairs[r]->len;
+    longest = MAX(longest, (double)g->pairs[r]->len);
+  }
+  double it = o->iterations;
+  double records = (streamed ? 8 * longest + 6 : 8 * slots + 6 * o->ranks) * it;
+  if (!budget_check_memory(streamed ? "gen: the records of one rank" : "gen: the trace",
+                           (uint64_t)MIN(records * sizeof(trace_event), 1.8e19), error))
+    return FALSE;
+  if (bytes * it >= 9.2e18) {
+    g_set_error(error, SYNTH_ERROR, SYNTH_ERROR_OPTION,
+                "--bytes %" G_GINT64_FORMAT ": %.3g bytes in all over %d iterations, expected "
+                "a total below 2^63", o->bytes, bytes * it, o->iterations);
+    return FALSE;
+  }
+  double ps = it * ((o->gap_random ? 2 : 1) * o->gap_s * 1e12 + (8 * longest + 6) * RECORD_PS);
+  if (ps >= 9.2e18) {
+    g_set_error(error, SYNTH_ERROR, SYNTH_ERROR_OPTION,
+                "--iterations %d x --gap %g s: the trace would last %.3g s, expected less than "
+                CHECKED_PS_LIMIT, o->iterations, o->gap_s, ps * 1e-12);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* The pattern's pairs and an empty trace of its ranks, its size checked
+ * (check_size). */
+static gboolean gen_init(gen *g, const synth_opts *o, gboolean streamed, GError **error)
 {
   memset(g, 0, sizeof *g);
   if (!check_opts(o, error))
@@ -565,7 +608,7 @@ static gboolean gen_init(gen *g, const synth_opts *o, GError **error)
     g->pairs[r] = g_array_new(FALSE, FALSE, sizeof(xpair));
     g->req[r] = 1;
   }
-  return make_pairs(g, error);
+  return make_pairs(g, error) && check_size(g, streamed, error);
 }
 
 static void gen_clear(gen *g)
@@ -606,7 +649,7 @@ static void gen_rank(gen *g, int r)
 trace *synth_build(const synth_opts *o, GError **error)
 {
   gen g;
-  if (!gen_init(&g, o, error)) {
+  if (!gen_init(&g, o, FALSE, error)) {
     gen_clear(&g);
     return NULL;
   }
@@ -622,7 +665,7 @@ gboolean synth_write(const synth_opts *o, const char *dir, const progress *pr, G
 {
   gen g;
   otf2_out *out = NULL;
-  gboolean ok = gen_init(&g, o, error) && (out = otf2_out_open(dir, g.t, error));
+  gboolean ok = gen_init(&g, o, TRUE, error) && (out = otf2_out_open(dir, g.t, error));
   for (int r = 0; ok && r < o->ranks; r++) {
     gen_rank(&g, r);
     trace_rank *tr = &g.t->ranks[r];
@@ -631,11 +674,8 @@ gboolean synth_write(const synth_opts *o, const char *dir, const progress *pr, G
     tr->nevents = tr->capacity = 0;
     if ((r & 1023) == 1023 || r + 1 == o->ranks) {
       progress_report(pr, "gen: ranks written", (uint64_t)r + 1, (uint64_t)o->ranks);
-      if (ok && progress_stopped(pr)) {
-        g_set_error(error, SYNTH_ERROR, SYNTH_ERROR_OPTION,
-                    "%s: interrupted after %d of %d ranks, nothing written", dir, r + 1, o->ranks);
-        ok = FALSE;
-      }
+      if (ok && !progress_check(pr, error))
+        ok = FALSE; /* "interrupted": the archive's temporary is removed */
     }
   }
   if (out) {

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "util/checked.h"
+
 G_DEFINE_QUARK(trace-error-quark, trace_error)
 
 static const char *const kind_names[] = {
@@ -399,6 +401,15 @@ commgraph *trace_commgraph(const trace *t, gboolean with_collectives, const char
     for (guint i = n0; i < l.src->len; i++)
       g_array_append_val(l.msgs, one);
   }
+  /* the graph's sums stay below the total of all messages */
+  int64_t total = 0;
+  for (guint i = 0; i < l.bytes->len; i++)
+    if (!checked_add_i64(total, g_array_index(l.bytes, int64_t, i), &total)) {
+      g_set_error(error, TRACE_ERROR, TRACE_ERROR_CONTENT,
+                  "the messages add up to more than 2^63 - 1 bytes, expected a total that "
+                  "fits a 64-bit integer");
+      goto out;
+    }
   g = commgraph_from_edges(t->nranks, (int)l.src->len, (int *)l.src->data, (int *)l.dst->data,
                            (int64_t *)l.bytes->data, (int64_t *)l.msgs->data);
 out:

@@ -300,8 +300,17 @@ gboolean output_commit(output *o, GError **error)
     output_abort(o);
     return FALSE;
   }
-  if (o->tmp)
+  if (o->tmp) {
     live_remove(o);
+    /* the rename itself reaches the disk with the folder */
+    char *dir = g_path_get_dirname(o->target);
+    int dfd = g_open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+    if (dfd >= 0) {
+      fsync(dfd);
+      close(dfd);
+    }
+    g_free(dir);
+  }
   output_free(o);
   return TRUE;
 }

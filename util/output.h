@@ -4,8 +4,9 @@
  * Every command that writes files goes through here:
  *  - a regular file (or a path that does not exist yet) is written to a
  *    temporary `.NAME.tmp-XXXXXX` in the same folder, flushed to disk and
- *    renamed over NAME at the end: readers see the old file or the whole
- *    new one. An existing file keeps its permissions;
+ *    renamed over NAME at the end (the folder flushed too): readers see the
+ *    old file or the whole new one, even after a crash of the machine. An
+ *    existing file keeps its permissions;
  *  - a symbolic link is followed: its target is replaced (the link stays);
  *  - a device or a FIFO (/dev/null, /dev/stdout, a named pipe) is written
  *    directly: there is nothing to replace;

@@ -13,18 +13,23 @@
 #include "sim/row.h"
 #include "sim/run.h"
 #include "traces/trace.h"
+#include "util/budget.h"
+#include "util/output.h"
+#include "util/status.h"
 
 int cli_fail(GError *error)
 {
-  fprintf(stderr, "mapsim: %s\n", error ? error->message : "failed");
+  int status = status_of_error(error);
+  fprintf(stderr, "mapsim: %s%s\n", status == STATUS_INTERNAL ? "internal error: " : "",
+          error ? error->message : "failed");
   if (error)
     g_error_free(error);
-  return 2;
+  return status;
 }
 
 /* ---- shared options ---- */
 
-typedef enum { ARG_STR, ARG_STRV, ARG_INT, ARG_SEED, ARG_SCALE, ARG_FLAG } arg_kind;
+typedef enum { ARG_STR, ARG_STRV, ARG_INT, ARG_SEED, ARG_SCALE, ARG_SIZE, ARG_FLAG } arg_kind;
 
 typedef struct common_opt {
   unsigned bit;          /* the CLI_OPT_* that selects it */
@@ -48,7 +53,8 @@ static const common_opt common_opts[] = {
     "GROUP.KEY=VALUE" },
   { CLI_OPT_ALLOC, "alloc", 0, ARG_STR, AT(alloc), 0, 0,
     "Allocation: all, random:N[:SEED], or a node list file", "A" },
-  { CLI_OPT_CORES, "cores", 0, ARG_INT, AT(cores), 1, 1 << 20, "Cores (ranks) per node", "N" },
+  { CLI_OPT_CORES, "cores", 0, ARG_INT, AT(cores), 1, PLATFORM_MAX_CORES, "Cores (ranks) per node",
+    "N" },
   { CLI_OPT_CORES, "fill", 0, ARG_STR, AT(fill), 0, 0,
     "How ranks fill nodes: pack (cores first, default) or spread (nodes first)", "F" },
   { CLI_OPT_MATRIX, "matrix", 'm', ARG_STR, AT(matrix), 0, 0,
@@ -82,6 +88,9 @@ static const common_opt common_opts[] = {
   { CLI_OPT_PROGRESS, "progress", 0, ARG_FLAG, AT(progress), 0, 0,
     "Show progress on stderr even when it is not a terminal", NULL },
   { CLI_OPT_PROGRESS, "quiet", 'q', ARG_FLAG, AT(quiet), 0, 0, "No progress line", NULL },
+  { CLI_OPT_MEMORY, "max-memory", 0, ARG_SIZE, AT(max_memory), 0, 0,
+    "Memory budget inputs are checked against before loading, e.g. 8G (default: 3/4 of the "
+    "machine's memory)", "SIZE" },
   { CLI_OPT_JSON, "json", 0, ARG_FLAG, AT(json), 0, 0, "Print one JSON object", NULL },
   { CLI_OPT_CSV, "csv", 0, ARG_FLAG, AT(csv), 0, 0, "Print CSV: a header line, one row per result",
     NULL },
@@ -231,6 +240,15 @@ static gboolean common_cb(const char *option_name, const char *value, gpointer d
     *(double *)at = x;
     return TRUE;
   }
+  case ARG_SIZE:
+    if (!budget_parse_size(value, (uint64_t *)at)) {
+      g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                  "--%s %s: expected a size such as 512M, 8G or a number of bytes", o->name,
+                  value);
+      return FALSE;
+    }
+    budget_set_memory(*(uint64_t *)at);
+    return TRUE;
   case ARG_FLAG:
   default:
     *(gboolean *)at = TRUE;
@@ -275,6 +293,7 @@ gboolean cli_parse(int *argc, char ***argv, const char *name, const char *usage,
                    const GOptionEntry *entries)
 {
   *c = (cli_common){ .seed = 1, .compute_scale = 1.0 };
+  common |= CLI_OPT_MEMORY;
   parse_state ps = { c, common, entries, 0 };
   g_autofree char *prog = g_strdup_printf("mapsim %s", name);
   g_set_prgname(prog);
@@ -316,7 +335,7 @@ gboolean cli_parse(int *argc, char ***argv, const char *name, const char *usage,
   return ok;
 }
 
-/* ---- progress ---- */
+/* ---- signals and progress ---- */
 
 static volatile sig_atomic_t stop_requested;
 
@@ -326,9 +345,62 @@ static struct {
   gint64 start, last;   /* monotonic us */
 } bar;
 
-static void on_signal(int sig)
+static void say(const char *text)
 {
+  ssize_t ignored = write(STDERR_FILENO, text, strlen(text));
+  (void)ignored;
+}
+
+/* SIGINT/SIGTERM: the first asks the work to stop (the long loops poll the
+ * flag, the command removes its temporaries and exits 130); a second one
+ * exits at once, unlinking the temporary files first. */
+static void on_stop_signal(int sig)
+{
+  if (stop_requested) {
+    output_unlink_all_from_signal();
+    say("mapsim: interrupted\n");
+    _exit(STATUS_INTERRUPTED);
+  }
   stop_requested = sig;
+}
+
+#ifndef __SANITIZE_ADDRESS__ /* the sanitizers report crashes themselves */
+/* A crash is a bug whatever the input: say so and exit 3 instead of dying
+ * by a signal (after GLib's own message for a failed assertion or
+ * allocation). */
+static void on_crash_signal(int sig)
+{
+  output_unlink_all_from_signal();
+  say("mapsim: internal error: ");
+  say(sig == SIGSEGV ? "segmentation fault" : sig == SIGBUS ? "bus error"
+      : sig == SIGFPE ? "arithmetic exception" : sig == SIGILL ? "illegal instruction"
+      : "aborted (assertion or failed allocation)");
+  say(", a bug in mapsim: please report the command line\n");
+  _exit(STATUS_INTERNAL);
+}
+#endif
+
+void cli_install_signals(void)
+{
+  struct sigaction sa = { .sa_handler = on_stop_signal };
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+#ifndef __SANITIZE_ADDRESS__
+  static char altstack[65536]; /* a stack overflow still reaches the handler */
+  stack_t ss = { .ss_sp = altstack, .ss_size = sizeof altstack };
+  sigaltstack(&ss, NULL);
+  struct sigaction crash = { .sa_handler = on_crash_signal, .sa_flags = SA_ONSTACK | SA_RESETHAND };
+  sigemptyset(&crash.sa_mask);
+  const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP };
+  for (size_t i = 0; i < G_N_ELEMENTS(sigs); i++)
+    sigaction(sigs[i], &crash, NULL);
+#endif
+}
+
+gboolean cli_interrupted(void)
+{
+  return stop_requested != 0;
 }
 
 static void format_duration(char *buf, size_t n, double s)
@@ -374,10 +446,6 @@ const progress *cli_progress(const cli_common *c)
   bar.tty = isatty(STDERR_FILENO);
   bar.start = bar.last = g_get_monotonic_time();
   bar.on = !c->quiet && (c->progress || bar.tty);
-  struct sigaction sa = { .sa_handler = on_signal };
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
   hook = (progress){ .report = bar.on ? draw : NULL, .stop = &stop_requested };
   return &hook;
 }
@@ -664,7 +732,8 @@ void cli_metrics_print(const metrics *const *ms, const char *const *labels, int 
     printf("  %-16s %7d %7d %15" G_GINT64_FORMAT " %15" G_GINT64_FORMAT " %14.6g\n",
            rows[r].label, rows[r].links, rows[r].used, rows[r].bytes, rows[r].max_bytes,
            rows[r].max_time);
-  int *ids = g_new(int, top);
+  top = MIN(top, p->topo->nlinks); /* no more links than there are */
+  int *ids = g_new(int, MAX(top, 1));
   int k = metrics_hottest(ms[0], p, top, ids);
   if (k)
     printf("\nhottest links                                   messages           bytes       time (s)\n");

@@ -3,9 +3,10 @@
  * Each subcommand lives in its own file `cmd-NAME.c` exporting
  * `int cmd_NAME(int argc, char **argv)` and has one row in commands.c.
  * Subcommands parse their options with GOptionContext, print to the user,
- * and return the exit status: 0 success, 2 bad input (after one line
- * `mapsim: file:line: what was wrong, expected what` on stderr), 1 a
- * failed check (such as pre/post metrics that disagree).
+ * and return the exit status of util/status.h: 0 success, 1 a failed check
+ * (such as pre/post metrics that disagree), 2 bad input (after one line
+ * `mapsim: file:line: what was wrong, expected what` on stderr), 3 an
+ * internal error, 130 interrupted.
  *
  * Options several subcommands share (--platform, --alloc, --cores, --seed,
  * --model, --json, the traffic inputs, --mapping, --strategy, the replay
@@ -80,6 +81,7 @@ enum {
   CLI_OPT_TRACES = 1u << 18,    /* --trace/-t T, repeatable */
   CLI_OPT_MATRICES = 1u << 19,  /* --matrix/-m M and --counts/-c C, repeatable */
   CLI_OPT_SET = 1u << 20,       /* --set GROUP.KEY=VALUE, repeatable */
+  CLI_OPT_MEMORY = 1u << 21,    /* --max-memory SIZE (every subcommand has it) */
 };
 #define CLI_OPT_GRAPH (CLI_OPT_MATRIX | CLI_OPT_COUNTS | CLI_OPT_TRACE)
 #define CLI_OPT_PLACE (CLI_OPT_PLATFORM | CLI_OPT_ALLOC | CLI_OPT_CORES | CLI_OPT_SET)
@@ -104,13 +106,23 @@ typedef struct cli_common {
   char *collectives;
   int threads;               /* 0: all cores */
   gboolean progress, quiet;  /* force / silence the progress line */
+  guint64 max_memory;        /* --max-memory (also set in util/limits.h), 0: default */
   guint64 seen;              /* options given so far (repeat detection) */
 } cli_common;
 
 void cli_common_clear(cli_common *c);
 
-/* Prints "mapsim: <message>" on stderr, frees `error`, returns 2. */
+/* Prints "mapsim: <message>" on stderr, frees `error`, returns its exit
+ * status (util/status.h: 2 bad input, 3 internal error, 130 interrupted). */
 int cli_fail(GError *error);
+
+/* Installs the handlers of SIGINT/SIGTERM (the first sets the stop flag the
+ * progress hook carries, a second exits at once) and of crashes (exit 3
+ * with a message). main() calls it before any subcommand runs. */
+void cli_install_signals(void);
+
+/* TRUE once SIGINT or SIGTERM arrived. */
+gboolean cli_interrupted(void);
 
 /* Parses the options of a subcommand: the shared options selected by
  * `common` (values in *c, which it initializes) and the subcommand's own
@@ -139,8 +151,8 @@ const struct netmodel_ops *cli_common_model(const cli_common *c, const char *fal
 
 /* The progress hook of long work: a line "what: done/total (pct), rate,
  * elapsed, ETA" redrawn on stderr at most 5 times a second - when stderr is
- * a terminal or --progress was given, never with --quiet - and a stop flag
- * that SIGINT and SIGTERM set (the handlers are installed by this call).
+ * a terminal or --progress was given, never with --quiet - and the stop flag
+ * that SIGINT and SIGTERM set (cli_install_signals).
  * Thread-safe. cli_progress_end() finishes the line. */
 const progress *cli_progress(const cli_common *c);
 void cli_progress_end(void);

@@ -38,12 +38,14 @@ static void print_stats_text(const char *title, const commstats *s)
            commstats_round(s->SP[k], 3));
 }
 
-static gboolean parse_splits(char **spec, int *splits, int *n, GError **error)
+/* The k of SP(k): --split values, or by default those of 4 and 16 that a
+ * matrix of `ranks` ranks has (SP(k) splits the ranks into k groups). */
+static gboolean parse_splits(char **spec, int ranks, int *splits, int *n, GError **error)
 {
   *n = 0;
   if (spec == NULL) {
-    splits[(*n)++] = 4;
-    splits[(*n)++] = 16;
+    for (int k = 4; k <= 16 && k <= ranks; k *= 4)
+      splits[(*n)++] = k;
     return TRUE;
   }
   for (int i = 0; spec[i]; i++) {
@@ -63,8 +65,8 @@ static gboolean parse_splits(char **spec, int *splits, int *n, GError **error)
 static gboolean stats_of(const commgraph *g, int kind, const int *splits, int n, commstats *s,
                          GError **error)
 {
-  double *C = commgraph_dense(g, kind);
-  gboolean ok = commstats_compute(C, g->n, splits, n, s, error);
+  double *C = commgraph_dense(g, kind, error);
+  gboolean ok = C && commstats_compute(C, g->n, splits, n, s, error);
   g_free(C);
   return ok;
 }
@@ -74,7 +76,7 @@ int cmd_commstats(int argc, char **argv)
   cli_common c;
   char **split_spec = NULL;
   const GOptionEntry entries[] = {
-    { "split", 'k', 0, G_OPTION_ARG_STRING_ARRAY, &split_spec, "k of SP(k), repeatable (default 4 and 16)", "K" },
+    { "split", 'k', 0, G_OPTION_ARG_STRING_ARRAY, &split_spec, "k of SP(k), repeatable (default 4 and 16, those <= ranks)", "K" },
     { NULL },
   };
   int status = 2, splits[COMMSTATS_MAX_SPLITS], nsplits = 0;
@@ -102,15 +104,13 @@ int cmd_commstats(int argc, char **argv)
     goto out;
   const char *matrix = c.matrix, *tr = c.trace;
   gboolean json = c.json;
-  if (!parse_splits(split_spec, splits, &nsplits, &e))
-    goto fail;
   if ((matrix != NULL) == (tr != NULL)) {
     g_set_error(&e, COMMSTATS_ERROR, COMMSTATS_ERROR_SPLIT,
                 "commstats: expected exactly one of --matrix M or --trace T");
     goto fail;
   }
   g = matrix ? commgraph_load(matrix, &e) : trace_commgraph_load(tr, FALSE, &e);
-  if (g == NULL)
+  if (g == NULL || !parse_splits(split_spec, g->n, splits, &nsplits, &e))
     goto fail;
   commstats sb, sc;
   if (!stats_of(g, 0, splits, nsplits, &sb, &e) ||

@@ -310,8 +310,11 @@ static int simulate(const cli_common *c, const char *out)
   spec.opts.compute_scale = c->compute_scale;
   spec.opts.collectives = c->collectives;
   spec.opts.record_times = out != NULL;
+  spec.opts.progress = cli_progress(c);
   run_inputs in = { .p = p, .g = g, .g_collectives = with_colls, .src = src };
-  if (!(res = run_cell(&in, &spec, &e)))
+  res = run_cell(&in, &spec, &e);
+  cli_progress_end();
+  if (!res)
     goto fail;
   if (res->r->stuck) {
     fprintf(stderr, "mapsim: %s: %s\n%s", c->trace, res->r->stuck_summary, res->r->stuck_detail);

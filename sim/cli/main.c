@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "sim/cli/cli.h"
+#include "util/output.h"
+#include "util/status.h"
 
 static void usage(FILE *out)
 {
@@ -31,9 +33,18 @@ int main(int argc, char **argv)
     printf("mapsim 0.1.0\n");
     return 0;
   }
-  for (int i = 0; i < cli_ncommands; i++)
-    if (strcmp(name, cli_commands[i].name) == 0)
-      return cli_commands[i].run(argc - 1, argv + 1);
+  cli_install_signals();
+  for (int i = 0; i < cli_ncommands; i++) {
+    if (strcmp(name, cli_commands[i].name) != 0)
+      continue;
+    int status = cli_commands[i].run(argc - 1, argv + 1);
+    if (cli_interrupted() && status != STATUS_INTERRUPTED) {
+      output_abort_all();
+      fprintf(stderr, "mapsim: interrupted\n");
+      status = STATUS_INTERRUPTED;
+    }
+    return status;
+  }
   fprintf(stderr, "mapsim: unknown subcommand '%s', expected one of:", name);
   for (int i = 0; i < cli_ncommands; i++)
     fprintf(stderr, " %s", cli_commands[i].name);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sim/study.h"
+#include "util/output.h"
 
 #define FONT "DejaVu Sans"
 
@@ -24,7 +25,7 @@ static gboolean save_bytes(const char *dir, const char *stem, const char *ext, G
 {
   g_autofree char *name = g_strconcat(stem, ext, NULL);
   g_autofree char *path = g_build_filename(dir, name, NULL);
-  return study_write_file(path, (const char *)b->data, b->len, error);
+  return output_write_all(path, (const char *)b->data, b->len, NULL, error);
 }
 
 /* A drawn PNG waiting to be encoded and written. */

@@ -10,6 +10,7 @@
 #include "sim/report/figures.h"
 #include "sim/report/rank.h"
 #include "sim/report/stats.h"
+#include "util/output.h"
 
 /* ---- helpers ---- */
 
@@ -311,7 +312,7 @@ static gboolean write_correlations(const study *s, GPtrArray *cs, const char *di
     g_string_append_c(o, '\n');
   }
   g_autofree char *path = g_build_filename(dir, "correlations.csv", NULL);
-  gboolean ok = study_write_file(path, o->str, o->len, error);
+  gboolean ok = output_write_all(path, o->str, o->len, NULL, error);
   g_string_free(o, TRUE);
   return ok;
 }
