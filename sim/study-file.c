@@ -20,8 +20,7 @@
 #include "mapping/strategy.h"
 #include "traces/collectives.h"
 #include "sim/study-private.h"
-
-#define STUDY_FILE_MAX (16 << 20)
+#include "util/budget.h"
 
 typedef struct problem {
   int line;
@@ -677,23 +676,8 @@ study *study_load(const char *path, const char *text, const char *base_dir, GErr
   g_autofree char *own = NULL;
   GError *e = NULL;
   if (!text) {
-    /* a study file is a few lines: refuse devices, pipes and giants */
-    GStatBuf st;
-    if (g_stat(path, &st) == 0 && (!S_ISREG(st.st_mode) || st.st_size > STUDY_FILE_MAX)) {
-      g_set_error(error, STUDY_ERROR, STUDY_ERROR_FILE,
-                  "%s: %s, expected a study file (INI text of at most %d MiB)", path,
-                  S_ISREG(st.st_mode) ? "too large" : "not a regular file", STUDY_FILE_MAX >> 20);
+    if (!budget_read_text(path, "a study file (INI)", &own, NULL, error))
       return NULL;
-    }
-    if (!g_file_get_contents(path, &own, NULL, &e)) {
-      if (!g_file_test(path, G_FILE_TEST_EXISTS))
-        g_set_error(error, STUDY_ERROR, STUDY_ERROR_FILE, "%s: no such file, expected a study "
-                    "file", path);
-      else
-        g_set_error(error, STUDY_ERROR, STUDY_ERROR_FILE, "%s", e->message);
-      g_error_free(e);
-      return NULL;
-    }
     text = own;
   }
   g_autofree char *dir = base_dir ? g_strdup(base_dir) : g_path_get_dirname(path);
