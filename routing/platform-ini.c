@@ -251,7 +251,7 @@ static gboolean build_regular(ini_ctx *c, platform *p, GError **error)
     ok = platform_build_regular(p, ndims, shape, conn, pattern, len, error);
   for (int d = 0; d < ndims; d++)
     g_free(pattern[d]);
-  if (!ok && error && *error && (*error)->domain == TOPO_ERROR)
+  if (!ok && error && *error && ((*error)->domain == TOPO_ERROR || (*error)->domain == BUDGET_ERROR))
     g_prefix_error(error, "%s: [topology]: ", c->path);
   return ok;
 }
@@ -547,13 +547,12 @@ platform *platform_load_ini(const char *path, const char *const *sets, GError **
   GError *e = NULL;
   char *text = NULL;
   gsize len = 0;
-  if (!budget_read_text(path, "an INI platform file", &text, &len, error)) {
-    /* the message names the file */
-  } else if (!g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, &e)) {
+  gboolean read = budget_read_text(path, "an INI platform file", &text, &len, error);
+  if (read && !g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, &e)) {
     g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
                 "%s: %s, expected an INI platform file", path, e->message);
     g_error_free(e);
-  } else if (check_repeats(path, text, error) && platform_keyfile_set(kf, sets, error)) {
+  } else if (read && check_repeats(path, text, error) && platform_keyfile_set(kf, sets, error)) {
     g_autofree char *dir = g_path_get_dirname(path);
     p = from_keyfile(kf, path, dir, sets, error);
   }
