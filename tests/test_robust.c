@@ -123,6 +123,8 @@ Test(robust, every_subcommand_refuses_bad_files)
     { "simulate", "-p", "@", "-t", trace, NULL },
     { "compare", "-t", "@", "-p", "torus:4x4x4", NULL },
     { "study", "@", "-o", outdir, NULL },
+    { "show", "-p", "mesh:4x4", "-m", "@", NULL },
+    { "show", "-p", "@", "-m", pair, NULL },
   };
   for (size_t t = 0; t < G_N_ELEMENTS(templates); t++)
     for (int f = 0; f < 6; f++) {
@@ -232,6 +234,7 @@ Test(robust, every_subcommand_succeeds_on_good_input)
     { "simulate", "-p", "torus:2x2x2", "-t", trace, NULL },
     { "compare", "-t", trace, "-p", "torus:2x2x2", "-j", "1024", NULL },
     { "study", study, "-o", study_out, "--quiet", NULL },
+    { "show", "-p", "mesh:4x4", "-m", pair, NULL },
   };
   GHashTable *covered = g_hash_table_new(g_str_hash, g_str_equal);
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
