@@ -175,36 +175,6 @@ static gboolean read_modules(platform *p, JsonObject *root, const char *path,
   return TRUE;
 }
 
-/* json-glib's parser recurses once per nesting level, so a file of a
- * hundred thousand '[' would overflow the stack; a platform file nests
- * five levels deep. One pass outside strings. */
-#define JSON_MAX_DEPTH 64
-static gboolean check_depth(const char *path, const char *text, GError **error)
-{
-  int depth = 0, line = 1;
-  gboolean in_str = FALSE;
-  for (const char *c = text; *c; c++) {
-    if (*c == '\n')
-      line++;
-    if (in_str) {
-      if (*c == '\\' && c[1])
-        c++;
-      else if (*c == '"')
-        in_str = FALSE;
-    } else if (*c == '"') {
-      in_str = TRUE;
-    } else if ((*c == '[' || *c == '{') && ++depth > JSON_MAX_DEPTH) {
-      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
-                  "%s:%d: nested more than %d levels deep, expected a HAEC-SIM JSON platform "
-                  "file", path, line, JSON_MAX_DEPTH);
-      return FALSE;
-    } else if (*c == ']' || *c == '}') {
-      depth--;
-    }
-  }
-  return TRUE;
-}
-
 platform *platform_load_json(const char *path, GError **error)
 {
   JsonParser *parser = json_parser_new();
@@ -212,8 +182,9 @@ platform *platform_load_json(const char *path, GError **error)
   GError *e = NULL;
   char *text = NULL;
   gsize len = 0;
+  /* a platform file nests five levels deep */
   if (!budget_read_text(path, "a HAEC-SIM JSON platform file", &text, &len, error) ||
-      !check_depth(path, text, error))
+      !budget_check_nesting(path, text, 64, "a HAEC-SIM JSON platform file", error))
     goto out;
   if (!json_parser_load_from_data(parser, text, (gssize)len, &e)) {
     /* json-glib names in-memory data "<data>"; the file has a name */

@@ -125,6 +125,7 @@ Test(robust, every_subcommand_refuses_bad_files)
     { "study", "@", "-o", outdir, NULL },
     { "show", "-p", "mesh:4x4", "-m", "@", NULL },
     { "show", "-p", "@", "-m", pair, NULL },
+    { "plot", "@", "-o", outdir, NULL },
   };
   for (size_t t = 0; t < G_N_ELEMENTS(templates); t++)
     for (int f = 0; f < 6; f++) {
@@ -217,6 +218,8 @@ Test(robust, every_subcommand_succeeds_on_good_input)
   char *map = g_build_filename(dir, "m.map", NULL);
   char *gen = g_build_filename(dir, "gen", NULL);
   char *study_out = g_build_filename(dir, "study", NULL);
+  char *run = tu_data("runs/y_cg_torus_metrics.json");
+  char *plots = g_build_filename(dir, "plots", NULL);
   char *study = g_build_filename(dir, "s.ini", NULL);
   char *text = g_strdup_printf("[study]\nmatrices = %s\nplatforms = torus:2x2x2\n"
                                "strategies = identity; greedy\n", pair);
@@ -235,6 +238,7 @@ Test(robust, every_subcommand_succeeds_on_good_input)
     { "compare", "-t", trace, "-p", "torus:2x2x2", "-j", "1024", NULL },
     { "study", study, "-o", study_out, "--quiet", NULL },
     { "show", "-p", "mesh:4x4", "-m", pair, NULL },
+    { "plot", run, "-o", plots, NULL },
   };
   GHashTable *covered = g_hash_table_new(g_str_hash, g_str_equal);
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -263,6 +267,8 @@ Test(robust, every_subcommand_succeeds_on_good_input)
   g_free(gen);
   g_free(study);
   g_free(study_out);
+  g_free(run);
+  g_free(plots);
   tu_rm_rf(dir);
   g_free(dir);
 }

@@ -120,6 +120,32 @@ static gboolean too_big(const char *path, const char *what, uint64_t max, GError
   return FALSE;
 }
 
+gboolean budget_check_nesting(const char *path, const char *text, int max, const char *what,
+                              GError **error)
+{
+  int depth = 0, line = 1;
+  gboolean in_str = FALSE;
+  for (const char *c = text; *c; c++) {
+    if (*c == '\n')
+      line++;
+    if (in_str) {
+      if (*c == '\\' && c[1])
+        c++;
+      else if (*c == '"')
+        in_str = FALSE;
+    } else if (*c == '"') {
+      in_str = TRUE;
+    } else if ((*c == '[' || *c == '{') && ++depth > max) {
+      g_set_error(error, BUDGET_ERROR, BUDGET_ERROR_COUNT,
+                  "%s:%d: nested more than %d levels deep, expected %s", path, line, max, what);
+      return FALSE;
+    } else if (*c == ']' || *c == '}') {
+      depth--;
+    }
+  }
+  return TRUE;
+}
+
 gboolean budget_read_text(const char *path, const char *what, char **text, gsize *len,
                           GError **error)
 {

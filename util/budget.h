@@ -65,4 +65,11 @@ gboolean budget_check_array(const char *what, uint64_t elements, uint64_t size, 
 gboolean budget_read_text(const char *path, const char *what, char **text, gsize *len,
                           GError **error);
 
+/* JSON parsers (json-glib's among them) recurse once per level of
+ * nesting, so a text of a hundred thousand '[' overflows the stack. FALSE
+ * and "PATH:LINE: nested more than MAX levels deep, expected WHAT" when
+ * `text` nests [ and { (outside strings) deeper than `max`. */
+gboolean budget_check_nesting(const char *path, const char *text, int max, const char *what,
+                              GError **error);
+
 G_END_DECLS

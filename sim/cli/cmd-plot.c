@@ -9,6 +9,7 @@
 
 #include "sim/cli/cli.h"
 #include "sim/report/report.h"
+#include "util/budget.h"
 
 /* The platform the run names ("platform": {"source": ...} or a string),
  * unless --platform gives one. */
@@ -69,7 +70,13 @@ int cmd_plot(int argc, char **argv)
     goto fail;
   }
   jp = json_parser_new();
-  if (!json_parser_load_from_file(jp, argv[1], &e)) {
+  const char *what = "the output of simulate --json or metrics --json";
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  if (!budget_read_text(argv[1], what, &text, &len, &e) ||
+      !budget_check_nesting(argv[1], text, 64, what, &e))
+    goto fail;
+  if (!json_parser_load_from_data(jp, text, (gssize)len, &e)) {
     g_prefix_error(&e, "%s: ", argv[1]);
     goto fail;
   }
