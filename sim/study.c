@@ -34,11 +34,15 @@ char *study_describe(const study *s)
   for (int i = 0; i < s->ninputs; i++)
     traces += s->inputs[i].t != NULL;
   GString *d = g_string_new(NULL);
-  g_string_printf(d, "%d cells: %d inputs (%d traces), %d platforms, %d strategies, model%s ",
-                  s->ncells, s->ninputs, traces, s->nplatforms, s->nstrategies,
-                  s->nmodels > 1 ? "s" : "");
-  for (int i = 0; i < s->nmodels; i++)
-    g_string_append_printf(d, "%s%s", i ? ", " : "", s->models[i]->name);
+  g_string_printf(d, "%d cell%s: %d input%s (%d trace%s), %d platform%s, %d strateg%s",
+                  s->ncells, s->ncells == 1 ? "" : "s", s->ninputs, s->ninputs == 1 ? "" : "s",
+                  traces, traces == 1 ? "" : "s", s->nplatforms, s->nplatforms == 1 ? "" : "s",
+                  s->nstrategies, s->nstrategies == 1 ? "y" : "ies");
+  if (traces) {
+    g_string_append_printf(d, ", model%s ", s->nmodels > 1 ? "s" : "");
+    for (int i = 0; i < s->nmodels; i++)
+      g_string_append_printf(d, "%s%s", i ? ", " : "", s->models[i]->name);
+  }
   g_string_append_printf(d, ", seed%s ", s->nseeds > 1 ? "s" : "");
   for (int i = 0; i < s->nseeds; i++)
     g_string_append_printf(d, "%s%u", i ? ", " : "", s->seeds[i]);
