@@ -52,6 +52,10 @@ typedef struct {
   GHashTable *regions;    /* region ref -> index+1 in t->regions, 0 = not MPI */
   GHashTable *groups;     /* ref -> def_group* */
   GHashTable *comms;      /* comm ref -> index+1 in t->comms */
+  /* the same as flat arrays when the refs are small (they usually count
+   * from 0): one load per record instead of a hash lookup */
+  uint32_t *region_of, *comm_of;
+  uint32_t nregion_of, ncomm_of;
   GArray *locations;      /* def_location */
   GArray *comm_defs;      /* pairs (comm ref, group ref, name ref) as uint64 triples */
   uint64_t resolution, offset, length;
@@ -321,6 +325,33 @@ static gboolean build_comms(reader_ctx *c)
 
 /* ---- events ------------------------------------------------------------ */
 
+/* index+1 of `ref` in a table of definitions, 0 when undefined */
+static inline guint ref_index(GHashTable *h, const uint32_t *flat, uint32_t n, uint32_t ref)
+{
+  if (flat)
+    return ref < n ? flat[ref] : 0;
+  return GPOINTER_TO_UINT(g_hash_table_lookup(h, GUINT_TO_POINTER(ref)));
+}
+
+/* A flat copy of a ref -> index+1 table when its refs are below 2^20. */
+static uint32_t *flatten(GHashTable *h, uint32_t *n)
+{
+  GHashTableIter it;
+  gpointer k, v;
+  uint32_t max = 0;
+  g_hash_table_iter_init(&it, h);
+  while (g_hash_table_iter_next(&it, &k, &v))
+    max = MAX(max, GPOINTER_TO_UINT(k));
+  if (max >= (1u << 20))
+    return NULL;
+  uint32_t *flat = g_new0(uint32_t, max + 1);
+  g_hash_table_iter_init(&it, h);
+  while (g_hash_table_iter_next(&it, &k, &v))
+    flat[GPOINTER_TO_UINT(k)] = GPOINTER_TO_UINT(v);
+  *n = max + 1;
+  return flat;
+}
+
 static OTF2_CallbackCode push(evt_ctx *c, OTF2_TimeStamp time, trace_event *e)
 {
   e->time = trace_ticks_to_ps(time, c->defs->offset, c->defs->resolution);
@@ -335,7 +366,7 @@ static OTF2_CallbackCode push(evt_ctx *c, OTF2_TimeStamp time, trace_event *e)
 /* Comm index and peer world rank; FALSE (error set) on bad references. */
 static gboolean resolve(evt_ctx *c, OTF2_CommRef comm, uint32_t peer, trace_event *e)
 {
-  guint idx = GPOINTER_TO_UINT(g_hash_table_lookup(c->defs->comms, GUINT_TO_POINTER(comm)));
+  guint idx = ref_index(c->defs->comms, c->defs->comm_of, c->defs->ncomm_of, comm);
   if (idx == 0) {
     evt_fail(c, TRACE_ERROR_CONTENT, "location %" G_GUINT64_FORMAT ": communicator %u undefined, "
          "expected a defined MPI communicator", c->cur_location, comm);
@@ -368,7 +399,7 @@ static gboolean resolve(evt_ctx *c, OTF2_CommRef comm, uint32_t peer, trace_even
 static OTF2_CallbackCode enter_leave(evt_ctx *c, OTF2_TimeStamp time, OTF2_RegionRef region,
                                      int kind)
 {
-  guint idx = GPOINTER_TO_UINT(g_hash_table_lookup(c->defs->regions, GUINT_TO_POINTER(region)));
+  guint idx = ref_index(c->defs->regions, c->defs->region_of, c->defs->nregion_of, region);
   if (idx == 0)
     return OTF2_CALLBACK_SUCCESS;  /* not an MPI region */
   if (kind == TRACE_LEAVE && c->depth == 0) {
@@ -677,6 +708,8 @@ static void run_worker(gpointer data, gpointer user)
  * rank's records from one worker, in record order. */
 static gboolean read_events(reader_ctx *c, int workers)
 {
+  c->region_of = flatten(c->regions, &c->nregion_of);
+  c->comm_of = flatten(c->comms, &c->ncomm_of);
   guint nloc = c->locations->len, nb = (nloc + READ_BATCH - 1) / READ_BATCH;
   evt_ctx *b = g_new0(evt_ctx, MAX(nb, 1));
   guint nw = MAX(MIN(nb, (guint)workers), 1);
@@ -815,6 +848,8 @@ out:
     g_hash_table_destroy(c.regions);
     g_hash_table_destroy(c.groups);
     g_hash_table_destroy(c.comms);
+    g_free(c.region_of);
+    g_free(c.comm_of);
     g_array_free(c.locations, TRUE);
     g_array_free(c.comm_defs, TRUE);
   }

@@ -229,6 +229,8 @@ struct trace_cursor {
   size_t nscratch;
 };
 
+#define PEER_CACHE 16
+
 /* What one reader thread of the first pass owns. */
 typedef struct worker_state {
   FILE *spill;
@@ -239,6 +241,8 @@ typedef struct worker_state {
   GArray *src, *dst, *bytes, *msgs;  /* aggregated p2p edges */
   int64_t nrec;                /* records seen (progress) */
   trace_time_rank split;       /* current rank: where its traced time went */
+  int peer_key[PEER_CACHE];    /* current rank: recent peers and their edge index */
+  guint peer_idx[PEER_CACHE];
   trace_times times;
   gboolean failed;
 } worker_state;
@@ -253,6 +257,7 @@ struct trace_source {
   int *fds;
   trace_colls *colls;
   trace_times times;           /* streamed: the traced time split (first pass) */
+  uint8_t *kinds;              /* first pass: trace_region_kinds */
   /* streamed: aggregated p2p edges of the first pass */
   GArray *src, *dst, *bytes, *msgs;
   /* first pass */
@@ -309,6 +314,7 @@ static gboolean pass_defs(void *user, trace *defs, GError **error)
   s->rs = g_new0(rank_stream, MAX(defs->nranks, 1));
   s->colls = trace_colls_new(defs->nranks, defs->ncomms);
   s->t = defs;
+  s->kinds = trace_region_kinds(defs);
   return TRUE;
 }
 
@@ -329,6 +335,7 @@ static void pass_begin(void *user, int worker, int rank, uint64_t nevents)
   rs->off = w->written + w->nbuf;
   g_hash_table_remove_all(w->peers);
   w->split = (trace_time_rank){ 0 };
+  memset(w->peer_key, 0xff, sizeof w->peer_key); /* -1: no peer */
 }
 
 static void pass_record(void *user, int worker, int rank, const trace_event *e)
@@ -342,12 +349,18 @@ static void pass_record(void *user, int worker, int rank, const trace_event *e)
   rs->prev_time = e->time;
   rs->records++;
   trace_colls_add(s->colls, rank, e);
-  trace_time_step(s->t, &w->split, e, &w->times);
+  trace_time_step(s->t, s->kinds, &w->split, e, &w->times);
   if ((e->kind == TRACE_SEND || e->kind == TRACE_ISEND) && e->peer >= 0 &&
       e->peer < s->colls->nranks) {
     gpointer v;
-    if (g_hash_table_lookup_extended(w->peers, GINT_TO_POINTER(e->peer), NULL, &v)) {
-      guint i = GPOINTER_TO_UINT(v);
+    int c = e->peer & (PEER_CACHE - 1);
+    guint i = w->peer_idx[c];
+    if (w->peer_key[c] == e->peer ||
+        g_hash_table_lookup_extended(w->peers, GINT_TO_POINTER(e->peer), NULL, &v)) {
+      if (w->peer_key[c] != e->peer)
+        i = GPOINTER_TO_UINT(v);
+      w->peer_key[c] = e->peer;
+      w->peer_idx[c] = i;
       g_array_index(w->bytes, int64_t, i) += e->bytes;
       g_array_index(w->msgs, int64_t, i)++;
     } else {
@@ -599,6 +612,7 @@ void trace_source_free(trace_source *s)
   free_array(&s->bytes);
   free_array(&s->msgs);
   trace_colls_free(s->colls);
+  g_free(s->kinds);
   trace_free(s->owned);
   g_free(s->rs);
   g_free(s->fds);

@@ -57,8 +57,12 @@ void trace_reserve(trace *t, int rank, int64_t n)
 int64_t trace_ticks_to_ps(uint64_t ticks, uint64_t offset, uint64_t resolution)
 {
   int64_t d = (int64_t)(ticks - offset);
+  if (resolution == UINT64_C(1000000000000))
+    return d;
   int64_t res = (int64_t)resolution;
   int64_t q = d / res, r = d % res;
+  if (INT64_C(1000000000000) % res == 0) /* ps, ns, us ... clocks: exact, no rounding */
+    return q * INT64_C(1000000000000) + r * (INT64_C(1000000000000) / res);
   return q * INT64_C(1000000000000) + (int64_t)llround((double)r * 1e12 / (double)res);
 }
 
@@ -318,8 +322,18 @@ const field trace_times_fields[] = {
 #undef F
 const int trace_times_nfields = G_N_ELEMENTS(trace_times_fields);
 
-void trace_time_step(const trace *t, trace_time_rank *st, const trace_event *e,
-                     trace_times *out)
+uint8_t *trace_region_kinds(const trace *t)
+{
+  uint8_t *k = g_new(uint8_t, (size_t)t->nregions + 1);
+  for (int i = 0; i < t->nregions; i++)
+    k[i] = (uint8_t)(trace_region_class_of(t->regions[i]) |
+                     (trace_region_is_setup(t->regions[i]) ? TRACE_REGION_SETUP : 0));
+  k[t->nregions] = TRACE_REGION_OTHER_MPI; /* regions out of range */
+  return k;
+}
+
+void trace_time_step(const trace *t, const uint8_t *kinds, trace_time_rank *st,
+                     const trace_event *e, trace_times *out)
 {
   if (st->depth == 0)
     out->compute_ps += MAX(e->time - st->prev, 0);
@@ -327,10 +341,10 @@ void trace_time_step(const trace *t, trace_time_rank *st, const trace_event *e,
   switch (e->kind) {
   case TRACE_ENTER:
     if (st->depth++ == 0) {
-      const char *name = e->region < (uint32_t)t->nregions ? t->regions[e->region] : NULL;
+      uint8_t k = kinds[MIN(e->region, (uint32_t)t->nregions)];
       st->start = e->time;
-      st->cls = trace_region_class_of(name);
-      st->setup = trace_region_is_setup(name);
+      st->cls = (trace_region_class)(k & ~TRACE_REGION_SETUP);
+      st->setup = (k & TRACE_REGION_SETUP) != 0;
     }
     return;
   case TRACE_LEAVE:
@@ -362,11 +376,13 @@ void trace_time_split(const trace *t, trace_times *out)
 {
   memset(out, 0, sizeof *out);
   out->duration_ps = t->duration_ps;
+  uint8_t *kinds = trace_region_kinds(t);
   for (int r = 0; r < t->nranks; r++) {
     trace_time_rank st = { 0 };
     for (int64_t i = 0; i < t->ranks[r].nevents; i++)
-      trace_time_step(t, &st, &t->ranks[r].events[i], out);
+      trace_time_step(t, kinds, &st, &t->ranks[r].events[i], out);
   }
+  g_free(kinds);
 }
 
 commgraph *trace_commgraph(const trace *t, gboolean with_collectives, const char *algo,

@@ -224,15 +224,19 @@ typedef struct trace_times {
 void trace_time_split(const trace *t, trace_times *out);
 
 /* The same one record at a time, for readers that never hold the trace:
- * one zeroed state per rank, its records in order. */
+ * one zeroed state per rank, its records in order; `kinds` from
+ * trace_region_kinds() (the class of each region and TRACE_REGION_SETUP,
+ * computed once instead of from the name at every Enter; caller frees). */
+#define TRACE_REGION_SETUP 4
+uint8_t *trace_region_kinds(const trace *t);
 typedef struct trace_time_rank {
   int depth;
   trace_region_class cls;
   gboolean setup;
   int64_t start, prev;
 } trace_time_rank;
-void trace_time_step(const trace *t, trace_time_rank *st, const trace_event *e,
-                     trace_times *out);
+void trace_time_step(const trace *t, const uint8_t *kinds, trace_time_rank *st,
+                     const trace_event *e, trace_times *out);
 
 /* Names of the traced times for outputs (util/field.h), in order. */
 extern const field trace_times_fields[];
