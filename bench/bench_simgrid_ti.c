@@ -118,7 +118,9 @@ int main(int argc, char **argv)
   FILE *fh = fopen(hosts, "w"), *fl = fopen(list, "w");
   int64_t skipped = 0;
   for (int r = 0; r < t->nranks; r++) {
-    char *name = g_strdup_printf("rank-%d.txt", r), *path = g_build_filename(argv[2], name, NULL);
+    char *name = g_strdup_printf("rank-%d.txt", r), *rel = g_build_filename(argv[2], name, NULL);
+    char *path = g_canonicalize_filename(rel, NULL); /* smpirun runs elsewhere */
+    g_free(rel);
     FILE *fr = fopen(path, "w");
     skipped += write_rank(t, r, fr);
     fclose(fr);

@@ -681,6 +681,7 @@ static gboolean refill(replay *R, rank_st *rs, int rank)
     if (rs->nbuf < R->window || cut == 0) {
       /* up to the window, then in quarter windows until a cut is found */
       int64_t want = rs->nbuf < R->window ? R->window - rs->nbuf : R->window / 4 + 1;
+      want = MAX(MIN(want, rs->total - rs->base - rs->nbuf), 1); /* no room for records not there */
       if (rs->nbuf + want > rs->capwin) {
         rs->capwin = MAX(rs->capwin + rs->capwin / 2, rs->nbuf + want);
         rs->win = g_renew(trace_event, rs->win, rs->capwin);
@@ -902,4 +903,18 @@ replay_result *replay_run(const trace *t, const platform *p, const mapping *m,
   replay_result *res = replay_run_source(src, p, m, model, o, error);
   trace_source_free(src);
   return res;
+}
+
+void replay_estimate_for(int nranks, int64_t records, replay_estimate *out)
+{
+  /* per rank: rank_st, channel cache, a few channels, requests and
+   * messages in flight, the first pass's per-rank entries (~1.5 KiB in
+   * all); plus the process itself (~12 MiB of libraries and tables) */
+  double per_rank = 1536.0, base = 12.0 * 1048576.0;
+  double per = MIN((double)window_size(nranks), (double)records / MAX(nranks, 1) + 1);
+  double windows = per * (double)sizeof(trace_event) * nranks;
+  out->stream_bytes = base + windows + per_rank * nranks;
+  out->memory_bytes = base + per_rank * nranks + (double)sizeof(trace_event) * (double)records;
+  out->spill_bytes = 8.0 * (double)records;
+  out->seconds = (double)records / 1.0e7; /* ~10 M records/s read + replayed, one core */
 }

@@ -163,6 +163,17 @@ replay_result *replay_run_source(const trace_source *src, const platform *p, con
 
 void replay_result_free(replay_result *r);
 
+/* What a replay of `nranks` ranks and `records` records will need, before
+ * it starts: bytes streamed (windows, per-rank state, the first pass's
+ * tables - not the temporary file, about 8 bytes per record on disk),
+ * bytes with the trace in memory (48 per record on top), and seconds of
+ * one core for reading and an analytic replay (measured rates,
+ * bench/README.md "Streaming replay"; contention models take longer). */
+typedef struct replay_estimate {
+  double stream_bytes, memory_bytes, spill_bytes, seconds;
+} replay_estimate;
+void replay_estimate_for(int nranks, int64_t records, replay_estimate *out);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(replay_result, replay_result_free)
 
 G_END_DECLS

@@ -207,6 +207,12 @@ Test(trace_read, info_json)
   cr_assert(strstr(out, "\"collective_calls\" : 192"));
   cr_assert(strstr(out, "\"unmatched\" : 0"));
   cr_assert(strstr(out, "\"MPI_IRECV\" : 1024"));
+  /* 8320 records over 64 ranks, 130 each; the estimate's in-memory part
+   * is 12 MiB + 1.5 KiB per rank + 48 bytes per record, the file 8 per record */
+  cr_assert(strstr(out, "\"records_per_rank_min\" : 130,"), "%s", out);
+  cr_assert(strstr(out, "\"records_per_rank_max\" : 130,"));
+  cr_assert(strstr(out, "\"replay_memory_in_memory_bytes\" : 13080576.0"));
+  cr_assert(strstr(out, "\"replay_temporary_file_bytes\" : 66560.0"));
   g_free(out);
   g_free(err);
   g_free(dir);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sim/cli/cli.h"
+#include "sim/replay.h"
 #include "traces/trace.h"
 
 #define MEMBER_INT(b, name, v) \
@@ -12,13 +13,39 @@
 #define MEMBER_DBL(b, name, v) \
   do { json_builder_set_member_name(b, name); json_builder_add_double_value(b, (double)(v)); } while (0)
 
+/* Retained records per rank: fewest, mean, most. */
+static void per_rank(const trace *t, int64_t *lo, double *mean, int64_t *hi)
+{
+  int64_t sum = 0;
+  *lo = INT64_MAX;
+  *hi = 0;
+  for (int r = 0; r < t->nranks; r++) {
+    *lo = MIN(*lo, t->ranks[r].nevents);
+    *hi = MAX(*hi, t->ranks[r].nevents);
+    sum += t->ranks[r].nevents;
+  }
+  *mean = (double)sum / MAX(t->nranks, 1);
+}
+
 static void print_info_json(const trace *t, const trace_summary *s)
 {
+  int64_t lo, hi;
+  double mean;
+  per_rank(t, &lo, &mean, &hi);
+  replay_estimate est;
+  replay_estimate_for(t->nranks, s->events, &est);
   JsonBuilder *b = json_builder_new();
   json_builder_begin_object(b);
   MEMBER_INT(b, "ranks", t->nranks);
   MEMBER_INT(b, "locations", t->stats.locations);
   MEMBER_INT(b, "events", s->events);
+  MEMBER_INT(b, "records_per_rank_min", lo);
+  MEMBER_DBL(b, "records_per_rank_mean", mean);
+  MEMBER_INT(b, "records_per_rank_max", hi);
+  MEMBER_DBL(b, "replay_memory_streamed_bytes", est.stream_bytes);
+  MEMBER_DBL(b, "replay_memory_in_memory_bytes", est.memory_bytes);
+  MEMBER_DBL(b, "replay_temporary_file_bytes", est.spill_bytes);
+  MEMBER_DBL(b, "replay_seconds_estimate", est.seconds);
   MEMBER_DBL(b, "duration_s", (double)t->duration_ps / 1e12);
   MEMBER_INT(b, "p2p_messages", s->p2p_messages);
   MEMBER_INT(b, "p2p_bytes", s->p2p_bytes);
@@ -59,6 +86,17 @@ static void print_info_text(const char *path, const trace *t, const trace_summar
   printf("duration        %.6f s (timer %" G_GUINT64_FORMAT " ticks/s)\n",
          (double)t->duration_ps / 1e12, t->timer_resolution);
   printf("events          %" G_GINT64_FORMAT " retained\n", s->events);
+  int64_t lo, hi;
+  double mean;
+  per_rank(t, &lo, &mean, &hi);
+  printf("per rank        %" G_GINT64_FORMAT " .. %" G_GINT64_FORMAT " records, mean %.1f\n", lo, hi,
+         mean);
+  replay_estimate est;
+  replay_estimate_for(t->nranks, s->events, &est);
+  printf("replay needs    about %.0f MiB streamed (simulate; %.0f MiB temporary file), "
+         "%.0f MiB in memory (--out-trace); about %.2g s of one core for reading + analytic "
+         "replay, more with contention models\n", est.stream_bytes / 1048576.0,
+         est.spill_bytes / 1048576.0, est.memory_bytes / 1048576.0, est.seconds);
   printf("p2p             %" G_GINT64_FORMAT " messages, %" G_GINT64_FORMAT " bytes\n",
          s->p2p_messages, s->p2p_bytes);
   printf("collectives     %" G_GINT64_FORMAT " calls (summed over ranks)\n", s->collective_calls);

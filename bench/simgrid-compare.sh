@@ -1,0 +1,69 @@
+#!/bin/sh
+# simgrid-compare.sh - mapsim vs SimGrid's offline replay (smpirun -replay)
+# on the same workload, one core each (taskset -c 0), same run.
+#
+# The workload (issue 12): a periodic 3D stencil, non-blocking
+# Irecv/Isend/Waitall, 64 KiB messages, 1,179,648 messages in all
+# (6 per rank and iteration), on the torus of the same shape (31.25 GB/s,
+# 10 ps links; SimGrid: CM02 max-min sharing without TCP factors, the
+# analytic/flow view of mapsim). mapsim writes the trace (`mapsim gen`),
+# bench_simgrid_ti converts it to SimGrid's time-independent format, both
+# replay it; the script prints CPU time (user+sys), wall time, peak RSS,
+# the makespans and the CPU-time ratios.
+#
+# Usage: bench/simgrid-compare.sh [BUILD_DIR [WORK_DIR [RANKS...]]]
+#   defaults: build, a temporary directory (removed), 64 512 4096
+#   ITERS_SCALE=10 multiplies the iterations (the 10x longer trace).
+# Needs libsimgrid-dev (smpirun, smpireplaymain); skips without it.
+set -eu
+B=${1:-build}
+W=${2:-}
+shift $(( $# > 2 ? 2 : $# ))
+RANKS=${*:-64 512 4096}
+SCALE=${ITERS_SCALE:-1}
+REPLAY=/usr/lib/x86_64-linux-gnu/simgrid/smpireplaymain
+if ! command -v smpirun >/dev/null 2>&1 || [ ! -x "$REPLAY" ]; then
+  echo "simgrid-compare: smpirun or $REPLAY missing (apt-get install libsimgrid-dev); skipped"
+  exit 0
+fi
+KEEP=1
+if [ -z "$W" ]; then
+  W=$(mktemp -d)
+  KEEP=0
+fi
+M=$B/mapsim
+T() { /usr/bin/time -o "$W/time.txt" -f "%U %S %e %M" "$@"; }
+
+printf '%-6s %-9s %10s %9s %9s %12s %s\n' ranks tool cpu_s wall_s rss_MB makespan_s ratio
+for n in $RANKS; do
+  case $n in
+    64) d=4x4x4 ;; 512) d=8x8x8 ;; 4096) d=16x16x16 ;; 32768) d=32x32x32 ;;
+    *) echo "simgrid-compare: $n ranks: no cube"; exit 2 ;;
+  esac
+  it=$(( 1179648 / (6 * n) * SCALE ))
+  x=${d%%x*}; rest=${d#*x}; y=${rest%%x*}; z=${rest#*x}
+  tr=$W/st$n-$it
+  [ -d "$tr" ] || nice "$M" gen --pattern stencil3d --ranks "$n" --dims "$d" --periodic \
+    --nonblocking -i "$it" -b 65536 -o "$tr" -q
+  ti=$W/ti$n-$it
+  [ -d "$ti" ] || nice "$B/bench/bench_simgrid_ti" "$tr" "$ti" "$x" "$y" "$z"
+  T taskset -c 0 smpirun -np "$n" -platform "$ti/platform.xml" -hostfile "$ti/hostfile" \
+    -replay "$ti/traces.txt" "$REPLAY" --cfg=network/model:CM02 \
+    --cfg=smpi/send-is-detached-thresh:65537 --cfg=surf/precision:1e-12 \
+    --log=root.thres:critical --log=smpi_replay.thres:info > "$W/sg.out" 2>&1
+  sg=$(tail -1 "$W/time.txt")
+  sgmake=$(grep -o 'Simulation time [0-9.e+-]*' "$W/sg.out" | awk '{print $3}' | sort -g | tail -1)
+  set -- $sg
+  sgcpu=$(echo "$1 + $2" | bc -l)
+  printf '%-6s %-9s %10.2f %9.2f %9.1f %12s %s\n' "$n" simgrid "$sgcpu" "$3" "$(echo "$4/1024" | bc -l)" "${sgmake:-?}" 1
+  for model in analytic flow; do
+    T taskset -c 0 "$M" simulate -p "torus:$d" -t "$tr" --model "$model" --json -q > "$W/m.json"
+    r=$(tail -1 "$W/time.txt")
+    mk=$(grep -m1 '"makespan_s"' "$W/m.json" | tr -d ' ,' | cut -d: -f2)
+    set -- $r
+    cpu=$(echo "$1 + $2" | bc -l)
+    printf '%-6s %-9s %10.2f %9.2f %9.1f %12s %.1fx\n' "$n" "$model" "$cpu" "$3" \
+      "$(echo "$4/1024" | bc -l)" "$mk" "$(echo "$sgcpu / $cpu" | bc -l)"
+  done
+done
+[ "$KEEP" = 1 ] || rm -rf "$W"
