@@ -6,7 +6,10 @@
  * a hostfile placing rank r on node r (mapsim's identity mapping).
  *
  * Records -> actions: computation gaps (time outside MPI regions) ->
- * `compute` at 1 Gflop/s; Isend -> `isend`; the Irecv envelope (taken
+ * `compute` at 1 Gflop/s, gaps under 1 us (the 10 ns between two MPI
+ * calls of a synthesized trace) carried over into the next one, so that
+ * SimGrid does not pay an action for each while the computed total stays
+ * the same; Isend -> `isend`; the Irecv envelope (taken
  * from its completion record, as mapsim's replay does) -> `irecv` where
  * the request was posted; leaving an MPI_Wait* region -> `waitall`;
  * Send/Recv -> `send`/`recv`; an allreduce -> `allreduce`. Enough for the
@@ -24,6 +27,7 @@
 #include "traces/trace.h"
 
 #define SPEED 1e9 /* flop/s of every host */
+#define MIN_GAP_PS 1000000 /* shorter gaps wait for the next one */
 
 static const trace_event *irecv_envelope(const trace_rank *tr, int64_t i)
 {
@@ -37,13 +41,17 @@ static const trace_event *irecv_envelope(const trace_rank *tr, int64_t i)
 static int64_t write_rank(const trace *t, int r, FILE *f)
 {
   const trace_rank *tr = &t->ranks[r];
-  int64_t skipped = 0, prev = 0;
+  int64_t skipped = 0, prev = 0, carry = 0;
   int depth = 0;
   fprintf(f, "%d init\n", r);
   for (int64_t i = 0; i < tr->nevents; i++) {
     const trace_event *e = &tr->events[i];
     if (depth == 0 && e->time > prev)
-      fprintf(f, "%d compute %.0f\n", r, (double)(e->time - prev) * 1e-12 * SPEED);
+      carry += e->time - prev;
+    if (carry >= MIN_GAP_PS) {
+      fprintf(f, "%d compute %.0f\n", r, (double)carry * 1e-12 * SPEED);
+      carry = 0;
+    }
     prev = e->time;
     switch (e->kind) {
     case TRACE_ENTER:
