@@ -11,6 +11,7 @@
 
 #include "sim/study-private.h"
 #include "util/output.h"
+#include "util/status.h"
 
 G_DEFINE_QUARK(study-error-quark, study_error)
 
@@ -488,10 +489,17 @@ run_result *study_cell_run(const study *s, const study_cell *c, GError **error)
   return run_cell(&ri, &spec, error);
 }
 
-static void run_one_cell(study *s, study_cell *c)
+/* Runs a cell; FALSE when it was interrupted or hit an internal error:
+ * then it has no result to keep and runs again next time. */
+static gboolean run_one_cell(study *s, study_cell *c)
 {
   GError *e = NULL;
   run_result *res = study_cell_run(s, c, &e);
+  if (e && e->domain == STATUS_ERROR) {
+    c->error = e;
+    run_result_free(res);
+    return FALSE;
+  }
   if (res && res->r && res->r->stuck)
     g_set_error(&e, REPLAY_ERROR, REPLAY_ERROR_INPUT, "%s", res->r->stuck_summary);
   c->row = study_cell_row(s, c, res, e);
@@ -501,6 +509,7 @@ static void run_one_cell(study *s, study_cell *c)
     c->res = res;
   else
     run_result_free(res);
+  return TRUE;
 }
 
 static void cell_done(study *s)
@@ -544,9 +553,8 @@ static void worker(gpointer data, gpointer user)
   run_state *st = user;
   study *s = st->s;
   study_cell *c = data;
-  if (!progress_check(s->prog, &c->error))
+  if (!progress_check(s->prog, &c->error) || !run_one_cell(s, c))
     return;
-  run_one_cell(s, c);
   if (st->queue)
     g_async_queue_push(st->queue, c);
   else

@@ -255,6 +255,29 @@ Test(study_cli, killed_and_resumed_gives_the_same_csv, .timeout = 600)
   g_autofree char *a = read_file(whole, "results.csv"), *b = read_file(cut, "results.csv");
   g_autofree char *a2 = csv_without(a, "map_s"), *b2 = csv_without(b, "map_s");
   cr_assert_str_eq(a2, b2);
+
+  /* ^C: the cells running stop, exit 130, none is kept as failed */
+  g_autofree char *intr = g_build_filename(tmp, "int", NULL);
+  argv[4] = intr;
+  cr_assert(g_spawn_async(NULL, (char **)argv, NULL,
+                          G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
+                          G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &e),
+            "%s", e ? e->message : "");
+  for (int i = 0; i < 60000 && count_cells(intr, NULL) < 3; i++)
+    g_usleep(1000);
+  kill(pid, SIGINT);
+  waitpid(pid, &status, 0);
+  g_spawn_close_pid(pid);
+  cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130, "status %d after SIGINT", status);
+  int kept = count_cells(intr, NULL);
+  cr_assert(kept >= 3 && kept < 16, "%d cells kept", kept);
+  char *err = NULL;
+  cr_assert_eq(run_study(NULL, &err, file, intr, "2"), 0, "%s", err);
+  cr_assert_null(strstr(err, "interrupted"), "%s", err);
+  g_free(err);
+  g_autofree char *c = read_file(intr, "results.csv");
+  g_autofree char *c2 = csv_without(c, "map_s");
+  cr_assert_str_eq(a2, c2);
 }
 
 /* An edited study file reruns only the cells whose key changed: a new
