@@ -1,6 +1,7 @@
 /* platform-ini.c - the native platform file: a GKeyFile INI.
  *
- *   [platform]      name, description
+ *   [platform]      name, description, preset = mapsim | simgrid (protocol and
+ *                   routing choices the keys below override)
  *   [topology]      shape = 4x4x4, connectivity = torus,torus,crossbar (or one
  *                   word for all dimensions); or graph = FILE (lines
  *                   `src dst [linktype]`), bidirectional = true|false
@@ -9,9 +10,9 @@
  *                   the coordinate), default = TYPE
  *   [nodes]         cores = 1
  *   [allocation]    nodes = all | random:N[:SEED] | FILE, fill = pack | spread
- *   [routing]       order = xyz, table = FILE
- *   [model]         router_delay, eager_threshold, send_overhead,
- *                   recv_overhead, packet_size, packet_header
+ *   [routing]       order = xyz, table = FILE, tie = positive | simgrid
+ *   [model]         router_delay, eager_threshold, handshake = rts-cts | sync,
+ *                   send_overhead, recv_overhead, packet_size, packet_header
  * Relative file names are relative to the INI file. Unknown groups or keys
  * and groups or keys given twice are errors (they are usually typos). Full reference: configs/README.md.
  */
@@ -31,13 +32,13 @@ typedef struct {
 } ini_ctx;
 
 static const char *const known_keys[][12] = {
-  { "platform", "name", "description", NULL },
+  { "platform", "name", "description", "preset", NULL },
   { "topology", "shape", "connectivity", "graph", "bidirectional", NULL },
   { "links", "default", "x", "y", "z", "w", "v", "u", "t", "s", NULL },
   { "nodes", "cores", NULL },
   { "allocation", "nodes", "fill", NULL },
-  { "routing", "order", "table", "algorithm", NULL },
-  { "model", "router_delay", "eager_threshold", "send_overhead", "recv_overhead",
+  { "routing", "order", "table", "algorithm", "tie", NULL },
+  { "model", "router_delay", "eager_threshold", "handshake", "send_overhead", "recv_overhead",
     "packet_size", "packet_header", NULL },
 };
 
@@ -354,6 +355,29 @@ static gboolean read_model(ini_ctx *c, platform *p, GError **error)
     else
       *(double *)(void *)base = v;
   }
+  g_autofree char *hs = g_key_file_get_string(c->kf, "model", "handshake", NULL);
+  if (hs && !platform_handshake_from_name(g_strstrip(hs), &p->model.handshake)) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "%s: [model] handshake = '%s': expected rts-cts or sync", c->path, hs);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* [platform] preset, then [routing] tie (which overrides the preset's). */
+static gboolean read_choices(ini_ctx *c, platform *p, GError **error)
+{
+  g_autofree char *preset = g_key_file_get_string(c->kf, "platform", "preset", NULL);
+  if (preset && !platform_apply_preset(p, g_strstrip(preset), error)) {
+    g_prefix_error(error, "%s: [platform] ", c->path);
+    return FALSE;
+  }
+  g_autofree char *tie = g_key_file_get_string(c->kf, "routing", "tie", NULL);
+  if (tie && !route_tie_from_name(g_strstrip(tie), &p->router->tie)) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "%s: [routing] tie = '%s': expected positive or simgrid", c->path, tie);
+    return FALSE;
+  }
   return TRUE;
 }
 
@@ -391,7 +415,7 @@ static gboolean read_rest(ini_ctx *c, platform *p, GError **error)
     g_prefix_error(error, "%s: [routing] order: ", c->path);
   g_free(order);
   g_free(algo);
-  if (!ok)
+  if (!ok || !read_choices(c, p, error))
     return FALSE;
   char *table = g_key_file_get_string(c->kf, "routing", "table", NULL);
   if (table) {

@@ -29,12 +29,48 @@ platform *platform_alloc(const char *source)
   p->model = (platform_model){
     .router_delay = 0.0,
     .eager_threshold = 65536,
+    .handshake = PLATFORM_HANDSHAKE_RTS_CTS,
     .send_overhead = 0.0,
     .recv_overhead = 0.0,
     .packet_size = 4096,
     .packet_header = 0,
   };
   return p;
+}
+
+static const char *const handshake_names[] = { "rts-cts", "sync" };
+
+const char *platform_handshake_name(platform_handshake h)
+{
+  return (unsigned)h < G_N_ELEMENTS(handshake_names) ? handshake_names[h] : "?";
+}
+
+gboolean platform_handshake_from_name(const char *name, platform_handshake *out)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS(handshake_names); i++)
+    if (g_strcmp0(name, handshake_names[i]) == 0) {
+      *out = (platform_handshake)i;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+gboolean platform_apply_preset(platform *p, const char *name, GError **error)
+{
+  gboolean simgrid = g_strcmp0(name, "simgrid") == 0;
+  if (!simgrid && g_strcmp0(name, "mapsim") != 0) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "preset '%s': unknown, expected mapsim or simgrid", name);
+    return FALSE;
+  }
+  /* SMPI detaches (sends eagerly) messages of size < 65536: 65535 here,
+   * where messages up to the threshold are eager */
+  p->model.eager_threshold = simgrid ? 65535 : 65536;
+  p->model.handshake = simgrid ? PLATFORM_HANDSHAKE_SYNC : PLATFORM_HANDSHAKE_RTS_CTS;
+  p->model.send_overhead = p->model.recv_overhead = 0;
+  if (p->router)
+    p->router->tie = simgrid ? ROUTE_TIE_SIMGRID : ROUTE_TIE_POSITIVE;
+  return TRUE;
 }
 
 void platform_free(platform *p)

@@ -52,16 +52,28 @@ typedef struct linktype {
   double latency;    /* seconds, >= 0 */
 } linktype;
 
+/* How a message above the eager threshold meets its receive (sim/replay.h). */
+typedef enum {
+  PLATFORM_HANDSHAKE_RTS_CTS, /* a 0-byte request-to-send, a 0-byte clear-to-send back, the data */
+  PLATFORM_HANDSHAKE_SYNC,    /* no control message: the data leaves once the receive is posted */
+} platform_handshake;
+
 /* Parameters the network models and the replay read; defaults documented in
  * configs/README.md. */
 typedef struct platform_model {
   double router_delay;      /* seconds added per hop */
   int64_t eager_threshold;  /* bytes: messages up to this size are eager */
+  platform_handshake handshake; /* of the larger ones */
   double send_overhead;     /* seconds of CPU per send */
   double recv_overhead;     /* seconds of CPU per receive */
   int64_t packet_size;      /* bytes of payload per packet, > 0 */
   int64_t packet_header;    /* bytes of header per packet, >= 0 */
 } platform_model;
+
+/* "rts-cts" / "sync"; and back (FALSE when unknown). */
+const char *platform_handshake_name(platform_handshake h);
+gboolean platform_handshake_from_name(const char *name, platform_handshake *out);
+
 
 /* How a job's ranks fill the nodes (platform_ranks_per_node). */
 typedef enum {
@@ -87,6 +99,18 @@ typedef struct platform {
   platform_model model;
   GPtrArray *notes;         /* strings: what a loader ignored */
 } platform;
+
+/* A named set of protocol and routing choices ([platform] preset, --preset):
+ *   mapsim   the defaults: eager_threshold 65536, handshake rts-cts,
+ *            overheads 0, tie positive;
+ *   simgrid  SMPI's (SimGrid 3.32 defaults, smpirun -replay): messages
+ *            below 65536 bytes are eager (smpi/send-is-detached-thresh),
+ *            larger ones synchronous without control messages (handshake
+ *            sync), overheads 0 (smpi/os, smpi/or), and SimGrid's torus
+ *            tie rule (tie simgrid).
+ * Sets p->model and p->router's tie; FALSE (PLATFORM_ERROR_PARSE naming the
+ * presets) for another name. */
+gboolean platform_apply_preset(platform *p, const char *name, GError **error);
 
 /* Loads a platform from an INI file, a HAEC-SIM JSON file or a shorthand. */
 platform *platform_load(const char *spec, GError **error);

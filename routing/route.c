@@ -99,6 +99,23 @@ static void build_shortest_paths(router *r)
   g_free(in_link);
 }
 
+static const char *const tie_names[] = { "positive", "simgrid" };
+
+const char *route_tie_name(route_tie t)
+{
+  return (unsigned)t < G_N_ELEMENTS(tie_names) ? tie_names[t] : "?";
+}
+
+gboolean route_tie_from_name(const char *name, route_tie *out)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS(tie_names); i++)
+    if (g_strcmp0(name, tie_names[i]) == 0) {
+      *out = (route_tie)i;
+      return TRUE;
+    }
+  return FALSE;
+}
+
 router *router_new(const topo *t, const int *order, GError **error)
 {
   if (!topo_is_regular(t) && t->nnodes > ROUTE_TABLE_MAX_NODES) {
@@ -357,7 +374,8 @@ static gboolean dor_next(route_iter *it, int *link)
     int dir;
     if (t->conn[d] == TOPO_TORUS) {
       int ahead = ((target - c) % n + n) % n;
-      dir = 2 * ahead <= n ? 0 : 1; /* tie on an even ring: + */
+      dir = 2 * ahead < n ? 0 : 2 * ahead > n ? 1
+            : it->r->tie == ROUTE_TIE_SIMGRID && 2 * c == n ? 1 : 0; /* the tie rule */
     } else {
       dir = target > c ? 0 : 1;
     }

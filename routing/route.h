@@ -4,7 +4,10 @@
  *  - dimension-order routing (DOR) on regular topologies, in a configurable
  *    dimension order (`xyz`, `zyx`, any permutation). On a torus ring the
  *    shorter way round is taken; on an even ring, when both ways are equally
- *    long (distance n/2), the tie rule is: go in the + direction.
+ *    long (distance n/2), the tie rule decides (route_tie): `positive` goes
+ *    in the + direction; `simgrid` is SimGrid's TorusZone, which goes + too
+ *    except from coordinate n/2, where it goes - (to 0). Both take the
+ *    shorter way otherwise, so hop counts never depend on the rule.
  *  - HAEC Box routing (korndoerfer2021, Section 5.2), automatically part of
  *    DOR when the topology has a crossbar dimension: within a layer, DOR over
  *    the other dimensions; across layers, first a wireless hop to the node of
@@ -43,9 +46,20 @@ typedef enum {
   ROUTE_ERROR_IO,
 } RouteError;
 
+/* Which way round an even torus ring a route goes when both are as long. */
+typedef enum {
+  ROUTE_TIE_POSITIVE,  /* + (mapsim's default) */
+  ROUTE_TIE_SIMGRID,   /* + except from coordinate n/2: - (SimGrid's torus clusters) */
+} route_tie;
+
+/* "positive" / "simgrid"; and back (FALSE when unknown). */
+const char *route_tie_name(route_tie t);
+gboolean route_tie_from_name(const char *name, route_tie *out);
+
 typedef struct router {
   const topo *t;
   int order[TOPO_MAX_DIMS];  /* DOR: dimensions in the order they are routed */
+  route_tie tie;             /* DOR on a torus dimension: default ROUTE_TIE_POSITIVE */
   int *path_off;             /* nnodes^2: offset of an explicit path, or -1 (NULL: none) */
   int *path_len;             /* nnodes^2: its hop count */
   int *path_links;           /* links of all explicit paths */

@@ -103,6 +103,7 @@ typedef struct replay {
   uint32_t k_resume, k_net;
   double scale;
   int64_t o_send, o_recv, eager;
+  gboolean sync;              /* handshake sync: rendezvous data leaves when the receive is posted */
   rank_st *ranks;
   op *ops;
   uint32_t nops, capops, free_op;

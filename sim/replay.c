@@ -166,6 +166,8 @@ static void pair_progress(replay *R, uint32_t mi)
       op_done(R, m->recv_op, saturating_add_i64(MAX(m->t_data, ro->time), R->o_recv));
       msg_free(R, mi);
     }
+  } else if (m->t_rts >= 0 && R->sync) { /* the send is posted: no control message */
+    net_start(R, m->src, m->dst, m->bytes, MAX(m->t_rts, ro->time), NETMODEL_P2P, PH_DATA, mi);
   } else if (m->t_rts >= 0) {
     net_start(R, m->dst, m->src, 0, MAX(m->t_rts, ro->time), NETMODEL_CTRL, PH_CTS, mi);
   }
@@ -213,7 +215,10 @@ static uint32_t send_start(replay *R, rank_st *rs, int rank, const trace_event *
   if (m->rndv) {
     R->ops[oi].msg = mi;
     m->send_op = oi;
-    net_start(R, rank, ev->peer, 0, rs->now, NETMODEL_CTRL, PH_RTS, mi);
+    if (R->sync)
+      m->t_rts = rs->now;
+    else
+      net_start(R, rank, ev->peer, 0, rs->now, NETMODEL_CTRL, PH_RTS, mi);
   } else {
     if (oi != NONE)
       R->ops[oi].done = 1;
@@ -770,6 +775,7 @@ static replay *replay_new(const trace_source *src, const platform *p, const mapp
   R->o_send = engine_ps(p->model.send_overhead);
   R->o_recv = engine_ps(p->model.recv_overhead);
   R->eager = p->model.eager_threshold;
+  R->sync = p->model.handshake == PLATFORM_HANDSHAKE_SYNC;
   R->free_op = R->free_msg = NONE;
   R->window = o->window > 0 ? o->window : window_size(t->nranks);
   R->cur = trace_cursor_new(src);

@@ -29,13 +29,17 @@
  *             completes at once (buffered); the data is injected right
  *             after; the receive completes at max(arrival, post) +
  *             recv_overhead.
- *      rendezvous (bytes > threshold): after send_overhead a 0-byte RTS
- *             goes to the receiver; once the receive is posted and the RTS
- *             has arrived, a 0-byte CTS goes back; when it arrives the data
- *             is sent. The send completes at data arrival, the receive at
- *             data arrival + recv_overhead. Extra cost over eager, without
- *             waiting: T_ctrl(src->dst) + T_ctrl(dst->src), T_ctrl the
- *             model time of a 0-byte message (one header).
+ *      rendezvous (bytes > threshold), handshake rts-cts (default): after
+ *             send_overhead a 0-byte RTS goes to the receiver; once the
+ *             receive is posted and the RTS has arrived, a 0-byte CTS goes
+ *             back; when it arrives the data is sent. The send completes at
+ *             data arrival, the receive at data arrival + recv_overhead.
+ *             Extra cost over eager, without waiting: T_ctrl(src->dst) +
+ *             T_ctrl(dst->src), T_ctrl the model time of a 0-byte message
+ *             (one header).
+ *      rendezvous, handshake sync (SMPI's synchronous send): no control
+ *             message; the data leaves at max(send + send_overhead,
+ *             receive posted). Completions as with rts-cts.
  *    Control messages count on links as class CTRL, never as p2p bytes.
  *  - Same-node messages use no link and take zero network time.
  *  - Collectives (CollectiveEnd / NonBlockingCollectiveComplete records):

@@ -219,3 +219,45 @@ Test(platform, y_small_json)
   platform_free(p);
   g_free(path);
 }
+
+/* [platform] preset sets the protocol and the tie rule; explicit keys and
+ * --set overrides win over it. */
+Test(platform, presets_and_protocol_keys)
+{
+  platform *p = tu_platform("torus:4x4x4");
+  cr_assert_eq(p->model.eager_threshold, 65536);
+  cr_assert_eq(p->model.handshake, PLATFORM_HANDSHAKE_RTS_CTS);
+  cr_assert_eq(p->router->tie, ROUTE_TIE_POSITIVE);
+  platform_free(p);
+  GError *e = NULL;
+  const char *simgrid[] = { "platform.preset=simgrid", NULL };
+  p = platform_load_with("torus:4x4x4", simgrid, &e);
+  cr_assert_not_null(p, "%s", e ? e->message : "?");
+  cr_assert_eq(p->model.eager_threshold, 65535);
+  cr_assert_eq(p->model.handshake, PLATFORM_HANDSHAKE_SYNC);
+  cr_assert_eq(p->router->tie, ROUTE_TIE_SIMGRID);
+  cr_assert_eq(p->model.send_overhead, 0);
+  platform_free(p);
+  const char *mixed[] = { "model.handshake=rts-cts", "platform.preset=simgrid",
+                          "model.eager_threshold=1000", "routing.tie=positive",
+                          "model.send_overhead=1e-6", NULL };
+  p = platform_load_with("torus:4x4x4", mixed, &e);
+  cr_assert_not_null(p, "%s", e ? e->message : "?");
+  cr_assert_eq(p->model.eager_threshold, 1000);
+  cr_assert_eq(p->model.handshake, PLATFORM_HANDSHAKE_RTS_CTS);
+  cr_assert_eq(p->router->tie, ROUTE_TIE_POSITIVE);
+  cr_assert_float_eq(p->model.send_overhead, 1e-6, 1e-18);
+  platform_free(p);
+  struct { const char *set, *msg; } bad[] = {
+    { "platform.preset=smpi", "preset 'smpi': unknown, expected mapsim or simgrid" },
+    { "model.handshake=rdv", "[model] handshake = 'rdv': expected rts-cts or sync" },
+    { "routing.tie=minus", "[routing] tie = 'minus': expected positive or simgrid" },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+    const char *sets[] = { bad[i].set, NULL };
+    cr_assert_null(platform_load_with("torus:4x4x4", sets, &e), "%s", bad[i].set);
+    cr_assert(strstr(e->message, bad[i].msg), "%s", e->message);
+    cr_assert(g_str_has_prefix(e->message, "torus:4x4x4: "), "%s", e->message);
+    g_clear_error(&e);
+  }
+}

@@ -5,6 +5,7 @@
  * message of b bytes over h hops, packet_header 0, rounded once):
  *   eager ping-pong      2 (o_s + T(h, b) + o_r)
  *   rendezvous ping-pong 2 (o_s + 2 T(h, 0) + T(h, b) + o_r)   (RTS + CTS)
+ *                        2 (o_s + T(h, b) + o_r)                handshake sync
  *   binomial bcast       ceil(log2 P) T(1, b) on a complete graph
  *   computation          gaps x compute_scale on a zero-cost network
  */
@@ -179,6 +180,67 @@ Test(replay, rendezvous_adds_rts_and_cts)
                 (long)r->makespan_ps, (long)want);
     cr_assert_eq(r->ctrl_messages, 4);
     cr_assert_eq(r->p2p_bytes, 2 * b);
+    replay_result_free(r);
+    trace_free(t);
+  }
+  mapping_free(m);
+  platform_free(p);
+}
+
+/* handshake sync: the same ping-pong without RTS and CTS; the eager limit
+ * decides which messages take it (up to the limit: eager). */
+Test(replay, sync_handshake_and_eager_limit)
+{
+  platform *p = ini_platform(mesh_ini);
+  p->model.send_overhead = 1e-7;
+  p->model.recv_overhead = 3e-8;
+  p->model.handshake = PLATFORM_HANDSHAKE_SYNC;
+  p->model.eager_threshold = 4096;
+  mapping *m = two_apart();
+  int64_t sizes[] = { 4096, 4097, 1 << 20 };
+  EACH_MODEL(ops) {
+    for (int i = 0; i < 3; i++) {
+      trace *t = ping_pong(sizes[i]);
+      replay_result *r = run(t, p, m, ops, 1.0);
+      int64_t want = 2 * (engine_ps(1e-7) + T(p, 3, sizes[i]) + engine_ps(3e-8));
+      assert_time(ops, r->makespan_ps, want, "%s %ld B: %ld, expected %ld", ops->name,
+                  (long)sizes[i], (long)r->makespan_ps, (long)want);
+      cr_assert_eq(r->ctrl_messages, 0);
+      replay_result_free(r);
+      trace_free(t);
+    }
+  }
+  /* rts-cts with the same limit: 4096 bytes still eager, 4097 pays RTS and CTS */
+  p->model.handshake = PLATFORM_HANDSHAKE_RTS_CTS;
+  for (int i = 0; i < 2; i++) {
+    trace *t = ping_pong(sizes[i]);
+    replay_result *r = run(t, p, m, netmodel_registry[0], 1.0);
+    cr_assert_eq(r->ctrl_messages, i == 0 ? 0 : 4);
+    replay_result_free(r);
+    trace_free(t);
+  }
+  mapping_free(m);
+  platform_free(p);
+}
+
+/* A late receiver: with sync the data leaves when the receive is posted,
+ * so the receive completes T(h, b) after it; eager data arrived before. */
+Test(replay, sync_waits_for_the_receive)
+{
+  platform *p = ini_platform(mesh_ini);
+  p->model.handshake = PLATFORM_HANDSHAKE_SYNC;
+  mapping *m = two_apart();
+  const int64_t late = 50000000; /* the receive is posted 50 us after the send */
+  for (int rndv = 0; rndv < 2; rndv++) {
+    int64_t b = rndv ? p->model.eager_threshold + 1 : 1000;
+    trace *t = trace_new(2);
+    uint32_t rs = trace_add_region(t, "MPI_Send"), rr = trace_add_region(t, "MPI_Recv");
+    call(t, 0, rs, TRACE_SEND, 0, 1, b);
+    call(t, 1, rr, TRACE_RECV, late, 0, b);
+    replay_result *r = run(t, p, m, netmodel_registry[0], 1.0);
+    int64_t want = rndv ? late + T(p, 3, b) : late;
+    cr_assert_eq(r->makespan_ps, want, "%ld B: %ld, expected %ld", (long)b, (long)r->makespan_ps,
+                 (long)want);
     replay_result_free(r);
     trace_free(t);
   }

@@ -62,6 +62,71 @@ Test(route, even_ring_tie_goes_plus)
   platform_free(p);
 }
 
+/* SimGrid's TorusZone::get_local_route decides each dimension's direction
+ * from the source coordinate m and the target t on a ring of n, as its
+ * source reads: + when (t > m && t <= m + n/2) || (m > n/2 && (m + n/2) %
+ * n >= t), - otherwise. Every hop of every route must go that way. */
+static gboolean simgrid_goes_plus(int m, int t, int n)
+{
+  return (t > m && t <= m + n / 2) || (m > n / 2 && (m + n / 2) % n >= t);
+}
+
+static void check_simgrid_ties(const char *spec)
+{
+  GError *e = NULL;
+  const char *sets[] = { "routing.tie=simgrid", NULL };
+  platform *p = platform_load_with(spec, sets, &e);
+  cr_assert_not_null(p, "%s", e ? e->message : "?");
+  const topo *t = p->topo;
+  int links[64], ca[TOPO_MAX_DIMS], cb[TOPO_MAX_DIMS];
+  for (int a = 0; a < t->nnodes; a++)
+    for (int b = 0; b < t->nnodes; b++) {
+      int h = walk(p, a, b, NULL, links);
+      cr_assert_eq(h, topo_hops(t, a, b), "%s %d->%d: the shorter way", spec, a, b);
+      topo_coords(t, a, ca);
+      topo_coords(t, b, cb);
+      for (int i = 0; i < h; i++) {
+        int d = t->link_dim[links[i]];
+        gboolean plus = simgrid_goes_plus(ca[d], cb[d], t->shape[d]);
+        cr_assert_eq(t->link_dir[links[i]], plus ? 0 : 1, "%s %d->%d hop %d along %c", spec, a,
+                     b, i, topo_dim_letter(d));
+      }
+    }
+  platform_free(p);
+}
+
+Test(route, simgrid_tie_rule_equals_torus_zone)
+{
+  check_simgrid_ties("torus:4x4x4");
+  check_simgrid_ties("torus:6x5x2");
+  check_simgrid_ties("torus:8");
+}
+
+/* The two rules differ only from coordinate n/2 to 0 on an even ring. */
+Test(route, tie_rules_differ_from_half_to_zero)
+{
+  const char *sets[] = { "routing.tie=simgrid", NULL };
+  platform *pos = tu_platform("torus:6"), *sg = platform_load_with("torus:6", sets, NULL);
+  cr_assert_not_null(sg);
+  cr_assert_eq(pos->router->tie, ROUTE_TIE_POSITIVE);
+  cr_assert_eq(sg->router->tie, ROUTE_TIE_SIMGRID);
+  int lp[6], ls[6], differ = 0;
+  for (int a = 0; a < 6; a++)
+    for (int b = 0; b < 6; b++) {
+      int h = walk(pos, a, b, NULL, lp);
+      cr_assert_eq(walk(sg, a, b, NULL, ls), h);
+      if (h && lp[0] != ls[0]) {
+        cr_assert(a == 3 && b == 0, "%d -> %d differs", a, b);
+        cr_assert_eq(pos->topo->link_dst[lp[0]], 4);
+        cr_assert_eq(sg->topo->link_dst[ls[0]], 2);
+        differ++;
+      }
+    }
+  cr_assert_eq(differ, 1);
+  platform_free(pos);
+  platform_free(sg);
+}
+
 Test(route, configurable_dimension_order)
 {
   platform *p = tu_platform("torus:4x4x4");

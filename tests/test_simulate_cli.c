@@ -272,3 +272,75 @@ Test(simulate_cli, per_link_loads, .timeout = 120)
   }
   g_free(path);
 }
+
+static int64_t json_int(const char *text, const char *key)
+{
+  JsonParser *p;
+  JsonObject *o = parse(&p, text);
+  int64_t v = json_object_get_int_member(o, key);
+  g_object_unref(p);
+  return v;
+}
+
+/* The protocol options are the platform keys they name: --eager-limit 100
+ * makes ring-8's 40 messages of 1024 bytes rendezvous (80 RTS/CTS), sync
+ * drops the control messages, --preset simgrid too; each the same as its
+ * --set; given twice, an error. */
+Test(simulate_cli, protocol_options, .timeout = 120)
+{
+  char *tr = tu_src("traces/data/ring-8");
+  struct { const char *a[4]; int64_t ctrl; } cases[] = {
+    { { NULL }, 0 },
+    { { "--eager-limit", "100", NULL }, 80 },
+    { { "--set", "model.eager_threshold=100", NULL }, 80 },
+    { { "--eager-limit", "100", "--handshake", "sync" }, 0 },
+    { { "--eager-limit", "1023", "--preset", "simgrid" }, 0 },
+    { { "--eager-limit", "1023", "--send-overhead", "1e-6" }, 80 },
+  };
+  char *base = NULL;
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    const char *args[16] = { "simulate", "-p", "torus:2x2x2", "-t", tr, "--json" };
+    int n = 6;
+    for (int k = 0; k < 4 && cases[i].a[k]; k++)
+      args[n++] = cases[i].a[k];
+    char *out = NULL, *err = NULL;
+    cr_assert_eq(tu_run(&out, &err, args), 0, "case %zu: %s", i, err);
+    cr_assert_eq(json_int(out, "control_messages"), cases[i].ctrl, "case %zu", i);
+    if (i == 0)
+      base = g_strdup(out);
+    g_free(out);
+    g_free(err);
+  }
+  /* 80 us of send overhead on 40 sends, 8 ranks: makespan grows by 5 x 1 us
+   * per rank at least (5 iterations); same run with --set */
+  const char *o1[] = { "simulate", "-p", "torus:2x2x2", "-t", tr, "--json", "--send-overhead",
+                       "1e-6", NULL };
+  const char *o2[] = { "simulate", "-p", "torus:2x2x2", "-t", tr, "--json", "--set",
+                       "model.send_overhead=1e-6", NULL };
+  char *a = NULL, *b = NULL;
+  cr_assert_eq(tu_run(&a, NULL, o1), 0);
+  cr_assert_eq(tu_run(&b, NULL, o2), 0);
+  JsonParser *pa, *pb, *p0;
+  double ma = json_object_get_double_member(parse(&pa, a), "makespan_s");
+  double mb = json_object_get_double_member(parse(&pb, b), "makespan_s");
+  double m0 = json_object_get_double_member(parse(&p0, base), "makespan_s");
+  cr_assert_eq(ma, mb);
+  cr_assert_geq(ma - m0, 5e-6 - 1e-12, "%g vs %g", ma, m0);
+  g_object_unref(pa);
+  g_object_unref(pb);
+  g_object_unref(p0);
+  g_free(a);
+  g_free(b);
+  g_free(base);
+  const char *twice[] = { "simulate", "-p", "torus:2x2x2", "-t", tr, "--handshake", "sync",
+                          "--handshake", "rts-cts", NULL };
+  char *err = NULL;
+  cr_assert_eq(tu_run(NULL, &err, twice), 2);
+  cr_assert(strstr(err, "--handshake given twice"), "%s", err);
+  g_free(err);
+  const char *bad[] = { "simulate", "-p", "torus:2x2x2", "-t", tr, "--handshake", "rdv", NULL };
+  cr_assert_eq(tu_run(NULL, &err, bad), 2);
+  cr_assert(strstr(err, "[model] handshake = 'rdv': expected rts-cts or sync"), "%s", err);
+  g_free(err);
+  g_free(tr);
+}

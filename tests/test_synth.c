@@ -68,6 +68,19 @@ Test(synth, closed_forms)
   t = build("alltoall", 12, NULL, FALSE, 0, TRUE, 2);
   cr_assert_eq(p2p(t, &s), 2 * 12 * 11);
   trace_free(t);
+  /* pingpong, 5 ranks: pairs 0-1 and 2-3 (4 idles), 2 messages per pair
+   * and iteration; the even rank sends first, the odd one receives first */
+  t = build("pingpong", 5, NULL, FALSE, 0, FALSE, 3);
+  cr_assert_eq(p2p(t, &s), 3 * 2 * 2);
+  cr_assert_eq(t->ranks[4].nevents, 0);
+  for (int r = 0; r < 4; r++) {
+    int first = -1;
+    for (int64_t k = 0; k < t->ranks[r].nevents && first < 0; k++)
+      if (t->ranks[r].events[k].kind == TRACE_SEND || t->ranks[r].events[k].kind == TRACE_RECV)
+        first = t->ranks[r].events[k].kind;
+    cr_assert_eq(first, r % 2 ? TRACE_RECV : TRACE_SEND, "rank %d", r);
+  }
+  trace_free(t);
   /* cg 4x4: 2 row partners + transpose partner off the diagonal, allreduce */
   t = build("cg", 16, NULL, FALSE, 0, TRUE, 3);
   cr_assert_eq(p2p(t, &s), 3 * (16 * 2 + 12));

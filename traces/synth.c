@@ -26,6 +26,7 @@ const synth_pattern synth_patterns[] = {
   { "stencil4d", "4D halo exchange, 9-point" },
   { "ring", "r sends to r+1, receives from r-1" },
   { "alltoall", "pairwise exchange r -> r+k for k = 1..P-1" },
+  { "pingpong", "ranks 2k and 2k+1: MPI_Send, then the reply back (OSU latency)" },
   { "cg", "NAS-CG-like row/transpose exchanges + 16-byte allreduce" },
   { "random", "each rank sends to --degree random ranks (seeded)" },
   { "spmv", "y = Ax communication for --matrix M.mtx and --partition P (deveci2015 IV-C)" },
@@ -102,6 +103,26 @@ static void exchange_blocking(gen *g, int r, const xpair *p, guint n)
                                 .bytes = p[i].from_bytes });
     leave(g, r, "MPI_Sendrecv");
   }
+}
+
+/* Ping-pong: the even rank of a pair sends first and waits for the reply,
+ * the odd one receives first; blocking MPI_Send and MPI_Recv. */
+static void exchange_pingpong(gen *g, int r, const xpair *p, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    for (int step = 0; step < 2; step++) {
+      if ((step == 0) == (r % 2 == 0)) {
+        enter(g, r, "MPI_Send");
+        emit(g, r, (trace_event){ .kind = TRACE_SEND, .peer = p[i].to, .tag = p[i].tag,
+                                  .bytes = p[i].to_bytes });
+        leave(g, r, "MPI_Send");
+      } else {
+        enter(g, r, "MPI_Recv");
+        emit(g, r, (trace_event){ .kind = TRACE_RECV, .peer = p[i].from, .tag = p[i].tag,
+                                  .bytes = p[i].from_bytes });
+        leave(g, r, "MPI_Recv");
+      }
+    }
 }
 
 static void exchange_nonblocking(gen *g, int r, const xpair *p, guint n)
@@ -256,6 +277,15 @@ static gboolean pairs_ring(gen *g, GError **error)
   int P = g->o->ranks;
   for (int r = 0; r < P; r++)
     add_pair(g, r, (r + 1) % P, (r + P - 1) % P, g->o->bytes, 0);
+  return TRUE;
+}
+
+static gboolean pairs_pingpong(gen *g, GError **error)
+{
+  for (int r = 0; r + 1 < g->o->ranks; r += 2) {
+    add_pair(g, r, r + 1, r + 1, g->o->bytes, 0);
+    add_pair(g, r + 1, r, r, g->o->bytes, 0);
+  }
   return TRUE;
 }
 
@@ -532,6 +562,8 @@ static gboolean make_pairs(gen *g, GError **error)
     return pairs_ring(g, error);
   if (strcmp(p, "alltoall") == 0)
     return pairs_alltoall(g, error);
+  if (strcmp(p, "pingpong") == 0)
+    return pairs_pingpong(g, error);
   if (strcmp(p, "cg") == 0)
     return pairs_cg(g, error);
   if (strcmp(p, "random") == 0)
@@ -540,7 +572,7 @@ static gboolean make_pairs(gen *g, GError **error)
     return pairs_spmv(g, error);
   g_set_error(error, SYNTH_ERROR, SYNTH_ERROR_OPTION,
               "--pattern '%s': unknown, expected stencil2d, stencil3d, stencil4d, ring, alltoall, "
-              "cg, random or spmv", p ? p : "");
+              "pingpong, cg, random or spmv", p ? p : "");
   return FALSE;
 }
 
@@ -632,11 +664,14 @@ static void gen_clear(gen *g)
 static void gen_rank(gen *g, int r)
 {
   gboolean blocking = !g->o->nonblocking, cg = strcmp(g->o->pattern, "cg") == 0;
+  gboolean pingpong = strcmp(g->o->pattern, "pingpong") == 0;
   const xpair *p = (const xpair *)g->pairs[r]->data;
   guint n = g->pairs[r]->len;
   for (int it = 0; it < g->o->iterations; it++) {
     compute(g, r);
-    if (blocking)
+    if (pingpong)
+      exchange_pingpong(g, r, p, n);
+    else if (blocking)
       exchange_blocking(g, r, p, n);
     else
       exchange_nonblocking(g, r, p, n);

@@ -8,6 +8,9 @@
  *                    non-blocking = MPI_Irecv + MPI_Isend + MPI_Waitall
  *   ring             rank r sends to r+1 and receives from r-1
  *   alltoall         pairwise exchange: round k, r -> r+k, r <- r-k
+ *   pingpong         ranks 2k and 2k+1: 2k sends (MPI_Send), 2k+1 receives
+ *                    and sends the same size back (OSU's latency loop; a
+ *                    last odd rank idles); always blocking
  *   cg               NAS-CG-like: on an R x C grid, log2 C row exchanges
  *                    (partner col ^ 2^k), a transpose exchange (square
  *                    grids) and an MPI_Allreduce of 16 bytes per iteration

@@ -29,7 +29,8 @@ int cli_fail(GError *error)
 
 /* ---- shared options ---- */
 
-typedef enum { ARG_STR, ARG_STRV, ARG_INT, ARG_SEED, ARG_SCALE, ARG_SIZE, ARG_FLAG } arg_kind;
+/* ARG_KEY: a platform key, stored as the --set override KEY=VALUE */
+typedef enum { ARG_STR, ARG_STRV, ARG_INT, ARG_SEED, ARG_SCALE, ARG_SIZE, ARG_FLAG, ARG_KEY } arg_kind;
 
 typedef struct common_opt {
   unsigned bit;          /* the CLI_OPT_* that selects it */
@@ -40,60 +41,77 @@ typedef struct common_opt {
   int min, max;          /* ARG_INT */
   const char *help;
   const char *arg;
+  const char *key;       /* ARG_KEY: GROUP.KEY it sets */
 } common_opt;
 
 #define AT(member) offsetof(cli_common, member)
 static const common_opt common_opts[] = {
   { CLI_OPT_PLATFORM, "platform", 'p', ARG_STR, AT(platform), 0, 0,
-    "Platform file or shorthand (torus:4x4x4, configs/haec-4x4x4.ini)", "P" },
+    "Platform file or shorthand (torus:4x4x4, configs/haec-4x4x4.ini)", "P", NULL },
   { CLI_OPT_PLATFORMS, "platform", 'p', ARG_STRV, AT(platforms), 0, 0,
-    "Platform file or shorthand (repeatable)", "P" },
+    "Platform file or shorthand (repeatable)", "P", NULL },
   { CLI_OPT_SET, "set", 0, ARG_STRV, AT(sets), 0, 0,
     "Override a platform key, e.g. linktype.optical.bandwidth=62.5e9 (repeatable)",
-    "GROUP.KEY=VALUE" },
+    "GROUP.KEY=VALUE", NULL },
+  { CLI_OPT_SET, "preset", 0, ARG_KEY, AT(sets), 0, 0,
+    "Protocol and routing choices: mapsim (default) or simgrid (SMPI's; the options below "
+    "override it)", "NAME", "platform.preset" },
+  { CLI_OPT_SET, "tie", 0, ARG_KEY, AT(sets), 0, 0,
+    "Torus ring tie rule: positive (default: + at distance n/2) or simgrid (- from n/2)",
+    "RULE", "routing.tie" },
+  { CLI_OPT_PROTOCOL, "eager-limit", 0, ARG_KEY, AT(sets), 0, 0,
+    "Largest eager message, bytes (default 65536); larger ones use the handshake", "BYTES",
+    "model.eager_threshold" },
+  { CLI_OPT_PROTOCOL, "handshake", 0, ARG_KEY, AT(sets), 0, 0,
+    "Rendezvous: rts-cts (default: request and clear to send) or sync (SMPI's: the data "
+    "leaves when the receive is posted)", "H", "model.handshake" },
+  { CLI_OPT_PROTOCOL, "send-overhead", 0, ARG_KEY, AT(sets), 0, 0,
+    "CPU seconds per send (default 0)", "S", "model.send_overhead" },
+  { CLI_OPT_PROTOCOL, "recv-overhead", 0, ARG_KEY, AT(sets), 0, 0,
+    "CPU seconds per receive (default 0)", "S", "model.recv_overhead" },
   { CLI_OPT_ALLOC, "alloc", 0, ARG_STR, AT(alloc), 0, 0,
-    "Allocation: all, random:N[:SEED], or a node list file", "A" },
+    "Allocation: all, random:N[:SEED], or a node list file", "A", NULL },
   { CLI_OPT_CORES, "cores", 0, ARG_INT, AT(cores), 1, PLATFORM_MAX_CORES, "Cores (ranks) per node",
-    "N" },
+    "N", NULL },
   { CLI_OPT_CORES, "fill", 0, ARG_STR, AT(fill), 0, 0,
-    "How ranks fill nodes: pack (cores first, default) or spread (nodes first)", "F" },
+    "How ranks fill nodes: pack (cores first, default) or spread (nodes first)", "F", NULL },
   { CLI_OPT_MATRIX, "matrix", 'm', ARG_STR, AT(matrix), 0, 0,
-    "Communication matrix (bytes): .csv, .mtx or edge list", "M" },
+    "Communication matrix (bytes): .csv, .mtx or edge list", "M", NULL },
   { CLI_OPT_COUNTS, "counts", 'c', ARG_STR, AT(counts), 0, 0,
-    "Message counts matrix, same shape as --matrix", "C" },
+    "Message counts matrix, same shape as --matrix", "C", NULL },
   { CLI_OPT_TRACE, "trace", 't', ARG_STR, AT(trace), 0, 0,
-    "OTF2 trace (anchor file or its directory)", "T" },
+    "OTF2 trace (anchor file or its directory)", "T", NULL },
   { CLI_OPT_TRACES, "trace", 't', ARG_STRV, AT(traces), 0, 0,
-    "OTF2 trace (anchor file or its directory; repeatable)", "T" },
+    "OTF2 trace (anchor file or its directory; repeatable)", "T", NULL },
   { CLI_OPT_MATRICES, "matrix", 'm', ARG_STRV, AT(matrices), 0, 0,
-    "Communication matrix (bytes): .csv, .mtx or edge list (repeatable)", "M" },
+    "Communication matrix (bytes): .csv, .mtx or edge list (repeatable)", "M", NULL },
   { CLI_OPT_MATRICES, "counts", 'c', ARG_STRV, AT(counts_list), 0, 0,
-    "Message counts of the --matrix of the same position (repeatable)", "C" },
+    "Message counts of the --matrix of the same position (repeatable)", "C", NULL },
   { CLI_OPT_MAPPING, "mapping", 'M', ARG_STR, AT(mapping), 0, 0,
-    "Mapping file (default: identity)", "F" },
+    "Mapping file (default: identity)", "F", NULL },
   { CLI_OPT_STRATEGY, "strategy", 's', ARG_STR, AT(strategy), 0, 0,
-    "Strategy pipeline, e.g. greedy+wh:delta=16+mc (see mapsim strategies)", "S" },
+    "Strategy pipeline, e.g. greedy+wh:delta=16+mc (see mapsim strategies)", "S", NULL },
   { CLI_OPT_STRATEGIES, "strategy", 's', ARG_STRV, AT(strategies), 0, 0,
-    "Strategy pipeline (repeatable; default identity)", "S" },
+    "Strategy pipeline (repeatable; default identity)", "S", NULL },
   { CLI_OPT_SEED, "seed", 0, ARG_SEED, AT(seed), 0, 0,
-    "Seed of randomized strategies, 0..4294967295 (default 1)", "N" },
-  { CLI_OPT_MODEL, "model", 0, ARG_STR, AT(model), 0, 0, NULL /* from the registry */, "NAME" },
+    "Seed of randomized strategies, 0..4294967295 (default 1)", "N", NULL },
+  { CLI_OPT_MODEL, "model", 0, ARG_STR, AT(model), 0, 0, NULL /* from the registry */, "NAME", NULL },
   { CLI_OPT_REPLAY, "compute-scale", 0, ARG_SCALE, AT(compute_scale), 0, 0,
-    "Factor on computation gaps (0 = communication only; default 1)", "X" },
+    "Factor on computation gaps (0 = communication only; default 1)", "X", NULL },
   { CLI_OPT_COLLECTIVES, "collectives", 0, ARG_STR, AT(collectives), 0, 0,
     "Collectives: auto (default), none (p2p only in static metrics and the check), an "
-    "algorithm, or OP=ALGO,... (mapsim trace --help lists them)", "SPEC" },
+    "algorithm, or OP=ALGO,... (mapsim trace --help lists them)", "SPEC", NULL },
   { CLI_OPT_THREADS, "threads", 'j', ARG_INT, AT(threads), 1, 1024,
-    "Runs in parallel (default: all cores)", "N" },
+    "Runs in parallel (default: all cores)", "N", NULL },
   { CLI_OPT_PROGRESS, "progress", 0, ARG_FLAG, AT(progress), 0, 0,
-    "Show progress on stderr even when it is not a terminal", NULL },
-  { CLI_OPT_PROGRESS, "quiet", 'q', ARG_FLAG, AT(quiet), 0, 0, "No progress line", NULL },
+    "Show progress on stderr even when it is not a terminal", NULL, NULL },
+  { CLI_OPT_PROGRESS, "quiet", 'q', ARG_FLAG, AT(quiet), 0, 0, "No progress line", NULL, NULL },
   { CLI_OPT_MEMORY, "max-memory", 0, ARG_SIZE, AT(max_memory), 0, 0,
     "Memory budget inputs are checked against before loading, e.g. 8G (default: 3/4 of the "
-    "machine's memory)", "SIZE" },
-  { CLI_OPT_JSON, "json", 0, ARG_FLAG, AT(json), 0, 0, "Print one JSON object", NULL },
+    "machine's memory)", "SIZE", NULL },
+  { CLI_OPT_JSON, "json", 0, ARG_FLAG, AT(json), 0, 0, "Print one JSON object", NULL, NULL },
   { CLI_OPT_CSV, "csv", 0, ARG_FLAG, AT(csv), 0, 0, "Print CSV: a header line, one row per result",
-    NULL },
+    NULL, NULL },
 };
 #undef AT
 
@@ -205,11 +223,12 @@ static gboolean common_cb(const char *option_name, const char *value, gpointer d
   case ARG_STR:
     *(char **)at = g_strdup(value);
     return TRUE;
-  case ARG_STRV: {
+  case ARG_STRV:
+  case ARG_KEY: {
     char ***v = at;
     guint n = *v ? g_strv_length(*v) : 0;
     *v = g_renew(char *, *v, n + 2);
-    (*v)[n] = g_strdup(value);
+    (*v)[n] = o->kind == ARG_KEY ? g_strdup_printf("%s=%s", o->key, value) : g_strdup(value);
     (*v)[n + 1] = NULL;
     return TRUE;
   }

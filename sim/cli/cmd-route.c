@@ -56,8 +56,9 @@ int cmd_route(int argc, char **argv)
   GError *e = NULL;
   if (!cli_parse(&argc, &argv, "route", "SRC DST",
                  "The links a message takes from node SRC to node DST (ids, or coordinates x,y,z).",
-                 "Example:\n  mapsim route --platform haec:4x4x4 0 63\n  mapsim route --platform torus:4x4x4 0,0,0 2,3,1",
-                 CLI_OPT_PLATFORM | CLI_OPT_JSON, &c, NULL))
+                 "Example:\n  mapsim route --platform haec:4x4x4 0 63\n  mapsim route --platform torus:4x4x4 0,0,0 2,3,1\n"
+                 "  mapsim route --platform torus:4x4x4 2,0,0 0,0,0 --tie simgrid",
+                 CLI_OPT_PLATFORM | CLI_OPT_SET | CLI_OPT_JSON, &c, NULL))
     goto out;
   if (argc != 3) {
     fprintf(stderr, "mapsim route: expected two nodes SRC DST (see mapsim route --help)\n");

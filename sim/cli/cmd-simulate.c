@@ -363,9 +363,11 @@ int cmd_simulate(int argc, char **argv)
                 "Examples:\n"
                 "  mapsim simulate --platform torus:4x4x4 --trace traces/data/stencil3d-64\n"
                 "  mapsim simulate -p configs/haec-4x4x4.ini -t traces/data/cg-16 --strategy greedy --json\n"
-                "  mapsim simulate -p mesh:4x4x4 -t traces/data/ring-8 --compute-scale 0 --out-trace sim-run",
+                "  mapsim simulate -p mesh:4x4x4 -t traces/data/ring-8 --compute-scale 0 --out-trace sim-run\n"
+                "  mapsim simulate -p torus:4x4x4 -t traces/data/cg-16 --model flow --preset simgrid",
                 CLI_OPT_PLACE | CLI_OPT_TRACE | CLI_OPT_MAPPING | CLI_OPT_STRATEGY | CLI_OPT_SEED |
-                CLI_OPT_MODEL | CLI_OPT_REPLAY | CLI_OPT_COLLECTIVES | CLI_OPT_JSON | CLI_OPT_CSV |
+                CLI_OPT_MODEL | CLI_OPT_REPLAY | CLI_OPT_PROTOCOL | CLI_OPT_COLLECTIVES |
+                CLI_OPT_JSON | CLI_OPT_CSV |
                 CLI_OPT_PROGRESS, &c, entries))
     status = simulate(&c, out);
   cli_common_clear(&c);
