@@ -69,15 +69,15 @@ static void print_entry(const study *s, const rank_group *r, const rank_entry *e
   const char *name = s->strategies[e->strategy].label;
   if (isnan(e->value))
     cell = g_strdup_printf("%s failed", name);
-  else if (isnan(e->gain) || e->strategy == r->reference)
+  else if (isnan(e->change) || e->strategy == r->reference)
     cell = g_strdup(name);
   else
-    cell = g_strdup_printf("%s %+.1f%%", name, e->gain);
+    cell = g_strdup_printf("%s %+.1f%%", name, e->change);
   printf("  %-*s", w, cell);
 }
 
 /* Per ranking one line: the three best and the worst strategy with their
- * gain over the reference; kind and model only when they vary. */
+ * change against the reference; kind and model only when they vary. */
 static void print_ranking(const study *s)
 {
   GPtrArray *groups = report_rank(s);
@@ -98,7 +98,7 @@ static void print_ranking(const study *s)
     const rank_group *r = g_ptr_array_index(groups, g);
     const study_input *in = &s->inputs[r->input];
     if (!prev_metric || strcmp(prev_metric, r->metric) != 0) {
-      printf("\nranked by %s (lower is better), %% = gain over %s\n", r->metric,
+      printf("\nranked by %s (lower is better), %% = change against %s\n", r->metric,
              r->reference >= 0 ? s->strategies[r->reference].label : "(no identity in the study)");
       printf("%-*s%s%s %-*s  %-*s  %-*s  %-*s  %s\n", wi, "input", kinds ? " kind " : "",
              models ? " model     " : "", wp, "platform", ws, "best", ws, "2nd", ws, "3rd",

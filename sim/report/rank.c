@@ -86,8 +86,8 @@ GPtrArray *report_rank_against(const study *s, int ref)
             rank_entry *e = &g->e[st];
             e->strategy = st;
             e->value = report_mean(s, i, k, p, st, m, g->metric, &e->nvalues);
-            e->gain = g->ref_value > 0 && !isnan(e->value)
-                          ? (g->ref_value - e->value) / g->ref_value * 100.0 : NAN;
+            e->change = g->ref_value > 0 && !isnan(e->value)
+                            ? (e->value - g->ref_value) / g->ref_value * 100.0 : NAN;
           }
           qsort(g->e, (size_t)g->n, sizeof *g->e, by_value);
           g_ptr_array_add(out, g);

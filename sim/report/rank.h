@@ -1,11 +1,12 @@
-/* rank.h - strategies ranked per platform, with the gain over identity.
+/* rank.h - strategies ranked per platform, with the change against identity.
  *
  * One ranking per (input, kind, model, platform) of a study: each
  * strategy's value of the ranking metric - the simulated time chosen in
  * the study's [report] time (default makespan_s) for traces, the static
  * metric of [report] rank-static (default hop_bytes) for matrices -
- * averaged over seeds, best (lowest) first, and its gain over the
- * reference: the identity mapping, else sweep (korndoerfer2021 Section
+ * averaged over seeds, best (lowest) first, and its change against the
+ * reference in percent (negative: better; the same convention as
+ * `compare`): the identity mapping, else sweep (korndoerfer2021 Section
  * 6.2 takes sweep, the same order on a full allocation, as the default).
  *
  * Ownership: report_rank() returns an array of rank_group the caller frees
@@ -21,7 +22,7 @@ G_BEGIN_DECLS
 typedef struct rank_entry {
   int strategy;      /* index in the study */
   double value;      /* mean over the seeds that ran, NAN when every cell failed */
-  double gain;       /* percent below the reference (positive: better), NAN without one */
+  double change;     /* 100 (value - reference) / reference: negative is better; NAN without one */
   int nvalues;
 } rank_entry;
 

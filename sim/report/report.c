@@ -175,9 +175,9 @@ static void html_rankings(GString *h, const study *s, GPtrArray *groups)
   g_string_append(h, "<h2 id=\"ranking\">Ranking per platform</h2>\n");
   int ref = report_reference(s);
   g_string_append(h, "<p>Each column lists the strategies of one platform, best first, with "
-                     "the value of the ranking metric (mean over seeds) and the gain over ");
+                     "the value of the ranking metric (mean over seeds) and its change against ");
   html_text(h, ref >= 0 ? s->strategies[ref].label : "identity (not in this study)");
-  g_string_append(h, " (positive: better).</p>\n");
+  g_string_append(h, " (negative: better).</p>\n");
   for (guint g0 = 0; g0 < groups->len; g0 += (guint)s->nplatforms) {
     const rank_group *first = g_ptr_array_index(groups, g0);
     g_autofree char *ctx = context_label(s, first->input, first->kind, first->model);
@@ -203,8 +203,8 @@ static void html_rankings(GString *h, const study *s, GPtrArray *groups)
         char v[32];
         value_text(v, sizeof v, r->metric, e->value);
         g_string_append_printf(h, " <span class=\"num\">%s", v);
-        if (!isnan(e->gain) && e->strategy != r->reference)
-          g_string_append_printf(h, " (%+.1f%%)", e->gain);
+        if (!isnan(e->change) && e->strategy != r->reference)
+          g_string_append_printf(h, " (%+.1f%%)", e->change);
         g_string_append(h, "</span></td>");
       }
       g_string_append(h, "</tr>\n");

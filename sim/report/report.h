@@ -3,7 +3,7 @@
  * page stands alone: no network, no JavaScript) and SVG (in figures/).
  *
  * The page (korndoerfer2021 Section 7; deveci-geometric Fig. 12):
- *  - the strategies ranked per platform, with the gain over identity;
+ *  - the strategies ranked per platform, with the change against identity;
  *  - pre vs post: whether each static metric predicts the simulated time,
  *    Spearman's rho and Pearson's r per platform (also correlations.csv),
  *    a verdict sentence per platform, and the scatter plots;
