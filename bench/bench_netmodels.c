@@ -234,7 +234,7 @@ static void bench_pairing(const char *spec, gboolean write)
       if (write && b == 1024) {
         char *dir = g_strdup_printf("pairing-mode%d-1024B", m);
         GError *e = NULL;
-        if (!trace_write_otf2(t, dir, &e))
+        if (!trace_write_otf2(t, dir, NULL, &e))
           fprintf(stderr, "%s: %s\n", dir, e->message);
         g_clear_error(&e);
         g_free(dir);

@@ -223,8 +223,8 @@ static void published_best(const char *file, const char *app, const char *shape,
 static const char *maplib_pipes[] = {
   "greedy+wh", "greedy+wh+mc", "greedy+kl", "scotch+wh", "scotch+kl", "identity+kl",
   "mht+wh+mc", "identity+tabu", "scotch+tabu", "morton+tabu",
-  "portfolio:try=[identity+tabu:iters=60000|scotch+tabu:iters=60000|morton+tabu:iters=60000|"
-  "greedy+tabu:iters=60000|random+tabu:iters=60000]",
+  ("portfolio:try=[identity+tabu:iters=60000|scotch+tabu:iters=60000|morton+tabu:iters=60000|"
+   "greedy+tabu:iters=60000|random+tabu:iters=60000]"),
 };
 
 static void print_table(const char *title, GPtrArray *rows, int nrows, const result *res,

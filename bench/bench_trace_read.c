@@ -38,7 +38,7 @@ int main(int argc, char **argv)
   gint64 t0 = g_get_monotonic_time();
   trace *t = synth_build(&o, &e);
   gint64 t1 = g_get_monotonic_time();
-  if (!t || !trace_write_otf2(t, dir, &e)) {
+  if (!t || !trace_write_otf2(t, dir, NULL, &e)) {
     fprintf(stderr, "bench: %s\n", e->message);
     return 2;
   }

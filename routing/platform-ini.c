@@ -510,10 +510,13 @@ gboolean platform_keyfile_set(GKeyFile *kf, const char *const *sets, GError **er
   for (int i = 0; sets && sets[i]; i++) {
     const char *eq = strchr(sets[i], '=');
     const char *dot = NULL;
-    for (const char *s = sets[i]; eq && s < eq; s++)
+    gboolean plain = TRUE; /* names GKeyFile takes: visible ASCII, no brackets */
+    for (const char *s = sets[i]; eq && s < eq; s++) {
       if (*s == '.')
         dot = s;
-    if (!eq || !dot || dot == sets[i] || dot + 1 == eq) {
+      plain = plain && g_ascii_isgraph(*s) && *s != '[' && *s != ']';
+    }
+    if (!eq || !dot || dot == sets[i] || dot + 1 == eq || !plain) {
       g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
                   "--set '%s': expected GROUP.KEY=VALUE, e.g. linktype.optical.bandwidth=62.5e9 "
                   "or nodes.cores=4", sets[i]);

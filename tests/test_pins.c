@@ -170,7 +170,7 @@ static GString *all_results(int64_t window)
     trace *t = synth_trace(&synth_cases[i]);
     if (window) {
       char *dir = tu_tmp_dir(), *arch = g_build_filename(dir, "t", NULL);
-      cr_assert(trace_write_otf2(t, arch, &e), "%s", e ? e->message : "?");
+      cr_assert(trace_write_otf2(t, arch, NULL, &e), "%s", e ? e->message : "?");
       trace_source *src = trace_source_stream(arch, NULL, &e);
       cr_assert_not_null(src, "%s: %s", arch, e ? e->message : "?");
       run_trace(synth_cases[i].name, NULL, src, window, out);

@@ -538,7 +538,7 @@ Test(replay, output_trace_reads_back_with_same_messages, .timeout = 300)
     char *tmp = tu_tmp_dir();
     char *dir = g_build_filename(tmp, "out", NULL);
     GError *e = NULL;
-    cr_assert(trace_write_otf2(r->out_trace, dir, &e), "%s", e ? e->message : "");
+    cr_assert(trace_write_otf2(r->out_trace, dir, NULL, &e), "%s", e ? e->message : "");
     char *anchor = g_build_filename(dir, "traces.otf2", NULL);
     trace *back = trace_read_otf2(anchor, &e);
     cr_assert_not_null(back, "%s", e ? e->message : "");

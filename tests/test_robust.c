@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "traces/trace.h"
 
 /* Runs mapsim; asserts the status, one line on stderr containing `expect`
  * (NULL: any) and nothing on stdout for a failure. A study file lists all
@@ -101,7 +102,7 @@ Test(robust, every_subcommand_refuses_bad_files)
   bad_files b;
   bad_files_make(&b);
   char *pair = tu_data("y_pair.csv");
-  char *trace = tu_src("traces/data/ring-8");
+  char *ring8 = tu_src("traces/data/ring-8");
   char *out = g_build_filename(b.dir, "out", NULL);
   char *outdir = g_build_filename(b.dir, "outdir", NULL);
   const char *templates[][16] = {
@@ -120,7 +121,7 @@ Test(robust, every_subcommand_refuses_bad_files)
     { "map", "-p", "torus:4x4x4", "-m", "@", "-s", "greedy", NULL },
     { "map", "-p", "torus:4x4x4", "-m", pair, "-s", "geometric", "--coords", "@", NULL },
     { "simulate", "-p", "torus:4x4x4", "-t", "@", NULL },
-    { "simulate", "-p", "@", "-t", trace, NULL },
+    { "simulate", "-p", "@", "-t", ring8, NULL },
     { "compare", "-t", "@", "-p", "torus:4x4x4", NULL },
     { "study", "@", "-o", outdir, NULL },
     { "show", "-p", "mesh:4x4", "-m", "@", NULL },
@@ -140,7 +141,7 @@ Test(robust, every_subcommand_refuses_bad_files)
    * load fails its cells (an error row each, status 2) */
   for (int f = 0; f < 6; f++) {
     char *o = NULL, *e = NULL;
-    const char *args[] = { "compare", "-t", trace, "-p", b.path[f], NULL };
+    const char *args[] = { "compare", "-t", ring8, "-p", b.path[f], NULL };
     cr_assert_eq(tu_run(&o, &e, args), 2, "compare -p %s: %s", b.what[f], e);
     cr_assert(g_str_has_prefix(e, "mapsim: ") && strstr(e, b.path[f]), "%s", e);
     g_free(o);
@@ -149,7 +150,7 @@ Test(robust, every_subcommand_refuses_bad_files)
   cr_assert(!g_file_test(out, G_FILE_TEST_EXISTS));
   cr_assert(!g_file_test(outdir, G_FILE_TEST_EXISTS));
   g_free(pair);
-  g_free(trace);
+  g_free(ring8);
   g_free(out);
   g_free(outdir);
   bad_files_free(&b);
@@ -159,7 +160,7 @@ Test(robust, every_subcommand_refuses_bad_files)
 Test(robust, every_subcommand_refuses_absurd_options)
 {
   char *pair = tu_data("y_pair.csv");
-  char *trace = tu_src("traces/data/ring-8");
+  char *ring8 = tu_src("traces/data/ring-8");
   char *dir = tu_tmp_dir();
   char *out = g_build_filename(dir, "o", NULL);
   const char *cases[][14] = {
@@ -177,8 +178,8 @@ Test(robust, every_subcommand_refuses_absurd_options)
     { "metrics", "-p", "torus:4x4x4", "-m", pair, "--top", "-1", NULL },
     { "metrics", "-p", "torus:4x4x4", "-m", pair, "-m", pair, NULL },
     { "trace", NULL },
-    { "trace", "matrix", trace, NULL },
-    { "trace", "matrix", trace, "--kind", "weight", "-o", out, NULL },
+    { "trace", "matrix", ring8, NULL },
+    { "trace", "matrix", ring8, "--kind", "weight", "-o", out, NULL },
     { "commstats", "-m", pair, "--split", "0", NULL },
     { "commstats", "-m", pair, "--split", "3", NULL },
     { "gen", "--pattern", "ring", "-n", "0", "-o", out, NULL },
@@ -189,18 +190,18 @@ Test(robust, every_subcommand_refuses_absurd_options)
     { "map", "-p", "torus:4x4x4", "-m", pair, "-s", "kl:t=99999999999", NULL },
     { "map", "-p", "torus:4x4x4", "-m", pair, "-s", "greedy", "--seed", "-1", NULL },
     { "strategies", "extra", NULL },
-    { "simulate", "-p", "torus:4x4x4", "-t", trace, "--compute-scale", "nan", NULL },
-    { "simulate", "-p", "torus:4x4x4", "-t", trace, "--compute-scale", "-1", NULL },
-    { "simulate", "-p", "torus:4x4x4", "-t", trace, "--model", "nosuch", NULL },
-    { "simulate", "-p", "torus:4x4x4", "-t", trace, "--collectives", "bcast=nosuch", NULL },
-    { "compare", "-t", trace, NULL },
-    { "compare", "-t", trace, "-p", "torus:4x4x4", "--json", "--csv", NULL },
+    { "simulate", "-p", "torus:4x4x4", "-t", ring8, "--compute-scale", "nan", NULL },
+    { "simulate", "-p", "torus:4x4x4", "-t", ring8, "--compute-scale", "-1", NULL },
+    { "simulate", "-p", "torus:4x4x4", "-t", ring8, "--model", "nosuch", NULL },
+    { "simulate", "-p", "torus:4x4x4", "-t", ring8, "--collectives", "bcast=nosuch", NULL },
+    { "compare", "-t", ring8, NULL },
+    { "compare", "-t", ring8, "-p", "torus:4x4x4", "--json", "--csv", NULL },
   };
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++)
     expect_status(2, NULL, cases[i]);
   cr_assert(!g_file_test(out, G_FILE_TEST_EXISTS));
   g_free(pair);
-  g_free(trace);
+  g_free(ring8);
   g_free(out);
   tu_rm_rf(dir);
   g_free(dir);
@@ -212,7 +213,7 @@ Test(robust, every_subcommand_refuses_absurd_options)
 Test(robust, every_subcommand_succeeds_on_good_input)
 {
   char *pair = tu_data("y_pair.csv");
-  char *trace = tu_src("traces/data/ring-8");
+  char *ring8 = tu_src("traces/data/ring-8");
   char *dir = tu_tmp_dir();
   char *csv = g_build_filename(dir, "m.csv", NULL);
   char *map = g_build_filename(dir, "m.map", NULL);
@@ -229,13 +230,13 @@ Test(robust, every_subcommand_succeeds_on_good_input)
     { "topo", "-p", "torus:4x4x4", NULL },
     { "route", "-p", "torus:4x4x4", "0", "63", NULL },
     { "metrics", "-p", "torus:4x4x4", "-m", pair, NULL },
-    { "trace", "info", trace, NULL },
-    { "commstats", "-t", trace, NULL },
+    { "trace", "info", ring8, NULL },
+    { "commstats", "-t", ring8, NULL },
     { "gen", "--pattern", "ring", "-n", "4", "-o", gen, NULL },
     { "map", "-p", "torus:4x4x4", "-m", pair, "-s", "greedy", "-o", map, NULL },
     { "strategies", NULL },
-    { "simulate", "-p", "torus:2x2x2", "-t", trace, NULL },
-    { "compare", "-t", trace, "-p", "torus:2x2x2", "-j", "1024", NULL },
+    { "simulate", "-p", "torus:2x2x2", "-t", ring8, NULL },
+    { "compare", "-t", ring8, "-p", "torus:2x2x2", "-j", "1024", NULL },
     { "study", study, "-o", study_out, "--quiet", NULL },
     { "show", "-p", "mesh:4x4", "-m", pair, NULL },
     { "plot", run, "-o", plots, NULL },
@@ -245,7 +246,7 @@ Test(robust, every_subcommand_succeeds_on_good_input)
     expect_status(0, NULL, cases[i]);
     g_hash_table_add(covered, (gpointer)cases[i][0]);
   }
-  const char *mx[] = { "trace", "matrix", trace, "-o", csv, NULL };
+  const char *mx[] = { "trace", "matrix", ring8, "-o", csv, NULL };
   expect_status(0, NULL, mx);
   char *list = NULL;
   const char *help[] = { "--help", NULL };
@@ -261,7 +262,7 @@ Test(robust, every_subcommand_succeeds_on_good_input)
   g_free(list);
   g_hash_table_destroy(covered);
   g_free(pair);
-  g_free(trace);
+  g_free(ring8);
   g_free(csv);
   g_free(map);
   g_free(gen);
@@ -277,7 +278,7 @@ Test(robust, every_subcommand_succeeds_on_good_input)
  * regular files are replaced whole (the old content stays until then). */
 Test(robust, output_through_links_devices_and_fifos)
 {
-  char *trace = tu_src("traces/data/ring-8");
+  char *ring8 = tu_src("traces/data/ring-8");
   char *dir = tu_tmp_dir();
   char *target = g_build_filename(dir, "real.csv", NULL);
   char *link = g_build_filename(dir, "link.csv", NULL);
@@ -289,7 +290,7 @@ Test(robust, output_through_links_devices_and_fifos)
   cr_assert_eq(symlink("real.csv", link), 0);
   cr_assert_eq(symlink("made.csv", dangling), 0);
 
-  EXPECT(0, NULL, "trace", "matrix", trace, "-o", link);
+  EXPECT(0, NULL, "trace", "matrix", ring8, "-o", link);
   struct stat st;
   cr_assert_eq(lstat(link, &st), 0);
   cr_assert(S_ISLNK(st.st_mode), "the link was replaced");
@@ -301,10 +302,10 @@ Test(robust, output_through_links_devices_and_fifos)
   cr_assert_eq(st.st_mode & 07777, 0640, "permissions of the replaced file: %o",
                st.st_mode & 07777);
 
-  EXPECT(0, NULL, "trace", "matrix", trace, "-o", dangling);
+  EXPECT(0, NULL, "trace", "matrix", ring8, "-o", dangling);
   cr_assert(g_file_test(made, G_FILE_TEST_IS_REGULAR));
 
-  EXPECT(0, NULL, "trace", "matrix", trace, "-o", "/dev/null");
+  EXPECT(0, NULL, "trace", "matrix", ring8, "-o", "/dev/null");
   cr_assert_eq(stat("/dev/null", &st), 0);
   cr_assert(S_ISCHR(st.st_mode), "/dev/null is no longer a device");
 
@@ -319,7 +320,7 @@ Test(robust, output_through_links_devices_and_fifos)
       lines += c == '\n';
     _exit(lines);
   }
-  EXPECT(0, NULL, "trace", "matrix", trace, "-o", fifo);
+  EXPECT(0, NULL, "trace", "matrix", ring8, "-o", fifo);
   int st_reader = 0;
   cr_assert_eq(waitpid(reader, &st_reader, 0), reader);
   cr_assert_eq(WEXITSTATUS(st_reader), 8);
@@ -327,7 +328,7 @@ Test(robust, output_through_links_devices_and_fifos)
   cr_assert(S_ISFIFO(st.st_mode));
 
   assert_clean(dir, NULL);
-  g_free(trace);
+  g_free(ring8);
   g_free(target);
   g_free(link);
   g_free(dangling);
@@ -337,33 +338,34 @@ Test(robust, output_through_links_devices_and_fifos)
   g_free(dir);
 }
 
-/* SIGTERM while a large dense matrix is written: status 130,
- * "interrupted", neither the output nor its temporary remains. */
-Test(robust, interrupt_removes_the_temporary)
+/* Runs mapsim ARGS in `dir`'s parent, waits until the temporary of output
+ * NAME (".NAME.tmp-...") appears in `dir`, sends SIGTERM and asserts
+ * status 130, "mapsim: interrupted" and that neither NAME nor its
+ * temporary remains. */
+static void interrupt_while_writing(const char *dir, const char *name, const char *const *args)
 {
-  char *dir = tu_tmp_dir();
-  char *out = g_build_filename(dir, "wide.csv", NULL);
-  char *exe = g_strdup(g_getenv("MAPSIM"));
-  /* a ring of 3000 ranks: its dense matrix has 9 million cells to write */
-  char *gen = g_build_filename(dir, "t", NULL);
-  EXPECT(0, NULL, "gen", "--pattern", "ring", "-n", "3000", "-i", "1", "--gap", "0", "-o", gen);
-  const char *argv[] = { exe, "trace", "matrix", gen, "-o", out, "--quiet", NULL };
+  GPtrArray *argv = g_ptr_array_new();
+  g_ptr_array_add(argv, (char *)g_getenv("MAPSIM"));
+  for (int i = 0; args[i]; i++)
+    g_ptr_array_add(argv, (char *)args[i]);
+  g_ptr_array_add(argv, NULL);
   GPid pid;
   int err_fd;
-  cr_assert(g_spawn_async_with_pipes(NULL, (char **)argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL,
-                                     NULL, &pid, NULL, NULL, &err_fd, NULL));
-  /* wait until the temporary exists, then stop the command */
+  cr_assert(g_spawn_async_with_pipes(NULL, (char **)argv->pdata, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                     NULL, NULL, &pid, NULL, NULL, &err_fd, NULL));
+  g_ptr_array_free(argv, TRUE);
+  char *prefix = g_strdup_printf(".%s.tmp-", name);
   gboolean seen = FALSE;
-  for (int i = 0; i < 20000 && !seen; i++) {
+  for (int i = 0; i < 60000 && !seen; i++) {
     GDir *d = g_dir_open(dir, 0, NULL);
-    const char *name;
-    while (d && (name = g_dir_read_name(d)))
-      seen = seen || g_str_has_prefix(name, ".wide.csv.tmp-");
+    const char *n;
+    while (d && (n = g_dir_read_name(d)))
+      seen = seen || g_str_has_prefix(n, prefix);
     g_dir_close(d);
     if (!seen)
       g_usleep(1000);
   }
-  cr_assert(seen, "no temporary appeared");
+  cr_assert(seen, "no temporary %s* appeared", prefix);
   kill(pid, SIGTERM);
   int status = 0;
   cr_assert_eq(waitpid(pid, &status, 0), pid);
@@ -373,11 +375,36 @@ Test(robust, interrupt_removes_the_temporary)
   close(err_fd);
   cr_assert(WIFEXITED(status), "killed by signal %d", WTERMSIG(status));
   cr_assert_eq(WEXITSTATUS(status), 130, "status %d: %s", WEXITSTATUS(status), err);
-  cr_assert_str_eq(err, "mapsim: interrupted\n");
-  assert_clean(dir, "wide.csv");
-  g_free(exe);
+  cr_assert(g_str_has_suffix(err, "mapsim: interrupted\n"), "%s", err);
+  assert_clean(dir, name);
+  g_free(prefix);
+}
+
+/* SIGTERM while a dense matrix, a generated trace or a simulated trace is
+ * written: status 130, neither the output nor its temporary remains (a
+ * killed gen once left .NAME.tmp-XXXXXX folders of hundreds of MB). */
+Test(robust, interrupt_removes_the_temporary)
+{
+  char *dir = tu_tmp_dir();
+  char *out = g_build_filename(dir, "wide.csv", NULL);
+  /* a ring of 3000 ranks: its dense matrix has 9 million cells to write,
+   * its archive 3000 event files */
+  char *gen = g_build_filename(dir, "t", NULL);
+  EXPECT(0, NULL, "gen", "--pattern", "ring", "-n", "3000", "-i", "1", "--gap", "0", "-o", gen);
+  const char *matrix[] = { "trace", "matrix", gen, "-o", out, "--quiet", NULL };
+  interrupt_while_writing(dir, "wide.csv", matrix);
+  char *big = g_build_filename(dir, "big", NULL);
+  const char *generate[] = { "gen", "--pattern", "ring", "-n", "30000", "-i", "2", "--gap", "0",
+                             "-o", big, "--quiet", NULL };
+  interrupt_while_writing(dir, "big", generate);
+  char *sim = g_build_filename(dir, "sim", NULL);
+  const char *simulate[] = { "simulate", "-p", "torus:16x16x16", "-t", gen, "--compute-scale", "0",
+                             "--out-trace", sim, "--quiet", NULL };
+  interrupt_while_writing(dir, "sim", simulate);
   g_free(out);
   g_free(gen);
+  g_free(big);
+  g_free(sim);
   tu_rm_rf(dir);
   g_free(dir);
 }
@@ -663,4 +690,165 @@ Test(robust, unclear_inputs_made_clear)
   g_free(pair);
   g_free(keys);
   g_free(groups);
+}
+
+/* Copies the files of archive `src` (anchor, global definitions, the
+ * location files) into a new folder `name` below `dir`; returns its path. */
+static char *copy_archive(const char *src, const char *dir, const char *name)
+{
+  char *dst = g_build_filename(dir, name, NULL);
+  char *sub = g_build_filename(dst, "traces", NULL);
+  cr_assert_eq(g_mkdir_with_parents(sub, 0755), 0);
+  const char *top[] = { "traces.otf2", "traces.def" };
+  for (int i = 0; i < 2; i++) {
+    char *from = g_build_filename(src, top[i], NULL), *to = g_build_filename(dst, top[i], NULL);
+    char *data = NULL;
+    gsize len = 0;
+    cr_assert(g_file_get_contents(from, &data, &len, NULL));
+    cr_assert(g_file_set_contents(to, data, (gssize)len, NULL));
+    g_free(data);
+    g_free(from);
+    g_free(to);
+  }
+  char *from_sub = g_build_filename(src, "traces", NULL);
+  GDir *d = g_dir_open(from_sub, 0, NULL);
+  const char *n;
+  while ((n = g_dir_read_name(d))) {
+    char *from = g_build_filename(from_sub, n, NULL), *to = g_build_filename(sub, n, NULL);
+    char *data = NULL;
+    gsize len = 0;
+    cr_assert(g_file_get_contents(from, &data, &len, NULL));
+    cr_assert(g_file_set_contents(to, data, (gssize)len, NULL));
+    g_free(data);
+    g_free(from);
+    g_free(to);
+  }
+  g_dir_close(d);
+  g_free(from_sub);
+  g_free(sub);
+  return dst;
+}
+
+/* Overwrites `n` bytes at `offset` of the archive's file `rel`. */
+static void patch(const char *archive, const char *rel, size_t offset, const void *bytes, size_t n)
+{
+  char *path = g_build_filename(archive, rel, NULL);
+  char *data = NULL;
+  gsize len = 0;
+  cr_assert(g_file_get_contents(path, &data, &len, NULL));
+  cr_assert_leq(offset + n, len);
+  memcpy(data + offset, bytes, n);
+  cr_assert(g_file_set_contents(path, data, (gssize)len, NULL));
+  g_free(data);
+  g_free(path);
+}
+
+/* Offset of the anchor's property count: after its fixed 46 bytes and
+ * three strings. */
+static size_t anchor_properties_offset(const char *archive)
+{
+  char *path = g_build_filename(archive, "traces.otf2", NULL);
+  char *data = NULL;
+  gsize len = 0;
+  cr_assert(g_file_get_contents(path, &data, &len, NULL));
+  size_t at = 46;
+  for (int s = 0; s < 3; s++)
+    at += strlen(data + at) + 1;
+  g_free(data);
+  g_free(path);
+  return at;
+}
+
+/* OTF2 archives damaged where libotf2 trusts them, each refused with the
+ * file named before libotf2 reads it (once a 34 GB allocation, loops, or
+ * errors naming no file). */
+Test(robust, damaged_otf2_archives)
+{
+  char *dir = tu_tmp_dir();
+  char *ring = tu_src("traces/data/ring-8");
+  char *a = copy_archive(ring, dir, "props");
+  const uint8_t big32[4] = { 0, 0, 0, 0x80 }; /* 2^31 properties: calloc(2^32, 8) */
+  patch(a, "traces.otf2", anchor_properties_offset(a), big32, 4);
+  EXPECT(2, "traces.otf2: more properties than the file has bytes for", "trace", "info", a);
+  g_free(a);
+  a = copy_archive(ring, dir, "chunk");
+  const uint8_t huge[8] = { 0, 0, 0, 0, 0, 1, 0, 0 }; /* 2^40-byte event chunks */
+  patch(a, "traces.otf2", 12, huge, 8);
+  EXPECT(2, "traces.otf2: chunk sizes outside OTF2's 256 KiB to 16 MiB", "trace", "info", a);
+  g_free(a);
+  a = copy_archive(ring, dir, "locations");
+  patch(a, "traces.otf2", 30, huge, 8);
+  EXPECT(2, "locations and 42 definitions, more than", "trace", "info", a);
+  g_free(a);
+  a = copy_archive(ring, dir, "nodefs");
+  char *defs = g_build_filename(a, "traces.def", NULL);
+  cr_assert(g_file_set_contents(defs, "", 0, NULL));
+  EXPECT(2, "traces.def: empty, expected the archive's global definitions", "trace", "info", a);
+  g_unlink(defs);
+  EXPECT(2, "traces.def: No such file or directory", "trace", "info", a);
+  g_free(defs);
+  g_free(a);
+  a = copy_archive(ring, dir, "fifo");
+  char *anchor = g_build_filename(a, "traces.otf2", NULL);
+  g_unlink(anchor);
+  cr_assert_eq(mkfifo(anchor, 0600), 0);
+  EXPECT(2, "traces.otf2: not a regular file, expected an OTF2 archive", "trace", "info", a);
+  g_free(anchor);
+  g_free(a);
+  a = copy_archive(ring, dir, "localdef");
+  char *local = g_build_filename(a, "traces", "3.def", NULL);
+  cr_assert(g_file_set_contents(local, "", 0, NULL));
+  EXPECT(2, "3.def: empty, expected the location's local definitions", "trace", "info", a);
+  g_free(local);
+  g_free(a);
+  a = copy_archive(ring, dir, "short");
+  char *evt = g_build_filename(a, "traces", "5.evt", NULL);
+  cr_assert_eq(truncate(evt, 10), 0);
+  EXPECT(2, "5.evt: 20 events announced in 10 bytes", "trace", "info", a);
+  g_free(evt);
+  g_free(a);
+  g_free(ring);
+  tu_rm_rf(dir);
+  g_free(dir);
+}
+
+/* A timestamp the run's clock cannot have (a flipped high bit: beyond 106
+ * days) is refused by the reader (once negative seconds, exit 0); the
+ * writer refuses times that go back instead of dropping the record. */
+Test(robust, corrupted_otf2_timestamps)
+{
+  char *dir = tu_tmp_dir();
+  const int64_t times[][2] = { { 1000, -1 }, { 5000, 4000 } };
+  for (int k = 0; k < 2; k++) {
+    trace *t = trace_new(2);
+    uint32_t region = trace_add_region(t, "MPI_Barrier");
+    for (int r = 0; r < 2; r++) {
+      trace_event in = { .time = times[k][0], .kind = TRACE_ENTER, .region = region };
+      trace_event out = { .time = times[k][1], .kind = TRACE_LEAVE, .region = region };
+      trace_push(t, r, &in);
+      trace_push(t, r, &out);
+    }
+    char *name = g_strdup_printf("t%d", k);
+    char *path = g_build_filename(dir, name, NULL);
+    GError *e = NULL;
+    gboolean written = trace_write_otf2(t, path, NULL, &e);
+    if (k == 0) {
+      cr_assert(written, "%s", e ? e->message : "?");
+      const char *expect = "timestamp 18446744073709551615 beyond 106 days at ps resolution "
+                           "from the trace start";
+      EXPECT(2, expect, "trace", "info", path);
+      EXPECT(2, expect, "simulate", "-p", "torus:2x1x1", "-t", path);
+    } else {
+      cr_assert(!written);
+      cr_assert(strstr(e->message, "rank 0, record 1: OTF2 refused it"), "%s", e->message);
+      cr_assert(!g_file_test(path, G_FILE_TEST_EXISTS));
+      assert_clean(dir, NULL);
+      g_error_free(e);
+    }
+    trace_free(t);
+    g_free(path);
+    g_free(name);
+  }
+  tu_rm_rf(dir);
+  g_free(dir);
 }

@@ -211,7 +211,7 @@ Test(simulate_cli, deadlock_fixture_reports_and_writes_nothing)
   char *in = g_build_filename(tmp, "in", NULL);
   char *out_dir = g_build_filename(tmp, "out", NULL);
   GError *e = NULL;
-  cr_assert(trace_write_otf2(t, in, &e), "%s", e ? e->message : "");
+  cr_assert(trace_write_otf2(t, in, NULL, &e), "%s", e ? e->message : "");
   trace_free(t);
   const char *args[] = { "simulate", "-p", "torus:2x2x2", "-t", in, "--out-trace", out_dir, NULL };
   char *out = NULL, *err = NULL;

@@ -121,7 +121,7 @@ static void round_trip(trace *t)
   char *tmp = tu_tmp_dir();
   char *dir = g_build_filename(tmp, "out", NULL);
   GError *e = NULL;
-  cr_assert(trace_write_otf2(t, dir, &e), "%s", e ? e->message : "");
+  cr_assert(trace_write_otf2(t, dir, NULL, &e), "%s", e ? e->message : "");
   trace *b = trace_read_otf2(dir, &e);
   cr_assert(b, "%s", e ? e->message : "");
   assert_same(t, b);
@@ -222,7 +222,7 @@ Test(synth, collective_counts_round_trip)
   round_trip(t);
   /* the archive holds Score-P's counts: rank 4 (comm rank 0) */
   char *tmp = tu_tmp_dir(), *dir = g_build_filename(tmp, "out", NULL);
-  cr_assert(trace_write_otf2(t, dir, NULL));
+  cr_assert(trace_write_otf2(t, dir, NULL, NULL));
   if (g_file_test("/usr/bin/otf2-print", G_FILE_TEST_IS_EXECUTABLE)) {
     char *anchor = g_build_filename(dir, "traces.otf2", NULL);
     char *argv[] = { "/usr/bin/otf2-print", anchor, NULL };
@@ -417,7 +417,7 @@ Test(synth, unmatched_messages)
   cr_assert_eq(s.mismatched_bytes, 1);
   char *tmp = tu_tmp_dir();
   char *dir = g_build_filename(tmp, "t", NULL);
-  cr_assert(trace_write_otf2(t, dir, NULL));
+  cr_assert(trace_write_otf2(t, dir, NULL, NULL));
   char *argv[] = { (char *)g_getenv("MAPSIM"), "trace", "info", dir, "--json", NULL };
   char *out = NULL, *err = NULL;
   cr_assert_eq(run(argv, &out, &err), 0, "%s", err);
@@ -451,7 +451,7 @@ Test(synth, write_streams_the_same_archive)
     GError *e = NULL;
     trace *t = synth_build(&o, &e);
     cr_assert_not_null(t, "%s", e ? e->message : "?");
-    cr_assert(trace_write_otf2(t, a, &e), "%s", e ? e->message : "?");
+    cr_assert(trace_write_otf2(t, a, NULL, &e), "%s", e ? e->message : "?");
     cr_assert(synth_write(&o, b, NULL, &e), "%s", e ? e->message : "?");
     for (int r = -1; r < o.ranks; r++) {
       char *name = r < 0 ? g_strdup("traces.def") : g_strdup_printf("traces/%d.evt", r);

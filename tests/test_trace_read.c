@@ -319,7 +319,7 @@ Test(trace_read, bad_input)
   cr_assert_eq(truncate(evt, 1000), 0);
   expect_bad(trunc, "3.evt");
   g_unlink(evt);
-  expect_bad(trunc, "3.evt: cannot open");
+  expect_bad(trunc, "3.evt: No such file or directory");
   char *def = g_build_filename(trunc, "traces.def", NULL);
   cr_assert_eq(truncate(def, 300), 0);
   expect_bad(trunc, "global definitions");

@@ -30,6 +30,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/budget.h"
+#include "util/checked.h"
+
 typedef struct {
   OTF2_GroupType type;
   OTF2_Paradigm paradigm;
@@ -78,6 +81,8 @@ typedef struct evt_ctx {
   int cur_rank;
   int depth;
   uint64_t cur_location;
+  uint64_t loc_nevents, loc_records; /* announced and read so far */
+  uint64_t loc_time;                  /* the last timestamp read */
   /* the current rank's rank in recently used communicators (collectives) */
   uint32_t me_comm[COMM_CACHE];
   int me_rank[COMM_CACHE];
@@ -123,8 +128,8 @@ static OTF2_CallbackCode evt_fail(evt_ctx *x, int code, const char *fmt, ...)
 }
 
 /* OTF2 reports errors through a callback; ours come as GErrors. */
-static OTF2_ErrorCode quiet(void *ud, const char *file, uint64_t line, const char *fn,
-                           OTF2_ErrorCode code, const char *fmt, va_list va)
+OTF2_ErrorCode otf2_quiet(void *ud, const char *file, uint64_t line, const char *fn,
+                          OTF2_ErrorCode code, const char *fmt, va_list va)
 {
   return code;
 }
@@ -354,7 +359,18 @@ static uint32_t *flatten(GHashTable *h, uint32_t *n)
 
 static OTF2_CallbackCode push(evt_ctx *c, OTF2_TimeStamp time, trace_event *e)
 {
-  e->time = trace_ticks_to_ps(time, c->defs->offset, c->defs->resolution);
+  /* OTF2: the clock's offset is at or before every timestamp, and a
+   * location's timestamps do not go back */
+  if (time < c->defs->offset || time < c->loc_time ||
+      !trace_ticks_to_ps(time, c->defs->offset, c->defs->resolution, &e->time))
+    return evt_fail(c, TRACE_ERROR_CONTENT, "location %" G_GUINT64_FORMAT ": timestamp %"
+                    G_GUINT64_FORMAT " %s, expected the run's clock (from %" G_GUINT64_FORMAT
+                    " at %" G_GUINT64_FORMAT " ticks/s, ascending)", c->cur_location,
+                    (uint64_t)time, time < c->defs->offset ? "before the trace start"
+                    : time < c->loc_time ? "before the location's previous one"
+                    : "beyond " CHECKED_PS_LIMIT " from the trace start",
+                    c->defs->offset, c->defs->resolution);
+  c->loc_time = time;
   const otf2_sink *k = c->defs->sink;
   if (k)
     k->record(k->user, c->worker, c->cur_rank, e);
@@ -387,11 +403,22 @@ static gboolean resolve(evt_ctx *c, OTF2_CommRef comm, uint32_t peer, trace_even
   return TRUE;
 }
 
-#define COUNT(rec)            \
-  evt_ctx *c = ud;         \
-  c->stats.records[rec]++;    \
-  if (c->cur_rank < 0)        \
+/* Counts the record; more records than the location's definition
+ * announced means a damaged file that libotf2 would read on and on. */
+#define COUNT(rec)                                            \
+  evt_ctx *c = ud;                                            \
+  c->stats.records[rec]++;                                    \
+  if (++c->loc_records > c->loc_nevents)                      \
+    return too_many_records(c);                               \
+  if (c->cur_rank < 0)                                        \
     return OTF2_CALLBACK_SUCCESS
+
+static OTF2_CallbackCode too_many_records(evt_ctx *c)
+{
+  return evt_fail(c, TRACE_ERROR_FORMAT, "location %" G_GUINT64_FORMAT ": more than the %"
+                  G_GUINT64_FORMAT " events its definition announces, expected an intact event "
+                  "file", c->cur_location, c->loc_nevents);
+}
 
 #define EVT_ARGS OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud, \
                  OTF2_AttributeList *attrs
@@ -600,6 +627,9 @@ static gboolean read_location(OTF2_Reader *rd, evt_ctx *c, const def_location *l
 {
   c->cur_rank = l->rank;
   c->cur_location = l->id;
+  c->loc_nevents = l->nevents;
+  c->loc_records = 0;
+  c->loc_time = 0;
   c->depth = 0;
   memset(c->me_comm, 0xff, sizeof c->me_comm); /* no communicator */
   const otf2_sink *k = c->defs->sink;
@@ -641,7 +671,7 @@ static void read_batch(gpointer data, gpointer user)
   evt_ctx *c = data;
   const GArray *locs = c->defs->locations;
   /* libotf2's error callback belongs to the calling thread */
-  OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(quiet, NULL);
+  OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(otf2_quiet, NULL);
   OTF2_Reader *rd = OTF2_Reader_Open(c->defs->path);
   if (rd == NULL || OTF2_Reader_SetSerialCollectiveCallbacks(rd) != OTF2_SUCCESS) {
     evt_fail(c, TRACE_ERROR_FORMAT, "cannot open, expected an OTF2 anchor file");
@@ -667,8 +697,11 @@ static void read_batch(gpointer data, gpointer user)
     OTF2_ErrorCode st = OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &n);
     OTF2_Reader_CloseDefReader(rd, dr);
     if (st != OTF2_SUCCESS) {
-      evt_fail(c, TRACE_ERROR_FORMAT, "local definitions of location %" G_GUINT64_FORMAT
-               ": %s, expected a complete .def file", id, OTF2_Error_GetDescription(st));
+      char *p = def_path(c->defs->path, id);
+      g_set_error(&c->error, TRACE_ERROR, TRACE_ERROR_FORMAT, "%s: %s, expected the local "
+                  "definitions of location %" G_GUINT64_FORMAT, p, OTF2_Error_GetDescription(st),
+                  id);
+      g_free(p);
       break;
     }
   }
@@ -742,6 +775,31 @@ static gboolean read_events(reader_ctx *c, int workers)
 
 /* ---- entry point ------------------------------------------------------- */
 
+/* Before libotf2 opens them: every location's files (otf2_check_location)
+ * and, when the trace is built in memory, its events against the memory
+ * budget. */
+static gboolean check_locations(reader_ctx *c)
+{
+  uint64_t kept = 0;
+  for (guint i = 0; i < c->locations->len && *c->error == NULL; i++) {
+    const def_location *l = &g_array_index(c->locations, def_location, i);
+    if (l->nevents == 0)
+      continue;
+    char *evt = evt_path(c->path, l->id), *def = def_path(c->path, l->id);
+    otf2_check_location(evt, def, l->nevents, c->error);
+    g_free(evt);
+    g_free(def);
+    if (l->rank >= 0)
+      kept += l->nevents;
+  }
+  if (*c->error == NULL && !c->sink) {
+    char *what = g_strdup_printf("%s: %" G_GUINT64_FORMAT " events", c->path, kept);
+    budget_check_array(what, kept, sizeof(trace_event), c->error);
+    g_free(what);
+  }
+  return *c->error == NULL;
+}
+
 
 /* Checks the anchor's leading bytes "\3BOTF2\0" (OTF2 1.x .. 3.x) before
  * OTF2 sees the file: OTF2_Reader_Open leaks on files that are not OTF2. */
@@ -764,8 +822,8 @@ static char *find_anchor(const char *path, GError **error)
                                                         : g_strdup(path);
   if (!g_file_test(anchor, G_FILE_TEST_IS_REGULAR)) {
     g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO,
-                "%s: no such file, expected an OTF2 archive (anchor .otf2 file or its directory)",
-                anchor);
+                "%s: %s, expected an OTF2 archive (anchor .otf2 file or its directory)", anchor,
+                g_file_test(anchor, G_FILE_TEST_EXISTS) ? "not a regular file" : "no such file");
     g_clear_pointer(&anchor, g_free);
   } else if (!g_str_has_suffix(anchor, ".otf2")) {
     g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT,
@@ -784,7 +842,9 @@ static void finish(reader_ctx *c)
   trace *t = c->t;
   t->stats = c->stats;
   t->stats.locations = (int)c->locations->len;
-  int64_t dur = c->length ? trace_ticks_to_ps(c->offset + c->length, c->offset, c->resolution) : 0;
+  int64_t dur = 0;
+  if (c->length && !trace_ticks_to_ps(c->offset + c->length, c->offset, c->resolution, &dur))
+    dur = INT64_MAX; /* a clock length beyond the events: the events decide */
   for (int r = 0; r < t->nranks; r++)
     if (t->ranks[r].nevents > 0)
       dur = MAX(dur, t->ranks[r].events[t->ranks[r].nevents - 1].time);
@@ -798,9 +858,9 @@ trace *otf2_scan(const char *path, const otf2_sink *sink, int workers, GError **
   GError *local = NULL;
   reader_ctx c = { .error = &local, .resolution = 1, .sink = sink };
   OTF2_Reader *rd = NULL;
-  OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(quiet, NULL);
+  OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(otf2_quiet, NULL);
   char *anchor = find_anchor(path, &local);
-  if (anchor == NULL)
+  if (anchor == NULL || !otf2_check_anchor(anchor, &local))
     goto out;
   c.path = anchor;
   c.strings = g_hash_table_new_full(NULL, NULL, NULL, g_free);
@@ -830,8 +890,8 @@ trace *otf2_scan(const char *path, const otf2_sink *sink, int workers, GError **
   trace_free(scratch);
   OTF2_Reader_Close(rd);
   rd = NULL;
-  if (!ok || !build_comms(&c) || (sink && sink->defs && !sink->defs(sink->user, c.t, &local)) ||
-      !read_events(&c, workers))
+  if (!ok || !build_comms(&c) || !check_locations(&c) ||
+      (sink && sink->defs && !sink->defs(sink->user, c.t, &local)) || !read_events(&c, workers))
     goto out;
   finish(&c);
 out:

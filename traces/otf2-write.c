@@ -4,8 +4,10 @@
  * group of all ranks, one COMM_GROUP or COMM_SELF group per communicator,
  * MPI regions), so that trace_read_otf2() and otf2-print read it.
  * Times are written in ps (timer 1e12 ticks/s, offset 0): they round-trip
- * exactly. The archive is written into a temporary sibling directory and
- * renamed over `dir` at the end: no half-written output. O(events).
+ * exactly. The archive is a directory output of util/output.h: written
+ * into a temporary sibling directory and renamed over `dir` at the end (a
+ * symbolic link written through), removed when stopped or failed - no
+ * half-written output. O(events).
  * Events go to the writer rank by rank (otf2_out, trace-private.h), one
  * event writer open at a time, so that synthesized traces of a million
  * ranks are written without being built in memory first. Definition
@@ -22,6 +24,8 @@
 #include <glib/gstdio.h>
 #include <otf2/otf2.h>
 #include <string.h>
+
+#include "util/output.h"
 
 static OTF2_FlushType pre_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc, void *caller,
                                 bool final)
@@ -94,41 +98,49 @@ static void coll_counts(const trace *t, const rank_maps *m, int rank, const trac
   *recvd = (uint64_t)MAX(r, 0);
 }
 
-static void write_event(OTF2_EvtWriter *w, const trace *t, const rank_maps *m, int rank,
-                        const trace_event *e)
+/* OTF2_SUCCESS, or why libotf2 refused the record (a time before the
+ * previous one, say). */
+static OTF2_ErrorCode write_event(OTF2_EvtWriter *w, const trace *t, const rank_maps *m,
+                                  int rank, const trace_event *e)
 {
   OTF2_TimeStamp ts = (OTF2_TimeStamp)e->time;
   uint32_t peer = comm_rank(t, m, e->comm, e->peer);
   uint64_t len = (uint64_t)e->bytes, recvd;
+  OTF2_ErrorCode st = OTF2_SUCCESS;
   switch ((trace_kind)e->kind) {
-  case TRACE_ENTER: OTF2_EvtWriter_Enter(w, NULL, ts, e->region); break;
-  case TRACE_LEAVE: OTF2_EvtWriter_Leave(w, NULL, ts, e->region); break;
-  case TRACE_SEND: OTF2_EvtWriter_MpiSend(w, NULL, ts, peer, e->comm, e->tag, len); break;
+  case TRACE_ENTER: st = OTF2_EvtWriter_Enter(w, NULL, ts, e->region); break;
+  case TRACE_LEAVE: st = OTF2_EvtWriter_Leave(w, NULL, ts, e->region); break;
+  case TRACE_SEND: st = OTF2_EvtWriter_MpiSend(w, NULL, ts, peer, e->comm, e->tag, len); break;
   case TRACE_ISEND:
-    OTF2_EvtWriter_MpiIsend(w, NULL, ts, peer, e->comm, e->tag, len, e->request);
+    st = OTF2_EvtWriter_MpiIsend(w, NULL, ts, peer, e->comm, e->tag, len, e->request);
     break;
-  case TRACE_ISEND_COMPLETE: OTF2_EvtWriter_MpiIsendComplete(w, NULL, ts, e->request); break;
-  case TRACE_IRECV_REQUEST: OTF2_EvtWriter_MpiIrecvRequest(w, NULL, ts, e->request); break;
-  case TRACE_RECV: OTF2_EvtWriter_MpiRecv(w, NULL, ts, peer, e->comm, e->tag, len); break;
+  case TRACE_ISEND_COMPLETE: st = OTF2_EvtWriter_MpiIsendComplete(w, NULL, ts, e->request); break;
+  case TRACE_IRECV_REQUEST: st = OTF2_EvtWriter_MpiIrecvRequest(w, NULL, ts, e->request); break;
+  case TRACE_RECV: st = OTF2_EvtWriter_MpiRecv(w, NULL, ts, peer, e->comm, e->tag, len); break;
   case TRACE_IRECV:
-    OTF2_EvtWriter_MpiIrecv(w, NULL, ts, peer, e->comm, e->tag, len, e->request);
+    st = OTF2_EvtWriter_MpiIrecv(w, NULL, ts, peer, e->comm, e->tag, len, e->request);
     break;
-  case TRACE_REQUEST_TEST: OTF2_EvtWriter_MpiRequestTest(w, NULL, ts, e->request); break;
-  case TRACE_REQUEST_CANCELLED: OTF2_EvtWriter_MpiRequestCancelled(w, NULL, ts, e->request); break;
-  case TRACE_COLL_BEGIN: OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, ts); break;
+  case TRACE_REQUEST_TEST: st = OTF2_EvtWriter_MpiRequestTest(w, NULL, ts, e->request); break;
+  case TRACE_REQUEST_CANCELLED:
+    st = OTF2_EvtWriter_MpiRequestCancelled(w, NULL, ts, e->request);
+    break;
+  case TRACE_COLL_BEGIN: st = OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, ts); break;
   case TRACE_COLL_END:
     coll_counts(t, m, rank, e, &len, &recvd);
-    OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, ts, (OTF2_CollectiveOp)e->op, e->comm, peer, len,
-                                    recvd);
+    st = OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, ts, (OTF2_CollectiveOp)e->op, e->comm, peer,
+                                         len, recvd);
     break;
-  case TRACE_NBCOLL_REQUEST: OTF2_EvtWriter_NonBlockingCollectiveRequest(w, NULL, ts, e->request); break;
+  case TRACE_NBCOLL_REQUEST:
+    st = OTF2_EvtWriter_NonBlockingCollectiveRequest(w, NULL, ts, e->request);
+    break;
   case TRACE_NBCOLL_COMPLETE:
     coll_counts(t, m, rank, e, &len, &recvd);
-    OTF2_EvtWriter_NonBlockingCollectiveComplete(w, NULL, ts, (OTF2_CollectiveOp)e->op, e->comm,
-                                                 peer, len, recvd, e->request);
+    st = OTF2_EvtWriter_NonBlockingCollectiveComplete(w, NULL, ts, (OTF2_CollectiveOp)e->op,
+                                                      e->comm, peer, len, recvd, e->request);
     break;
   case TRACE_NKINDS: g_assert_not_reached();
   }
+  return st;
 }
 
 /* String ids: 0 "", 1 "MPI", 2 "machine", 3 "mapsim", 4 "node", 5 "Master
@@ -194,37 +206,10 @@ static void write_defs(OTF2_GlobalDefWriter *gw, const trace *t, const int64_t *
   g_free(members);
 }
 
-/* Makes room for `dir`: absent, or an empty directory (removed). */
-static gboolean check_target(const char *dir, GError **error)
-{
-  if (!g_file_test(dir, G_FILE_TEST_EXISTS))
-    return TRUE;
-  if (g_file_test(dir, G_FILE_TEST_IS_DIR) && g_rmdir(dir) == 0)
-    return TRUE;
-  g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE,
-              "%s: exists and is not an empty directory, expected a new output directory", dir);
-  return FALSE;
-}
-
-static void remove_tree(const char *path)
-{
-  GDir *d = g_dir_open(path, 0, NULL);
-  const char *name;
-  while (d && (name = g_dir_read_name(d))) {
-    char *p = g_build_filename(path, name, NULL);
-    if (g_file_test(p, G_FILE_TEST_IS_DIR))
-      remove_tree(p);
-    else
-      g_unlink(p);
-    g_free(p);
-  }
-  if (d)
-    g_dir_close(d);
-  g_rmdir(path);
-}
-
 struct otf2_out {
-  char *dir, *tmp;
+  char *dir;
+  OTF2_ErrorCallback old_errors; /* the thread's callback before otf2_quiet */
+  output *out;                 /* the directory being written */
   OTF2_Archive *ar;
   rank_maps maps;
   int nranks;
@@ -245,24 +230,17 @@ static uint64_t def_chunk_size(const trace *t)
   return chunk;
 }
 
-otf2_out *otf2_out_open(const char *dir, const trace *defs, GError **error)
+otf2_out *otf2_out_open(const char *dir, const trace *defs, const progress *prog,
+                        GError **error)
 {
   otf2_out *o = g_new0(otf2_out, 1);
-  char *parent = g_path_get_dirname(dir), *base = g_path_get_basename(dir);
+  o->old_errors = OTF2_Error_RegisterCallback(otf2_quiet, NULL);
   o->dir = g_strdup(dir);
-  o->tmp = g_strdup_printf("%s/.%s.tmp-XXXXXX", parent, base);
   o->nranks = defs->nranks;
-  gboolean ok = check_target(dir, error);
-  if (ok && (g_mkdir_with_parents(parent, 0755) != 0 || g_mkdtemp(o->tmp) == NULL)) {
-    g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: %s, expected a writable directory",
-                parent, g_strerror(errno));
-    g_clear_pointer(&o->tmp, g_free);
-    ok = FALSE;
-  }
-  g_free(parent);
-  g_free(base);
+  o->out = output_open_dir(dir, prog, error);
+  gboolean ok = o->out != NULL;
   if (ok) {
-    o->ar = OTF2_Archive_Open(o->tmp, "traces", OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN,
+    o->ar = OTF2_Archive_Open(output_dir(o->out), "traces", OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN,
                               def_chunk_size(defs), OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     ok = o->ar && OTF2_Archive_SetFlushCallbacks(o->ar, &flush_callbacks, NULL) == OTF2_SUCCESS &&
          OTF2_Archive_SetSerialCollectiveCallbacks(o->ar) == OTF2_SUCCESS &&
@@ -286,8 +264,17 @@ gboolean otf2_out_rank(otf2_out *o, const trace *defs, int rank, const trace_eve
 {
   OTF2_EvtWriter *w = o->failed ? NULL : OTF2_Archive_GetEvtWriter(o->ar, (OTF2_LocationRef)rank);
   gboolean ok = w != NULL;
-  for (int64_t i = 0; ok && i < n; i++)
-    write_event(w, defs, &o->maps, rank, &ev[i]);
+  OTF2_ErrorCode st = OTF2_SUCCESS;
+  int64_t i = 0;
+  for (; ok && st == OTF2_SUCCESS && i < n; i++)
+    st = write_event(w, defs, &o->maps, rank, &ev[i]);
+  if (ok && st != OTF2_SUCCESS && !o->failed) {
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: rank %d, record %" G_GINT64_FORMAT
+                ": OTF2 refused it (%s), expected records in time order", o->dir, rank, i - 1,
+                OTF2_Error_GetDescription(st));
+    ok = FALSE;
+    o->failed = TRUE;
+  }
   if (w)
     ok = OTF2_Archive_CloseEvtWriter(o->ar, w) == OTF2_SUCCESS && ok;
   o->nevents[rank] += n;
@@ -305,13 +292,11 @@ gboolean otf2_out_close(otf2_out *o, const trace *defs, GError **error)
     write_defs(OTF2_Archive_GetGlobalDefWriter(o->ar), defs, o->nevents);
     ok = OTF2_Archive_Close(o->ar) == OTF2_SUCCESS;
     o->ar = NULL;
-    if (!ok || g_chmod(o->tmp, 0755) != 0 || g_rename(o->tmp, o->dir) != 0) {
-      g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: %s, expected a writable directory",
-                  o->dir, ok ? g_strerror(errno) : "OTF2 could not close the archive");
-      ok = FALSE;
-    } else {
-      g_clear_pointer(&o->tmp, g_free); /* renamed: nothing to remove */
-    }
+    if (!ok)
+      g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: OTF2 could not close the archive, "
+                  "expected a writable directory", o->dir);
+    else
+      ok = output_commit(g_steal_pointer(&o->out), error);
   } else if (!o->failed) {
     g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: OTF2 could not write the definitions, "
                 "expected a writable directory", o->dir);
@@ -326,25 +311,28 @@ void otf2_out_abort(otf2_out *o)
     return;
   if (o->ar)
     OTF2_Archive_Close(o->ar);
-  if (o->tmp)
-    remove_tree(o->tmp);
+  output_abort(o->out);
+  OTF2_Error_RegisterCallback(o->old_errors, NULL);
   if (o->nevents)
     maps_free_n(&o->maps);
   g_free(o->nevents);
-  g_free(o->tmp);
   g_free(o->dir);
   g_free(o);
 }
 
-gboolean trace_write_otf2(const trace *t, const char *dir, GError **error)
+gboolean trace_write_otf2(const trace *t, const char *dir, const progress *prog, GError **error)
 {
-  otf2_out *o = otf2_out_open(dir, t, error);
+  otf2_out *o = otf2_out_open(dir, t, prog, error);
   if (!o)
     return FALSE;
-  for (int r = 0; r < t->nranks; r++)
-    if (!otf2_out_rank(o, t, r, t->ranks[r].events, t->ranks[r].nevents, error)) {
+  for (int r = 0; r < t->nranks; r++) {
+    if (!otf2_out_rank(o, t, r, t->ranks[r].events, t->ranks[r].nevents, error) ||
+        ((r & 255) == 255 && !progress_check(prog, error))) {
       otf2_out_abort(o);
       return FALSE;
     }
+    if ((r & 255) == 255 || r + 1 == t->nranks)
+      progress_report(prog, "trace: ranks written", (uint64_t)r + 1, (uint64_t)t->nranks);
+  }
   return otf2_out_close(o, t, error);
 }

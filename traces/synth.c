@@ -703,7 +703,7 @@ gboolean synth_write(const synth_opts *o, const char *dir, const progress *pr, G
 {
   gen g;
   otf2_out *out = NULL;
-  gboolean ok = gen_init(&g, o, TRUE, error) && (out = otf2_out_open(dir, g.t, error));
+  gboolean ok = gen_init(&g, o, TRUE, error) && (out = otf2_out_open(dir, g.t, pr, error));
   for (int r = 0; ok && r < o->ranks; r++) {
     gen_rank(&g, r);
     trace_rank *tr = &g.t->ranks[r];

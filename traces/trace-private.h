@@ -3,6 +3,9 @@
  */
 #pragma once
 
+#include <otf2/OTF2_ErrorCodes.h>
+#include <stdarg.h>
+
 #include "traces/trace.h"
 
 /* A trace of `nranks` ranks with no communicator and no region yet. */
@@ -12,17 +15,29 @@ trace *trace_alloc(int nranks);
 void trace_reserve(trace *t, int rank, int64_t n);
 
 /* ps from source ticks: (ticks - offset) * 1e12 / resolution, exact when
- * resolution divides 1e12 or equals it. */
-int64_t trace_ticks_to_ps(uint64_t ticks, uint64_t offset, uint64_t resolution);
+ * resolution divides 1e12 or equals it; FALSE for ticks before the offset
+ * or a result beyond int64 picoseconds (106 days). */
+gboolean trace_ticks_to_ps(uint64_t ticks, uint64_t offset, uint64_t resolution, int64_t *ps);
+
+/* Before libotf2 sees an archive (otf2-check.c): the anchor decoded and
+ * checked (chunk sizes, substrate, compression, counts against the bytes
+ * that hold them) and its global definition file present; then per
+ * location its event file present and large enough for the events its
+ * definition announces, its local definition file absent or not empty.
+ * FALSE + an error naming the file otherwise. */
+gboolean otf2_check_anchor(const char *anchor, GError **error);
+gboolean otf2_check_location(const char *evt, const char *def, uint64_t nevents, GError **error);
 
 /* Writing an OTF2 archive rank by rank (otf2-write.c), so that a trace
  * never has to be in memory whole: `defs` gives the ranks, regions and
  * communicators (its event arrays are not read); each rank's events are
  * written once, in rank order or not; otf2_out_close() writes the
- * definitions and renames the temporary directory to `dir`. Any failure
- * leaves nothing behind once otf2_out_abort() or otf2_out_close() ran. */
+ * definitions and publishes the directory (util/output.h: a temporary
+ * renamed to `dir`, refused once `prog` says stop). Any failure leaves
+ * nothing behind once otf2_out_abort() or otf2_out_close() ran. */
 typedef struct otf2_out otf2_out;
-otf2_out *otf2_out_open(const char *dir, const trace *defs, GError **error);
+otf2_out *otf2_out_open(const char *dir, const trace *defs, const progress *prog,
+                        GError **error);
 gboolean otf2_out_rank(otf2_out *o, const trace *defs, int rank, const trace_event *ev,
                        int64_t n, GError **error);
 gboolean otf2_out_close(otf2_out *o, const trace *defs, GError **error);
@@ -48,3 +63,9 @@ typedef struct otf2_sink {
  * duration then comes from the clock properties: the sink saw the
  * records). */
 trace *otf2_scan(const char *path, const otf2_sink *sink, int workers, GError **error);
+
+/* libotf2 reports errors through a per-thread callback and prints them by
+ * default; the reader and the writer register this one, which prints
+ * nothing (their errors come back as GErrors). */
+OTF2_ErrorCode otf2_quiet(void *ud, const char *file, uint64_t line, const char *fn,
+                          OTF2_ErrorCode code, const char *fmt, va_list va);

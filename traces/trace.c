@@ -54,16 +54,22 @@ void trace_reserve(trace *t, int rank, int64_t n)
   }
 }
 
-int64_t trace_ticks_to_ps(uint64_t ticks, uint64_t offset, uint64_t resolution)
+gboolean trace_ticks_to_ps(uint64_t ticks, uint64_t offset, uint64_t resolution, int64_t *ps)
 {
+  if (resolution == 0 || resolution > INT64_MAX || ticks < offset || ticks - offset > INT64_MAX)
+    return FALSE;
   int64_t d = (int64_t)(ticks - offset);
-  if (resolution == UINT64_C(1000000000000))
-    return d;
+  if (resolution == UINT64_C(1000000000000)) {
+    *ps = d;
+    return TRUE;
+  }
   int64_t res = (int64_t)resolution;
-  int64_t q = d / res, r = d % res;
-  if (INT64_C(1000000000000) % res == 0) /* ps, ns, us ... clocks: exact, no rounding */
-    return q * INT64_C(1000000000000) + r * (INT64_C(1000000000000) / res);
-  return q * INT64_C(1000000000000) + (int64_t)llround((double)r * 1e12 / (double)res);
+  int64_t q = d / res, r = d % res, whole;
+  /* ps, ns, us ... clocks: exact, no rounding */
+  int64_t part = INT64_C(1000000000000) % res == 0
+                     ? r * (INT64_C(1000000000000) / res)
+                     : (int64_t)llround((double)r * 1e12 / (double)res);
+  return checked_mul_i64(q, INT64_C(1000000000000), &whole) && checked_add_i64(whole, part, ps);
 }
 
 trace *trace_new(int nranks)

@@ -39,6 +39,7 @@
 #include "traces/collectives.h"
 #include "traces/commgraph.h"
 #include "util/field.h"
+#include "util/progress.h"
 
 G_BEGIN_DECLS
 
@@ -265,8 +266,10 @@ trace *trace_read_otf2(const char *path, GError **error);
 /* Writes `t` as an OTF2 archive in directory `dir` (created; it must not
  * exist or be empty), anchor `dir`/traces.otf2, with Score-P-like
  * definitions; timer 1e12 ticks/s so times round-trip exactly. Written to a
- * temporary sibling directory, renamed at the end (otf2-write.c). */
-gboolean trace_write_otf2(const trace *t, const char *dir, GError **error);
+ * temporary sibling directory, renamed at the end (util/output.h); ranks
+ * written are reported to `prog` (may be NULL), and once it says stop the
+ * temporary is removed and the error is "interrupted". */
+gboolean trace_write_otf2(const trace *t, const char *dir, const progress *prog, GError **error);
 
 void trace_free(trace *t);
 

@@ -47,7 +47,7 @@ int cmd_plot(int argc, char **argv)
   platform *p = NULL;
   commgraph *g = NULL;
   JsonParser *jp = NULL;
-  g_autofree char *spec = NULL, *stem = NULL;
+  g_autofree char *spec = NULL, *stem = NULL, *text = NULL;
   if (!cli_parse(&argc, &argv, "plot", "RUN.json",
                  "Draw one run's link loads on the topology (one panel per Z plane; HAEC boards "
                  "with their wireless links), the busiest link per dimension and direction and, "
@@ -71,7 +71,6 @@ int cmd_plot(int argc, char **argv)
   }
   jp = json_parser_new();
   const char *what = "the output of simulate --json or metrics --json";
-  g_autofree char *text = NULL;
   gsize len = 0;
   if (!budget_read_text(argv[1], what, &text, &len, &e) ||
       !budget_check_nesting(argv[1], text, 64, what, &e))

@@ -328,7 +328,9 @@ static int simulate(const cli_common *c, const char *out)
     print_csv(c, res, &tt, spec.model->name, p, with_colls);
   else
     print_human(c, res, &tt, p, with_colls);
-  if (out && !trace_write_otf2(res->r->out_trace, out, &e))
+  gboolean written = !out || trace_write_otf2(res->r->out_trace, out, spec.opts.progress, &e);
+  cli_progress_end();
+  if (!written)
     goto fail;
   status = 0;
   if (res->mismatch >= 0) {

@@ -1,0 +1,185 @@
+/* otf2-check.c - what an OTF2 archive must look like before libotf2 reads
+ * it (see trace-private.h).
+ *
+ * libotf2 trusts its files: a mutated anchor makes it calloc() 2 x (a
+ * 32-bit property count) pointers (34 GB at 2^31) or chunk buffers of any
+ * 64-bit size, a missing file surfaces as an error that names no file, and
+ * a location whose definition promises more events than its file holds
+ * makes the reader reserve for them. The anchor is small and its layout
+ * fixed (OTF2_AnchorFile.c of OTF2 1.x-3.x: a buffer header, "OTF2", the
+ * anchor format, trace format, version, event and definition chunk sizes
+ * as 8-byte little-endian integers, substrate, compression, location and
+ * definition counts, three strings, then from format 2 on a 32-bit property
+ * count with two strings each, an 8-byte trace id, from format 3 on two
+ * 32-bit counts), so it is decoded here in full and every count is checked
+ * against the bytes that would have to hold it.
+ */
+#include "traces/trace-private.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <otf2/otf2.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util/budget.h"
+
+#define ANCHOR_MAX (1 << 20) /* Score-P's anchors are a few hundred bytes */
+
+typedef struct {
+  const uint8_t *p, *end;
+} cursor;
+
+static gboolean take(cursor *c, size_t n, const uint8_t **at)
+{
+  if ((size_t)(c->end - c->p) < n)
+    return FALSE;
+  *at = c->p;
+  c->p += n;
+  return TRUE;
+}
+
+static gboolean u64(cursor *c, uint64_t *v)
+{
+  const uint8_t *b;
+  if (!take(c, 8, &b))
+    return FALSE;
+  *v = 0;
+  for (int i = 7; i >= 0; i--)
+    *v = *v << 8 | b[i];
+  return TRUE;
+}
+
+static gboolean u32(cursor *c, uint32_t *v)
+{
+  const uint8_t *b;
+  if (!take(c, 4, &b))
+    return FALSE;
+  *v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+  return TRUE;
+}
+
+static gboolean string(cursor *c)
+{
+  const uint8_t *nul = memchr(c->p, 0, (size_t)(c->end - c->p));
+  if (!nul)
+    return FALSE;
+  c->p = nul + 1;
+  return TRUE;
+}
+
+static gboolean bad(GError **error, const char *path, const char *what)
+{
+  g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT, "%s: %s, expected an OTF2 anchor file",
+              path, what);
+  return FALSE;
+}
+
+/* A regular file of at most `max` bytes (0: no limit), not empty; its size
+ * in *size. */
+static gboolean check_file(const char *path, const char *expected, uint64_t max, uint64_t *size,
+                           GError **error)
+{
+  GStatBuf st;
+  if (g_stat(path, &st) != 0) {
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO, "%s: %s, expected %s", path,
+                g_strerror(errno), expected);
+    return FALSE;
+  }
+  const char *wrong = S_ISDIR(st.st_mode) ? "a directory"
+                      : !S_ISREG(st.st_mode) ? "not a regular file"
+                      : st.st_size == 0 ? "empty"
+                      : max && (uint64_t)st.st_size > max ? "too large" : NULL;
+  if (wrong) {
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT, "%s: %s, expected %s", path, wrong,
+                expected);
+    return FALSE;
+  }
+  if (size)
+    *size = (uint64_t)st.st_size;
+  return TRUE;
+}
+
+gboolean otf2_check_anchor(const char *anchor, GError **error)
+{
+  if (!check_file(anchor, "an OTF2 anchor file", ANCHOR_MAX, NULL, error))
+    return FALSE;
+  char *text = NULL;
+  gsize len = 0;
+  if (!g_file_get_contents(anchor, &text, &len, NULL))
+    return bad(error, anchor, "unreadable");
+  cursor c = { (const uint8_t *)text, (const uint8_t *)text + len };
+  static const uint8_t magic[7] = { 3, 'B', 'O', 'T', 'F', '2', 0 };
+  const uint8_t *b;
+  uint64_t ev_chunk = 0, def_chunk = 0, nloc = 0, ndefs = 0;
+  uint32_t nprops = 0, n;
+  const char *wrong = NULL;
+  if (!take(&c, 7, &b) || memcmp(b, magic, 7) != 0)
+    wrong = "no OTF2 signature";
+  else if (!take(&c, 5, &b) || b[0] == 0)
+    wrong = "a truncated header";
+  uint8_t format = wrong ? 0 : b[0];
+  if (!wrong && (!u64(&c, &ev_chunk) || !u64(&c, &def_chunk)))
+    wrong = "a truncated header";
+  else if (!wrong && (ev_chunk < OTF2_CHUNK_SIZE_MIN || ev_chunk > OTF2_CHUNK_SIZE_MAX ||
+                      def_chunk < OTF2_CHUNK_SIZE_MIN || def_chunk > OTF2_CHUNK_SIZE_MAX))
+    wrong = "chunk sizes outside OTF2's 256 KiB to 16 MiB";
+  else if (!wrong && (!take(&c, 2, &b) || b[0] != OTF2_SUBSTRATE_POSIX))
+    wrong = "a file substrate other than POSIX files";
+  else if (!wrong && b[1] != OTF2_COMPRESSION_NONE)
+    wrong = "compressed files (mapsim reads uncompressed archives)";
+  else if (!wrong && (!u64(&c, &nloc) || !u64(&c, &ndefs)))
+    wrong = "a truncated header";
+  else if (!wrong && (!string(&c) || !string(&c) || !string(&c)))
+    wrong = "unterminated machine, creator or description";
+  else if (!wrong && format > 1 && !u32(&c, &nprops))
+    wrong = "a truncated property count";
+  else if (!wrong && nprops > (uint64_t)(c.end - c.p) / 2)
+    wrong = "more properties than the file has bytes for";
+  for (uint32_t i = 0; !wrong && i < nprops; i++)
+    if (!string(&c) || !string(&c))
+      wrong = "an unterminated property";
+  if (!wrong && format > 1 && !take(&c, 8, &b))
+    wrong = "a truncated trace identifier";
+  else if (!wrong && format > 2 && (!u32(&c, &n) || !u32(&c, &n)))
+    wrong = "truncated snapshot and thumbnail counts";
+  g_free(text);
+  if (wrong)
+    return bad(error, anchor, wrong);
+
+  /* the global definitions: every location and definition counted in the
+   * anchor is a record of at least two bytes there */
+  char *base = g_strndup(anchor, strlen(anchor) - strlen(".otf2"));
+  char *defs = g_strconcat(base, ".def", NULL);
+  uint64_t size = 0;
+  gboolean ok = check_file(defs, "the archive's global definitions", 0, &size, error);
+  if (ok && (nloc > size / 2 || ndefs > size / 2)) {
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT,
+                "%s: the anchor counts %" G_GUINT64_FORMAT " locations and %" G_GUINT64_FORMAT
+                " definitions, more than the global definitions %s (%" G_GUINT64_FORMAT
+                " bytes) can hold, expected an intact archive", anchor, nloc, ndefs, defs, size);
+    ok = FALSE;
+  }
+  g_free(defs);
+  g_free(base);
+  return ok;
+}
+
+gboolean otf2_check_location(const char *evt, const char *def, uint64_t nevents, GError **error)
+{
+  /* a local definition file is optional, but not an empty one */
+  if (g_file_test(def, G_FILE_TEST_EXISTS) &&
+      !check_file(def, "the location's local definitions (or no file)", 0, NULL, error))
+    return FALSE;
+  uint64_t size = 0;
+  if (!check_file(evt, "the event file the location's definition announces", 0, &size, error))
+    return FALSE;
+  /* an event record is a type byte and at least one byte of timestamp */
+  if (nevents > size / 2) {
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT,
+                "%s: %" G_GUINT64_FORMAT " events announced in %" G_GUINT64_FORMAT
+                " bytes, expected at least 2 bytes per event", evt, nevents, size);
+    return FALSE;
+  }
+  return TRUE;
+}
