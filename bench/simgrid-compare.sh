@@ -7,9 +7,11 @@
 # (6 per rank and iteration), on the torus of the same shape (31.25 GB/s,
 # 10 ps links; SimGrid: CM02 max-min sharing without TCP factors, the
 # analytic/flow view of mapsim). mapsim writes the trace (`mapsim gen`),
-# bench_simgrid_ti converts it to SimGrid's time-independent format, both
-# replay it; the script prints CPU time (user+sys), wall time, peak RSS,
-# the makespans and the CPU-time ratios.
+# `mapsim export simgrid` converts it to SimGrid's time-independent format
+# with a torus cluster (tie rule simgrid, in both tools; gaps under 1 us
+# carried into the next compute), both replay it; the script prints CPU
+# time (user+sys), wall time, peak RSS, the makespans and the CPU-time
+# ratios.
 #
 # Usage: bench/simgrid-compare.sh [BUILD_DIR [WORK_DIR [RANKS...]]]
 #   defaults: build, a temporary directory (removed), 64 512 4096
@@ -41,23 +43,21 @@ for n in $RANKS; do
     *) echo "simgrid-compare: $n ranks: no cube"; exit 2 ;;
   esac
   it=$(( 1179648 / (6 * n) * SCALE ))
-  x=${d%%x*}; rest=${d#*x}; y=${rest%%x*}; z=${rest#*x}
   tr=$W/st$n-$it
   [ -d "$tr" ] || nice "$M" gen --pattern stencil3d --ranks "$n" --dims "$d" --periodic \
     --nonblocking -i "$it" -b 65536 -o "$tr" -q
   ti=$W/ti$n-$it
-  [ -d "$ti" ] || nice "$B/bench/bench_simgrid_ti" "$tr" "$ti" "$x" "$y" "$z"
-  T taskset -c 0 smpirun -np "$n" -platform "$ti/platform.xml" -hostfile "$ti/hostfile" \
-    -replay "$ti/traces.txt" "$REPLAY" --cfg=network/model:CM02 \
-    --cfg=smpi/send-is-detached-thresh:65537 --cfg=surf/precision:1e-12 \
-    --log=root.thres:critical --log=smpi_replay.thres:info > "$W/sg.out" 2>&1
+  [ -d "$ti" ] || nice "$M" export simgrid -p "torus:$d" --tie simgrid -t "$tr" \
+    --min-compute 1e-6 -q -o "$ti" > /dev/null 2>&1
+  T taskset -c 0 sh "$ti/smpirun.sh" > "$W/sg.out" 2>&1
   sg=$(tail -1 "$W/time.txt")
-  sgmake=$(grep -o 'Simulation time [0-9.e+-]*' "$W/sg.out" | awk '{print $3}' | sort -g | tail -1)
+  sgmake=$(sed -n 's/^\[\([0-9.e+-]*\)\] Simulation time.*/\1/p' "$W/sg.out" | tail -1)
   set -- $sg
   sgcpu=$(echo "$1 + $2" | bc -l)
   printf '%-6s %-9s %10.2f %9.2f %9.1f %12s %s\n' "$n" simgrid "$sgcpu" "$3" "$(echo "$4/1024" | bc -l)" "${sgmake:-?}" 1
   for model in analytic flow; do
-    T taskset -c 0 "$M" simulate -p "torus:$d" -t "$tr" --model "$model" --json -q > "$W/m.json"
+    T taskset -c 0 "$M" simulate -p "torus:$d" --tie simgrid -t "$tr" --model "$model" --json -q \
+      > "$W/m.json"
     r=$(tail -1 "$W/time.txt")
     mk=$(grep -m1 '"makespan_s"' "$W/m.json" | tr -d ' ,' | cut -d: -f2)
     set -- $r

@@ -95,6 +95,13 @@ mapping *mapping_load(const char *path, const platform *p, int ntasks, GError **
     return NULL;
   char **lines = g_strsplit(text, "\n", -1);
   g_free(text);
+  if (ntasks <= 0) /* as many ranks as the file has lines with a pair */
+    for (int ln = 0; lines[ln]; ln++) {
+      const char *s = lines[ln];
+      while (*s == ' ' || *s == '\t')
+        s++;
+      ntasks += *s && *s != '#' && *s != '\r';
+    }
   mapping *m = mapping_new(ntasks);
   int *line_of = g_new0(int, ntasks ? ntasks : 1);
   int *load = g_new0(int, p->topo->nnodes);

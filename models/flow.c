@@ -5,7 +5,11 @@
  * then its wire bytes (models/model.h: netmodel_wire_bytes) drain at a rate
  * given by max-min fairness over the links it crosses, computed by
  * progressive filling (water-filling: the link with the smallest fair share
- * fixes the rate of all its unfixed flows, repeat). This is the flow-level
+ * fixes the rate of all its unfixed flows, repeat). With the platform's
+ * `sharing = latency` the fairness is weighted: a flow's share is in
+ * inverse proportion to its route's latency (SimGrid's CM02 model gives
+ * every flow the sharing penalty of its route latency: the RTT unfairness
+ * of TCP), a zero-latency route weighing as 1 s, as there. This is the flow-level
  * contention view of bhatele2010 Chapters 4-5 (link occupancy under
  * contention) and deveci2015 Section II (congestion = flows sharing links),
  * the contention model korndoerfer2021 Section 5.3 lists as missing from
@@ -78,7 +82,7 @@ typedef struct flowmodel {
   int fcap, stride, nfree, nactive, max_active;
   int *free_ids;
   netmodel_msg *fmsg;
-  double *rem, *rate, *new_rate;
+  double *rem, *rate, *new_rate, *weight;
   int64_t *last;
   uint32_t *ver, *fmark, *frozen;
   int *nhops, *hop_res, *hop_pos;
@@ -92,7 +96,7 @@ typedef struct flowmodel {
   /* re-rating workspace */
   uint32_t epoch;
   uint32_t *rmark;
-  double *rcap;
+  double *rcap, *rw;   /* capacity left, weight of the unfixed flows */
   int *rn, *comp_res, *comp_flow;
   fheap_item *heap;
   int hn, hcap;
@@ -153,6 +157,7 @@ static gboolean flow_setup(netmodel *m, gboolean half_duplex)
   fm->rl = g_new0(flist, n);
   fm->rmark = g_new0(uint32_t, n);
   fm->rcap = g_new0(double, n);
+  fm->rw = g_new0(double, n);
   fm->rn = g_new0(int, n);
   fm->comp_res = g_new0(int, n);
   fm->dirty = g_new0(int, n);
@@ -185,9 +190,9 @@ static void flow_fini(netmodel *m)
   for (int r = 0; r < fm->nres; r++)
     g_free(fm->rl[r].e);
   void *arrays[] = { fm->link_res, fm->res_bw, fm->rl, fm->free_ids, fm->fmsg, fm->rem,
-                     fm->rate, fm->new_rate, fm->last, fm->ver, fm->fmark, fm->frozen,
-                     fm->nhops, fm->hop_res, fm->hop_pos, fm->route, fm->rmark,
-                     fm->rcap, fm->rn, fm->comp_res, fm->comp_flow, fm->heap, fm->maxn, fm->dirty, fm->dirty_mark,
+                     fm->rate, fm->new_rate, fm->weight, fm->last, fm->ver, fm->fmark,
+                     fm->frozen, fm->nhops, fm->hop_res, fm->hop_pos, fm->route, fm->rmark,
+                     fm->rcap, fm->rw, fm->rn, fm->comp_res, fm->comp_flow, fm->heap, fm->maxn, fm->dirty, fm->dirty_mark,
                      fm->area, fm->tlast, fm->sat_ps, fm->sat };
   for (size_t i = 0; i < G_N_ELEMENTS(arrays); i++)
     g_free(arrays[i]);
@@ -205,6 +210,7 @@ static void flow_grow(flowmodel *fm)
   fm->rem = g_renew(double, fm->rem, n);
   fm->rate = g_renew(double, fm->rate, n);
   fm->new_rate = g_renew(double, fm->new_rate, n);
+  fm->weight = g_renew(double, fm->weight, n);
   fm->last = g_renew(int64_t, fm->last, n);
   fm->ver = g_renew(uint32_t, fm->ver, n);
   fm->fmark = g_renew(uint32_t, fm->fmark, n);
@@ -311,7 +317,7 @@ static void heap_push(flowmodel *fm, int r)
     fm->hcap = fm->hcap ? 2 * fm->hcap : 256;
     fm->heap = g_renew(fheap_item, fm->heap, fm->hcap);
   }
-  fheap_item it = { fm->rcap[r] / fm->rn[r], r, fm->rn[r] };
+  fheap_item it = { fm->rcap[r] / fm->rw[r], r, fm->rn[r] };
   int i = fm->hn++;
   while (i > 0 && fm->heap[(i - 1) / 2].share > it.share) {
     fm->heap[i] = fm->heap[(i - 1) / 2];
@@ -395,6 +401,9 @@ static void water_fill(flowmodel *fm, int ncr)
     int r = fm->comp_res[i];
     fm->rcap[r] = fm->res_bw[r];
     fm->rn[r] = fm->rl[r].n;
+    fm->rw[r] = 0;
+    for (int j = 0; j < fm->rl[r].n; j++)
+      fm->rw[r] += fm->weight[fm->rl[r].e[j].flow];
     if (fm->rn[r] > 0)
       heap_push(fm, r);
   }
@@ -407,7 +416,7 @@ static void water_fill(flowmodel *fm, int ncr)
       heap_push(fm, r);
       continue;
     }
-    double s = fm->rcap[r] / fm->rn[r];
+    double s = fm->rcap[r] / fm->rw[r];
     const flist *l = &fm->rl[r];
     for (int j = 0; j < l->n; j++) {
       int g = l->e[j].flow;
@@ -418,11 +427,13 @@ static void water_fill(flowmodel *fm, int ncr)
       if (fm->frozen[g] == ep)
         continue;
       fm->frozen[g] = ep;
-      fm->new_rate[g] = s;
+      double w = fm->weight[g];
+      fm->new_rate[g] = s * w;
       const int *gh = hops_of(fm, g);
       for (int k = 0; k < fm->nhops[g]; k++) {
         int q = gh[k];
-        fm->rcap[q] -= s;
+        fm->rcap[q] -= s * w;
+        fm->rw[q] -= w;
         fm->rn[q]--;
       }
     }
@@ -505,6 +516,8 @@ static void flow_start(netmodel *m, const netmodel_msg *msg)
   fm->fmsg[f] = *msg;
   fm->rem[f] = wire;
   fm->rate[f] = 0;
+  fm->weight[f] = m->p->model.sharing == PLATFORM_SHARING_LATENCY ? 1.0 / (lat > 0 ? lat : 1.0)
+                                                                  : 1.0;
   fm->nhops[f] = h;
   memcpy(hops_of(fm, f), fm->route, sizeof(int) * (size_t)h);
   engine_schedule(m->eng, t0, m->own_kind, (uint32_t)f, FLOW_EV_ACTIVATE);

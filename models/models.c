@@ -111,6 +111,7 @@ void netmodel_count_hops(netmodel *m, const netmodel_msg *msg, int hops)
 
 int64_t netmodel_wire_bytes(const platform *p, int64_t bytes)
 {
+  bytes = saturating_add_i64(bytes, p->model.envelope);
   int64_t ps = p->model.packet_size > 0 ? p->model.packet_size : 1;
   int64_t packets = bytes > 0 ? bytes / ps + (bytes % ps != 0) : 1;
   return saturating_add_i64(bytes, saturating_mul_i64(packets, p->model.packet_header));

@@ -1,7 +1,8 @@
 /* packet.c - packet-level network model: FIFO output queues per link.
  *
- * A message of `bytes` is cut into k = ceil(bytes / packet_size) packets
- * (at least one), each carrying packet_header extra bytes on the wire. Each
+ * A message of `bytes` (plus the platform's per-message envelope) is cut
+ * into k = ceil((bytes + envelope) / packet_size) packets (at least one),
+ * each carrying packet_header extra bytes on the wire. Each
  * directed link is an output port served at the link's bandwidth, with two
  * queues: transit packets (arrived from other links), FIFO, and the local
  * injection queue, where the messages in it take turns packet by packet
@@ -270,7 +271,8 @@ static int64_t take_packet(pktmodel *pm, int msg)
   const platform *p = pm->base.p;
   int64_t idx = pm->npk[msg] - pm->left_send[msg]--;
   int64_t size = p->model.packet_size > 0 ? p->model.packet_size : 1;
-  int64_t payload = idx < pm->npk[msg] - 1 ? size : pm->mmsg[msg].bytes - idx * size;
+  int64_t bytes = saturating_add_i64(pm->mmsg[msg].bytes, p->model.envelope);
+  int64_t payload = idx < pm->npk[msg] - 1 ? size : bytes - idx * size;
   return MAX(payload, 0) + p->model.packet_header;
 }
 
@@ -446,7 +448,8 @@ static void packet_start(netmodel *m, const netmodel_msg *msg)
   pm->mmsg[id] = *msg;
   pm->mhops[id] = h;
   memcpy(pm->mroute + (size_t)id * pm->stride, pm->route, sizeof(int) * (size_t)h);
-  pm->npk[id] = msg->bytes > 0 ? (msg->bytes + size - 1) / size : 1;
+  int64_t bytes = saturating_add_i64(msg->bytes, m->p->model.envelope);
+  pm->npk[id] = bytes > 0 ? (bytes - 1) / size + 1 : 1;
   pm->left_send[id] = pm->left_recv[id] = pm->npk[id];
   pm->undelivered++;
   if (msg->t == m->eng->now)

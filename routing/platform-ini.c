@@ -12,7 +12,8 @@
  *   [allocation]    nodes = all | random:N[:SEED] | FILE, fill = pack | spread
  *   [routing]       order = xyz, table = FILE, tie = positive | simgrid
  *   [model]         router_delay, eager_threshold, handshake = rts-cts | sync,
- *                   send_overhead, recv_overhead, packet_size, packet_header
+ *                   send_overhead, recv_overhead, packet_size, packet_header,
+ *                   envelope, sharing = fair | latency, eager_start = send | match
  * Relative file names are relative to the INI file. Unknown groups or keys
  * and groups or keys given twice are errors (they are usually typos). Full reference: configs/README.md.
  */
@@ -39,7 +40,7 @@ static const char *const known_keys[][12] = {
   { "allocation", "nodes", "fill", NULL },
   { "routing", "order", "table", "algorithm", "tie", NULL },
   { "model", "router_delay", "eager_threshold", "handshake", "send_overhead", "recv_overhead",
-    "packet_size", "packet_header", NULL },
+    "packet_size", "packet_header", "envelope", "sharing", "eager_start", NULL },
 };
 
 static gboolean check_keys(ini_ctx *c, GError **error)
@@ -335,6 +336,7 @@ static gboolean read_model(ini_ctx *c, platform *p, GError **error)
     { "eager_threshold", TRUE, 0, G_STRUCT_OFFSET(platform_model, eager_threshold) },
     { "packet_size", TRUE, 1, G_STRUCT_OFFSET(platform_model, packet_size) },
     { "packet_header", TRUE, 0, G_STRUCT_OFFSET(platform_model, packet_header) },
+    { "envelope", TRUE, 0, G_STRUCT_OFFSET(platform_model, envelope) },
   };
   for (size_t i = 0; i < G_N_ELEMENTS(fields); i++) {
     double v;
@@ -359,6 +361,18 @@ static gboolean read_model(ini_ctx *c, platform *p, GError **error)
   if (hs && !platform_handshake_from_name(g_strstrip(hs), &p->model.handshake)) {
     g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
                 "%s: [model] handshake = '%s': expected rts-cts or sync", c->path, hs);
+    return FALSE;
+  }
+  g_autofree char *es = g_key_file_get_string(c->kf, "model", "eager_start", NULL);
+  if (es && !platform_eager_start_from_name(g_strstrip(es), &p->model.eager_start)) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "%s: [model] eager_start = '%s': expected send or match", c->path, es);
+    return FALSE;
+  }
+  g_autofree char *sh = g_key_file_get_string(c->kf, "model", "sharing", NULL);
+  if (sh && !platform_sharing_from_name(g_strstrip(sh), &p->model.sharing)) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "%s: [model] sharing = '%s': expected fair or latency", c->path, sh);
     return FALSE;
   }
   return TRUE;

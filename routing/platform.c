@@ -34,25 +34,68 @@ platform *platform_alloc(const char *source)
     .recv_overhead = 0.0,
     .packet_size = 4096,
     .packet_header = 0,
+    .envelope = 0,
   };
   return p;
 }
 
 static const char *const handshake_names[] = { "rts-cts", "sync" };
+static const char *const sharing_names[] = { "fair", "latency" };
+static const char *const eager_start_names[] = { "send", "match" };
+
+/* The names of a platform_model choice, indexed by its enum value. */
+#define NAME_OF(names, v) ((unsigned)(v) < G_N_ELEMENTS(names) ? (names)[v] : "?")
+
+static gboolean index_of(const char *const *names, size_t n, const char *name, int *out)
+{
+  for (size_t i = 0; i < n; i++)
+    if (g_strcmp0(name, names[i]) == 0) {
+      *out = (int)i;
+      return TRUE;
+    }
+  return FALSE;
+}
 
 const char *platform_handshake_name(platform_handshake h)
 {
-  return (unsigned)h < G_N_ELEMENTS(handshake_names) ? handshake_names[h] : "?";
+  return NAME_OF(handshake_names, h);
 }
 
 gboolean platform_handshake_from_name(const char *name, platform_handshake *out)
 {
-  for (size_t i = 0; i < G_N_ELEMENTS(handshake_names); i++)
-    if (g_strcmp0(name, handshake_names[i]) == 0) {
-      *out = (platform_handshake)i;
-      return TRUE;
-    }
-  return FALSE;
+  int i;
+  if (!index_of(handshake_names, G_N_ELEMENTS(handshake_names), name, &i))
+    return FALSE;
+  *out = (platform_handshake)i;
+  return TRUE;
+}
+
+const char *platform_eager_start_name(platform_eager_start e)
+{
+  return NAME_OF(eager_start_names, e);
+}
+
+gboolean platform_eager_start_from_name(const char *name, platform_eager_start *out)
+{
+  int i;
+  if (!index_of(eager_start_names, G_N_ELEMENTS(eager_start_names), name, &i))
+    return FALSE;
+  *out = (platform_eager_start)i;
+  return TRUE;
+}
+
+const char *platform_sharing_name(platform_sharing s)
+{
+  return NAME_OF(sharing_names, s);
+}
+
+gboolean platform_sharing_from_name(const char *name, platform_sharing *out)
+{
+  int i;
+  if (!index_of(sharing_names, G_N_ELEMENTS(sharing_names), name, &i))
+    return FALSE;
+  *out = (platform_sharing)i;
+  return TRUE;
 }
 
 gboolean platform_apply_preset(platform *p, const char *name, GError **error)
@@ -68,6 +111,9 @@ gboolean platform_apply_preset(platform *p, const char *name, GError **error)
   p->model.eager_threshold = simgrid ? 65535 : 65536;
   p->model.handshake = simgrid ? PLATFORM_HANDSHAKE_SYNC : PLATFORM_HANDSHAKE_RTS_CTS;
   p->model.send_overhead = p->model.recv_overhead = 0;
+  p->model.envelope = simgrid ? 16 : 0;
+  p->model.sharing = simgrid ? PLATFORM_SHARING_LATENCY : PLATFORM_SHARING_FAIR;
+  p->model.eager_start = simgrid ? PLATFORM_EAGER_MATCH : PLATFORM_EAGER_SEND;
   if (p->router)
     p->router->tie = simgrid ? ROUTE_TIE_SIMGRID : ROUTE_TIE_POSITIVE;
   return TRUE;

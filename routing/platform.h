@@ -58,17 +58,40 @@ typedef enum {
   PLATFORM_HANDSHAKE_SYNC,    /* no control message: the data leaves once the receive is posted */
 } platform_handshake;
 
+/* When the data of an eager message leaves (sim/replay.h). */
+typedef enum {
+  PLATFORM_EAGER_SEND,  /* at the send (pushed into the receiver's buffer) */
+  PLATFORM_EAGER_MATCH, /* once the receive is posted too (SMPI's detached send) */
+} platform_eager_start;
+
+/* How flows share a link's bandwidth (flow models). */
+typedef enum {
+  PLATFORM_SHARING_FAIR,    /* max-min fair: equal shares */
+  PLATFORM_SHARING_LATENCY, /* shares in inverse proportion to the route latency (SimGrid CM02) */
+} platform_sharing;
+
 /* Parameters the network models and the replay read; defaults documented in
  * configs/README.md. */
 typedef struct platform_model {
   double router_delay;      /* seconds added per hop */
   int64_t eager_threshold;  /* bytes: messages up to this size are eager */
+  platform_eager_start eager_start; /* when their data leaves */
   platform_handshake handshake; /* of the larger ones */
   double send_overhead;     /* seconds of CPU per send */
   double recv_overhead;     /* seconds of CPU per receive */
   int64_t packet_size;      /* bytes of payload per packet, > 0 */
   int64_t packet_header;    /* bytes of header per packet, >= 0 */
+  int64_t envelope;         /* bytes every message carries on the wire besides its payload */
+  platform_sharing sharing; /* flow models */
 } platform_model;
+
+/* "send" / "match"; and back (FALSE when unknown). */
+const char *platform_eager_start_name(platform_eager_start e);
+gboolean platform_eager_start_from_name(const char *name, platform_eager_start *out);
+
+/* "fair" / "latency"; and back (FALSE when unknown). */
+const char *platform_sharing_name(platform_sharing s);
+gboolean platform_sharing_from_name(const char *name, platform_sharing *out);
 
 /* "rts-cts" / "sync"; and back (FALSE when unknown). */
 const char *platform_handshake_name(platform_handshake h);
@@ -104,13 +127,49 @@ typedef struct platform {
  *   mapsim   the defaults: eager_threshold 65536, handshake rts-cts,
  *            overheads 0, tie positive;
  *   simgrid  SMPI's (SimGrid 3.32 defaults, smpirun -replay): messages
- *            below 65536 bytes are eager (smpi/send-is-detached-thresh),
- *            larger ones synchronous without control messages (handshake
- *            sync), overheads 0 (smpi/os, smpi/or), and SimGrid's torus
- *            tie rule (tie simgrid).
+ *            below 65536 bytes are eager (smpi/send-is-detached-thresh)
+ *            but start only when their receive is posted (eager_start
+ *            match: SimGrid starts a communication when both sides are
+ *            there), larger ones synchronous without control messages
+ *            (handshake sync), overheads 0 (smpi/os, smpi/or), a 16-byte envelope on
+ *            every message (smpi_request.cpp sends size + 16: tag, source,
+ *            communicator), flows sharing links in inverse proportion to
+ *            their route latency (sharing latency: CM02's penalties) and
+ *            SimGrid's torus tie rule (tie simgrid).
  * Sets p->model and p->router's tie; FALSE (PLATFORM_ERROR_PARSE naming the
  * presets) for another name. */
 gboolean platform_apply_preset(platform *p, const char *name, GError **error);
+
+/* Writes the platform as a SimGrid platform file (XML, version 4.1) for
+ * smpirun, hosts named `prefix`ID with `flops_per_s` and cores_per_node
+ * cores each:
+ *  - a TORUS cluster when SimGrid's own routes are mapsim's
+ *    (platform_simgrid_is_cluster: every dimension a torus, one link
+ *    bandwidth and latency, no router delay, dimension order x, y, z ...,
+ *    tie rule simgrid, no route table); its links are split duplex, one per
+ *    direction, as mapsim's;
+ *  - otherwise (mesh, HAEC Box, other link types, orders, tie rules,
+ *    tables) a Full zone of the nodes `hosts` flags (nnodes entries; NULL:
+ *    all) with one link per directed mapsim link a route takes (latency +
+ *    router_delay) and one route per ordered pair of hosts listing mapsim's
+ *    links, so SimGrid sends every message where mapsim does.
+ * Messages between ranks of one node cross a loopback fat pipe of no
+ * latency (mapsim: no network at all). PLATFORM_ERROR_IO naming `path`
+ * when it cannot be written. Not for half-duplex links (flow-hd). */
+gboolean platform_write_simgrid(const platform *p, const gboolean *hosts, const char *prefix,
+                                double flops_per_s, const char *path, GError **error);
+gboolean platform_simgrid_is_cluster(const platform *p);
+
+/* The smpirun options under which SimGrid times messages as mapsim's flow
+ * model does on `p`: CM02 max-min sharing, bandwidth and latency factors 1,
+ * no TCP window bound (TCP-gamma 0), no cross traffic, a time precision
+ * below a picosecond, sends below eager_threshold + 1 bytes detached, the
+ * send and receive overheads as smpi/os, smpi/ois and smpi/or. Space
+ * separated; caller frees. What SMPI cannot do as mapsim does is in
+ * `notes` (one string each, caller frees the array): an RTS/CTS handshake
+ * (SMPI sends above the limit synchronously, mapsim's handshake sync), an
+ * envelope other than SMPI's fixed 16 bytes. */
+char *platform_simgrid_options(const platform *p, GPtrArray *notes);
 
 /* Loads a platform from an INI file, a HAEC-SIM JSON file or a shorthand. */
 platform *platform_load(const char *spec, GError **error);

@@ -104,6 +104,7 @@ typedef struct replay {
   double scale;
   int64_t o_send, o_recv, eager;
   gboolean sync;              /* handshake sync: rendezvous data leaves when the receive is posted */
+  gboolean eager_match;       /* eager_start match: so does eager data */
   rank_st *ranks;
   op *ops;
   uint32_t nops, capops, free_op;

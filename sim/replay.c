@@ -162,7 +162,11 @@ static void pair_progress(replay *R, uint32_t mi)
   msg *m = &R->msgs[mi];
   op *ro = &R->ops[m->recv_op];
   if (!m->rndv) {
-    if (m->t_data >= 0) {
+    if (m->t_rts >= 0) { /* eager_start match: the data leaves now that both sides are there */
+      int64_t t = MAX(m->t_rts, ro->time);
+      m->t_rts = -1;
+      net_start(R, m->src, m->dst, m->bytes, t, NETMODEL_P2P, PH_DATA, mi);
+    } else if (m->t_data >= 0) {
       op_done(R, m->recv_op, saturating_add_i64(MAX(m->t_data, ro->time), R->o_recv));
       msg_free(R, mi);
     }
@@ -222,7 +226,10 @@ static uint32_t send_start(replay *R, rank_st *rs, int rank, const trace_event *
   } else {
     if (oi != NONE)
       R->ops[oi].done = 1;
-    net_start(R, rank, ev->peer, ev->bytes, rs->now, NETMODEL_P2P, PH_DATA, mi);
+    if (R->eager_match)
+      m->t_rts = rs->now;
+    else
+      net_start(R, rank, ev->peer, ev->bytes, rs->now, NETMODEL_P2P, PH_DATA, mi);
   }
   uint32_t ci = chan_find(R, rs, rank, 0, (uint32_t)ev->peer, ev->comm, ev->tag);
   chan *c = &R->chans[ci]; /* after the call: it may grow the table */
@@ -776,6 +783,7 @@ static replay *replay_new(const trace_source *src, const platform *p, const mapp
   R->o_recv = engine_ps(p->model.recv_overhead);
   R->eager = p->model.eager_threshold;
   R->sync = p->model.handshake == PLATFORM_HANDSHAKE_SYNC;
+  R->eager_match = p->model.eager_start == PLATFORM_EAGER_MATCH;
   R->free_op = R->free_msg = NONE;
   R->window = o->window > 0 ? o->window : window_size(t->nranks);
   R->cur = trace_cursor_new(src);

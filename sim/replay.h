@@ -27,8 +27,10 @@
  *    network times unless a platform sets them):
  *      eager  (bytes <= eager_threshold): the send costs send_overhead and
  *             completes at once (buffered); the data is injected right
- *             after; the receive completes at max(arrival, post) +
- *             recv_overhead.
+ *             after (eager_start send, default) or once the receive is
+ *             posted too (eager_start match: SMPI's detached sends, whose
+ *             transfer starts when sender and receiver have met); the
+ *             receive completes at max(arrival, post) + recv_overhead.
  *      rendezvous (bytes > threshold), handshake rts-cts (default): after
  *             send_overhead a 0-byte RTS goes to the receiver; once the
  *             receive is posted and the RTS has arrived, a 0-byte CTS goes

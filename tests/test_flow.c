@@ -106,6 +106,33 @@ Test(flow, max_min_chain_by_hand)
   nm_free(r);
 }
 
+/* sharing = latency (SimGrid CM02's penalties): on the chain 0 - 1 - 2,
+ * 1 GB/s, latencies 3 us (0->1) and 1 us (1->2), A = 0->2 (1e6 B, route
+ * latency 4 us, from t = 0) and B = 1->2 (8e5 B, 1 us, from t = 3 us) both
+ * start draining at 4 us and share 1->2 in the ratio 1/4 : 1/1: A gets
+ * 0.2 GB/s, B 0.8 GB/s; B ends 1 ms later (1.004 ms), A has 8e5 B left
+ * then, alone at 1 GB/s: 1.804 ms. Fair sharing: B at 0.5 GB/s ends at
+ * 1.604 ms, A at 1.804 ms all the same (the link never idles). */
+Test(flow, latency_weighted_sharing_by_hand)
+{
+  g_autoptr(platform) p = tu_platform("mesh:4");
+  nm_uniform_links(p, 1e9, 0);
+  p->link_lat[plus_link(p, 0)] = 3e-6;
+  p->link_lat[plus_link(p, 1)] = 1e-6;
+  for (int latency = 0; latency < 2; latency++) {
+    p->model.sharing = latency ? PLATFORM_SHARING_LATENCY : PLATFORM_SHARING_FAIR;
+    nm_run *r = nm_new("flow", p);
+    nm_send(r, 0, 2, 1000000, 0);
+    nm_send(r, 1, 2, 800000, 3000000);
+    nm_finish(r);
+    cr_assert_eq(r->arrival[0], 1804000000, "%s: A at %" G_GINT64_FORMAT,
+                 platform_sharing_name(p->model.sharing), r->arrival[0]);
+    cr_assert_eq(r->arrival[1], latency ? 1004000000 : 1604000000, "%s: B at %" G_GINT64_FORMAT,
+                 platform_sharing_name(p->model.sharing), r->arrival[1]);
+    nm_free(r);
+  }
+}
+
 Test(flow, half_duplex_shares_the_cable)
 {
   g_autoptr(platform) p = tu_platform("torus:4x4x4");

@@ -237,21 +237,31 @@ Test(platform, presets_and_protocol_keys)
   cr_assert_eq(p->model.handshake, PLATFORM_HANDSHAKE_SYNC);
   cr_assert_eq(p->router->tie, ROUTE_TIE_SIMGRID);
   cr_assert_eq(p->model.send_overhead, 0);
+  cr_assert_eq(p->model.eager_start, PLATFORM_EAGER_MATCH);
+  cr_assert_eq(p->model.envelope, 16);
+  cr_assert_eq(p->model.sharing, PLATFORM_SHARING_LATENCY);
   platform_free(p);
   const char *mixed[] = { "model.handshake=rts-cts", "platform.preset=simgrid",
                           "model.eager_threshold=1000", "routing.tie=positive",
-                          "model.send_overhead=1e-6", NULL };
+                          "model.send_overhead=1e-6", "model.envelope=0",
+                          "model.sharing=fair", "model.eager_start=send", NULL };
   p = platform_load_with("torus:4x4x4", mixed, &e);
   cr_assert_not_null(p, "%s", e ? e->message : "?");
   cr_assert_eq(p->model.eager_threshold, 1000);
   cr_assert_eq(p->model.handshake, PLATFORM_HANDSHAKE_RTS_CTS);
   cr_assert_eq(p->router->tie, ROUTE_TIE_POSITIVE);
   cr_assert_float_eq(p->model.send_overhead, 1e-6, 1e-18);
+  cr_assert_eq(p->model.envelope, 0);
+  cr_assert_eq(p->model.sharing, PLATFORM_SHARING_FAIR);
+  cr_assert_eq(p->model.eager_start, PLATFORM_EAGER_SEND);
   platform_free(p);
   struct { const char *set, *msg; } bad[] = {
     { "platform.preset=smpi", "preset 'smpi': unknown, expected mapsim or simgrid" },
     { "model.handshake=rdv", "[model] handshake = 'rdv': expected rts-cts or sync" },
     { "routing.tie=minus", "[routing] tie = 'minus': expected positive or simgrid" },
+    { "model.sharing=rtt", "[model] sharing = 'rtt': expected fair or latency" },
+    { "model.eager_start=now", "[model] eager_start = 'now': expected send or match" },
+    { "model.envelope=-1", "[model] envelope = -1: expected a whole number >= 0" },
   };
   for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
     const char *sets[] = { bad[i].set, NULL };

@@ -224,23 +224,48 @@ Test(replay, sync_handshake_and_eager_limit)
 }
 
 /* A late receiver: with sync the data leaves when the receive is posted,
- * so the receive completes T(h, b) after it; eager data arrived before. */
+ * so the receive completes T(h, b) after it; eager data arrived before,
+ * unless eager_start is match (then it too leaves at the post). */
 Test(replay, sync_waits_for_the_receive)
 {
   platform *p = ini_platform(mesh_ini);
   p->model.handshake = PLATFORM_HANDSHAKE_SYNC;
   mapping *m = two_apart();
   const int64_t late = 50000000; /* the receive is posted 50 us after the send */
-  for (int rndv = 0; rndv < 2; rndv++) {
+  for (int k = 0; k < 3; k++) {
+    int rndv = k == 1;
+    p->model.eager_start = k == 2 ? PLATFORM_EAGER_MATCH : PLATFORM_EAGER_SEND;
     int64_t b = rndv ? p->model.eager_threshold + 1 : 1000;
     trace *t = trace_new(2);
     uint32_t rs = trace_add_region(t, "MPI_Send"), rr = trace_add_region(t, "MPI_Recv");
     call(t, 0, rs, TRACE_SEND, 0, 1, b);
     call(t, 1, rr, TRACE_RECV, late, 0, b);
     replay_result *r = run(t, p, m, netmodel_registry[0], 1.0);
-    int64_t want = rndv ? late + T(p, 3, b) : late;
+    int64_t want = k ? late + T(p, 3, b) : late;
     cr_assert_eq(r->makespan_ps, want, "%ld B: %ld, expected %ld", (long)b, (long)r->makespan_ps,
                  (long)want);
+    replay_result_free(r);
+    trace_free(t);
+  }
+  mapping_free(m);
+  platform_free(p);
+}
+
+/* An envelope of 16 bytes travels with every message: the ping-pong takes
+ * 2 T(h, b + 16), the bytes counted on links stay the payload. */
+Test(replay, envelope_on_every_message)
+{
+  platform *p = ini_platform(mesh_ini);
+  p->model.envelope = 16;
+  mapping *m = two_apart();
+  EACH_MODEL(ops) {
+    trace *t = ping_pong(1000);
+    replay_result *r = run(t, p, m, ops, 1.0);
+    int64_t want = 2 * T(p, 3, 1016);
+    assert_time(ops, r->makespan_ps, want, "%s: %ld, expected %ld", ops->name,
+                (long)r->makespan_ps, (long)want);
+    cr_assert_eq(r->p2p_bytes, 2000);
+    cr_assert_eq(r->hop_bytes, 2 * 3 * 1000);
     replay_result_free(r);
     trace_free(t);
   }

@@ -127,6 +127,13 @@ Test(robust, every_subcommand_refuses_bad_files)
     { "show", "-p", "mesh:4x4", "-m", "@", NULL },
     { "show", "-p", "@", "-m", pair, NULL },
     { "plot", "@", "-o", outdir, NULL },
+    { "export", "simgrid", "-p", "torus:4x4x4", "-t", "@", "-o", outdir, NULL },
+    { "export", "simgrid", "-p", "@", "-t", ring8, "-o", outdir, NULL },
+    { "export", "simgrid", "-p", "torus:4x4x4", "-t", ring8, "-M", "@", "-o", outdir, NULL },
+    { "export", "mapping", "-p", "torus:4x4x4", "-M", "@", "--format", "hostfile", "-o", out,
+      NULL },
+    { "export", "mapping", "-p", "torus:4x4x4", "-t", ring8, "--format", "hostfile", "--hosts",
+      "@", "-o", out, NULL },
   };
   for (size_t t = 0; t < G_N_ELEMENTS(templates); t++)
     for (int f = 0; f < 6; f++) {
@@ -196,6 +203,15 @@ Test(robust, every_subcommand_refuses_absurd_options)
     { "simulate", "-p", "torus:4x4x4", "-t", ring8, "--collectives", "bcast=nosuch", NULL },
     { "compare", "-t", ring8, NULL },
     { "compare", "-t", ring8, "-p", "torus:4x4x4", "--json", "--csv", NULL },
+    { "export", NULL },
+    { "export", "simgrid", "-p", "torus:4x4x4", "-t", ring8, NULL },
+    { "export", "simgrid", "-p", "torus:4x4x4", "-t", ring8, "-o", out, "--min-compute", "nan",
+      NULL },
+    { "export", "simgrid", "-p", "torus:4x4x4", "-t", ring8, "-o", out, "--handshake", "x", NULL },
+    { "export", "mapping", "-p", "torus:4x4x4", "-t", ring8, "--format", "nosuch", "-o", out,
+      NULL },
+    { "export", "mapping", "-p", "torus:4x4x4", "-t", ring8, "--format", "hostfile", "--hosts",
+      "node%s", "-o", out, NULL },
   };
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++)
     expect_status(2, NULL, cases[i]);
@@ -218,6 +234,7 @@ Test(robust, every_subcommand_succeeds_on_good_input)
   char *csv = g_build_filename(dir, "m.csv", NULL);
   char *map = g_build_filename(dir, "m.map", NULL);
   char *gen = g_build_filename(dir, "gen", NULL);
+  char *gen2 = g_build_filename(dir, "sg", NULL);
   char *study_out = g_build_filename(dir, "study", NULL);
   char *run = tu_data("runs/y_cg_torus_metrics.json");
   char *plots = g_build_filename(dir, "plots", NULL);
@@ -240,6 +257,7 @@ Test(robust, every_subcommand_succeeds_on_good_input)
     { "study", study, "-o", study_out, "--quiet", NULL },
     { "show", "-p", "mesh:4x4", "-m", pair, NULL },
     { "plot", run, "-o", plots, NULL },
+    { "export", "simgrid", "-p", "torus:2x2x2", "-t", ring8, "-o", gen2, NULL },
   };
   GHashTable *covered = g_hash_table_new(g_str_hash, g_str_equal);
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -266,6 +284,7 @@ Test(robust, every_subcommand_succeeds_on_good_input)
   g_free(csv);
   g_free(map);
   g_free(gen);
+  g_free(gen2);
   g_free(study);
   g_free(study_out);
   g_free(run);

@@ -62,9 +62,18 @@ static const common_opt common_opts[] = {
   { CLI_OPT_PROTOCOL, "eager-limit", 0, ARG_KEY, AT(sets), 0, 0,
     "Largest eager message, bytes (default 65536); larger ones use the handshake", "BYTES",
     "model.eager_threshold" },
+  { CLI_OPT_PROTOCOL, "eager-start", 0, ARG_KEY, AT(sets), 0, 0,
+    "Eager data leaves at the send (default) or once the receive is posted too (match: SMPI's)",
+    "send|match", "model.eager_start" },
   { CLI_OPT_PROTOCOL, "handshake", 0, ARG_KEY, AT(sets), 0, 0,
     "Rendezvous: rts-cts (default: request and clear to send) or sync (SMPI's: the data "
     "leaves when the receive is posted)", "H", "model.handshake" },
+  { CLI_OPT_PROTOCOL, "envelope", 0, ARG_KEY, AT(sets), 0, 0,
+    "Bytes every message carries on the wire besides its payload (default 0)", "BYTES",
+    "model.envelope" },
+  { CLI_OPT_PROTOCOL, "sharing", 0, ARG_KEY, AT(sets), 0, 0,
+    "Flow models: fair max-min shares (default) or latency (in inverse proportion to the route "
+    "latency: SimGrid CM02's)", "fair|latency", "model.sharing" },
   { CLI_OPT_PROTOCOL, "send-overhead", 0, ARG_KEY, AT(sets), 0, 0,
     "CPU seconds per send (default 0)", "S", "model.send_overhead" },
   { CLI_OPT_PROTOCOL, "recv-overhead", 0, ARG_KEY, AT(sets), 0, 0,

@@ -54,6 +54,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_study(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 extern const cli_command cli_commands[];
 extern const int cli_ncommands;
@@ -82,7 +83,8 @@ enum {
   CLI_OPT_MATRICES = 1u << 19,  /* --matrix/-m M and --counts/-c C, repeatable */
   CLI_OPT_SET = 1u << 20,       /* --set GROUP.KEY=VALUE, repeatable; --preset, --tie */
   CLI_OPT_MEMORY = 1u << 21,    /* --max-memory SIZE (every subcommand has it) */
-  CLI_OPT_PROTOCOL = 1u << 22,  /* --eager-limit, --handshake, --send-overhead, --recv-overhead */
+  CLI_OPT_PROTOCOL = 1u << 22,  /* --eager-limit, --eager-start, --handshake, --envelope,
+                                   --sharing, --send-overhead, --recv-overhead */
 };
 #define CLI_OPT_GRAPH (CLI_OPT_MATRIX | CLI_OPT_COUNTS | CLI_OPT_TRACE)
 #define CLI_OPT_PLACE (CLI_OPT_PLATFORM | CLI_OPT_ALLOC | CLI_OPT_CORES | CLI_OPT_SET)

@@ -1,0 +1,244 @@
+/* launch.c - launcher files from a mapping (formats and host names in
+ * launch.h). */
+#include "mapping/launch.h"
+
+#include <string.h>
+
+#include "util/output.h"
+
+G_DEFINE_QUARK(launch-error-quark, launch_error)
+
+struct host_names {
+  int n;
+  char **name;  /* n = nnodes entries; NULL for nodes a names file does not cover */
+};
+
+/* A pattern's one integer conversion: `%`, an optional 0 flag and width,
+ * `d`; `%%` is a percent sign. Returns the conversion's offset, -1 if the
+ * pattern has none or more than one or another conversion. */
+static int pattern_conversion(const char *pat)
+{
+  int at = -1;
+  for (const char *s = pat; *s; s++) {
+    if (*s != '%')
+      continue;
+    if (s[1] == '%') {
+      s++;
+      continue;
+    }
+    const char *c = s + 1;
+    while (*c >= '0' && *c <= '9')
+      c++;
+    if (*c != 'd' || at >= 0 || c - s > 4)
+      return -1;
+    at = (int)(s - pat);
+    s = c;
+  }
+  return at;
+}
+
+static gboolean valid_name(const char *s)
+{
+  if (!*s)
+    return FALSE;
+  for (; *s; s++)
+    if (g_ascii_isspace(*s) || *s == ',' || *s == '=' || *s == '#')
+      return FALSE;
+  return TRUE;
+}
+
+static host_names *from_pattern(const platform *p, const char *pat, GError **error)
+{
+  if (pattern_conversion(pat) < 0) {
+    g_set_error(error, LAUNCH_ERROR, LAUNCH_ERROR_HOSTS,
+                "--hosts '%s': no such file, and not a pattern: expected one %%d (%%05d ...) for "
+                "the node id, e.g. node-%%d, or a file of host names", pat);
+    return NULL;
+  }
+  host_names *h = g_new0(host_names, 1);
+  h->n = p->topo->nnodes;
+  h->name = g_new0(char *, h->n);
+  for (int i = 0; i < h->n; i++) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+    h->name[i] = g_strdup_printf(pat, i); /* checked: one %d conversion */
+#pragma GCC diagnostic pop
+  }
+  if (!valid_name(h->name[0])) {
+    g_set_error(error, LAUNCH_ERROR, LAUNCH_ERROR_HOSTS,
+                "--hosts '%s': gives '%s', expected host names without spaces, commas, '=' or '#'",
+                pat, h->name[0]);
+    host_names_free(h);
+    return NULL;
+  }
+  return h;
+}
+
+static host_names *from_file(const platform *p, const char *path, GError **error)
+{
+  g_autofree char *text = NULL;
+  GError *e = NULL;
+  if (!g_file_get_contents(path, &text, NULL, &e)) {
+    g_set_error(error, LAUNCH_ERROR, LAUNCH_ERROR_HOSTS, "%s: %s, expected a file of host names",
+                path, e->message);
+    g_error_free(e);
+    return NULL;
+  }
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+  for (int i = 0; lines[i]; i++) {
+    char *hash = strchr(lines[i], '#');
+    if (hash)
+      *hash = '\0';
+    char *s = g_strstrip(lines[i]);
+    if (!*s)
+      continue;
+    if (!valid_name(s)) {
+      g_set_error(error, LAUNCH_ERROR, LAUNCH_ERROR_HOSTS,
+                  "%s:%d: '%s', expected one host name per line (no spaces, commas, '=')", path,
+                  i + 1, s);
+      g_ptr_array_unref(names);
+      return NULL;
+    }
+    g_ptr_array_add(names, g_strdup(s));
+  }
+  int nn = p->topo->nnodes;
+  if ((int)names->len != nn && (int)names->len != p->nalloc) {
+    g_set_error(error, LAUNCH_ERROR, LAUNCH_ERROR_HOSTS,
+                "%s: %u host names, expected %d (one per node of %s, in node order) or %d (one "
+                "per allocated node, in allocation order)", path, names->len, nn, p->name,
+                p->nalloc);
+    g_ptr_array_unref(names);
+    return NULL;
+  }
+  host_names *h = g_new0(host_names, 1);
+  h->n = nn;
+  h->name = g_new0(char *, nn);
+  for (guint i = 0; i < names->len; i++)
+    h->name[(int)names->len == nn ? (int)i : p->alloc[i]] = g_strdup(g_ptr_array_index(names, i));
+  g_ptr_array_unref(names);
+  return h;
+}
+
+host_names *host_names_new(const platform *p, const char *spec, GError **error)
+{
+  if (g_file_test(spec, G_FILE_TEST_IS_REGULAR))
+    return from_file(p, spec, error);
+  return from_pattern(p, spec, error);
+}
+
+const char *host_names_get(const host_names *h, int node)
+{
+  return node >= 0 && node < h->n ? h->name[node] : NULL;
+}
+
+void host_names_free(host_names *h)
+{
+  if (!h)
+    return;
+  for (int i = 0; i < h->n; i++)
+    g_free(h->name[i]);
+  g_free(h->name);
+  g_free(h);
+}
+
+/* ---- formats ------------------------------------------------------------ */
+
+static gboolean write_rankfile(FILE *f, const mapping *m, const platform *p, const host_names *h,
+                               GError **error)
+{
+  int *slot = g_new0(int, p->topo->nnodes);
+  for (int r = 0; r < m->ntasks; r++)
+    fprintf(f, "rank %d=%s slot=%d\n", r, host_names_get(h, m->node[r]), slot[m->node[r]]++);
+  g_free(slot);
+  return TRUE;
+}
+
+static gboolean write_hostfile(FILE *f, const mapping *m, const platform *p, const host_names *h,
+                               GError **error)
+{
+  for (int r = 0; r < m->ntasks; r++)
+    fprintf(f, "%s\n", host_names_get(h, m->node[r]));
+  return TRUE;
+}
+
+/* Cray MPICH deals the listed ranks out to the job's nodes, the same
+ * number to each: per allocated node that holds ranks, its ranks. */
+static gboolean write_rank_order(FILE *f, const mapping *m, const platform *p,
+                                 const host_names *h, GError **error)
+{
+  int nn = p->topo->nnodes, ppn = 0, bad = -1, prev = -1;
+  int *count = g_new0(int, nn);
+  GString **line = g_new0(GString *, nn);
+  for (int r = 0; r < m->ntasks; r++) {
+    int n = m->node[r];
+    if (!line[n])
+      line[n] = g_string_new(NULL);
+    g_string_append_printf(line[n], "%s%d", count[n]++ ? "," : "", r);
+  }
+  for (int i = 0; i < p->nalloc; i++) {
+    int n = p->alloc[i];
+    if (!count[n])
+      continue;
+    ppn = ppn ? ppn : count[n];
+    if (bad < 0 && (count[n] > ppn || (prev >= 0 && count[prev] != ppn)))
+      bad = count[n] > ppn ? n : prev;
+    prev = n;
+  }
+  gboolean ok = bad < 0;
+  if (!ok)
+    g_set_error(error, LAUNCH_ERROR, LAUNCH_ERROR_FORMAT,
+                "mpich-rank-order: node %d (%s) holds %d ranks, the first node %d, expected the "
+                "same number on every node but the last (MPICH deals the ranks out evenly; use "
+                "--fill pack, or the hostfile and slurm-hostfile formats)", bad,
+                host_names_get(h, bad), count[bad], ppn);
+  for (int i = 0; ok && i < p->nalloc; i++)
+    if (line[p->alloc[i]])
+      fprintf(f, "%s\n", line[p->alloc[i]]->str);
+  for (int n = 0; n < nn; n++)
+    if (line[n])
+      g_string_free(line[n], TRUE);
+  g_free(line);
+  g_free(count);
+  return ok;
+}
+
+const launch_format launch_formats[] = {
+  { "openmpi-rankfile", "Open MPI rankfile: rank R=HOST slot=S",
+    "mpirun --rankfile FILE -np N ./app", write_rankfile },
+  { "mpich-rank-order", "Cray MPICH MPICH_RANK_ORDER: the ranks of each node, comma-separated",
+    "cp FILE MPICH_RANK_ORDER; MPICH_RANK_REORDER_METHOD=3 srun -n N ./app", write_rank_order },
+  { "slurm-hostfile", "Slurm arbitrary distribution: one host per rank",
+    "SLURM_HOSTFILE=FILE srun --distribution=arbitrary -n N ./app", write_hostfile },
+  { "hostfile", "one host per rank (MPICH, Open MPI's seq mapper, SimGrid)",
+    "mpiexec -f FILE -n N ./app; mpirun --hostfile FILE --map-by seq -np N ./app", write_hostfile },
+};
+
+const int launch_nformats = G_N_ELEMENTS(launch_formats);
+
+const launch_format *launch_format_lookup(const char *name, GError **error)
+{
+  for (int i = 0; i < launch_nformats; i++)
+    if (g_strcmp0(launch_formats[i].name, name) == 0)
+      return &launch_formats[i];
+  GString *list = g_string_new(NULL);
+  for (int i = 0; i < launch_nformats; i++)
+    g_string_append_printf(list, "%s%s", i ? ", " : "", launch_formats[i].name);
+  g_set_error(error, LAUNCH_ERROR, LAUNCH_ERROR_FORMAT, "--format '%s': unknown, expected %s",
+              name ? name : "", list->str);
+  g_string_free(list, TRUE);
+  return NULL;
+}
+
+gboolean launch_save(const launch_format *fmt, const mapping *m, const platform *p,
+                     const host_names *h, const char *path, GError **error)
+{
+  output *o = output_open(path, NULL, error);
+  if (!o)
+    return FALSE;
+  if (!fmt->write(output_stream(o), m, p, h, error)) {
+    output_abort(o);
+    return FALSE;
+  }
+  return output_commit(o, error);
+}

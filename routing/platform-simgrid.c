@@ -1,0 +1,153 @@
+/* platform-simgrid.c - a platform as a SimGrid platform file (see
+ * platform.h, platform_write_simgrid). */
+#include "routing/platform.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* SimGrid's TorusZone routes exactly as mapsim does: a torus in every
+ * dimension, one bandwidth and latency for all links and no router delay
+ * (a cluster has one of each), dimension order x, y, z ..., SimGrid's tie
+ * rule, no route table. */
+static gboolean torus_cluster_fits(const platform *p)
+{
+  const topo *t = p->topo;
+  const router *r = p->router;
+  if (!topo_is_regular(t) || r->path_off || r->tie != ROUTE_TIE_SIMGRID ||
+      p->model.router_delay != 0 || t->nlinks == 0)
+    return FALSE;
+  for (int d = 0; d < t->ndims; d++)
+    if (t->conn[d] != TOPO_TORUS || r->order[d] != d)
+      return FALSE;
+  for (int l = 1; l < t->nlinks; l++)
+    if (p->link_bw[l] != p->link_bw[0] || p->link_lat[l] != p->link_lat[0])
+      return FALSE;
+  return TRUE;
+}
+
+gboolean platform_simgrid_is_cluster(const platform *p)
+{
+  return torus_cluster_fits(p);
+}
+
+/* Same-node messages cost nothing in mapsim; SimGrid routes them through
+ * a loopback: a fat pipe with no latency that a megabyte crosses in 1 ps. */
+#define LOOPBACK_BW "1e18Bps"
+
+static void write_cluster(FILE *f, const platform *p, const char *prefix, double speed)
+{
+  const topo *t = p->topo;
+  GString *dims = g_string_new(NULL);
+  for (int d = 0; d < t->ndims; d++)
+    g_string_append_printf(dims, "%s%d", d ? "," : "", t->shape[d]);
+  fprintf(f,
+          "  <cluster id=\"mapsim\" prefix=\"%s\" radical=\"0-%d\" suffix=\"\" speed=\"%.17gf\" "
+          "core=\"%d\"\n           bw=\"%.17gBps\" lat=\"%.17gs\" topology=\"TORUS\" "
+          "topo_parameters=\"%s\"\n           sharing_policy=\"SPLITDUPLEX\" loopback_bw=\"" LOOPBACK_BW
+          "\" loopback_lat=\"0s\"/>\n",
+          prefix, t->nnodes - 1, speed, p->cores_per_node, p->link_bw[0], p->link_lat[0],
+          dims->str);
+  g_string_free(dims, TRUE);
+}
+
+static void write_full(FILE *f, const platform *p, const gboolean *hosts, const char *prefix,
+                       double speed)
+{
+  const topo *t = p->topo;
+  fprintf(f, "  <zone id=\"mapsim\" routing=\"Full\">\n");
+  for (int n = 0; n < t->nnodes; n++)
+    if (!hosts || hosts[n])
+      fprintf(f, "    <host id=\"%s%d\" speed=\"%.17gf\" core=\"%d\"/>\n", prefix, n, speed,
+              p->cores_per_node);
+  /* the links some route between hosts takes, each direction its own */
+  gboolean *used = g_new0(gboolean, MAX(t->nlinks, 1));
+  route_iter it;
+  int l;
+  for (int a = 0; a < t->nnodes; a++)
+    for (int b = 0; b < t->nnodes; b++) {
+      if (a == b || (hosts && (!hosts[a] || !hosts[b])))
+        continue;
+      route_begin(&it, p->router, a, b);
+      while (route_next(&it, &l))
+        used[l] = TRUE;
+    }
+  for (l = 0; l < t->nlinks; l++)
+    if (used[l])
+      fprintf(f, "    <link id=\"l%d\" bandwidth=\"%.17gBps\" latency=\"%.17gs\"/>\n", l,
+              p->link_bw[l], p->link_lat[l] + p->model.router_delay);
+  if (p->cores_per_node > 1)
+    fprintf(f, "    <link id=\"loopback\" bandwidth=\"" LOOPBACK_BW "\" latency=\"0s\" "
+               "sharing_policy=\"FATPIPE\"/>\n");
+  for (int a = 0; a < t->nnodes; a++)
+    for (int b = 0; b < t->nnodes; b++) {
+      if (hosts && (!hosts[a] || !hosts[b]))
+        continue;
+      if (a == b && p->cores_per_node <= 1)
+        continue;
+      fprintf(f, "    <route src=\"%s%d\" dst=\"%s%d\" symmetrical=\"NO\">", prefix, a, prefix, b);
+      if (a == b) {
+        fprintf(f, "<link_ctn id=\"loopback\"/>");
+      } else {
+        route_begin(&it, p->router, a, b);
+        while (route_next(&it, &l))
+          fprintf(f, "<link_ctn id=\"l%d\"/>", l);
+      }
+      fprintf(f, "</route>\n");
+    }
+  fprintf(f, "  </zone>\n");
+  g_free(used);
+}
+
+char *platform_simgrid_options(const platform *p, GPtrArray *notes)
+{
+  const platform_model *m = &p->model;
+  if (m->handshake == PLATFORM_HANDSHAKE_RTS_CTS)
+    g_ptr_array_add(notes, g_strdup("SMPI has no RTS/CTS handshake: it sends messages above the "
+                                    "eager limit synchronously, as mapsim's --handshake sync "
+                                    "does (--preset simgrid sets it)"));
+  if (m->envelope != 16)
+    g_ptr_array_add(notes, g_strdup_printf("SMPI adds a 16-byte envelope to every message, the "
+                                           "platform %" G_GINT64_FORMAT " (--envelope 16 or "
+                                           "--preset simgrid for the same times)", m->envelope));
+  if (m->packet_header > 0)
+    g_ptr_array_add(notes, g_strdup("SimGrid does not cut messages into packets: packet_header "
+                                    "is not exported"));
+  return g_strdup_printf("--cfg=network/model:CM02 --cfg=network/latency-factor:1 "
+                         "--cfg=network/bandwidth-factor:1 --cfg=network/TCP-gamma:0 "
+                         "--cfg=network/crosstraffic:0 --cfg=surf/precision:1e-13 --cfg=maxmin/precision:1e-2 "
+                         "--cfg=smpi/send-is-detached-thresh:%" G_GINT64_FORMAT " "
+                         "--cfg=smpi/os:0:%.17g:0 --cfg=smpi/ois:0:%.17g:0 --cfg=smpi/or:0:%.17g:0",
+                         MIN(m->eager_threshold, (int64_t)G_MAXINT - 1) + 1, m->send_overhead,
+                         m->send_overhead, m->recv_overhead);
+}
+
+gboolean platform_write_simgrid(const platform *p, const gboolean *hosts, const char *prefix,
+                                double flops_per_s, const char *path, GError **error)
+{
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_IO, "%s: %s, expected a writable file", path,
+                g_strerror(errno));
+    return FALSE;
+  }
+  /* an XML comment may not hold "--" */
+  g_autofree char *name = g_strdup(p->name);
+  for (char *c = strstr(name, "--"); c; c = strstr(c, "--"))
+    c[1] = '_';
+  fprintf(f, "<?xml version='1.0'?>\n"
+             "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+             "<!-- %s, written by mapsim: links, latencies and routes as mapsim models them -->\n"
+             "<platform version=\"4.1\">\n", name);
+  if (torus_cluster_fits(p))
+    write_cluster(f, p, prefix, flops_per_s);
+  else
+    write_full(f, p, hosts, prefix, flops_per_s);
+  fprintf(f, "</platform>\n");
+  if (ferror(f) | (fclose(f) != 0)) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_IO, "%s: %s, expected a writable file", path,
+                g_strerror(errno));
+    return FALSE;
+  }
+  return TRUE;
+}

@@ -1,0 +1,315 @@
+/* test_simgrid.c - the SimGrid bridge: time-independent actions of a
+ * hand-built trace written out by hand, the platform files' shape, and,
+ * when SimGrid is installed, the bundled traces exported and replayed by
+ * smpirun on the torus and the HAEC Box: SimGrid's makespan is mapsim's
+ * flow model's with the simgrid preset. */
+#include <criterion/criterion.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "traces/simgrid-ti.h"
+
+static void ev(trace *t, int r, int kind, int64_t time, int peer, uint32_t tag, int64_t bytes,
+               uint64_t req)
+{
+  trace_event e = { .time = time, .kind = (uint8_t)kind, .peer = peer, .tag = tag,
+                    .bytes = bytes, .request = req, .comm = t->world };
+  trace_push(t, r, &e);
+}
+
+static void region(trace *t, int r, uint32_t reg, int kind, int64_t time)
+{
+  trace_event e = { .time = time, .kind = (uint8_t)kind, .region = reg };
+  trace_push(t, r, &e);
+}
+
+/* Two ranks: Isend/Irecv + Wait, Sendrecv, an allreduce of 8 bytes, a
+ * blocking Send inside its region; 1 ns of computation between calls. */
+static trace *hand_trace(void)
+{
+  trace *t = trace_new(2);
+  uint32_t isend = trace_add_region(t, "MPI_Isend"), irecv = trace_add_region(t, "MPI_Irecv");
+  uint32_t wait = trace_add_region(t, "MPI_Wait"), sr = trace_add_region(t, "MPI_Sendrecv");
+  uint32_t ar = trace_add_region(t, "MPI_Allreduce"), send = trace_add_region(t, "MPI_Send");
+  uint32_t recv = trace_add_region(t, "MPI_Recv");
+  for (int r = 0; r < 2; r++) {
+    int o = 1 - r;
+    region(t, r, r ? irecv : isend, TRACE_ENTER, 1000);
+    if (r)
+      ev(t, r, TRACE_IRECV_REQUEST, 1000, -1, 0, 0, 9);
+    else
+      ev(t, r, TRACE_ISEND, 1000, o, 3, 100, 7);
+    region(t, r, r ? irecv : isend, TRACE_LEAVE, 1010);
+    region(t, r, wait, TRACE_ENTER, 3010);
+    if (r)
+      ev(t, r, TRACE_IRECV, 3010, o, 3, 100, 9);
+    else
+      ev(t, r, TRACE_ISEND_COMPLETE, 3010, -1, 0, 0, 7);
+    region(t, r, wait, TRACE_LEAVE, 3020);
+    region(t, r, sr, TRACE_ENTER, 4020);
+    ev(t, r, TRACE_SEND, 4020, o, 4, r ? 20 : 10, 0);
+    ev(t, r, TRACE_RECV, 4020, o, 4, r ? 10 : 20, 0);
+    region(t, r, sr, TRACE_LEAVE, 4030);
+    region(t, r, ar, TRACE_ENTER, 5030);
+    trace_event c = { .time = 5030, .kind = TRACE_COLL_END, .op = COLL_ALLREDUCE, .peer = -1,
+                      .comm = t->world, .bytes = 8, .bytes_recv = 16 };
+    trace_push(t, r, &c);
+    region(t, r, ar, TRACE_LEAVE, 5040);
+    region(t, r, r ? recv : send, TRACE_ENTER, 6040);
+    ev(t, r, r ? TRACE_RECV : TRACE_SEND, 6040, o, 5, 30, 0);
+    region(t, r, r ? recv : send, TRACE_LEAVE, 6050);
+  }
+  t->duration_ps = 6050;
+  return t;
+}
+
+static char *slurp(const char *dir, const char *rel)
+{
+  g_autofree char *path = g_build_filename(dir, rel, NULL);
+  char *text = NULL;
+  cr_assert(g_file_get_contents(path, &text, NULL, NULL), "%s missing", path);
+  return text;
+}
+
+/* Every action, by hand (simgrid-ti.h's rules): gaps as compute at one
+ * flop per ps, the Irecv envelope from its completion, a blocking send in
+ * a region as isend + wait at the region's end, the allreduce as
+ * recursive doubling's one exchange of 8 bytes with tag 2^30. */
+Test(simgrid, actions_by_hand)
+{
+  trace *t = hand_trace();
+  trace_source *s = trace_source_memory(t);
+  char *dir = tu_tmp_dir();
+  ti_opts o;
+  ti_opts_init(&o);
+  ti_stats st;
+  GError *e = NULL;
+  cr_assert(ti_write(s, dir, "ranks", "list.txt", &o, &st, &e), "%s", e ? e->message : "");
+  g_autofree char *list = slurp(dir, "list.txt");
+  cr_assert_str_eq(list, "ranks/0.txt\nranks/1.txt\n");
+  g_autofree char *r0 = slurp(dir, "ranks/0.txt"), *r1 = slurp(dir, "ranks/1.txt");
+  cr_assert_str_eq(r0, "0 init\n0 compute 1000\n0 isend 1 3 100\n0 compute 2000\n0 wait 0 1 3\n"
+                       "0 compute 1000\n0 isend 1 4 10\n0 recv 1 4 20\n0 wait 0 1 4\n"
+                       "0 compute 1000\n0 irecv 1 1073741824 8\n0 isend 1 1073741824 8\n"
+                       "0 wait 1 0 1073741824\n0 wait 0 1 1073741824\n0 compute 1000\n"
+                       "0 isend 1 5 30\n0 wait 0 1 5\n0 finalize\n");
+  cr_assert_str_eq(r1, "1 init\n1 compute 1000\n1 irecv 0 3 100\n1 compute 2000\n1 wait 0 1 3\n"
+                       "1 compute 1000\n1 isend 0 4 20\n1 recv 0 4 10\n1 wait 1 0 4\n"
+                       "1 compute 1000\n1 irecv 0 1073741824 8\n1 isend 0 1073741824 8\n"
+                       "1 wait 0 1 1073741824\n1 wait 1 0 1073741824\n1 compute 1000\n"
+                       "1 recv 0 5 30\n1 finalize\n");
+  cr_assert_eq(st.actions, 18 + 17);
+  cr_assert_eq(st.coll_calls, 2);
+  cr_assert_eq(st.serialized + st.unmatched + st.coll_skipped, 0);
+  /* gaps under 1.5 ns carried forward: the same 6000 ps in fewer actions,
+   * half the computation at 1e9 flop/s as 3 flops */
+  tu_rm_rf(dir);
+  o.min_compute_ps = 1500;
+  cr_assert(ti_write(s, dir, "r", "l", &o, &st, NULL));
+  g_autofree char *c0 = slurp(dir, "r/0.txt");
+  cr_assert_str_eq(c0, "0 init\n0 isend 1 3 100\n0 compute 3000\n0 wait 0 1 3\n0 isend 1 4 10\n"
+                       "0 recv 1 4 20\n0 wait 0 1 4\n0 compute 2000\n0 irecv 1 1073741824 8\n"
+                       "0 isend 1 1073741824 8\n0 wait 1 0 1073741824\n0 wait 0 1 1073741824\n"
+                       "0 isend 1 5 30\n0 wait 0 1 5\n0 compute 1000\n0 finalize\n");
+  tu_rm_rf(dir);
+  o.min_compute_ps = 0;
+  o.flops_per_s = 1e9;
+  o.compute_scale = 0.5;
+  cr_assert(ti_write(s, dir, "r", "l", &o, &st, NULL));
+  g_autofree char *h0 = slurp(dir, "r/0.txt");
+  cr_assert(g_str_has_prefix(h0, "0 init\n0 compute 0.5\n0 isend 1 3 100\n0 compute 1\n"), "%s", h0);
+  tu_rm_rf(dir);
+  g_free(dir);
+  trace_source_free(s);
+  trace_free(t);
+}
+
+/* SMPI keeps one open request per (source, destination, tag): a second
+ * Isend on an open key waits for the first one before it. */
+Test(simgrid, open_keys_are_serialized)
+{
+  trace *t = trace_new(2);
+  uint32_t reg = trace_add_region(t, "MPI_Isend");
+  region(t, 0, reg, TRACE_ENTER, 0);
+  ev(t, 0, TRACE_ISEND, 0, 1, 3, 100, 1);
+  ev(t, 0, TRACE_ISEND, 0, 1, 3, 200, 2);
+  ev(t, 0, TRACE_ISEND_COMPLETE, 0, -1, 0, 0, 1);
+  ev(t, 0, TRACE_ISEND_COMPLETE, 0, -1, 0, 0, 2);
+  region(t, 0, reg, TRACE_LEAVE, 0);
+  trace_source *s = trace_source_memory(t);
+  char *dir = tu_tmp_dir();
+  ti_opts o;
+  ti_opts_init(&o);
+  ti_stats st;
+  cr_assert(ti_write(s, dir, "r", "l", &o, &st, NULL));
+  g_autofree char *r0 = slurp(dir, "r/0.txt");
+  cr_assert_str_eq(r0, "0 init\n0 isend 1 3 100\n0 wait 0 1 3\n0 isend 1 3 200\n0 wait 0 1 3\n"
+                       "0 finalize\n");
+  cr_assert_eq(st.serialized, 1);
+  tu_rm_rf(dir);
+  g_free(dir);
+  trace_source_free(s);
+  trace_free(t);
+}
+
+static char *xml_of(const char *spec, const char *const *sets, int cores, gboolean cluster)
+{
+  GError *e = NULL;
+  platform *p = platform_load_with(spec, sets, &e);
+  cr_assert_not_null(p, "%s", e ? e->message : "");
+  if (cores)
+    cr_assert(platform_set_cores(p, cores, NULL));
+  cr_assert_eq(platform_simgrid_is_cluster(p), cluster, "%s", spec);
+  char *dir = tu_tmp_dir();
+  g_autofree char *path = g_build_filename(dir, "p.xml", NULL);
+  cr_assert(platform_write_simgrid(p, NULL, "node-", 1e12, path, &e), "%s", e ? e->message : "");
+  char *text = NULL;
+  cr_assert(g_file_get_contents(path, &text, NULL, NULL));
+  tu_rm_rf(dir);
+  g_free(dir);
+  platform_free(p);
+  return text;
+}
+
+static int count(const char *text, const char *what)
+{
+  int n = 0;
+  for (const char *s = strstr(text, what); s; s = strstr(s + 1, what))
+    n++;
+  return n;
+}
+
+/* A torus with SimGrid's tie rule is a TORUS cluster; any other platform a
+ * Full zone with one route per ordered pair of hosts and mapsim's links. */
+Test(simgrid, platform_files)
+{
+  const char *simgrid_tie[] = { "routing.tie=simgrid", NULL };
+  g_autofree char *c = xml_of("torus:4x4x4", simgrid_tie, 0, TRUE);
+  cr_assert(strstr(c, "topology=\"TORUS\" topo_parameters=\"4,4,4\""), "%s", c);
+  cr_assert(strstr(c, "radical=\"0-63\""), "%s", c);
+  g_autofree char *links = g_strdup_printf("bw=\"31250000000Bps\" lat=\"%.17gs\"", 10e-12);
+  cr_assert(strstr(c, links), "%s", c);
+  /* tie positive: SimGrid's cluster would route 2 -> 0 through 1 */
+  g_autofree char *f = xml_of("torus:4", NULL, 0, FALSE);
+  cr_assert_eq(count(f, "<host "), 4);
+  cr_assert_eq(count(f, "<route "), 12);
+  cr_assert_eq(count(f, "<link "), 8, "%s", f);
+  cr_assert(strstr(f, "<route src=\"node-2\" dst=\"node-0\" symmetrical=\"NO\">"
+                      "<link_ctn id=\"l4\"/><link_ctn id=\"l6\"/></route>"), "%s", f);
+  /* a mesh of 2x2 with 2 cores: loopback routes for ranks sharing a node */
+  g_autofree char *m = xml_of("mesh:2x2", NULL, 2, FALSE);
+  cr_assert_eq(count(m, "<route "), 16);
+  cr_assert_eq(count(m, "<link_ctn id=\"loopback\"/>"), 4);
+  cr_assert(strstr(m, "core=\"2\""));
+  /* the HAEC Box: wireless links in the routes */
+  g_autofree char *h = xml_of("haec:2x2x2", NULL, 0, FALSE);
+  cr_assert_eq(count(h, "<route "), 56);
+  g_autofree char *wireless = g_strdup_printf("latency=\"%.17gs\"", 100e-12);
+  cr_assert(strstr(h, wireless), "the wireless links' 100 ps: %s", h);
+}
+
+/* ---- SimGrid itself ------------------------------------------------------ */
+
+static char *smpireplaymain(void)
+{
+  const char *env = g_getenv("SMPIREPLAYMAIN");
+  if (env)
+    return g_strdup(env);
+  const char *dirs[] = { "/usr/lib/x86_64-linux-gnu/simgrid", "/usr/lib/aarch64-linux-gnu/simgrid",
+                         "/usr/lib/simgrid", "/usr/local/lib/simgrid" };
+  for (size_t i = 0; i < G_N_ELEMENTS(dirs); i++) {
+    char *p = g_build_filename(dirs[i], "smpireplaymain", NULL);
+    if (g_file_test(p, G_FILE_TEST_IS_EXECUTABLE))
+      return p;
+    g_free(p);
+  }
+  return NULL;
+}
+
+static void skip_without_simgrid(void)
+{
+  char *smpirun = g_find_program_in_path("smpirun");
+  char *replay = smpireplaymain();
+  if (!smpirun || !replay)
+    cr_skip_test("SimGrid's %s not found (Debian package libsimgrid-dev): the export is not "
+                 "replayed", smpirun ? "smpireplaymain" : "smpirun");
+  g_free(smpirun);
+  g_free(replay);
+}
+
+static double mapsim_makespan(const char *plat, const char *tr, const char *strategy)
+{
+  char *out = NULL, *err = NULL;
+  const char *args[] = { "simulate", "-p", plat, "-t", tr, "--preset", "simgrid", "--model",
+                         "flow", "--compute-scale", "0", "--json", strategy ? "-s" : NULL,
+                         strategy, NULL };
+  cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
+  JsonParser *jp = json_parser_new();
+  cr_assert(json_parser_load_from_data(jp, out, -1, NULL));
+  double v = json_object_get_double_member(json_node_get_object(json_parser_get_root(jp)),
+                                           "makespan_s");
+  g_object_unref(jp);
+  g_free(out);
+  g_free(err);
+  return v;
+}
+
+/* Exports a run, replays it with smpirun.sh; SimGrid's makespan. */
+static double simgrid_makespan(const char *plat, const char *tr, const char *strategy,
+                               const char *dir)
+{
+  char *out = NULL, *err = NULL;
+  const char *args[] = { "export", "simgrid", "-p", plat, "-t", tr, "--preset", "simgrid",
+                         "--compute-scale", "0", "-o", dir, strategy ? "-s" : NULL, strategy,
+                         NULL };
+  cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
+  g_free(out);
+  g_free(err);
+  g_autofree char *script = g_build_filename(dir, "smpirun.sh", NULL);
+  char *argv[] = { "sh", script, NULL };
+  int status = -1;
+  cr_assert(g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status,
+                         NULL));
+  const char *line = strstr(out ? out : "", "] Simulation time");
+  const char *e2 = strstr(err ? err : "", "] Simulation time");
+  const char *text = line ? out : err;
+  line = line ? line : e2;
+  cr_assert_not_null(line, "%s on %s: smpirun gave no simulated time (status %d):\n%s%s", tr, plat,
+                     status, out, err);
+  while (line > text && line[-1] != '[')
+    line--;
+  double v = g_ascii_strtod(line, NULL);
+  g_free(out);
+  g_free(err);
+  tu_rm_rf(dir);
+  return v;
+}
+
+/* The bundled traces on the paper's torus and HAEC Box (and one random
+ * placement each): SimGrid replays the exported run in the time mapsim's
+ * flow model gives it under the simgrid preset, to 0.2%. */
+Test(simgrid, bundled_traces_replay_in_simgrid, .timeout = 600)
+{
+  skip_without_simgrid();
+  const char *traces[] = { "stencil3d-64", "alltoall-16", "ring-8", "cg-16" };
+  g_autofree char *haec = tu_src("configs/haec-4x4x4.ini");
+  const char *plats[] = { "torus:4x4x4", haec };
+  char *tmp = tu_tmp_dir();
+  g_autofree char *dir = g_build_filename(tmp, "sg", NULL);
+  for (size_t p = 0; p < G_N_ELEMENTS(plats); p++)
+    for (size_t i = 0; i < G_N_ELEMENTS(traces); i++)
+      for (int rnd = 0; rnd < (i == 0 ? 2 : 1); rnd++) {
+        g_autofree char *rel = g_build_filename("traces/data", traces[i], NULL);
+        g_autofree char *tr = tu_src(rel);
+        const char *strategy = rnd ? "random" : NULL;
+        double sg = simgrid_makespan(plats[p], tr, strategy, dir);
+        double ms = mapsim_makespan(plats[p], tr, strategy);
+        cr_assert(sg > 0 && fabs(ms - sg) <= 2e-3 * sg, "%s on %s%s: SimGrid %.9g s, mapsim %.9g s",
+                  traces[i], plats[p], rnd ? " (random)" : "", sg, ms);
+      }
+  tu_rm_rf(tmp);
+  g_free(tmp);
+}

@@ -1,0 +1,76 @@
+/* simgrid-ti.h - a trace in SimGrid's time-independent format, the input
+ * of SMPI's offline replay (`smpirun -replay LIST smpireplaymain`).
+ *
+ * One action file per rank (`<rank> <action> <args>` lines: init, compute,
+ * send, recv, isend, irecv, wait, finalize) and a list naming them, written
+ * so that SMPI replays the run mapsim's replay (sim/replay.h) replays:
+ *  - computation: the gaps outside MPI regions (before the first record
+ *    too), times `compute_scale` rounded per gap as the replay rounds them,
+ *    become `compute` amounts at `flops_per_s` (the speed the platform file
+ *    gives its hosts; 1e12 makes one flop one picosecond, so the amounts are
+ *    the replay's gaps exactly). Gaps below `min_compute_ps` are carried
+ *    into the next `compute` (fewer actions, the same total, up to that much
+ *    earlier); 0 writes every gap.
+ *  - point to point: Isend/Irecv as `isend`/`irecv` (an Irecv's envelope
+ *    comes from the record that completes it; a cancelled one is left
+ *    out), every completion record (in Wait*, Test*) as `wait SRC DST TAG`
+ *    for exactly that request; a blocking Send inside an MPI region as
+ *    `isend` and a `wait` at the region's end (MPI_Sendrecv's receive
+ *    proceeds meanwhile), outside any region as `send`; Recv as `recv`.
+ *  - collectives (on any communicator): the messages mapsim's schedule
+ *    sends (traces/collectives.h, the algorithms of `colls`), as
+ *    `irecv`s posted at the call, then per round the `wait`s for the
+ *    previous round's receives and that round's `isend`s, and the `wait`s
+ *    for everything at the end: the dependency rule of collectives.h. Tags
+ *    `coll_tag + round`. SMPI adds what the replay does not (the protocol of
+ *    each message by its size), so SimGrid replays the same messages, not
+ *    SMPI's own collective algorithms.
+ * SMPI keys a rank's open requests by (source, destination, tag) and keeps
+ * one per key: a request whose key is still open is preceded by a `wait`
+ * for the earlier one (counted in `serialized`).
+ *
+ * Sizes are in bytes (the replay's default datatype, MPI_BYTE); ranks are
+ * world ranks. Reads every rank through a trace_cursor (one rank's records
+ * in memory at a time).
+ *
+ * Ownership: everything is borrowed. Not for: platform files
+ * (routing/platform.h), host files (mapping/launch.h).
+ */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "traces/collectives.h"
+#include "traces/trace-source.h"
+
+G_BEGIN_DECLS
+
+typedef struct ti_opts {
+  double compute_scale;     /* factor on computation gaps (the replay's --compute-scale) */
+  double flops_per_s;       /* host speed of the platform file, > 0 */
+  int64_t min_compute_ps;   /* gaps shorter than this are carried forward; 0: none */
+  const coll_choice *colls; /* collective algorithms; NULL: auto */
+  uint32_t coll_tag;        /* first tag of collective messages */
+} ti_opts;
+
+/* compute_scale 1, flops_per_s 1e12, min_compute_ps 0, colls NULL,
+ * coll_tag 1 << 30. */
+void ti_opts_init(ti_opts *o);
+
+typedef struct ti_stats {
+  int64_t actions;          /* lines written */
+  int64_t coll_calls;       /* collective calls expanded (per rank) */
+  int64_t coll_skipped;     /* calls some member never makes (left out) */
+  int64_t serialized;       /* requests waited early: their key was open */
+  int64_t unmatched;        /* completions of requests never posted, cancelled sends */
+} ti_stats;
+
+/* Writes `dir`/`ranks`/RANK.txt for every rank and `dir`/`list` naming
+ * them relative to `dir` (smpirun runs in `dir`); `dir` must exist.
+ * Fails (TRACE_ERROR_WRITE naming the file) when a file cannot be written,
+ * or with the collective schedule's error. */
+gboolean ti_write(const trace_source *s, const char *dir, const char *ranks, const char *list,
+                  const ti_opts *o, ti_stats *stats, GError **error);
+
+G_END_DECLS
