@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "mpitest.h"
 #include "testutil.h"
 #include "traces/trace.h"
 
@@ -29,86 +30,17 @@ typedef struct {
   int64_t coll_bytes[NP][COLL_NOPS];    /* bytes rank r handed to MPI in all calls of op */
 } tally;
 
-static int spawn(char **argv, char **out, char **err)
-{
-  int status = -1;
-  GError *e = NULL;
-  char **env = g_get_environ();
-  /* Open MPI's CMA single-copy needs ptrace rights containers often lack */
-  env = g_environ_setenv(env, "OMPI_MCA_btl_vader_single_copy_mechanism", "none", TRUE);
-  /* sanitizer builds: full malloc stacks, so that the suppressions of
-   * tests/data/lsan-mpi.supp recognise Open MPI's own allocations */
-  const char *asan = g_environ_getenv(env, "ASAN_OPTIONS");
-  char *opts = g_strdup_printf("%s%sfast_unwind_on_malloc=0", asan ? asan : "", asan ? ":" : "");
-  env = g_environ_setenv(env, "ASAN_OPTIONS", opts, TRUE);
-  g_free(opts);
-  gboolean ok = g_spawn_sync(NULL, argv, env, G_SPAWN_SEARCH_PATH, NULL, NULL, out, err, &status,
-                             &e);
-  g_strfreev(env);
-  cr_assert(ok, "spawn %s: %s", argv[0], e ? e->message : "?");
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-/* How to start N ranks with environment variables, per MPI library. */
+/* The tracer built for each library and tracer_app built against it
+ * (environment variables set by meson). */
 typedef struct {
-  const char *name;      /* MPI library, for messages */
-  const char *launcher;  /* program */
-  const char *package;   /* the Debian package that has it */
-  const char *preload;   /* env var (set by meson) with the LD_PRELOAD value */
+  const mpi_lib *lib;
+  const char *preload;   /* env var with the LD_PRELOAD value */
   const char *app;       /* env var with tracer_app built for this library */
-  gboolean open_mpi;     /* Open MPI's mpirun options, else MPICH's mpiexec */
-} mpi_lib;
+} traced_lib;
 
-static const mpi_lib open_mpi = { "Open MPI", "mpirun", "openmpi-bin", "MAPSIM_TRACER_PRELOAD",
-                                  "MAPSIM_TRACER_APP", TRUE };
-static const mpi_lib mpich = { "MPICH", "mpiexec.mpich", "mpich", "MAPSIM_TRACER_MPICH_PRELOAD",
-                               "MAPSIM_TRACER_MPICH_APP", FALSE };
-
-/* timeout 300 LAUNCHER -n N [-x|-genv NAME=VALUE]... (Open MPI: as root
- * --allow-run-as-root, and --oversubscribe; MPICH oversubscribes as is). */
-static GPtrArray *launch_argv(const mpi_lib *m, int np, const char *const *env)
-{
-  GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
-  g_ptr_array_add(a, g_strdup("timeout"));
-  g_ptr_array_add(a, g_strdup("300"));
-  g_ptr_array_add(a, g_strdup(m->launcher));
-  if (m->open_mpi && getuid() == 0)
-    g_ptr_array_add(a, g_strdup("--allow-run-as-root"));
-  if (m->open_mpi)
-    g_ptr_array_add(a, g_strdup("--oversubscribe"));
-  g_ptr_array_add(a, g_strdup("-n"));
-  g_ptr_array_add(a, g_strdup_printf("%d", np));
-  for (int i = 0; env && env[i]; i += 2) {
-    if (m->open_mpi) {
-      g_ptr_array_add(a, g_strdup("-x"));
-      g_ptr_array_add(a, g_strdup_printf("%s=%s", env[i], env[i + 1]));
-    } else {
-      g_ptr_array_add(a, g_strdup("-genv"));
-      g_ptr_array_add(a, g_strdup(env[i]));
-      g_ptr_array_add(a, g_strdup(env[i + 1]));
-    }
-  }
-  return a;
-}
-
-static void skip_unless_launcher_starts(const mpi_lib *m, const char *app)
-{
-  char *path = g_find_program_in_path(m->launcher);
-  if (path == NULL)
-    cr_skip_test("%s not found (Debian package %s)", m->launcher, m->package);
-  g_free(path);
-  GPtrArray *a = launch_argv(m, 2, NULL);
-  g_ptr_array_add(a, g_strdup(app));
-  g_ptr_array_add(a, NULL);
-  char *out = NULL, *err = NULL;
-  int rc = spawn((char **)a->pdata, &out, &err);
-  g_ptr_array_unref(a);
-  if (rc != 0)
-    cr_skip_test("%s cannot start a plain 2-rank %s program here (exit %d): %s", m->launcher,
-                 m->name, rc, err);
-  g_free(out);
-  g_free(err);
-}
+static const traced_lib open_mpi = { &mpi_open_mpi, "MAPSIM_TRACER_PRELOAD", "MAPSIM_TRACER_APP" };
+static const traced_lib mpich = { &mpi_mpich, "MAPSIM_TRACER_MPICH_PRELOAD",
+                                  "MAPSIM_TRACER_MPICH_APP" };
 
 static void read_tally(const char *prefix, tally *t)
 {
@@ -343,7 +275,7 @@ static void check_otf2_print(const char *dir, const tally *ty)
   char *anchor = g_build_filename(dir, "traces.otf2", NULL);
   char *out = NULL, *err = NULL;
   char *argv[] = { "otf2-print", anchor, NULL };
-  cr_assert_eq(spawn(argv, &out, &err), 0, "otf2-print: %s", err);
+  cr_assert_eq(mpi_spawn(argv, &out, &err), 0, "otf2-print: %s", err);
   int sends = count_prefix(out, "MPI_SEND") + count_prefix(out, "MPI_ISEND");
   int recvs = count_prefix(out, "MPI_RECV") + count_prefix(out, "MPI_IRECV");
   cr_assert_eq(sends, ty->total_msgs, "otf2-print: %d sends", sends);
@@ -355,56 +287,42 @@ static void check_otf2_print(const char *dir, const tally *ty)
   g_free(err);
   /* OTF2's own validation: no warning about the archive */
   char *argw[] = { "otf2-print", "-Werror", "--silent", anchor, NULL };
-  cr_assert_eq(spawn(argw, &out, &err), 0, "otf2-print -Werror: %s", err);
+  cr_assert_eq(mpi_spawn(argw, &out, &err), 0, "otf2-print -Werror: %s", err);
   g_free(out);
   g_free(err);
   /* clock offsets measured at init and finalize: two per rank */
   char *argc[] = { "otf2-print", "-C", anchor, NULL };
-  cr_assert_eq(spawn(argc, &out, &err), 0, "otf2-print -C: %s", err);
+  cr_assert_eq(mpi_spawn(argc, &out, &err), 0, "otf2-print -C: %s", err);
   cr_assert_eq(count_prefix(out, "CLOCK_OFFSET"), 2 * NP, "%s", out);
   g_free(out);
   g_free(err);
   g_free(anchor);
 }
 
-/* Did the launcher fail to start the job (the program never ran)? Open
- * MPI's PMIx start-up can fail on a loaded machine ("Unreachable" in
- * MPI_Init); such a run is retried, a run that started and failed is not. */
-static gboolean startup_failed(const char *out, const char *err)
-{
-  static const char *const signs[] = { "An error occurred in MPI_Init", "OPAL ERROR",
-                                       "ORTE was unable", "PMIX ERROR" };
-  for (size_t i = 0; i < G_N_ELEMENTS(signs); i++)
-    if ((out && strstr(out, signs[i])) || (err && strstr(err, signs[i])))
-      return TRUE;
-  return FALSE;
-}
 
 /* tracer_app under `m` with the tracer preloaded; every reader agrees with
  * the program's tally. */
-static void traced_run(const mpi_lib *m)
+static void remove_dir(void *dir)
+{
+  tu_rm_rf(dir);
+}
+
+static void traced_run(const traced_lib *m)
 {
   const char *lib = g_getenv(m->preload), *app = g_getenv(m->app);
-  if (!m->open_mpi && !(lib && app))
-    cr_skip_test("%s was not found when building (Debian package libmpich-dev)", m->name);
+  if (!m->lib->open_mpi && !(lib && app))
+    cr_skip_test("%s was not found when building (Debian package libmpich-dev)", m->lib->name);
   cr_assert(lib && app, "%s / %s not set (run through meson test)", m->preload, m->app);
-  skip_unless_launcher_starts(m, app);
+  mpi_skip_unless_launcher_starts(m->lib, app);
   char *tmp = tu_tmp_dir();  /* removed after the last test, whatever the outcome */
   char *dir = g_build_filename(tmp, "trace", NULL), *prefix = g_build_filename(tmp, "tally", NULL);
   const char *env[] = { "LD_PRELOAD", lib, "MAPSIM_TRACE_DIR", dir, NULL };
-  GPtrArray *a = launch_argv(m, NP, env);
+  GPtrArray *a = mpi_argv(m->lib, NP, env);
   g_ptr_array_add(a, g_strdup(app));
   g_ptr_array_add(a, g_strdup(prefix));
   g_ptr_array_add(a, NULL);
   char *out = NULL, *err = NULL;
-  int rc = spawn((char **)a->pdata, &out, &err);
-  for (int attempt = 1; rc != 0 && attempt < 3 && startup_failed(out, err); attempt++) {
-    g_free(out);
-    g_free(err);
-    tu_rm_rf(dir);
-    g_usleep(G_USEC_PER_SEC);
-    rc = spawn((char **)a->pdata, &out, &err);
-  }
+  int rc = mpi_run((char **)a->pdata, &out, &err, remove_dir, dir);
   cr_assert_eq(rc, 0, "traced run failed (%d): %s%s", rc, out, err);
   cr_assert(strstr(err, "mapsim-trace: wrote"), "%s", err);
   tally ty;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mapping/bounds.h"
+#include "mapping/launch.h"
 #include "mapping/strategy.h"
 #include "sim/cli/cli.h"
 #include "sim/run.h"
@@ -67,8 +68,26 @@ static void print_json(const metrics *before, const metrics *after, const char *
   g_object_unref(b);
 }
 
+/* Writes the mapping to `out`: mapsim's file (format NULL or "mapsim") or
+ * a launcher file (mapping/launch.h). */
+static gboolean save(const cli_common *c, const mapping *m, const platform *p, const char *out,
+                     const char *format, const char *hosts, GError **error)
+{
+  if (!format || strcmp(format, "mapsim") == 0) {
+    g_autofree char *comment = g_strdup_printf("mapsim map --strategy %s --seed %u on %s",
+                                               c->strategy, c->seed, p->name);
+    return mapping_save(m, out, comment, error);
+  }
+  const launch_format *fmt = launch_format_lookup(format, error);
+  host_names *hn = fmt ? host_names_new(p, hosts ? hosts : "node-%d", error) : NULL;
+  gboolean ok = hn && launch_save(fmt, m, p, hn, out, error);
+  host_names_free(hn);
+  return ok;
+}
+
 /* Runs the strategy and reports; returns the exit status. */
-static int map_run(const cli_common *c, const char *coords_path, const char *out)
+static int map_run(const cli_common *c, const char *coords_path, const char *out,
+                   const char *format, const char *hosts)
 {
   GError *e = NULL;
   platform *p = NULL;
@@ -79,6 +98,11 @@ static int map_run(const cli_common *c, const char *coords_path, const char *out
   if (!c->strategy)
     g_set_error(&e, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
                 "--strategy: missing, expected a pipeline such as greedy+wh (see mapsim strategies)");
+  else if ((format || hosts) && !out)
+    g_set_error(&e, LAUNCH_ERROR, LAUNCH_ERROR_FORMAT,
+                "--format and --hosts describe the file -o writes: expected -o FILE");
+  else if (format && strcmp(format, "mapsim") != 0)
+    launch_format_lookup(format, &e); /* checked before the strategy runs */
   gboolean with_colls;
   if (e || !(p = cli_common_platform(c, &e)) || !(g = cli_common_graph(c, &with_colls, &e)))
     goto fail;
@@ -100,11 +124,7 @@ static int map_run(const cli_common *c, const char *coords_path, const char *out
   bounds_compute(g, p, &bd);
   metrics_set_bounds(base->pre, &bd);
   metrics_set_bounds(res->pre, &bd);
-  char *comment = g_strdup_printf("mapsim map --strategy %s --seed %u on %s", c->strategy,
-                                  c->seed, p->name);
-  gboolean saved = !out || mapping_save(res->m, out, comment, &e);
-  g_free(comment);
-  if (!saved)
+  if (out && !save(c, res->m, p, out, format, hosts, &e))
     goto fail;
   if (c->json) {
     print_json(base->pre, res->pre, c->strategy, res->map_seconds, out, res->map_report);
@@ -138,10 +158,16 @@ out:
 int cmd_map(int argc, char **argv)
 {
   cli_common c;
-  char *coords = NULL, *out = NULL;
+  char *coords = NULL, *out = NULL, *format = NULL, *hosts = NULL;
   const GOptionEntry entries[] = {
     { "coords", 0, 0, G_OPTION_ARG_FILENAME, &coords, "Task coordinates, one line per rank", "FILE" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Write the mapping here (atomic)", "MAP" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
+      "File -o writes: mapsim (default), openmpi-rankfile, mpich-rank-order, slurm-hostfile or "
+      "hostfile (see mapsim export mapping --help)", "F" },
+    { "hosts", 0, 0, G_OPTION_ARG_STRING, &hosts,
+      "Host names of a launcher file: a pattern with the node id (node-%d, nid%05d; default "
+      "node-%d) or a file, one name per node or per allocated node", "SPEC" },
     { NULL },
   };
   int status = 2;
@@ -152,6 +178,8 @@ int cmd_map(int argc, char **argv)
                 "  mapsim map --platform torus:4x4x4 --matrix tests/data/maplib/cg.p2p.size.csv \\\n"
                 "    --strategy greedy+wh -o cg.map\n"
                 "  mapsim map --platform torus:8x8x8 --trace traces/data/stencil3d-64 --strategy kl:t=2 --seed 3\n"
+                "  mapsim map -p torus:4x4x4 -t traces/data/cg-16 -s greedy --format openmpi-rankfile \\\n"
+                "    --hosts 'nid%05d' -o cg.rankfile\n"
                 "  mapsim strategies   # lists strategies and options",
                 CLI_OPT_PLACE | CLI_OPT_GRAPH | CLI_OPT_COLLECTIVES | CLI_OPT_STRATEGY | CLI_OPT_SEED |
                 CLI_OPT_JSON | CLI_OPT_PROGRESS, &c,
@@ -159,11 +187,13 @@ int cmd_map(int argc, char **argv)
     if (argc > 1) {
       fprintf(stderr, "mapsim map: unexpected argument '%s', expected options only\n", argv[1]);
     } else {
-      status = map_run(&c, coords, out);
+      status = map_run(&c, coords, out, format, hosts);
     }
   }
   cli_common_clear(&c);
   g_free(coords);
   g_free(out);
+  g_free(format);
+  g_free(hosts);
   return status;
 }

@@ -1,0 +1,296 @@
+/* test_launch.c - launcher files of a mapping (mapping/launch.h): every
+ * format written out by hand, host names from patterns and files, the
+ * command line (map --format, export mapping), and real launchers placing
+ * host_app's ranks by them: Open MPI's mpirun with the rankfile and with
+ * the hostfile (--map-by seq), MPICH's mpiexec with the hostfile. The
+ * launchers reach their "remote" hosts through tests/fake_rsh.sh, which
+ * runs every daemon here and tells its ranks the host they stand for.
+ * (Slurm's arbitrary distribution: tests/launch_slurm.sh.) */
+#include <criterion/criterion.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mapping/launch.h"
+#include "mpitest.h"
+#include "testutil.h"
+
+/* torus:2x2 (nodes 0..3), 2 cores per node, 6 ranks: 0,1 on node 3; 2,3
+ * on node 0; 4,5 on node 1. */
+static platform *two_by_two(void)
+{
+  platform *p = tu_platform("torus:2x2");
+  cr_assert(platform_set_cores(p, 2, NULL));
+  return p;
+}
+
+static mapping *six_ranks(const int *nodes)
+{
+  mapping *m = mapping_new(6);
+  for (int r = 0; r < 6; r++)
+    m->node[r] = nodes[r];
+  return m;
+}
+
+static char *written(const char *format, const mapping *m, const platform *p, const host_names *h,
+                     GError **error)
+{
+  const launch_format *f = launch_format_lookup(format, NULL);
+  cr_assert_not_null(f, "%s", format);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mf = open_memstream(&buf, &len);
+  gboolean ok = f->write(mf, m, p, h, error);
+  fclose(mf);
+  if (!ok) {
+    free(buf);
+    return NULL;
+  }
+  char *s = g_strdup(buf);
+  free(buf);
+  return s;
+}
+
+Test(launch, formats_by_hand)
+{
+  platform *p = two_by_two();
+  static const int nodes[6] = { 3, 3, 0, 0, 1, 1 };
+  mapping *m = six_ranks(nodes);
+  GError *e = NULL;
+  host_names *h = host_names_new(p, "h%02d", &e);
+  cr_assert_not_null(h, "%s", e ? e->message : "");
+  g_autofree char *rf = written("openmpi-rankfile", m, p, h, NULL);
+  cr_assert_str_eq(rf, "rank 0=h03 slot=0\nrank 1=h03 slot=1\nrank 2=h00 slot=0\n"
+                       "rank 3=h00 slot=1\nrank 4=h01 slot=0\nrank 5=h01 slot=1\n");
+  g_autofree char *hf = written("hostfile", m, p, h, NULL);
+  cr_assert_str_eq(hf, "h03\nh03\nh00\nh00\nh01\nh01\n");
+  g_autofree char *sf = written("slurm-hostfile", m, p, h, NULL);
+  cr_assert_str_eq(sf, hf);
+  /* Cray MPICH: per node in allocation order (0, 1, 3), its ranks */
+  g_autofree char *ro = written("mpich-rank-order", m, p, h, NULL);
+  cr_assert_str_eq(ro, "2,3\n4,5\n0,1\n");
+  /* unequal nodes: node 0 holds one rank, node 1 two */
+  static const int uneven[6] = { 3, 0, 1, 1, 3, 2 };
+  mapping *u = six_ranks(uneven);
+  cr_assert_null(written("mpich-rank-order", u, p, h, &e));
+  cr_assert(strstr(e->message, "mpich-rank-order: node 1 (h01) holds 2 ranks, the first used "
+                               "node 1"), "%s", e->message);
+  g_clear_error(&e);
+  /* the last node may hold fewer */
+  static const int last_short[6] = { 0, 0, 1, 1, 2, 3 };
+  mapping *l = six_ranks(last_short);
+  cr_assert_null(written("mpich-rank-order", l, p, h, &e), "nodes 2 and 3 hold one each");
+  g_clear_error(&e);
+  static const int tail[6] = { 0, 0, 1, 1, 2, 2 };
+  mapping *t = six_ranks(tail);
+  g_autofree char *tro = written("mpich-rank-order", t, p, h, NULL);
+  cr_assert_str_eq(tro, "0,1\n2,3\n4,5\n");
+  cr_assert_null(launch_format_lookup("cray", &e));
+  cr_assert(strstr(e->message, "expected openmpi-rankfile, mpich-rank-order, slurm-hostfile, "
+                               "hostfile"), "%s", e->message);
+  g_clear_error(&e);
+  mapping_free(t);
+  mapping_free(l);
+  mapping_free(u);
+  host_names_free(h);
+  mapping_free(m);
+  platform_free(p);
+}
+
+Test(launch, host_names)
+{
+  platform *p = two_by_two();
+  GError *e = NULL;
+  host_names *h = host_names_new(p, "n%%%d", &e);
+  cr_assert_not_null(h, "%s", e ? e->message : "");
+  cr_assert_str_eq(host_names_get(h, 3), "n%3");
+  host_names_free(h);
+  const char *bad[] = { "node", "node%s", "n%d-%d", "n %d" };
+  for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+    cr_assert_null(host_names_new(p, bad[i], &e), "%s", bad[i]);
+    cr_assert(strstr(e->message, bad[i]), "%s", e->message);
+    g_clear_error(&e);
+  }
+  /* a file: one name per node, comments and blank lines ignored */
+  char *f4 = tu_write_tmp("hosts4", "# the machine's names\nalpha\nbeta\n\ngamma   # third\ndelta\n");
+  h = host_names_new(p, f4, &e);
+  cr_assert_not_null(h, "%s", e ? e->message : "");
+  cr_assert_str_eq(host_names_get(h, 2), "gamma");
+  host_names_free(h);
+  /* one per allocated node, in allocation order */
+  char *alloc = tu_write_tmp("alloc", "3 1\n");
+  cr_assert(platform_set_allocation(p, alloc, NULL));
+  char *f2 = tu_write_tmp("hosts2", "x3\nx1\n");
+  h = host_names_new(p, f2, &e);
+  cr_assert_not_null(h, "%s", e ? e->message : "");
+  cr_assert_str_eq(host_names_get(h, 3), "x3");
+  cr_assert_str_eq(host_names_get(h, 1), "x1");
+  cr_assert_null(host_names_get(h, 0));
+  host_names_free(h);
+  char *f3 = tu_write_tmp("hosts3", "a\nb\nc\n");
+  cr_assert_null(host_names_new(p, f3, &e));
+  cr_assert(strstr(e->message, "3 host names, expected 4 (one per node of torus:2x2, in node "
+                               "order) or 2 (one per allocated node"), "%s", e->message);
+  g_clear_error(&e);
+  char *fbad = tu_write_tmp("hostsbad", "a\nb c\n");
+  cr_assert_null(host_names_new(p, fbad, &e));
+  cr_assert(g_str_has_suffix(strstr(e->message, ":2: 'b c'"), "(no spaces, commas, '=')"), "%s",
+            e->message);
+  g_clear_error(&e);
+  const char *files[] = { f4, alloc, f2, f3, fbad };
+  for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
+    g_unlink(files[i]);
+    g_free((char *)files[i]);
+  }
+  platform_free(p);
+}
+
+/* map --format writes what export mapping writes from the mapping file. */
+Test(launch, command_line)
+{
+  char *tmp = tu_tmp_dir();
+  g_autofree char *tr = tu_src("traces/data/cg-16");
+  g_autofree char *map = g_build_filename(tmp, "cg.map", NULL);
+  g_autofree char *rf1 = g_build_filename(tmp, "a.rankfile", NULL);
+  const char *m1[] = { "map", "-p", "torus:4x4x4", "--cores", "2", "-t", tr, "-s", "greedy",
+                       "-o", map, NULL };
+  cr_assert_eq(tu_run(NULL, NULL, m1), 0);
+  const char *m2[] = { "map", "-p", "torus:4x4x4", "--cores", "2", "-t", tr, "-s", "greedy",
+                       "--format", "openmpi-rankfile", "--hosts", "nid%05d", "-o", rf1, NULL };
+  cr_assert_eq(tu_run(NULL, NULL, m2), 0);
+  char *out = NULL, *err = NULL;
+  const char *ex[] = { "export", "mapping", "-p", "torus:4x4x4", "--cores", "2", "-M", map,
+                       "--format", "openmpi-rankfile", "--hosts", "nid%05d", NULL };
+  cr_assert_eq(tu_run(&out, &err, ex), 0, "%s", err);
+  g_autofree char *text = NULL;
+  cr_assert(g_file_get_contents(rf1, &text, NULL, NULL));
+  cr_assert_str_eq(out, text);
+  /* 16 ranks, the mapping file's nodes, slots 0 and 1 */
+  mapping *m = NULL;
+  platform *p = tu_platform("torus:4x4x4");
+  cr_assert(platform_set_cores(p, 2, NULL));
+  cr_assert_not_null(m = mapping_load(map, p, 0, NULL));
+  cr_assert_eq(m->ntasks, 16);
+  int slots[64] = { 0 };
+  for (int r = 0; r < 16; r++) {
+    g_autofree char *line = g_strdup_printf("rank %d=nid%05d slot=%d\n", r, m->node[r],
+                                            slots[m->node[r]]++);
+    cr_assert(strstr(out, line), "%s not in\n%s", line, out);
+  }
+  g_free(out);
+  g_free(err);
+  const char *noout[] = { "map", "-p", "torus:4x4x4", "-t", tr, "-s", "greedy", "--format",
+                          "hostfile", NULL };
+  cr_assert_eq(tu_run(NULL, &err, noout), 2);
+  cr_assert(strstr(err, "expected -o FILE"), "%s", err);
+  g_free(err);
+  mapping_free(m);
+  platform_free(p);
+  tu_rm_rf(tmp);
+  g_free(tmp);
+}
+
+/* ---- real launchers -------------------------------------------------- */
+
+/* 6 ranks on 4 hosts named in a file (n-a .. n-d), up to 2 per host, not
+ * in rank order: the mapping file, the launcher file and the names. */
+typedef struct {
+  char *dir, *map, *hosts, *file;
+  int node[6];
+} job;
+
+static void job_make(job *j, const char *format)
+{
+  static const int nodes[6] = { 2, 0, 2, 3, 1, 0 };
+  j->dir = tu_tmp_dir();
+  j->map = g_build_filename(j->dir, "job.map", NULL);
+  j->hosts = g_build_filename(j->dir, "hosts", NULL);
+  j->file = g_build_filename(j->dir, format, NULL);
+  GString *m = g_string_new(NULL);
+  for (int r = 0; r < 6; r++) {
+    j->node[r] = nodes[r];
+    g_string_append_printf(m, "%d %d\n", r, nodes[r]);
+  }
+  cr_assert(g_file_set_contents(j->map, m->str, -1, NULL));
+  g_string_free(m, TRUE);
+  cr_assert(g_file_set_contents(j->hosts, "n-a\nn-b\nn-c\nn-d\n", -1, NULL));
+  const char *args[] = { "export", "mapping", "-p", "torus:2x2", "--cores", "2", "-M", j->map,
+                         "--format", format, "--hosts", j->hosts, "-o", j->file, NULL };
+  char *err = NULL;
+  cr_assert_eq(tu_run(NULL, &err, args), 0, "%s", err);
+  g_free(err);
+}
+
+static void job_free(job *j)
+{
+  tu_rm_rf(j->dir);
+  g_free(j->dir);
+  g_free(j->map);
+  g_free(j->hosts);
+  g_free(j->file);
+}
+
+/* Every rank printed the host the mapping gave it. */
+static void check_hosts(const job *j, const char *out, const char *how)
+{
+  static const char *const names[4] = { "n-a", "n-b", "n-c", "n-d" };
+  for (int r = 0; r < 6; r++) {
+    g_autofree char *line = g_strdup_printf("rank %d host %s\n", r, names[j->node[r]]);
+    cr_assert(strstr(out, line), "%s: '%.*s' missing in\n%s", how, (int)strlen(line) - 1, line,
+              out);
+  }
+}
+
+static char *fake_rsh(void)
+{
+  return tu_src("tests/fake_rsh.sh");
+}
+
+static void launch(const mpi_lib *lib, const char *app_env, const char *format,
+                   const char *const *opts)
+{
+  const char *app = g_getenv(app_env);
+  if (!app)
+    cr_skip_test("%s was not built (%s not set: its MPI was not found when building)", app_env,
+                 app_env);
+  mpi_skip_unless_launcher_starts(lib, app);
+  job j;
+  job_make(&j, format);
+  g_autofree char *agent = fake_rsh();
+  GPtrArray *a = mpi_argv(lib, 6, NULL);
+  for (int i = 0; opts[i]; i++) {
+    const char *o = opts[i];
+    g_ptr_array_add(a, g_strdup(strcmp(o, "FILE") == 0 ? j.file : strcmp(o, "AGENT") == 0 ? agent : o));
+  }
+  g_ptr_array_add(a, g_strdup(app));
+  g_ptr_array_add(a, NULL);
+  char *out = NULL, *err = NULL;
+  int rc = mpi_run((char **)a->pdata, &out, &err, NULL, NULL);
+  g_autofree char *shown = g_strjoinv(" ", (char **)a->pdata);
+  cr_assert_eq(rc, 0, "%s failed (%d):\n%s%s", shown, rc, out, err);
+  check_hosts(&j, out, shown);
+  g_free(out);
+  g_free(err);
+  g_ptr_array_unref(a);
+  job_free(&j);
+}
+
+Test(launch, open_mpi_rankfile, .timeout = 300)
+{
+  const char *opts[] = { "--rankfile", "FILE", "--mca", "plm_rsh_agent", "AGENT", "--mca", "btl",
+                         "self,tcp", NULL };
+  launch(&mpi_open_mpi, "MAPSIM_HOST_APP", "openmpi-rankfile", opts);
+}
+
+Test(launch, open_mpi_hostfile_seq, .timeout = 300)
+{
+  const char *opts[] = { "--hostfile", "FILE", "--map-by", "seq", "--mca", "plm_rsh_agent",
+                         "AGENT", "--mca", "btl", "self,tcp", NULL };
+  launch(&mpi_open_mpi, "MAPSIM_HOST_APP", "hostfile", opts);
+}
+
+Test(launch, mpich_hostfile, .timeout = 300)
+{
+  const char *opts[] = { "-f", "FILE", "-launcher", "ssh", "-launcher-exec", "AGENT", NULL };
+  launch(&mpi_mpich, "MAPSIM_HOST_APP_MPICH", "hostfile", opts);
+}
