@@ -21,6 +21,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/budget.h"
+
 G_DEFINE_QUARK(replay-error-quark, replay_error)
 
 /* ---- pools ------------------------------------------------------------- */
@@ -859,6 +861,28 @@ static void replay_free(replay *R)
   g_free(R);
 }
 
+/* The replay's own memory (replay_estimate_for: its state, windows when
+ * streamed; the times of an output trace; the model's per-link counters)
+ * against the memory budget, before anything is allocated. A trace in
+ * memory is already paid for. */
+static gboolean check_budget(const trace_source *src, const platform *p, const replay_opts *o,
+                             GError **error)
+{
+  const trace *t = trace_source_trace(src);
+  int64_t records = trace_source_total(src);
+  replay_estimate est;
+  replay_estimate_for(t->nranks, records, &est);
+  double bytes = trace_source_streamed(src) ? est.stream_bytes
+                                            : est.memory_bytes - (double)sizeof(trace_event) * records;
+  bytes += o->record_times ? 2.0 * sizeof(trace_event) * records : 0; /* times, output trace */
+  bytes += 128.0 * p->topo->nlinks;
+  char *what = g_strdup_printf("the replay of %d ranks and %" G_GINT64_FORMAT " records",
+                               t->nranks, records);
+  gboolean ok = budget_check_memory(what, (uint64_t)MIN(bytes, 1.8e19), error);
+  g_free(what);
+  return ok;
+}
+
 replay_result *replay_run_source(const trace_source *src, const platform *p, const mapping *m,
                                  const struct netmodel_ops *model, const replay_opts *o,
                                  GError **error)
@@ -880,7 +904,7 @@ replay_result *replay_run_source(const trace_source *src, const platform *p, con
                 "an output trace needs the input trace in memory, expected an in-memory source");
     return NULL;
   }
-  if (!check_inputs(t, p, m, error))
+  if (!check_inputs(t, p, m, error) || !check_budget(src, p, o, error))
     return NULL;
   GError *e = NULL;
   replay *R = replay_new(src, p, m, o, &e);

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "traces/trace.h"
+#include "traces/trace-private.h"
 
 /* Runs mapsim; asserts the status, one line on stderr containing `expect`
  * (NULL: any) and nothing on stdout for a failure. A study file lists all
@@ -870,4 +870,63 @@ Test(robust, corrupted_otf2_timestamps)
   }
   tu_rm_rf(dir);
   g_free(dir);
+}
+
+/* A sink that blocks like a read stuck inside libotf2: the first record
+ * never comes back for 3 s. */
+static gint stuck_records;
+static gboolean stuck_defs(void *user, trace *defs, GError **error)
+{
+  return TRUE;
+}
+static void stuck_begin(void *user, int worker, int rank, uint64_t nevents)
+{
+}
+static void stuck_record(void *user, int worker, int rank, const trace_event *e)
+{
+  if (g_atomic_int_add(&stuck_records, 1) == 0)
+    g_usleep(3 * G_USEC_PER_SEC);
+}
+static void stuck_end(void *user, int worker, int rank)
+{
+}
+
+/* The reader's watchdog: no record for longer than the stall limit ends
+ * the read with an error naming the archive (the stuck thread is left to
+ * itself), instead of waiting for ever. */
+Test(robust, otf2_watchdog)
+{
+  char *ring = tu_src("traces/data/ring-8");
+  otf2_sink sink = { stuck_defs, stuck_begin, stuck_record, stuck_end, NULL, 0.5 };
+  GError *e = NULL;
+  gint64 t0 = g_get_monotonic_time();
+  trace *t = otf2_scan(ring, &sink, 1, &e);
+  double waited = (double)(g_get_monotonic_time() - t0) / G_USEC_PER_SEC;
+  cr_assert_null(t);
+  cr_assert_not_null(e);
+  cr_assert(strstr(e->message, "traces.otf2: no record read for 0.5 s (the OTF2 library is "
+                               "stuck"), "%s", e->message);
+  cr_assert_lt(waited, 2.5, "the watchdog waited %.1f s", waited);
+  g_error_free(e);
+  g_free(ring);
+  g_usleep(3 * G_USEC_PER_SEC); /* let the blocked record return before the process ends */
+}
+
+/* Inputs the fuzzers found: the facts of a ring of a million nodes (once
+ * an O(n^2) loop: minutes), a --set name GKeyFile refuses (once a GLib
+ * critical on stderr); and the replay sized against the budget. */
+Test(robust, found_by_fuzzing)
+{
+  char *out = NULL;
+  const char *ring[] = { "topo", "-p", "torus:1048576", NULL };
+  cr_assert_eq(tu_run(&out, NULL, ring), 0);
+  cr_assert_not_null(strstr(out, "diameter        524288 hops"), "%s", out);
+  cr_assert_not_null(strstr(out, "avg distance    262144.2500 hops"), "%s", out);
+  g_free(out);
+  EXPECT(2, "ical.bandwidth=1': expected GROUP.KEY=VALUE", "topo", "-p",
+         "torus:4x4x4", "--set", "linktype.opt\001ical.bandwidth=1");
+  char *st = tu_src("traces/data/stencil3d-64");
+  EXPECT(2, "the replay of 64 ranks and 4608 records: needs about", "simulate", "-p",
+         "torus:4x4x4", "-t", st, "--max-memory", "12M");
+  g_free(st);
 }

@@ -64,6 +64,7 @@ typedef struct {
   uint64_t resolution, offset, length;
   trace_stats stats;
   const otf2_sink *sink;  /* where retained records go (NULL: into t) */
+  gboolean abandoned;     /* the watchdog gave up on the reading threads */
 } reader_ctx;
 
 #define COMM_CACHE 16
@@ -82,6 +83,8 @@ typedef struct evt_ctx {
   int depth;
   uint64_t cur_location;
   uint64_t loc_nevents, loc_records; /* announced and read so far */
+  uint64_t beat;                      /* records and locations seen: the watchdog reads it */
+  gint abandoned;                     /* set by the watchdog: touch nothing shared any more */
   uint64_t loc_time;                  /* the last timestamp read */
   /* the current rank's rank in recently used communicators (collectives) */
   uint32_t me_comm[COMM_CACHE];
@@ -407,7 +410,10 @@ static gboolean resolve(evt_ctx *c, OTF2_CommRef comm, uint32_t peer, trace_even
  * announced means a damaged file that libotf2 would read on and on. */
 #define COUNT(rec)                                            \
   evt_ctx *c = ud;                                            \
+  if (g_atomic_int_get(&c->abandoned))                        \
+    return OTF2_CALLBACK_INTERRUPT;                           \
   c->stats.records[rec]++;                                    \
+  __atomic_store_n(&c->beat, c->beat + 1, __ATOMIC_RELAXED);  \
   if (++c->loc_records > c->loc_nevents)                      \
     return too_many_records(c);                               \
   if (c->cur_rank < 0)                                        \
@@ -625,10 +631,13 @@ static char *def_path(const char *anchor, uint64_t loc)
 static gboolean read_location(OTF2_Reader *rd, evt_ctx *c, const def_location *l,
                               OTF2_EvtReaderCallbacks *cb)
 {
+  if (g_atomic_int_get(&c->abandoned))
+    return FALSE;
   c->cur_rank = l->rank;
   c->cur_location = l->id;
   c->loc_nevents = l->nevents;
   c->loc_records = 0;
+  __atomic_store_n(&c->beat, c->beat + 1, __ATOMIC_RELAXED);
   c->loc_time = 0;
   c->depth = 0;
   memset(c->me_comm, 0xff, sizeof c->me_comm); /* no communicator */
@@ -658,7 +667,7 @@ static gboolean read_location(OTF2_Reader *rd, evt_ctx *c, const def_location *l
   }
   if (l->rank >= 0)
     c->stats.unbalanced += c->depth;
-  if (l->rank >= 0 && k && c->error == NULL)
+  if (l->rank >= 0 && k && c->error == NULL && !g_atomic_int_get(&c->abandoned))
     k->end(k->user, c->worker, l->rank);
   return c->error == NULL;
 }
@@ -720,10 +729,32 @@ static void read_batch(gpointer data, gpointer user)
   OTF2_Error_RegisterCallback(old, NULL);
 }
 
+/* What abandoned reading threads still hold: kept reachable for the life
+ * of the process (they may still run; nothing frees it). */
+static GPtrArray *abandoned;
+static GMutex abandoned_lock;
+
+static void abandon(gpointer p)
+{
+  g_mutex_lock(&abandoned_lock);
+  if (!abandoned)
+    abandoned = g_ptr_array_new();
+  g_ptr_array_add(abandoned, p);
+  g_mutex_unlock(&abandoned_lock);
+}
+
+/* The pool tasks still running, for the watchdog. */
+typedef struct watch_state {
+  GMutex lock;
+  GCond cond;
+  guint running;
+} watch_state;
+
 /* The batches of one pool task: every `workers`-th batch from `first`. */
 typedef struct worker_task {
   evt_ctx *batches;
   guint first, nb, step;
+  watch_state *watch;
 } worker_task;
 
 static void run_worker(gpointer data, gpointer user)
@@ -731,9 +762,38 @@ static void run_worker(gpointer data, gpointer user)
   worker_task *w = data;
   for (guint i = w->first; i < w->nb; i += w->step) {
     read_batch(&w->batches[i], NULL);
-    if (w->batches[i].error)
+    if (w->batches[i].error || g_atomic_int_get(&w->batches[i].abandoned))
       break;
   }
+  g_mutex_lock(&w->watch->lock);
+  w->watch->running--;
+  g_cond_signal(&w->watch->cond);
+  g_mutex_unlock(&w->watch->lock);
+}
+
+/* Waits for the pool tasks; FALSE when none of the batches saw a record
+ * or a new location for `stall` seconds while some were still running. */
+static gboolean watch_workers(watch_state *ws, const evt_ctx *b, guint nb, double stall)
+{
+  uint64_t last = UINT64_MAX;
+  gint64 since = g_get_monotonic_time();
+  g_mutex_lock(&ws->lock);
+  while (ws->running > 0) {
+    g_cond_wait_until(&ws->cond, &ws->lock, g_get_monotonic_time() + G_TIME_SPAN_SECOND / 4);
+    uint64_t beats = 0;
+    for (guint i = 0; i < nb; i++)
+      beats += __atomic_load_n(&b[i].beat, __ATOMIC_RELAXED);
+    gint64 now = g_get_monotonic_time();
+    if (beats != last) {
+      last = beats;
+      since = now;
+    } else if (ws->running > 0 && (double)(now - since) > stall * G_TIME_SPAN_SECOND) {
+      g_mutex_unlock(&ws->lock);
+      return FALSE;
+    }
+  }
+  g_mutex_unlock(&ws->lock);
+  return TRUE;
 }
 
 /* Every location's definitions and events, in batches on a thread pool:
@@ -749,17 +809,35 @@ static gboolean read_events(reader_ctx *c, int workers)
   for (guint i = 0; i < nb; i++)
     b[i] = (evt_ctx){ .defs = c, .t = c->t, .worker = (int)(i % nw), .first = i * READ_BATCH,
                       .n = MIN(READ_BATCH, nloc - i * READ_BATCH), .cur_rank = -1 };
+  /* the reading runs on pool threads while this one watches it: libotf2
+   * may loop on a damaged file without calling back */
+  watch_state *ws = g_new0(watch_state, 1);
+  ws->running = nw;
   worker_task *w = g_new(worker_task, nw);
   for (guint i = 0; i < nw; i++)
-    w[i] = (worker_task){ b, i, nb, nw };
-  if (nw <= 1) {
-    run_worker(&w[0], NULL);
-  } else {
-    GThreadPool *pool = g_thread_pool_new(run_worker, NULL, (int)nw, TRUE, NULL);
-    for (guint i = 0; i < nw; i++)
-      g_thread_pool_push(pool, &w[i], NULL);
-    g_thread_pool_free(pool, FALSE, TRUE);
+    w[i] = (worker_task){ b, i, nb, nw, ws };
+  GThreadPool *pool = g_thread_pool_new(run_worker, NULL, (int)nw, TRUE, NULL);
+  for (guint i = 0; i < nw; i++)
+    g_thread_pool_push(pool, &w[i], NULL);
+  double stall = c->sink && c->sink->stall_seconds > 0 ? c->sink->stall_seconds
+                                                        : OTF2_STALL_SECONDS;
+  if (!watch_workers(ws, b, nb, stall)) {
+    /* the stuck threads keep b, w, ws and the reader's tables (otf2_scan
+     * leaves them too): left to them; their callbacks stop at once */
+    for (guint i = 0; i < nb; i++)
+      g_atomic_int_set(&b[i].abandoned, 1);
+    abandon(b);
+    abandon(w);
+    abandon(ws);
+    g_set_error(c->error, TRACE_ERROR, TRACE_ERROR_FORMAT,
+                "%s: no record read for %g s (the OTF2 library is stuck, likely on a damaged "
+                "event file), expected an intact archive", c->path, stall);
+    c->abandoned = TRUE;
+    g_thread_pool_free(pool, TRUE, FALSE);
+    return FALSE;
   }
+  g_thread_pool_free(pool, FALSE, TRUE);
+  g_free(ws);
   for (guint i = 0; i < nb; i++) {
     for (int k = 0; k < TRACE_NRECS; k++)
       c->stats.records[k] += b[i].stats.records[k];
@@ -774,6 +852,27 @@ static gboolean read_events(reader_ctx *c, int workers)
 }
 
 /* ---- entry point ------------------------------------------------------- */
+
+/* read_events() on a copy of the reader on the heap: when the watchdog
+ * abandons the reading threads, they keep that copy, the trace and the
+ * tables it points to (this reader forgets them), so whatever they still
+ * do touches memory nobody frees. */
+static gboolean read_events_watched(reader_ctx *c, int workers)
+{
+  reader_ctx *h = g_memdup2(c, sizeof *c);
+  gboolean ok = read_events(h, workers);
+  if (h->abandoned) {
+    abandon(h);
+    abandon((char *)c->path);
+    c->abandoned = TRUE;
+    c->t = NULL;
+    c->strings = NULL; /* the tables stay with the threads */
+    return FALSE;
+  }
+  *c = *h;
+  g_free(h);
+  return ok;
+}
 
 /* Before libotf2 opens them: every location's files (otf2_check_location)
  * and, when the trace is built in memory, its events against the memory
@@ -891,7 +990,8 @@ trace *otf2_scan(const char *path, const otf2_sink *sink, int workers, GError **
   OTF2_Reader_Close(rd);
   rd = NULL;
   if (!ok || !build_comms(&c) || !check_locations(&c) ||
-      (sink && sink->defs && !sink->defs(sink->user, c.t, &local)) || !read_events(&c, workers))
+      (sink && sink->defs && !sink->defs(sink->user, c.t, &local)) ||
+      !read_events_watched(&c, workers))
     goto out;
   finish(&c);
 out:
@@ -913,7 +1013,8 @@ out:
     g_array_free(c.locations, TRUE);
     g_array_free(c.comm_defs, TRUE);
   }
-  g_free(anchor);
+  if (!c.abandoned)
+    g_free(anchor);
   return t;
 }
 

@@ -56,7 +56,14 @@ typedef struct otf2_sink {
   void (*record)(void *user, int worker, int rank, const trace_event *e);
   void (*end)(void *user, int worker, int rank);
   void *user;
+  double stall_seconds;      /* the reader's watchdog (0: OTF2_STALL_SECONDS) */
 } otf2_sink;
+
+/* A read in which no record and no location start came for this long is
+ * stuck (libotf2 looping on a damaged file): otf2_scan returns an error
+ * naming the archive and abandons the reading threads and their memory
+ * (they end with the process). */
+#define OTF2_STALL_SECONDS 120.0
 
 /* Reads `path` like trace_read_otf2(); with a sink the returned trace
  * holds the definitions, statistics and duration but no events (the

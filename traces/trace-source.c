@@ -444,7 +444,7 @@ trace_source *trace_source_stream(const char *path, const progress *pr, GError *
     w->bytes = g_array_new(FALSE, FALSE, sizeof(int64_t));
     w->msgs = g_array_new(FALSE, FALSE, sizeof(int64_t));
   }
-  otf2_sink sink = { pass_defs, pass_begin, pass_record, pass_end, s };
+  otf2_sink sink = { pass_defs, pass_begin, pass_record, pass_end, s, 0 };
   trace *t = otf2_scan(path, &sink, workers, error);
   gboolean ok = t != NULL;
   s->t = s->owned = t;
