@@ -166,7 +166,8 @@ static int export_simgrid(int argc, char **argv)
     goto fail;
   src = trace_source_stream(c.trace, cli_progress(&c), &e);
   cli_progress_end();
-  if (!src || !(m = placement(&c, p, src, &e)) || !(o = output_open_dir(out, NULL, &e)))
+  if (!src || !(m = placement(&c, p, src, &e)) ||
+      !(o = output_open_dir(out, cli_progress(&c), &e)))
     goto fail;
   ti_stats st;
   if (!write_folder(&c, p, src, m, &colls, min_compute, output_dir(o), notes, &st, &e)) {
