@@ -23,31 +23,15 @@
 #include <string.h>
 
 #include "util/budget.h"
+#include "util/output.h"
 
 static char *fuzz_dir;
 
 /* Removes `path` and everything below it. */
-G_GNUC_UNUSED static void fuzz_remove_tree(const char *path)
-{
-  GDir *d = g_dir_open(path, 0, NULL);
-  const char *name;
-  while (d && (name = g_dir_read_name(d))) {
-    char *p = g_build_filename(path, name, NULL);
-    if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
-      fuzz_remove_tree(p);
-    else
-      g_unlink(p);
-    g_free(p);
-  }
-  if (d)
-    g_dir_close(d);
-  g_rmdir(path);
-}
-
 static void fuzz_cleanup(void)
 {
   if (fuzz_dir)
-    fuzz_remove_tree(fuzz_dir);
+    output_remove_tree(fuzz_dir);
 }
 
 /* Warnings and notes are silent; a critical or an error is a finding: said

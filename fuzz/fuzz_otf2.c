@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   fuzz_init();
   char *dir = g_build_filename(fuzz_dir, "archive", NULL);
-  fuzz_remove_tree(dir);
+  output_remove_tree(dir);
   g_mkdir(dir, 0755);
   blob_unpack(data, size, dir);
   GError *e = NULL;
@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   }
   trace_free(t);
   g_clear_error(&e);
-  fuzz_remove_tree(dir);
+  output_remove_tree(dir);
   g_free(dir);
   return 0;
 }

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "routing/platform.h"
+#include "util/output.h"
 
 static inline platform *tu_platform(const char *spec)
 {
@@ -59,18 +60,7 @@ static inline char *tu_data(const char *rel)
 /* Removes `path` and, if it is a directory, everything below it. */
 static inline void tu_rm_rf(const char *path)
 {
-  if (g_file_test(path, G_FILE_TEST_IS_DIR) && !g_file_test(path, G_FILE_TEST_IS_SYMLINK)) {
-    GDir *d = g_dir_open(path, 0, NULL);
-    const char *name;
-    while (d && (name = g_dir_read_name(d))) {
-      char *child = g_build_filename(path, name, NULL);
-      tu_rm_rf(child);
-      g_free(child);
-    }
-    if (d)
-      g_dir_close(d);
-  }
-  g_remove(path);
+  output_remove_tree(path);
 }
 
 #define TU_TMP_ENV "MAPSIM_TEST_TMP"

@@ -241,21 +241,20 @@ gboolean output_stopped(const output *o)
   return progress_stopped(o->prog);
 }
 
-static void remove_tree(const char *path)
+void output_remove_tree(const char *path)
 {
-  GDir *d = g_dir_open(path, 0, NULL);
-  const char *name;
-  while (d && (name = g_dir_read_name(d))) {
-    char *p = g_build_filename(path, name, NULL);
-    if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
-      remove_tree(p);
-    else
-      g_unlink(p);
-    g_free(p);
+  if (g_file_test(path, G_FILE_TEST_IS_DIR) && !g_file_test(path, G_FILE_TEST_IS_SYMLINK)) {
+    GDir *d = g_dir_open(path, 0, NULL);
+    const char *name;
+    while (d && (name = g_dir_read_name(d))) {
+      char *child = g_build_filename(path, name, NULL);
+      output_remove_tree(child);
+      g_free(child);
+    }
+    if (d)
+      g_dir_close(d);
   }
-  if (d)
-    g_dir_close(d);
-  g_rmdir(path);
+  g_remove(path);
 }
 
 void output_abort(output *o)
@@ -267,7 +266,7 @@ void output_abort(output *o)
   o->f = NULL;
   if (o->tmp) {
     if (o->kind == OUT_DIR)
-      remove_tree(o->tmp);
+      output_remove_tree(o->tmp);
     else
       g_unlink(o->tmp);
     live_remove(o);

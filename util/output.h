@@ -77,6 +77,10 @@ gboolean output_write_all(const char *path, const char *data, gsize len, const p
 /* Removes every temporary still registered (files and directories). */
 void output_abort_all(void);
 
+/* Removes `path` and, for a directory, everything below it; symbolic links
+ * are removed, never followed. Errors are ignored: it is for clean-ups. */
+void output_remove_tree(const char *path);
+
 /* From a signal handler: unlinks the registered temporary files (only
  * async-signal-safe calls; temporary directories are left). */
 void output_unlink_all_from_signal(void);
