@@ -313,3 +313,54 @@ Test(simgrid, bundled_traces_replay_in_simgrid, .timeout = 600)
   tu_rm_rf(tmp);
   g_free(tmp);
 }
+
+/* A Waitall that completes every open request is one `waitall` (SMPI's
+ * waitall waits for all of them), and SimGrid replays it in mapsim's time:
+ * a 27-rank non-blocking stencil, 6 Irecv + 6 Isend + Waitall per
+ * iteration, 2 iterations. */
+Test(simgrid, whole_waitall_is_one_action, .timeout = 300)
+{
+  char *tmp = tu_tmp_dir();
+  g_autofree char *tr = g_build_filename(tmp, "st27", NULL);
+  g_autofree char *dir = g_build_filename(tmp, "ti", NULL);
+  char *out = NULL, *err = NULL;
+  const char *gen[] = { "gen", "--pattern", "stencil3d", "--ranks", "27", "--dims", "3x3x3",
+                        "--periodic", "--nonblocking", "-i", "2", "-b", "65536", "-o", tr, "-q",
+                        NULL };
+  cr_assert_eq(tu_run(&out, &err, gen), 0, "%s", err);
+  g_free(out);
+  g_free(err);
+  const char *exp[] = { "export", "simgrid", "-p", "torus:4x4x4", "-t", tr, "--preset", "simgrid",
+                        "--compute-scale", "0", "-o", dir, NULL };
+  cr_assert_eq(tu_run(&out, &err, exp), 0, "%s", err);
+  g_free(out);
+  g_free(err);
+  for (int r = 0; r < 27; r++) {
+    g_autofree char *rel = g_strdup_printf("ranks/%d.txt", r);
+    g_autofree char *text = slurp(dir, rel);
+    int waitall = 0, wait = 0, isend = 0, irecv = 0;
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    for (char **l = lines; *l; l++) {
+      const char *a = strchr(*l, ' ');
+      if (!a)
+        continue;
+      waitall += strcmp(a, " waitall") == 0;
+      wait += g_str_has_prefix(a, " wait ");
+      isend += g_str_has_prefix(a, " isend ");
+      irecv += g_str_has_prefix(a, " irecv ");
+    }
+    cr_assert(waitall == 2 && wait == 0 && isend == 12 && irecv == 12,
+              "rank %d: %d waitall, %d wait, %d isend, %d irecv", r, waitall, wait, isend, irecv);
+  }
+  tu_rm_rf(dir);
+  char *smpirun = g_find_program_in_path("smpirun");
+  g_autofree char *replay = smpireplaymain();
+  if (smpirun && replay) {
+    double sg = simgrid_makespan("torus:4x4x4", tr, NULL, dir);
+    double ms = mapsim_makespan("torus:4x4x4", tr, NULL);
+    cr_assert(sg > 0 && fabs(ms - sg) <= 2e-3 * sg, "SimGrid %.9g s, mapsim %.9g s", sg, ms);
+  }
+  g_free(smpirun);
+  tu_rm_rf(tmp);
+  g_free(tmp);
+}
