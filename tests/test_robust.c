@@ -914,7 +914,8 @@ Test(robust, otf2_watchdog)
 
 /* Inputs the fuzzers found: the facts of a ring of a million nodes (once
  * an O(n^2) loop: minutes), a --set name GKeyFile refuses (once a GLib
- * critical on stderr); and the replay sized against the budget. */
+ * critical on stderr); the replay sized against the budget; OTF2 arrays
+ * longer than their records (once a 32 GB allocation inside libotf2). */
 Test(robust, found_by_fuzzing)
 {
   char *out = NULL;
@@ -929,4 +930,28 @@ Test(robust, found_by_fuzzing)
   EXPECT(2, "the replay of 64 ranks and 4608 records: needs about", "simulate", "-p",
          "torus:4x4x4", "-t", st, "--max-memory", "12M");
   g_free(st);
+
+  /* a group of 2^32 - 1 members (one byte, 0xff) made libotf2 malloc 32 GB
+   * for them; ring-8's first group record is at byte 420 of traces.def
+   * (type, length 23, self, name, type, member count at 425); a mapping
+   * table's 64-bit count is the same allocation in local definitions
+   * (casita-10's 1.def: the record at byte 18, its count at 21) */
+  char *dir = tu_tmp_dir();
+  char *ring8 = tu_src("traces/data/ring-8");
+  char *a = copy_archive(ring8, dir, "group");
+  const uint8_t all = 0xff;
+  patch(a, "traces.def", 425, &all, 1);
+  EXPECT(2, "traces.def: 4294967295 group members announced in a record of 23 bytes at byte 420, "
+         "expected an intact OTF2 definition file", "trace", "info", a);
+  g_free(a);
+  char *casita = tu_src("tests/data/traces/casita-10_scorep_mpi_tags");
+  a = copy_archive(casita, dir, "mapping");
+  patch(a, "traces/1.def", 21, &all, 1);
+  EXPECT(2, "1.def: 18446744073709551615 mapping table entries announced in a record of 10 bytes "
+         "at byte 18", "trace", "info", a);
+  g_free(a);
+  g_free(casita);
+  g_free(ring8);
+  tu_rm_rf(dir);
+  g_free(dir);
 }

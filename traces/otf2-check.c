@@ -13,6 +13,20 @@
  * count with two strings each, an 8-byte trace id, from format 3 on two
  * 32-bit counts), so it is decoded here in full and every count is checked
  * against the bytes that would have to hold it.
+ *
+ * The definition files (global and local) are walked record by record for
+ * the two records whose arrays libotf2 allocates before reading them: a
+ * group's members (a 32-bit count, 32 GB of pointers at 2^32 - 1) and a
+ * local mapping table's entries (a 64-bit count). Every member and entry
+ * takes at least one byte of its record, so a larger count is a damaged
+ * file. Layout (OTF2_Buffer.c, OTF2_GlobalDefReader_inc.c, otf2_id_map.c
+ * of OTF2 1.x-3.x): chunks of the anchor's definition chunk size, each a
+ * header (3, the endianness byte 0x42 or 0x23, first and last record
+ * number as 8-byte integers), records (a type byte, a length byte or 0xff
+ * and an 8-byte length, the fields) and 0 (end of chunk) or 2 (end of
+ * file); compressed integers are a byte count then as many bytes, 0xff
+ * for all bits set. Where the framing itself is damaged the walk stops:
+ * libotf2 stops there too, with its own error.
  */
 #include "traces/trace-private.h"
 
@@ -100,7 +114,121 @@ static gboolean check_file(const char *path, const char *expected, uint64_t max,
   return TRUE;
 }
 
-gboolean otf2_check_anchor(const char *anchor, GError **error)
+/* OTF2's record types with an array sized before it is read (the group has
+ * the same number in global and local definitions; 5 is a mapping table in
+ * local and clock properties in global definitions). */
+enum { DEF_MAPPING_TABLE = 5, DEF_GROUP = 18 };
+
+/* A compressed integer (OTF2_Buffer_ReadUint64) of at most `max` bytes. */
+static gboolean compressed(cursor *c, gboolean big, int max, uint64_t *v)
+{
+  const uint8_t *b;
+  if (!take(c, 1, &b))
+    return FALSE;
+  if (*b == 0xff) {
+    *v = UINT64_MAX;
+    return TRUE;
+  }
+  int n = *b;
+  if (n > max || !take(c, (size_t)n, &b))
+    return FALSE;
+  *v = 0;
+  for (int i = 0; i < n; i++)
+    *v |= (uint64_t)b[big ? n - 1 - i : i] << (8 * i);
+  return TRUE;
+}
+
+/* The length of the array of record `type` (its fields in `rec`) and the
+ * bytes the record has left for it; FALSE when the record has no such array
+ * or ends before its count (libotf2 then fails on it by itself). */
+static gboolean array_of(cursor rec, uint8_t type, gboolean local, gboolean big, uint64_t *count,
+                         uint64_t *room, const char **what)
+{
+  const uint8_t *b;
+  uint64_t v;
+  if (type == DEF_GROUP) {
+    /* self, name, type (OTF2 1.0), member count */
+    if (!compressed(&rec, big, 4, &v) || !compressed(&rec, big, 4, &v) || !take(&rec, 1, &b) ||
+        !compressed(&rec, big, 4, count))
+      return FALSE;
+    *count = MIN(*count, UINT32_MAX);
+    *what = "group members";
+  } else if (type == DEF_MAPPING_TABLE && local) {
+    /* mapping type, entry count, dense (0) or sparse (1: pairs) */
+    if (!take(&rec, 1, &b) || !compressed(&rec, big, 8, count) || !take(&rec, 1, &b))
+      return FALSE;
+    if (*b == 1)
+      *count = *count > UINT64_MAX / 2 ? UINT64_MAX : 2 * *count;
+    *what = "mapping table entries";
+  } else {
+    return FALSE;
+  }
+  *room = (uint64_t)(rec.end - rec.p);
+  return TRUE;
+}
+
+/* Walks the definition file `path` (global or local) for arrays longer
+ * than their records (see the top of the file). */
+static gboolean check_defs(const char *path, uint64_t chunk, gboolean local, GError **error)
+{
+  GMappedFile *m = g_mapped_file_new(path, FALSE, NULL);
+  if (m == NULL)
+    return TRUE; /* libotf2 says it cannot read it */
+  const uint8_t *data = (const uint8_t *)g_mapped_file_get_contents(m);
+  size_t size = g_mapped_file_get_length(m);
+  gboolean ok = TRUE, done = FALSE;
+  for (size_t start = 0; ok && !done && data && start < size; start += chunk) {
+    cursor c = { data + start, data + MIN(size, start + chunk) };
+    const uint8_t *b;
+    if (!take(&c, 18, &b) || b[0] != 3 || (b[1] != 0x42 && b[1] != 0x23))
+      break;
+    gboolean big = b[1] == 0x23;
+    for (;;) {
+      const uint8_t *at;
+      if (!take(&c, 1, &at) || *at == 2) {
+        done = TRUE;
+        break;
+      }
+      if (*at == 0)
+        break; /* the next chunk */
+      uint64_t len;
+      if (!take(&c, 1, &b)) {
+        done = TRUE;
+        break;
+      }
+      len = *b;
+      if (len == 0xff) {
+        if (!take(&c, 8, &b)) {
+          done = TRUE;
+          break;
+        }
+        len = 0;
+        for (int i = 0; i < 8; i++)
+          len |= (uint64_t)b[big ? i : 7 - i] << (8 * (7 - i));
+      }
+      if (len > (uint64_t)(c.end - c.p)) {
+        done = TRUE;
+        break;
+      }
+      cursor rec = { c.p, c.p + len };
+      c.p += len;
+      uint64_t count = 0, room = 0;
+      const char *what = NULL;
+      if (array_of(rec, *at, local, big, &count, &room, &what) && count > room) {
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT,
+                    "%s: %" G_GUINT64_FORMAT " %s announced in a record of %" G_GUINT64_FORMAT
+                    " bytes at byte %zu, expected an intact OTF2 definition file",
+                    path, count, what, len, (size_t)(at - data));
+        ok = FALSE;
+        break;
+      }
+    }
+  }
+  g_mapped_file_unref(m);
+  return ok;
+}
+
+gboolean otf2_check_anchor(const char *anchor, uint64_t *def_chunk_size, GError **error)
 {
   if (!check_file(anchor, "an OTF2 anchor file", ANCHOR_MAX, NULL, error))
     return FALSE;
@@ -160,17 +288,24 @@ gboolean otf2_check_anchor(const char *anchor, GError **error)
                 " bytes) can hold, expected an intact archive", anchor, nloc, ndefs, defs, size);
     ok = FALSE;
   }
+  ok = ok && check_defs(defs, def_chunk, FALSE, error);
   g_free(defs);
   g_free(base);
+  if (ok)
+    *def_chunk_size = def_chunk;
   return ok;
 }
 
-gboolean otf2_check_location(const char *evt, const char *def, uint64_t nevents, GError **error)
+gboolean otf2_check_location(const char *evt, const char *def, uint64_t nevents,
+                             uint64_t def_chunk, GError **error)
 {
   /* a local definition file is optional, but not an empty one */
   if (g_file_test(def, G_FILE_TEST_EXISTS) &&
-      !check_file(def, "the location's local definitions (or no file)", 0, NULL, error))
+      (!check_file(def, "the location's local definitions (or no file)", 0, NULL, error) ||
+       !check_defs(def, def_chunk, TRUE, error)))
     return FALSE;
+  if (nevents == 0)
+    return TRUE; /* no events, no event file needed */
   uint64_t size = 0;
   if (!check_file(evt, "the event file the location's definition announces", 0, &size, error))
     return FALSE;

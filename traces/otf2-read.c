@@ -62,6 +62,7 @@ typedef struct {
   GArray *locations;      /* def_location */
   GArray *comm_defs;      /* pairs (comm ref, group ref, name ref) as uint64 triples */
   uint64_t resolution, offset, length;
+  uint64_t def_chunk;     /* the anchor's definition chunk size */
   trace_stats stats;
   const otf2_sink *sink;  /* where retained records go (NULL: into t) */
   gboolean abandoned;     /* the watchdog gave up on the reading threads */
@@ -882,10 +883,8 @@ static gboolean check_locations(reader_ctx *c)
   uint64_t kept = 0;
   for (guint i = 0; i < c->locations->len && *c->error == NULL; i++) {
     const def_location *l = &g_array_index(c->locations, def_location, i);
-    if (l->nevents == 0)
-      continue;
     char *evt = evt_path(c->path, l->id), *def = def_path(c->path, l->id);
-    otf2_check_location(evt, def, l->nevents, c->error);
+    otf2_check_location(evt, def, l->nevents, c->def_chunk, c->error);
     g_free(evt);
     g_free(def);
     if (l->rank >= 0)
@@ -959,7 +958,7 @@ trace *otf2_scan(const char *path, const otf2_sink *sink, int workers, GError **
   OTF2_Reader *rd = NULL;
   OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(otf2_quiet, NULL);
   char *anchor = find_anchor(path, &local);
-  if (anchor == NULL || !otf2_check_anchor(anchor, &local))
+  if (anchor == NULL || !otf2_check_anchor(anchor, &c.def_chunk, &local))
     goto out;
   c.path = anchor;
   c.strings = g_hash_table_new_full(NULL, NULL, NULL, g_free);

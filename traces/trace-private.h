@@ -21,12 +21,15 @@ gboolean trace_ticks_to_ps(uint64_t ticks, uint64_t offset, uint64_t resolution,
 
 /* Before libotf2 sees an archive (otf2-check.c): the anchor decoded and
  * checked (chunk sizes, substrate, compression, counts against the bytes
- * that hold them) and its global definition file present; then per
- * location its event file present and large enough for the events its
- * definition announces, its local definition file absent or not empty.
- * FALSE + an error naming the file otherwise. */
-gboolean otf2_check_anchor(const char *anchor, GError **error);
-gboolean otf2_check_location(const char *evt, const char *def, uint64_t nevents, GError **error);
+ * that hold them) and its global definition file present, its group
+ * records no longer than their members (*def_chunk: the definition chunk
+ * size); then per location its event file present and large enough for
+ * the events its definition announces, its local definition file absent
+ * or not empty, with groups and mapping tables no longer than their
+ * entries. FALSE + an error naming the file otherwise. */
+gboolean otf2_check_anchor(const char *anchor, uint64_t *def_chunk, GError **error);
+gboolean otf2_check_location(const char *evt, const char *def, uint64_t nevents,
+                             uint64_t def_chunk, GError **error);
 
 /* Writing an OTF2 archive rank by rank (otf2-write.c), so that a trace
  * never has to be in memory whole: `defs` gives the ranks, regions and
