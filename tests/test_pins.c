@@ -1,6 +1,7 @@
 /* test_pins.c - replay results pinned bit for bit.
  *
- * Every OTF2 trace in the repository (traces/data, tests/data/traces) and a
+ * Every OTF2 trace in the repository (traces/data, tests/data/traces; the
+ * EZTrace archive aside, which is never streamed: test_eztrace) and a
  * few synthesized ones that reach the paths the bundled traces do not
  * (rendezvous messages, random gaps, collectives, blocking exchanges) are
  * replayed with every model of the registry, on two platforms, two

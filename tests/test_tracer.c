@@ -347,3 +347,154 @@ Test(tracer, mpich, .timeout = 600)
 {
   traced_run(&mpich);
 }
+
+/* ---- EZTrace on the same program --------------------------------------- */
+
+/* tracer_app under `eztrace -t openmpi` (Debian's eztrace 2.0, whose
+ * openmpi module is built for Debian's Open MPI), 4 ranks: mapsim reads
+ * the archive EZTrace writes, pairs every one of its non-blocking receives
+ * with a send (otf2-eztrace.c) and says so once; what it carries per rank
+ * pair is the program's tally less the MPI_Sendrecv messages, which
+ * EZTrace 2.0 does not record (one per rank, 1000 + 10 * rank bytes, to the
+ * next lower rank of its parity, the highest one for ranks 0 and 1: the
+ * halves of MPI_Comm_split(me % 2, key P - me)). Skips, saying why, when
+ * eztrace is not installed or cannot start a plain MPI program here. */
+enum { EZ_NP = 4 };
+
+static void eztrace_run_cleanup(void *dir)
+{
+  tu_rm_rf(dir);
+}
+
+static GPtrArray *eztrace_argv(const char *out_dir, int np, const char *app, const char *arg)
+{
+  GPtrArray *a = mpi_argv(&mpi_open_mpi, np, NULL);
+  g_ptr_array_add(a, g_strdup("eztrace"));
+  g_ptr_array_add(a, g_strdup("-t"));
+  g_ptr_array_add(a, g_strdup("openmpi"));
+  g_ptr_array_add(a, g_strdup("-o"));
+  g_ptr_array_add(a, g_strdup(out_dir));
+  g_ptr_array_add(a, g_strdup(app));
+  if (arg)
+    g_ptr_array_add(a, g_strdup(arg));
+  g_ptr_array_add(a, NULL);
+  return a;
+}
+
+Test(tracer, eztrace, .timeout = 600)
+{
+  const char *app = g_getenv(open_mpi.app);
+  cr_assert(app, "%s not set (run through meson test)", open_mpi.app);
+  char *ez = g_find_program_in_path("eztrace");
+  if (!ez)
+    cr_skip_test("eztrace not found (Debian packages eztrace libeztrace-dev)");
+  g_free(ez);
+  mpi_skip_unless_launcher_starts(&mpi_open_mpi, app);
+  char *tmp = tu_tmp_dir();
+  char *dir = g_build_filename(tmp, "ez", NULL), *prefix = g_build_filename(tmp, "tally", NULL);
+  char *out = NULL, *err = NULL;
+  /* can eztrace start MPI_Init and MPI_Finalize under mpirun here? */
+  GPtrArray *a = eztrace_argv(dir, 2, app, NULL);
+  int rc = mpi_run((char **)a->pdata, &out, &err, eztrace_run_cleanup, dir);
+  g_ptr_array_unref(a);
+  if (rc != 0)
+    cr_skip_test("eztrace -t openmpi cannot start a plain 2-rank Open MPI program here (exit "
+                 "%d): %s%s", rc, out, err);
+  g_free(out);
+  g_free(err);
+  tu_rm_rf(dir);
+  a = eztrace_argv(dir, EZ_NP, app, prefix);
+  rc = mpi_run((char **)a->pdata, &out, &err, eztrace_run_cleanup, dir);
+  g_ptr_array_unref(a);
+  cr_assert_eq(rc, 0, "eztrace run failed (%d): %s%s", rc, out, err);
+  g_free(out);
+  g_free(err);
+  char *archive = g_build_filename(dir, "tracer_app_trace", NULL);
+  char *anchor = g_build_filename(archive, "eztrace_log.otf2", NULL);
+  cr_assert(g_file_test(anchor, G_FILE_TEST_IS_REGULAR), "EZTrace wrote no %s", anchor);
+  /* the program's tally, less the unrecorded MPI_Sendrecv messages */
+  int64_t msgs[EZ_NP][EZ_NP] = { { 0 } }, bytes[EZ_NP][EZ_NP] = { { 0 } }, total = 0, total_b = 0;
+  for (int r = 0; r < EZ_NP; r++) {
+    char *path = g_strdup_printf("%s.%d", prefix, r), *text = NULL;
+    cr_assert(g_file_get_contents(path, &text, NULL, NULL), "%s missing", path);
+    char **lines = g_strsplit(text, "\n", -1);
+    for (int i = 0; lines[i]; i++) {
+      int d;
+      long m, b;
+      if (sscanf(lines[i], "p2p %d %ld %ld", &d, &m, &b) == 3) {
+        msgs[r][d] += m;
+        bytes[r][d] += b;
+      }
+    }
+    g_strfreev(lines);
+    g_free(text);
+    g_free(path);
+    int to = r >= 2 ? r - 2 : EZ_NP - 2 + r % 2;
+    msgs[r][to]--;
+    bytes[r][to] -= 1000 + 10 * r;
+  }
+  for (int s = 0; s < EZ_NP; s++)
+    for (int d = 0; d < EZ_NP; d++) {
+      total += msgs[s][d];
+      total_b += bytes[s][d];
+    }
+  GError *e = NULL;
+  trace *t = trace_read_otf2(archive, &e);
+  cr_assert_not_null(t, "%s", e ? e->message : "?");
+  cr_assert_eq(t->nranks, EZ_NP);
+  cr_assert_eq(t->stats.records[REC_MPI_IRECV], 0);
+  int64_t requests = t->stats.records[REC_MPI_IRECV_REQUEST];
+  cr_assert_eq(requests, EZ_NP * 21, "12 halo, 7 completion and 2 persistent receives per rank");
+  char *want = g_strdup_printf("EZTrace trace: its %ld non-blocking receives", (long)requests);
+  cr_assert(t->notice && strstr(t->notice, want), "%s", t->notice ? t->notice : "no notice");
+  g_free(want);
+  trace_summary s;
+  trace_summarize(t, &s);
+  cr_assert_eq(s.per_kind[TRACE_IRECV], requests);
+  cr_assert_eq(s.unmatched_sends, 0);
+  cr_assert_eq(s.unmatched_recvs, 0);
+  commgraph *g = trace_commgraph(t, FALSE, NULL, NULL);
+  int64_t got_m[EZ_NP][EZ_NP] = { { 0 } }, got_b[EZ_NP][EZ_NP] = { { 0 } };
+  for (int src = 0; src < EZ_NP; src++)
+    for (int k = g->xadj[src]; k < g->xadj[src + 1]; k++) {
+      got_m[src][g->adj[k]] += g->msgs[k];
+      got_b[src][g->adj[k]] += g->bytes[k];
+    }
+  for (int src = 0; src < EZ_NP; src++)
+    for (int dst = 0; dst < EZ_NP; dst++) {
+      cr_assert_eq(got_m[src][dst], msgs[src][dst], "%d -> %d: %ld messages, sent %ld", src,
+                   dst, (long)got_m[src][dst], (long)msgs[src][dst]);
+      cr_assert_eq(got_b[src][dst], bytes[src][dst], "%d -> %d: %ld bytes, sent %ld", src, dst,
+                   (long)got_b[src][dst], (long)bytes[src][dst]);
+    }
+  commgraph_free(g);
+  trace_free(t);
+  /* otf2-print sees as many sends and receive requests */
+  char *argv[] = { "otf2-print", anchor, NULL };
+  cr_assert_eq(mpi_spawn(argv, &out, &err), 0, "otf2-print: %s", err);
+  int sends = count_prefix(out, "MPI_SEND") + count_prefix(out, "MPI_ISEND");
+  cr_assert_eq(sends, total, "otf2-print: %d sends, expected %ld", sends, (long)total);
+  cr_assert_eq(sum_lengths(out, "MPI_SEND") + sum_lengths(out, "MPI_ISEND"), total_b);
+  cr_assert_eq(count_prefix(out, "MPI_IRECV_REQUEST"), requests);
+  cr_assert_eq(count_prefix(out, "MPI_IRECV"), 0);
+  g_free(out);
+  g_free(err);
+  /* the replay: everything delivered, pre == post, the warning once */
+  const char *sim[] = { "simulate", "--platform", "torus:2x2x1", "--trace", archive, "--json",
+                        NULL };
+  cr_assert_eq(tu_run(&out, &err, sim), 0, "%s", err);
+  want = g_strdup_printf("\"p2p_messages\" : %ld,", (long)total);
+  cr_assert(strstr(out, want), "%s not in %s", want, out);
+  g_free(want);
+  cr_assert(strstr(out, "\"pre_post_match\" : true"), "%s", out);
+  cr_assert_eq(tu_lines(err), 1, "%s", err);
+  cr_assert(g_str_has_prefix(err, "mapsim: warning: ") && strstr(err, "EZTrace trace"), "%s",
+            err);
+  g_free(out);
+  g_free(err);
+  g_free(anchor);
+  g_free(archive);
+  g_free(dir);
+  g_free(prefix);
+  g_free(tmp);
+}

@@ -25,11 +25,15 @@
  */
 #include "traces/trace-private.h"
 
+#include <glib/gstdio.h>
 #include <otf2/otf2.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "traces/otf2-eztrace-private.h"
 #include "util/budget.h"
 #include "util/checked.h"
 
@@ -53,7 +57,9 @@ typedef struct {
   trace *t;
   GHashTable *strings;    /* ref -> char* */
   GHashTable *regions;    /* region ref -> index+1 in t->regions, 0 = not MPI */
-  GHashTable *groups;     /* ref -> def_group* */
+  GHashTable *groups;     /* ref -> def_group* (communicator groups) */
+  GHashTable *locgroups;  /* ref -> def_group* of type COMM_LOCATIONS: EZTrace gives
+                           * it the id of MPI_COMM_WORLD's COMM_GROUP */
   GHashTable *comms;      /* comm ref -> index+1 in t->comms */
   /* the same as flat arrays when the refs are small (they usually count
    * from 0): one load per record instead of a hash lookup */
@@ -65,6 +71,8 @@ typedef struct {
   uint64_t def_chunk;     /* the anchor's definition chunk size */
   trace_stats stats;
   const otf2_sink *sink;  /* where retained records go (NULL: into t) */
+  gboolean eztrace;       /* written by EZTrace (otf2-eztrace-private.h) */
+  gboolean no_creator;    /* the anchor names no creator: EZTRACE_MARK decides */
   gboolean abandoned;     /* the watchdog gave up on the reading threads */
 } reader_ctx;
 
@@ -154,6 +162,7 @@ static OTF2_CallbackCode on_clock(void *ud, uint64_t res, uint64_t off, uint64_t
 static OTF2_CallbackCode on_string(void *ud, OTF2_StringRef self, const char *s)
 {
   reader_ctx *c = ud;
+  c->eztrace = c->eztrace || (c->no_creator && strcmp(s, EZTRACE_MARK) == 0);
   g_hash_table_insert(c->strings, GUINT_TO_POINTER(self), g_strdup(s));
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -194,7 +203,8 @@ static OTF2_CallbackCode on_group(void *ud, OTF2_GroupRef self, OTF2_StringRef n
   g->paradigm = paradigm;
   g->nmembers = n;
   g->members = g_memdup2(members, sizeof(uint64_t) * n);
-  g_hash_table_replace(c->groups, GUINT_TO_POINTER(self), g);
+  g_hash_table_replace(type == OTF2_GROUP_TYPE_COMM_LOCATIONS ? c->locgroups : c->groups,
+                       GUINT_TO_POINTER(self), g);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -241,11 +251,9 @@ static def_group *find_world_group(reader_ctx *c)
   def_group *unknown = NULL;
   GHashTableIter it;
   gpointer v;
-  g_hash_table_iter_init(&it, c->groups);
+  g_hash_table_iter_init(&it, c->locgroups);
   while (g_hash_table_iter_next(&it, NULL, &v)) {
     def_group *g = v;
-    if (g->type != OTF2_GROUP_TYPE_COMM_LOCATIONS)
-      continue;
     if (g->paradigm == OTF2_PARADIGM_MPI)
       return g;
     if (g->paradigm == OTF2_PARADIGM_UNKNOWN)
@@ -912,12 +920,36 @@ static gboolean has_magic(const char *anchor)
   return n == sizeof head && memcmp(head, magic, sizeof magic) == 0;
 }
 
-/* The anchor file of `path` (a .otf2 file or a directory holding
- * traces.otf2); NULL + error when missing. */
-static char *find_anchor(const char *path, GError **error)
+/* The only *.otf2 file in `dir`, or NULL (none, or several). */
+static char *only_anchor_in(const char *dir)
 {
-  char *anchor = g_file_test(path, G_FILE_TEST_IS_DIR) ? g_build_filename(path, "traces.otf2", NULL)
-                                                        : g_strdup(path);
+  GDir *d = g_dir_open(dir, 0, NULL);
+  const char *name;
+  char *found = NULL;
+  int n = 0;
+  while (d && (name = g_dir_read_name(d)))
+    if (g_str_has_suffix(name, ".otf2") && n++ == 0)
+      found = g_build_filename(dir, name, NULL);
+  if (d)
+    g_dir_close(d);
+  if (n != 1)
+    g_clear_pointer(&found, g_free);
+  return found;
+}
+
+char *otf2_find_anchor(const char *path, GError **error)
+{
+  char *anchor = NULL;
+  if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
+    anchor = g_build_filename(path, "traces.otf2", NULL);
+    char *only = g_file_test(anchor, G_FILE_TEST_EXISTS) ? NULL : only_anchor_in(path);
+    if (only) {
+      g_free(anchor);
+      anchor = only;
+    }
+  } else {
+    anchor = g_strdup(path);
+  }
   if (!g_file_test(anchor, G_FILE_TEST_IS_REGULAR)) {
     g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO,
                 "%s: %s, expected an OTF2 archive (anchor .otf2 file or its directory)", anchor,
@@ -951,19 +983,35 @@ static void finish(reader_ctx *c)
     trace_shrink(t);
 }
 
+/* EZTrace announces 2 events for every location whatever its file holds:
+ * the file's size bounds them instead (2 bytes per record at least, the
+ * rule of otf2_check_location), for the reading and the memory budget. */
+static void eztrace_bound_events(reader_ctx *c)
+{
+  for (guint i = 0; i < c->locations->len; i++) {
+    def_location *l = &g_array_index(c->locations, def_location, i);
+    char *evt = evt_path(c->path, l->id);
+    GStatBuf st;
+    if (g_stat(evt, &st) == 0 && S_ISREG(st.st_mode))
+      l->nevents = (uint64_t)st.st_size / 2;
+    g_free(evt);
+  }
+}
+
 trace *otf2_scan(const char *path, const otf2_sink *sink, int workers, GError **error)
 {
   GError *local = NULL;
   reader_ctx c = { .error = &local, .resolution = 1, .sink = sink };
   OTF2_Reader *rd = NULL;
   OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(otf2_quiet, NULL);
-  char *anchor = find_anchor(path, &local);
+  char *anchor = otf2_find_anchor(path, &local);
   if (anchor == NULL || !otf2_check_anchor(anchor, &c.def_chunk, &local))
     goto out;
   c.path = anchor;
   c.strings = g_hash_table_new_full(NULL, NULL, NULL, g_free);
   c.regions = g_hash_table_new(NULL, NULL);
   c.groups = g_hash_table_new_full(NULL, NULL, NULL, def_group_free);
+  c.locgroups = g_hash_table_new_full(NULL, NULL, NULL, def_group_free);
   c.comms = g_hash_table_new(NULL, NULL);
   c.locations = g_array_new(FALSE, FALSE, sizeof(def_location));
   c.comm_defs = g_array_new(FALSE, FALSE, sizeof(uint64_t));
@@ -974,8 +1022,21 @@ trace *otf2_scan(const char *path, const otf2_sink *sink, int workers, GError **
     fail(&c, TRACE_ERROR_FORMAT, "cannot open, expected an OTF2 anchor file");
     goto out;
   }
+  char *creator = NULL;
+  if (OTF2_Reader_GetCreator(rd, &creator) == OTF2_SUCCESS && creator && *creator)
+    c.eztrace = eztrace_creator(creator);
+  else
+    c.no_creator = TRUE;
+  free(creator);
   if (!read_global_defs(rd, &c))
     goto out;
+  if (c.eztrace && sink) {
+    fail(&c, TRACE_ERROR_CONTENT, "an EZTrace archive cannot be streamed, expected it read "
+         "whole (trace_read_otf2)");
+    goto out;
+  }
+  if (c.eztrace)
+    eztrace_bound_events(&c);
   trace *scratch = c.t;
   c.t = NULL;
   gboolean ok = build_world(&c);
@@ -993,6 +1054,8 @@ trace *otf2_scan(const char *path, const otf2_sink *sink, int workers, GError **
       !read_events_watched(&c, workers))
     goto out;
   finish(&c);
+  if (c.eztrace)
+    eztrace_complete_irecvs(c.t, anchor);
 out:
   if (rd)
     OTF2_Reader_Close(rd);
@@ -1006,6 +1069,7 @@ out:
     g_hash_table_destroy(c.strings);
     g_hash_table_destroy(c.regions);
     g_hash_table_destroy(c.groups);
+    g_hash_table_destroy(c.locgroups);
     g_hash_table_destroy(c.comms);
     g_free(c.region_of);
     g_free(c.comm_of);

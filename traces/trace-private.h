@@ -19,6 +19,12 @@ void trace_reserve(trace *t, int rank, int64_t n);
  * or a result beyond int64 picoseconds (106 days). */
 gboolean trace_ticks_to_ps(uint64_t ticks, uint64_t offset, uint64_t resolution, int64_t *ps);
 
+/* The anchor file of `path`: a .otf2 file, or a directory holding
+ * traces.otf2 (Score-P, mapsim) or else exactly one *.otf2 file (EZTrace's
+ * eztrace_log.otf2), with the OTF2 signature; NULL + error (may be NULL)
+ * naming the file and what was expected otherwise. Caller frees. */
+char *otf2_find_anchor(const char *path, GError **error);
+
 /* Before libotf2 sees an archive (otf2-check.c): the anchor decoded and
  * checked (chunk sizes, substrate, compression, counts against the bytes
  * that hold them) and its global definition file present, its group

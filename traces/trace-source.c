@@ -2,6 +2,7 @@
  * trace-source.h): the collective call table, the first pass over an
  * archive and the compact per-rank record streams it leaves behind. */
 #include "traces/trace-source.h"
+#include "traces/otf2-eztrace-private.h"
 #include "traces/trace-private.h"
 
 #include <errno.h>
@@ -425,6 +426,16 @@ static FILE *open_spill(GError **error)
 
 trace_source *trace_source_stream(const char *path, const progress *pr, GError **error)
 {
+  /* an EZTrace archive's receive completions need the whole trace
+   * (otf2-eztrace.c): read in memory, owned by the source */
+  if (eztrace_probe(path)) {
+    trace *t = trace_read_otf2(path, error);
+    if (!t)
+      return NULL;
+    trace_source *m = trace_source_memory(t);
+    m->owned = t;
+    return m;
+  }
   trace_source *s = g_new0(trace_source, 1);
   int workers = MAX(g_get_num_processors(), 1);
   s->pr = pr;

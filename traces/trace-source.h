@@ -86,7 +86,10 @@ typedef struct trace_source trace_source;
 trace_source *trace_source_memory(const trace *t);
 
 /* Streams the OTF2 archive `path` (as trace_read_otf2 reads it; same
- * records, same errors). The first pass reports "read: records" to `pr`. */
+ * records, same errors). The first pass reports "read: records" to `pr`.
+ * An EZTrace archive is read whole into memory instead (approximating its
+ * receive completions needs every rank's sends; trace_read_otf2), held by
+ * the source: not streamed, its notice in trace_source_trace(). */
 trace_source *trace_source_stream(const char *path, const progress *pr, GError **error);
 
 /* Definitions, statistics and duration; events only for in-memory sources. */

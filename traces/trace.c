@@ -167,6 +167,7 @@ void trace_free(trace *t)
   for (int i = 0; i < t->nregions; i++)
     g_free(t->regions[i]);
   g_free(t->regions);
+  g_free(t->notice);
   for (int i = 0; i < t->ncomms; i++) {
     g_free(t->comms[i].name);
     g_free(t->comms[i].members);

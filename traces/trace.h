@@ -151,6 +151,9 @@ typedef struct trace {
   uint64_t start_ticks;      /* source clock value of time 0 (global offset) */
   int64_t duration_ps;       /* length of the trace (>= last event time) */
   trace_stats stats;         /* filled by the reader; zero for built traces */
+  char *notice;              /* what the reader had to approximate, one line for
+                              * the user (an EZTrace archive: otf2-eztrace.c), or
+                              * NULL; owned by the trace */
 } trace;
 
 /* Statistics of the retained events (what `mapsim trace info` prints). */
@@ -259,8 +262,12 @@ commgraph *trace_commgraph(const trace *t, gboolean with_collectives, const char
 commgraph *trace_commgraph_load(const char *path, gboolean with_collectives, GError **error);
 
 /* Reads an OTF2 archive (otf2-read.c). `path`: the anchor file or its
- * directory (then <dir>/traces.otf2). NULL + error (file: what was
- * expected) on bad input; OTF2's own error printing is silenced. */
+ * directory (then <dir>/traces.otf2, or the directory's only *.otf2 file,
+ * as EZTrace names it <program>_trace/eztrace_log.otf2). NULL + error
+ * (file: what was expected) on bad input; OTF2's own error printing is
+ * silenced. EZTrace 2.x archives are read too: their non-blocking
+ * receives have no completion records, which the reader approximates
+ * (otf2-eztrace.c) and says so in `notice`. */
 trace *trace_read_otf2(const char *path, GError **error);
 
 /* Writes `t` as an OTF2 archive in directory `dir` (created; it must not

@@ -27,6 +27,12 @@ int cli_fail(GError *error)
   return status;
 }
 
+void cli_trace_notice(const trace *t)
+{
+  if (t && t->notice)
+    fprintf(stderr, "mapsim: warning: %s\n", t->notice);
+}
+
 /* ---- shared options ---- */
 
 /* ARG_KEY: a platform key, stored as the --set override KEY=VALUE */
@@ -539,6 +545,7 @@ commgraph *cli_common_graph(const cli_common *c, gboolean *with_colls, GError **
     trace *t = trace_read_otf2(c->trace, error);
     if (!t)
       return NULL;
+    cli_trace_notice(t);
     commgraph *g = run_traffic_graph(t, c->collectives, with_colls, error);
     trace_free(t);
     return g;

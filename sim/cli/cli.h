@@ -31,6 +31,7 @@
 #include "models/model.h"
 #include "routing/platform.h"
 #include "traces/commgraph.h"
+#include "traces/trace.h"
 
 G_BEGIN_DECLS
 
@@ -118,6 +119,10 @@ void cli_common_clear(cli_common *c);
 /* Prints "mapsim: <message>" on stderr, frees `error`, returns its exit
  * status (util/status.h: 2 bad input, 3 internal error, 130 interrupted). */
 int cli_fail(GError *error);
+
+/* Prints what the trace reader approximated (trace->notice), once per
+ * trace read: "mapsim: warning: ..." on stderr. NULL or no notice: nothing. */
+void cli_trace_notice(const trace *t);
 
 /* Installs the handlers of SIGINT/SIGTERM (the first sets the stop flag the
  * progress hook carries, a second exits at once) and of crashes (exit 3

@@ -166,6 +166,8 @@ static int export_simgrid(int argc, char **argv)
     goto fail;
   src = trace_source_stream(c.trace, cli_progress(&c), &e);
   cli_progress_end();
+  if (src)
+    cli_trace_notice(trace_source_trace(src));
   if (!src || !(m = placement(&c, p, src, &e)) ||
       !(o = output_open_dir(out, cli_progress(&c), &e)))
     goto fail;

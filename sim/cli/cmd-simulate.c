@@ -302,6 +302,8 @@ static int simulate(const cli_common *c, const char *out)
     src = trace_source_stream(c->trace, cli_progress(c), &e);
     cli_progress_end();
   }
+  if (src)
+    cli_trace_notice(trace_source_trace(src));
   if (!src || !(g = run_traffic_graph_source(src, c->collectives, &with_colls, &e)))
     goto fail;
   spec.mapping_file = c->mapping;

@@ -214,6 +214,8 @@ static int run(const cli_common *c, study_args *a, const char *file)
   }
   if (!s)
     return fail_study(e);
+  for (int i = 0; i < s->ninputs; i++)
+    cli_trace_notice(s->inputs[i].t);
   int threads = c->threads > 0 ? c->threads : (int)g_get_num_processors();
   if (a->check) {
     print_size(s);
