@@ -368,7 +368,10 @@ static void eztrace_run_cleanup(void *dir)
 
 static GPtrArray *eztrace_argv(const char *out_dir, int np, const char *app, const char *arg)
 {
-  GPtrArray *a = mpi_argv(&mpi_open_mpi, np, NULL);
+  /* a sanitized tracer_app: eztrace preloads its libraries before the ASan
+   * runtime, which ASan refuses unless told; their leaks are not ours */
+  const char *env[] = { "ASAN_OPTIONS", "verify_asan_link_order=0:detect_leaks=0", NULL };
+  GPtrArray *a = mpi_argv(&mpi_open_mpi, np, env);
   g_ptr_array_add(a, g_strdup("eztrace"));
   g_ptr_array_add(a, g_strdup("-t"));
   g_ptr_array_add(a, g_strdup("openmpi"));
@@ -442,10 +445,14 @@ Test(tracer, eztrace, .timeout = 600)
   trace *t = trace_read_otf2(archive, &e);
   cr_assert_not_null(t, "%s", e ? e->message : "?");
   cr_assert_eq(t->nranks, EZ_NP);
-  cr_assert_eq(t->stats.records[REC_MPI_IRECV], 0);
+  /* EZTrace completes a persistent receive now and then (MPI_IRECV in
+   * MPI_Waitall, seen in sanitized runs), never another one */
   int64_t requests = t->stats.records[REC_MPI_IRECV_REQUEST];
+  int64_t recorded = t->stats.records[REC_MPI_IRECV];
   cr_assert_eq(requests, EZ_NP * 21, "12 halo, 7 completion and 2 persistent receives per rank");
-  char *want = g_strdup_printf("EZTrace trace: its %ld non-blocking receives", (long)requests);
+  cr_assert_leq(recorded, EZ_NP * 2);
+  char *want = g_strdup_printf("EZTrace trace: its %ld non-blocking receives",
+                               (long)(requests - recorded));
   cr_assert(t->notice && strstr(t->notice, want), "%s", t->notice ? t->notice : "no notice");
   g_free(want);
   trace_summary s;
@@ -476,7 +483,7 @@ Test(tracer, eztrace, .timeout = 600)
   cr_assert_eq(sends, total, "otf2-print: %d sends, expected %ld", sends, (long)total);
   cr_assert_eq(sum_lengths(out, "MPI_SEND") + sum_lengths(out, "MPI_ISEND"), total_b);
   cr_assert_eq(count_prefix(out, "MPI_IRECV_REQUEST"), requests);
-  cr_assert_eq(count_prefix(out, "MPI_IRECV"), 0);
+  cr_assert_eq(count_prefix(out, "MPI_IRECV"), recorded);
   g_free(out);
   g_free(err);
   /* the replay: everything delivered, pre == post, the warning once */
