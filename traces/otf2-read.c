@@ -1,5 +1,5 @@
-/* otf2-read.c - reads an OTF2 archive (Score-P 1.x .. 7.x, OTF2 1.4 .. 3.0
- * files) into a trace with the OTF2 3.0 reader library.
+/* otf2-read.c - reads an OTF2 archive (Score-P 1.x .. 7.x, EZTrace 2.x, OTF2
+ * 1.4 .. 3.0 files) into a trace with the OTF2 3.0 reader library.
  *
  * Steps: global definitions (strings, regions, locations, groups, comms,
  * clock) -> world = the MPI COMM_LOCATIONS group (by group type and
@@ -10,7 +10,11 @@
  * event reader. Every location is read so that record counts compare with
  * otf2-print, but only MPI rank locations (CPU threads in the world group)
  * keep events. O(records); 48 bytes per retained event (arrays reserved
- * from the per-location event counts, trimmed at the end).
+ * from the per-location event counts, trimmed at the end). EZTrace 2.x
+ * archives (recognised after the global definitions) have their event
+ * counts bounded by the files and, once read, the receive completions
+ * EZTrace does not write approximated (otf2-eztrace.c); they are never
+ * streamed through a sink.
  *
  * Locations are read in batches of READ_BATCH, each batch through its own
  * OTF2_Reader: libotf2 keeps the locations an archive has selected in a
