@@ -390,7 +390,7 @@ Test(tracer, eztrace, .timeout = 600)
   cr_assert(app, "%s not set (run through meson test)", open_mpi.app);
   char *ez = g_find_program_in_path("eztrace");
   if (!ez)
-    cr_skip_test("eztrace not found (Debian packages eztrace libeztrace-dev)");
+    cr_skip_test("eztrace not found (Debian package eztrace; ./setup installs it)");
   g_free(ez);
   mpi_skip_unless_launcher_starts(&mpi_open_mpi, app);
   char *tmp = tu_tmp_dir();
