@@ -38,6 +38,15 @@ static JsonArray *get_array(JsonObject *o, const char *member)
   return n && JSON_NODE_HOLDS_ARRAY(n) ? json_node_get_array(n) : NULL;
 }
 
+/* The string `member` of `o`; NULL when missing or not a string (json-glib's
+ * own getters raise a critical on arrays and objects). */
+static const char *get_string(JsonObject *o, const char *member)
+{
+  JsonNode *n = o ? json_object_get_member(o, member) : NULL;
+  return n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING
+             ? json_node_get_string(n) : NULL;
+}
+
 static gboolean get_number(JsonObject *o, const char *member, double *out)
 {
   JsonNode *n = json_object_get_member(o, member);
@@ -84,7 +93,7 @@ static gboolean read_linktypes(platform *p, JsonObject *plat, const char *path,
     g_snprintf(field, sizeof field, "platform.link_types[%u]", i);
     JsonNode *n = json_array_get_element(types, i);
     JsonObject *o = JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
-    const char *name = o ? json_object_get_string_member_with_default(o, "name", NULL) : NULL;
+    const char *name = get_string(o, "name");
     double bw, lat_ps;
     if (!o || !name || !get_number(o, "bandwidth", &bw) || !get_number(o, "latency", &lat_ps))
       return fail(error, path, field,
@@ -153,8 +162,9 @@ static gboolean read_modules(platform *p, JsonObject *root, const char *path,
   JsonObject *snm = get_object(get_object(root, "modules"), "static_network_model");
   if (!snm)
     return TRUE;
-  const char *routing = json_object_get_string_member_with_default(snm, "routing", NULL);
-  if (routing && strcmp(routing, "shortest_path") && strcmp(routing, "haec_box"))
+  const char *routing = get_string(snm, "routing");
+  if (json_object_has_member(snm, "routing") &&
+      (!routing || (strcmp(routing, "shortest_path") && strcmp(routing, "haec_box"))))
     return fail(error, path, "modules.static_network_model.routing",
                 "shortest_path or haec_box");
   double v;

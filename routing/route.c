@@ -279,6 +279,11 @@ gboolean router_load_table(router *r, const char *path, GError **error)
   for (size_t i = 0; i < n * n; i++)
     off[i] = -1;
   GArray *links = g_array_new(FALSE, FALSE, sizeof(int));
+  /* the line that last took each link: a route takes a link at most once
+   * (twice is a routing loop, and would make routes of any length) */
+  int *taken = g_new(int, MAX(t->nlinks, 1));
+  for (int l = 0; l < t->nlinks; l++)
+    taken[l] = -1;
   for (int ln = 0; lines[ln]; ln++) {
     char *hash = strchr(lines[ln], '#');
     if (hash)
@@ -299,6 +304,16 @@ gboolean router_load_table(router *r, const char *path, GError **error)
     }
     if (!good)
       goto out;
+    for (guint i = (guint)start; i < links->len; i++) {
+      int l = g_array_index(links, int, i);
+      if (taken[l] == ln) {
+        g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_INVALID,
+                    "%s:%d: link %d (%d -> %d) taken twice, expected a route that takes each "
+                    "link at most once", path, ln + 1, l, t->link_src[l], t->link_dst[l]);
+        goto out;
+      }
+      taken[l] = ln;
+    }
     size_t pair = (size_t)src * n + (size_t)dst;
     if (off[pair] >= 0) {
       g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_PARSE,
@@ -319,6 +334,7 @@ gboolean router_load_table(router *r, const char *path, GError **error)
   ok = TRUE;
 out:
   g_strfreev(lines);
+  g_free(taken);
   g_free(off);
   g_free(len);
   if (links)

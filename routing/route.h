@@ -23,7 +23,8 @@
  * `src n1 n2 ... dst` (both ends included; consecutive nodes must be
  * linked, the lowest-id link between them is taken) or the links taken
  * `src dst : l1 l2 ...` (link ids chaining from src to dst; the way to
- * choose among parallel links).
+ * choose among parallel links). A route may pass a node twice but takes
+ * each link at most once.
  *
  * The iterator walks a route without allocating: route_begin() then
  * route_next() until it returns FALSE.

@@ -914,8 +914,9 @@ Test(robust, otf2_watchdog)
 
 /* Inputs the fuzzers found: the facts of a ring of a million nodes (once
  * an O(n^2) loop: minutes), a --set name GKeyFile refuses (once a GLib
- * critical on stderr); the replay sized against the budget; OTF2 arrays
- * longer than their records (once a 32 GB allocation inside libotf2). */
+ * critical on stderr); the replay sized against the budget; a JSON name
+ * that is not a string (once a json-glib critical); OTF2 arrays longer
+ * than their records (once a 32 GB allocation inside libotf2). */
 Test(robust, found_by_fuzzing)
 {
   char *out = NULL;
@@ -930,6 +931,16 @@ Test(robust, found_by_fuzzing)
   EXPECT(2, "the replay of 64 ranks and 4608 records: needs about", "simulate", "-p",
          "torus:4x4x4", "-t", st, "--max-memory", "12M");
   g_free(st);
+
+  /* a JSON link type named by an array (once a json-glib critical) */
+  char *named = tu_write_tmp("named.json",
+                             "{\"platform\": {\"link_types\": [{\"name\": [1, 8], "
+                             "\"bandwidth\": 1e9, \"latency\": 10}], \"topology\": "
+                             "{\"shape\": [8], \"link_types\": [\"o\"], "
+                             "\"connectivity\": [\"torus\"]}}}\n");
+  EXPECT(2, "named.json: platform.link_types[0]: expected an object with name, bandwidth "
+         "(bytes/s) and latency (ps)", "topo", "-p", named);
+  g_free(named);
 
   /* a group of 2^32 - 1 members (one byte, 0xff) made libotf2 malloc 32 GB
    * for them; ring-8's first group record is at byte 420 of traces.def

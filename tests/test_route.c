@@ -214,6 +214,20 @@ Test(route, table_routes_on_a_graph)
   cr_assert_not_null(strstr(e->message, ":3: '0' is not a link leaving node 5"), "%s",
                      e->message);
   g_clear_error(&e);
+  /* a route may pass a node twice (0 1 2 1 0 5: five different links) but
+   * not take a link twice; the route fuzzer's 73-hop walk 0 1 2 1 0 1 ...
+   * was longer than any route without a loop */
+  char *twice = tu_write_tmp("twice.routes", "0 1 2 1 0 5\n2 1 0 1 0\n");
+  cr_assert_not(router_load_table(p->router, twice, &e));
+  cr_assert_not_null(strstr(e->message, "twice.routes:2: link 1 (1 -> 0) taken twice, expected a "
+                                        "route that takes each link at most once"),
+                     "%s", e->message);
+  g_clear_error(&e);
+  cr_assert(g_file_set_contents(twice, "0 1 2 1 0 5\n", -1, NULL));
+  cr_assert(router_load_table(p->router, twice, &e), "%s", e ? e->message : "");
+  cr_assert_eq(walk(p, 0, 5, NULL, NULL), 5);
+  cr_assert_eq(route_hops(p->router, 0, 5), 5);
+  g_free(twice);
   g_free(text);
   g_free(byid);
   g_free(broken);
