@@ -17,13 +17,21 @@
  *
  * Incremental: when a flow starts or ends, its links are marked dirty and
  * one re-rating event is queued at that picosecond (all starts and ends of
- * the same picosecond share it); it re-rates only the connected components
- * of the flow-link graph touching dirty links (breadth-first over links and
- * flows, epoch stamps, no clearing); a flow whose rate did not change keeps
- * its completion event. Completion events carry a version
- * stamp; a re-rated flow bumps its version, so stale events are dropped
- * (the engine has no cancellation). Remaining bytes are doubles updated as
- * rem -= rate * dt at each re-rating; event times are rounded once to ps.
+ * the same picosecond share it). It re-rates only the flows whose rate the
+ * change can reach - the new flows, the flows the dirty links bottleneck,
+ * and, transitively, the flows bottlenecked where a re-rated flow changed
+ * rate (rerate(): bottleneck propagation inside one progressive filling,
+ * the other flows keep their rates as reserved bandwidth); the result is
+ * the max-min allocation of the whole network, the flows out of reach
+ * simply keep theirs. When many flows start or end in one picosecond
+ * (all-to-alls) it fills the whole connected components of the flow-link
+ * graph at once instead. A flow whose rate did not change (within a
+ * relative 1e-12) keeps its rate and completion time. Completions are one
+ * binary heap inside the model, with one engine event at its first time
+ * (a version stamp retires a pending event that became too late); flows
+ * ending in the same picosecond end in the order their rates were set.
+ * Remaining bytes are doubles updated as rem -= rate * dt when the rate
+ * changes; completion times are rounded once to ps.
  * A lone flow ends at t + ps(latency) + ps(wire / bottleneck bw), which is
  * analytic's t + ps(latency + wire / bw) whenever the latency is a whole
  * number of picoseconds (all bundled platforms), else within 1 ps.
@@ -40,11 +48,13 @@
  * maximum and time-averaged number of flows, and the time it was saturated
  * (all its capacity allocated).
  *
- * Cost: O(component flows x hops + component links x log links) per
- * re-rating (lazy water-filling heap: a capacity is re-keyed only when it
- * reaches the top, not at every count change; the flow loops prefetch
- * ahead); all arrays are flat and grow geometrically, nothing is allocated
- * per event in steady state. Not for: packet-level effects (pipelining, queueing delay:
+ * Cost: O(reached flows x hops x log links + reached links x flows per
+ * link) per re-rating, reached = the flows re-rated and the links they
+ * cross (an indexed heap of link shares; links whose flows all froze
+ * elsewhere leave it in place), plus O(log flows) per changed completion
+ * time; a scattered 512-rank stencil re-rates ~18 of ~1,350 flows in
+ * flight per event (bench/README.md). All arrays are flat and grow
+ * geometrically, nothing is allocated per event in steady state. Not for: packet-level effects (pipelining, queueing delay:
  * packet.c), MPI semantics (sim/replay.c).
  */
 #include <math.h>
@@ -66,9 +76,15 @@ typedef struct flist {
 
 typedef struct fheap_item {
   double share;
-  int res;
-  int n; /* the capacity's unfrozen flow count when pushed */
+  int id;           /* a capacity, or a flow (level triggers) */
 } fheap_item;
+
+/* A flow's completion: time, then the order its rate changed. */
+typedef struct centry {
+  int64_t t;
+  uint64_t seq;
+  int flow;
+} centry;
 
 typedef struct flowmodel {
   netmodel base;
@@ -84,8 +100,17 @@ typedef struct flowmodel {
   netmodel_msg *fmsg;
   double *rem, *rate, *new_rate, *weight;
   int64_t *last;
-  uint32_t *ver, *fmark, *frozen;
+  uint32_t *fmark, *frozen;
   int *nhops, *hop_res, *hop_pos;
+  int *bneck, *new_bneck; /* the capacity that fixed the flow's rate (-1: none yet) */
+  int *fresh, nfresh;     /* flows activated since the last re-rating */
+  /* completions: a binary heap of the draining flows by (finish time,
+   * order of the rate change that set it), one engine event at its top */
+  centry *cheap;           /* the heap */
+  int *cpos, cn;           /* position of a flow in it, -1: not in it */
+  int64_t next_t;          /* time of the pending engine event, -1: none */
+  uint64_t nseq;
+  uint32_t next_ver;
   /* route scratch */
   int *route, route_cap;
   /* capacities whose flow set changed since the last re-rating, and
@@ -93,9 +118,18 @@ typedef struct flowmodel {
   int *dirty, ndirty;
   uint32_t dirty_epoch, *dirty_mark;
   gboolean pending;
-  /* re-rating workspace */
+  /* re-rating workspace: epoch stamps of the flows to re-rate (fmark),
+   * of one filling round (frozen), of its capacities (rmark) and of the
+   * capacities whose flows changed rate (cmark) */
   uint32_t epoch;
-  uint32_t *rmark;
+  uint32_t *rmark, *cmark;
+  fheap_item *lheap;   /* capacities by share, lpos: position of one, -1: none */
+  int lhn, *lpos;
+  double *kmax;        /* at least the highest level of a kept flow on a capacity */
+  int *nbott;          /* flows a capacity bottlenecks */
+  double *used;        /* sum of the rates of the flows on a capacity */
+  double *lmax;        /* at least the highest level of a flow on it */
+  int ncf, ncr, *dec;
   double *rcap, *rw;   /* capacity left, weight of the unfixed flows */
   int *rn, *comp_res, *comp_flow;
   fheap_item *heap;
@@ -105,7 +139,7 @@ typedef struct flowmodel {
   double *area;        /* integral of the flow count, flow x ps */
   int64_t *tlast, *sat_ps;
   uint8_t *sat;
-  uint64_t rerates, rerated_flows;
+  uint64_t rerates, rerated_flows, rerates_whole;
 } flowmodel;
 
 /* ---- setup ---------------------------------------------------------- */
@@ -156,6 +190,15 @@ static gboolean flow_setup(netmodel *m, gboolean half_duplex)
   size_t n = (size_t)MAX(fm->nres, 1);
   fm->rl = g_new0(flist, n);
   fm->rmark = g_new0(uint32_t, n);
+  fm->cmark = g_new0(uint32_t, n);
+  fm->lheap = g_new(fheap_item, n);
+  fm->lpos = g_new(int, n);
+  for (size_t i = 0; i < n; i++)
+    fm->lpos[i] = -1;
+  fm->kmax = g_new0(double, n);
+  fm->nbott = g_new0(int, n);
+  fm->used = g_new0(double, n);
+  fm->lmax = g_new0(double, n);
   fm->rcap = g_new0(double, n);
   fm->rw = g_new0(double, n);
   fm->rn = g_new0(int, n);
@@ -171,6 +214,7 @@ static gboolean flow_setup(netmodel *m, gboolean half_duplex)
   fm->stride = 8;
   fm->route_cap = 64;
   fm->route = g_new(int, fm->route_cap);
+  fm->next_t = -1;
   return TRUE;
 }
 
@@ -190,8 +234,9 @@ static void flow_fini(netmodel *m)
   for (int r = 0; r < fm->nres; r++)
     g_free(fm->rl[r].e);
   void *arrays[] = { fm->link_res, fm->res_bw, fm->rl, fm->free_ids, fm->fmsg, fm->rem,
-                     fm->rate, fm->new_rate, fm->weight, fm->last, fm->ver, fm->fmark,
+                     fm->rate, fm->new_rate, fm->weight, fm->last, fm->cpos, fm->cheap, fm->fmark,
                      fm->frozen, fm->nhops, fm->hop_res, fm->hop_pos, fm->route, fm->rmark,
+                     fm->cmark, fm->bneck, fm->new_bneck, fm->fresh, fm->lheap, fm->lpos, fm->dec, fm->kmax, fm->nbott, fm->used, fm->lmax,
                      fm->rcap, fm->rw, fm->rn, fm->comp_res, fm->comp_flow, fm->heap, fm->maxn, fm->dirty, fm->dirty_mark,
                      fm->area, fm->tlast, fm->sat_ps, fm->sat };
   for (size_t i = 0; i < G_N_ELEMENTS(arrays); i++)
@@ -212,16 +257,22 @@ static void flow_grow(flowmodel *fm)
   fm->new_rate = g_renew(double, fm->new_rate, n);
   fm->weight = g_renew(double, fm->weight, n);
   fm->last = g_renew(int64_t, fm->last, n);
-  fm->ver = g_renew(uint32_t, fm->ver, n);
+  fm->cpos = g_renew(int, fm->cpos, n);
+  fm->cheap = g_renew(centry, fm->cheap, n);
   fm->fmark = g_renew(uint32_t, fm->fmark, n);
   fm->frozen = g_renew(uint32_t, fm->frozen, n);
   fm->nhops = g_renew(int, fm->nhops, n);
   fm->comp_flow = g_renew(int, fm->comp_flow, n);
+  fm->bneck = g_renew(int, fm->bneck, n);
+  fm->new_bneck = g_renew(int, fm->new_bneck, n);
+  fm->fresh = g_renew(int, fm->fresh, n);
+  fm->dec = g_renew(int, fm->dec, n);
   fm->free_ids = g_renew(int, fm->free_ids, n);
   fm->hop_res = g_renew(int, fm->hop_res, n * (size_t)fm->stride);
   fm->hop_pos = g_renew(int, fm->hop_pos, n * (size_t)fm->stride);
   for (int i = old; i < cap; i++) {
-    fm->ver[i] = fm->fmark[i] = fm->frozen[i] = 0;
+    fm->fmark[i] = fm->frozen[i] = 0;
+    fm->cpos[i] = -1;
     fm->free_ids[fm->nfree++] = cap - 1 - (i - old);
   }
   fm->fcap = cap;
@@ -304,20 +355,83 @@ static void res_remove(flowmodel *fm, int f, int k, int64_t now)
   res_touch(fm, r, now);
   res_dirty(fm, r, now);
   int pos = fm->hop_pos[(size_t)f * fm->stride + k];
+  fm->used[r] -= fm->rate[f];
+  if (l->n == 1)
+    fm->used[r] = fm->lmax[r] = 0; /* no rounding residue on idle capacities */
   fentry moved = l->e[--l->n];
   l->e[pos] = moved;
   fm->hop_pos[(size_t)moved.flow * fm->stride + moved.hop] = pos;
 }
 
-/* ---- water-filling heap (min share first, lazy deletion) ------------- */
+/* ---- water-filling heaps ------------------------------------------- */
 
-static void heap_push(flowmodel *fm, int r)
+/* The capacities being filled, by share: an indexed binary heap (one entry
+ * per capacity, re-keyed and removed in place). */
+static inline void lheap_place(flowmodel *fm, int i, fheap_item it)
+{
+  fm->lheap[i] = it;
+  fm->lpos[it.id] = i;
+}
+
+static void lheap_up(flowmodel *fm, int i, fheap_item it)
+{
+  while (i > 0 && fm->lheap[(i - 1) / 2].share > it.share) {
+    lheap_place(fm, i, fm->lheap[(i - 1) / 2]);
+    i = (i - 1) / 2;
+  }
+  lheap_place(fm, i, it);
+}
+
+static void lheap_down(flowmodel *fm, int i, fheap_item it)
+{
+  int n = fm->lhn;
+  for (int c = 2 * i + 1; c < n; c = 2 * i + 1) {
+    c += c + 1 < n && fm->lheap[c + 1].share < fm->lheap[c].share;
+    if (!(fm->lheap[c].share < it.share))
+      break;
+    lheap_place(fm, i, fm->lheap[c]);
+    i = c;
+  }
+  lheap_place(fm, i, it);
+}
+
+/* Keys capacity r at `share` (inserting it if needed). */
+static void lheap_set(flowmodel *fm, int r, double share)
+{
+  fheap_item it = { share, r };
+  int i = fm->lpos[r];
+  if (i < 0)
+    lheap_up(fm, fm->lhn++, it);
+  else if (share < fm->lheap[i].share)
+    lheap_up(fm, i, it);
+  else
+    lheap_down(fm, i, it);
+}
+
+/* Takes capacity r out of the heap (nothing if it is not in). */
+static void lheap_remove(flowmodel *fm, int r)
+{
+  int i = fm->lpos[r];
+  if (i < 0)
+    return;
+  fm->lpos[r] = -1;
+  fheap_item last = fm->lheap[--fm->lhn];
+  if (i == fm->lhn)
+    return;
+  if (i > 0 && last.share < fm->lheap[(i - 1) / 2].share)
+    lheap_up(fm, i, last);
+  else
+    lheap_down(fm, i, last);
+}
+
+/* Level triggers of flows: a plain binary heap. */
+static void theap_push(flowmodel *fm, double level, int f)
 {
   if (fm->hn == fm->hcap) {
     fm->hcap = fm->hcap ? 2 * fm->hcap : 256;
     fm->heap = g_renew(fheap_item, fm->heap, fm->hcap);
   }
-  fheap_item it = { fm->rcap[r] / fm->rw[r], r, fm->rn[r] };
+  fheap_item it = { level, f };
   int i = fm->hn++;
   while (i > 0 && fm->heap[(i - 1) / 2].share > it.share) {
     fm->heap[i] = fm->heap[(i - 1) / 2];
@@ -326,42 +440,195 @@ static void heap_push(flowmodel *fm, int r)
   fm->heap[i] = it;
 }
 
-static fheap_item heap_pop(flowmodel *fm)
+static int theap_pop(flowmodel *fm)
 {
-  fheap_item top = fm->heap[0], last = fm->heap[--fm->hn];
+  fheap_item *h = fm->heap, top = h[0], last = h[--fm->hn];
   int i = 0, n = fm->hn;
-  for (;;) {
-    int c = 2 * i + 1;
-    if (c >= n)
+  for (int c = 1; c < n; c = 2 * i + 1) {
+    c += c + 1 < n && h[c + 1].share < h[c].share;
+    if (!(h[c].share < last.share))
       break;
-    if (c + 1 < n && fm->heap[c + 1].share < fm->heap[c].share)
-      c++;
-    if (!(fm->heap[c].share < last.share))
-      break;
-    fm->heap[i] = fm->heap[c];
+    h[i] = h[c];
     i = c;
   }
   if (n)
-    fm->heap[i] = last;
-  return top;
+    h[i] = last;
+  return top.id;
+}
+
+/* ---- completions ----------------------------------------------------- */
+
+static inline gboolean fin_before(const centry *a, const centry *b)
+{
+  return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+static inline void cheap_place(flowmodel *fm, int i, centry e)
+{
+  fm->cheap[i] = e;
+  fm->cpos[e.flow] = i;
+}
+
+static void cheap_up(flowmodel *fm, int i, centry e)
+{
+  while (i > 0 && fin_before(&e, &fm->cheap[(i - 1) / 2])) {
+    cheap_place(fm, i, fm->cheap[(i - 1) / 2]);
+    i = (i - 1) / 2;
+  }
+  cheap_place(fm, i, e);
+}
+
+static void cheap_down(flowmodel *fm, int i, centry e)
+{
+  for (int c = 2 * i + 1; c < fm->cn; c = 2 * i + 1) {
+    c += c + 1 < fm->cn && fin_before(&fm->cheap[c + 1], &fm->cheap[c]);
+    if (!fin_before(&fm->cheap[c], &e))
+      break;
+    cheap_place(fm, i, fm->cheap[c]);
+    i = c;
+  }
+  cheap_place(fm, i, e);
+}
+
+/* Sets flow f's completion time (inserting or re-keying it). */
+static void completion_set(flowmodel *fm, int f, int64_t t)
+{
+  centry e = { t, ++fm->nseq, f };
+  int i = fm->cpos[f];
+  if (i < 0)
+    cheap_up(fm, fm->cn++, e);
+  else if (fin_before(&e, &fm->cheap[i]))
+    cheap_up(fm, i, e);
+  else
+    cheap_down(fm, i, e);
+}
+
+/* Takes the first flow off the completion heap. */
+static int completion_pop(flowmodel *fm)
+{
+  int f = fm->cheap[0].flow;
+  fm->cpos[f] = -1;
+  if (--fm->cn > 0)
+    cheap_down(fm, 0, fm->cheap[fm->cn]);
+  return f;
+}
+
+/* Makes sure an engine event is pending at the first completion (a
+ * version stamp retires a pending event that is too late). */
+static void completion_schedule(flowmodel *fm)
+{
+  if (fm->cn == 0)
+    return;
+  int64_t t = fm->cheap[0].t;
+  if (fm->next_t >= 0 && fm->next_t <= t)
+    return;
+  fm->next_t = t;
+  fm->next_ver++;
+  engine_schedule(fm->base.eng, t, fm->base.own_kind, 0, (uint64_t)fm->next_ver << 2 | FLOW_EV_FINISH);
 }
 
 /* ---- incremental max-min re-rating ----------------------------------- */
 
-/* Collects the components of the flow-link graph reachable from the
- * dirty capacities into comp_res / comp_flow (and empties the dirty set);
- * returns the number of flows, *nres the number of capacities. */
-static int collect_component(flowmodel *fm, int *nres)
+/* Relative tolerances: a re-rated flow whose new rate is within RATE_TOL
+ * of its old one keeps the old rate (and its completion event), so that
+ * the rounding of a recomputation is no change; a kept flow breaks
+ * fairness on a capacity only when its level (rate / weight) exceeds the
+ * capacity's fair share by more than LEVEL_TOL. */
+#define RATE_TOL 1e-12
+#define LEVEL_TOL 1e-12
+
+/* Starts the workspace of capacity r for this re-rating: the bandwidth
+ * the flows being re-rated may share (the kept flows' rates taken off).
+ * Called before the first flow of the set that crosses r joins: all flows
+ * on r are kept so far. */
+static void region_add(flowmodel *fm, int r)
+{
+  fm->rmark[r] = fm->epoch;
+  fm->comp_res[fm->ncr++] = r;
+  fm->rcap[r] = fm->res_bw[r] - fm->used[r];
+  fm->rw[r] = 0;
+  fm->rn[r] = 0;
+  fm->kmax[r] = fm->lmax[r];
+}
+
+/* Flow g (kept so far, or new with rate 0) joins the flows being re-rated,
+ * unfrozen at the current water level: its rate goes back to its
+ * capacities' shares. A kept flow that is still unfrozen when the water
+ * passes its old level will get more than before: a trigger at that level
+ * (with the tolerance) tells the filling so (rule 1 of rerate()). */
+static void set_join(flowmodel *fm, int g)
+{
+  const int *gh = hops_of(fm, g);
+  int h = fm->nhops[g];
+  double w = fm->weight[g], rate = fm->rate[g];
+  for (int k = 0; k < h; k++)
+    if (fm->rmark[gh[k]] != fm->epoch)
+      region_add(fm, gh[k]);
+  fm->fmark[g] = fm->epoch;
+  fm->comp_flow[fm->ncf++] = g;
+  for (int k = 0; k < h; k++) {
+    int q = gh[k];
+    fm->rcap[q] += rate;
+    fm->rw[q] += w;
+    fm->rn[q]++;
+  }
+  for (int k = 0; k < h; k++) {
+    int q = gh[k];
+    double share = fm->rcap[q] / fm->rw[q];
+    if (fm->lpos[q] < 0 || share < fm->lheap[fm->lpos[q]].share)
+      lheap_set(fm, q, share);
+  }
+  /* the trigger only matters if g's capacities bottleneck other flows
+   * not yet joined */
+  gboolean others = FALSE;
+  for (int k = 0; k < h && !others; k++)
+    others = fm->cmark[gh[k]] != fm->epoch && fm->nbott[gh[k]] > (fm->bneck[g] == gh[k]);
+  if (rate > 0 && others)
+    theap_push(fm, rate / w * (1 + RATE_TOL), g);
+}
+
+/* The kept flows whose bottleneck is capacity r join (once per
+ * re-rating and capacity). */
+static void join_bottlenecked(flowmodel *fm, int r)
+{
+  if (fm->cmark[r] == fm->epoch)
+    return;
+  fm->cmark[r] = fm->epoch;
+  if (fm->nbott[r] == 0)
+    return;
+  const flist *l = &fm->rl[r];
+  for (int j = 0; j < l->n; j++) {
+    int g = l->e[j].flow;
+    if (fm->fmark[g] != fm->epoch && fm->bneck[g] == r)
+      set_join(fm, g);
+  }
+}
+
+/* Flow f's rate changes: every capacity it crosses may bottleneck others
+ * differently. */
+static void join_neighbours(flowmodel *fm, int f)
+{
+  const int *fh = hops_of(fm, f);
+  for (int k = 0; k < fm->nhops[f]; k++)
+    join_bottlenecked(fm, fh[k]);
+}
+
+/* Restarts the filling with every flow of the connected components of the
+ * flow-link graph around the dirty capacities (breadth-first over
+ * capacities and flows): nothing is kept, so no rule can add anything. For
+ * batches of flows that start together (all-to-alls), where the set would
+ * grow to most flows anyway and growing it costs more than filling it. */
+static void set_components(flowmodel *fm)
 {
   uint32_t ep = ++fm->epoch;
-  int ncr = 0, ncf = 0;
+  for (int i = 0; i < fm->lhn; i++)
+    fm->lpos[fm->lheap[i].id] = -1;
+  fm->lhn = fm->hn = fm->ncf = fm->ncr = 0;
   for (int i = 0; i < fm->ndirty; i++) {
     fm->rmark[fm->dirty[i]] = ep;
-    fm->comp_res[ncr++] = fm->dirty[i];
+    fm->comp_res[fm->ncr++] = fm->dirty[i];
   }
-  fm->ndirty = 0;
-  fm->dirty_epoch++;
-  for (int i = 0; i < ncr; i++) {
+  for (int i = 0; i < fm->ncr; i++) {
     const flist *l = &fm->rl[fm->comp_res[i]];
     for (int j = 0; j < l->n; j++) {
       int g = l->e[j].flow;
@@ -372,103 +639,189 @@ static int collect_component(flowmodel *fm, int *nres)
       if (fm->fmark[g] == ep)
         continue;
       fm->fmark[g] = ep;
-      fm->comp_flow[ncf++] = g;
+      fm->comp_flow[fm->ncf++] = g;
       const int *gh = hops_of(fm, g);
       for (int k = 0; k < fm->nhops[g]; k++)
         if (fm->rmark[gh[k]] != ep) {
           fm->rmark[gh[k]] = ep;
-          fm->comp_res[ncr++] = gh[k];
+          fm->comp_res[fm->ncr++] = gh[k];
         }
     }
   }
-  *nres = ncr;
-  return ncf;
+  for (int i = 0; i < fm->ncr; i++) {
+    int r = fm->comp_res[i];
+    const flist *l = &fm->rl[r];
+    double w = 0;
+    for (int j = 0; j < l->n; j++)
+      w += fm->weight[l->e[j].flow];
+    fm->rcap[r] = fm->res_bw[r];
+    fm->rw[r] = w;
+    fm->rn[r] = l->n;
+    fm->kmax[r] = 0;
+    fm->cmark[r] = ep;
+    if (l->n > 0)
+      lheap_set(fm, r, fm->rcap[r] / w);
+  }
 }
 
-/* Progressive filling over the collected capacities: fills new_rate[].
- * Lazy heap: freezing flows at the current minimum share s only raises the
- * share of the other capacities they cross ((c - s) / (n - 1) >= c / n
- * when c / n >= s), so heap keys stay lower bounds and are not updated
- * when a count drops; a capacity whose count changed since it was pushed
- * is re-pushed with its current share when it reaches the top. A popped
- * entry with an unchanged count is the true minimum. One heap entry per
- * capacity at any time (no stale duplicates). */
-static void water_fill(flowmodel *fm, int ncr)
+/* Re-rates at time `now` after flows started or ended on the dirty
+ * capacities, and reschedules the completion of every flow whose rate
+ * changed: exact max-min fairness computed on the part of the flow-link
+ * graph a change can reach, by progressive filling (water-filling: the
+ * capacity with the smallest fair share fixes the rate of its unfrozen
+ * flows, repeat) over a set of flows that grows while the water rises.
+ *
+ * A flow's allocation is max-min fair iff one of its capacities is
+ * saturated and no flow there has a higher level (rate / weight): its
+ * bottleneck (Bertsekas and Gallager, Data Networks, 2nd ed., Section
+ * 6.5, max-min flow control). The others keep their rates; they take bandwidth off the shares
+ * of the flows being re-rated. The set starts with the new flows and the
+ * flows the dirty capacities bottlenecked, and a kept flow joins it when
+ * its bottleneck may move: (1) a flow on its bottleneck changes rate -
+ * frozen below its old level, or still unfrozen when the water passes its
+ * old level (a heap trigger) - or (2) the water fixes a capacity it crosses
+ * at a share below its level. Either happens at a water level no higher
+ * than the joining flow's level, which is what a filling of the whole
+ * component would have given it too, so the result is the same as that
+ * filling's; only the flows in reach are touched. This is the bottleneck
+ * structure's region of influence (Ros-Giralt et al., "On the Bottleneck
+ * Structure of Congestion-Controlled Networks", SIGMETRICS 2020: a link
+ * influences the flows it bottlenecks and, through their other links, the
+ * links and flows above them), found lazily from the rates that do
+ * change; SimGrid's lazy maxmin re-solves whole modified components.
+ *
+ * Heap of shares: freezing flows at the current minimum share s only
+ * raises the share of the other capacities they cross ((c - s) / (n - 1)
+ * >= c / n when c / n >= s), so such keys stay lower bounds, re-keyed only
+ * when they reach the top above the next key, and a capacity whose flows
+ * all froze leaves the heap; a join may lower a share (never below the
+ * water level), so it re-keys the joining flow's capacities at once. */
+static void rerate(flowmodel *fm, int64_t now)
 {
-  uint32_t ep = fm->epoch;
-  fm->hn = 0;
-  for (int i = 0; i < ncr; i++) {
-    int r = fm->comp_res[i];
-    fm->rcap[r] = fm->res_bw[r];
-    fm->rn[r] = fm->rl[r].n;
-    fm->rw[r] = 0;
-    for (int j = 0; j < fm->rl[r].n; j++)
-      fm->rw[r] += fm->weight[fm->rl[r].e[j].flow];
-    if (fm->rn[r] > 0)
-      heap_push(fm, r);
+  uint32_t ep = ++fm->epoch;
+  gboolean whole = 4 * fm->nfresh > fm->nactive || 8 * fm->ndirty > fm->nres;
+  fm->ncf = fm->ncr = fm->hn = 0; /* (the capacity heap empties itself) */
+  if (whole) {
+    fm->rerates_whole++;
+    set_components(fm);
+    ep = fm->epoch;
+  } else {
+    for (int i = 0; i < fm->nfresh; i++)
+      set_join(fm, fm->fresh[i]);
+    for (int i = 0; i < fm->ndirty; i++)
+      join_bottlenecked(fm, fm->dirty[i]);
   }
-  while (fm->hn) {
-    fheap_item it = heap_pop(fm);
-    int r = it.res;
-    if (fm->rn[r] == 0)
-      continue;
-    if (it.n != fm->rn[r]) {
-      heap_push(fm, r);
+  fm->nfresh = 0;
+  while (fm->lhn) {
+    if (!whole && 4 * fm->ncf > fm->nactive) {
+      fm->rerates_whole++;
+      set_components(fm);
+      ep = fm->epoch;
+      whole = TRUE;
       continue;
     }
+    if (fm->hn && fm->heap[0].share <= fm->lheap[0].share) {
+      int f = theap_pop(fm);
+      if (fm->frozen[f] != ep)
+        join_neighbours(fm, f); /* rule 1: f will get more */
+      continue;
+    }
+    /* the key is a lower bound: the share is the minimum if it is not
+     * above the next key */
+    int r = fm->lheap[0].id;
     double s = fm->rcap[r] / fm->rw[r];
+    if (s > fm->lheap[0].share &&
+        ((fm->lhn > 1 && s > fm->lheap[1].share) || (fm->lhn > 2 && s > fm->lheap[2].share) ||
+         (fm->hn && s > fm->heap[0].share))) {
+      lheap_down(fm, 0, (fheap_item){ s, r });
+      continue;
+    }
+    lheap_remove(fm, r);
+    s = MAX(0.0, s); /* kept flows may leave a rounding residue below zero */
     const flist *l = &fm->rl[r];
+    if (fm->kmax[r] > s * (1 + LEVEL_TOL)) {
+      int joined = fm->ncf;
+      double kmax = 0;
+      for (int j = 0; j < l->n; j++) {
+        int g = l->e[j].flow;
+        if (fm->fmark[g] == ep)
+          continue;
+        if (fm->rate[g] > s * fm->weight[g] * (1 + LEVEL_TOL))
+          set_join(fm, g); /* rule 2: r caps g below its level */
+        else
+          kmax = MAX(kmax, fm->rate[g] / fm->weight[g]);
+      }
+      fm->kmax[r] = kmax;
+      if (fm->ncf > joined)
+        continue; /* r was re-keyed */
+    }
+    int ndec = 0;
     for (int j = 0; j < l->n; j++) {
       int g = l->e[j].flow;
       if (j + 8 < l->n) {
         __builtin_prefetch(&fm->frozen[l->e[j + 8].flow]);
         __builtin_prefetch(hops_of(fm, l->e[j + 8].flow));
       }
-      if (fm->frozen[g] == ep)
+      if (fm->fmark[g] != ep || fm->frozen[g] == ep)
         continue;
       fm->frozen[g] = ep;
       double w = fm->weight[g];
       fm->new_rate[g] = s * w;
+      fm->new_bneck[g] = r;
+      if (fm->new_rate[g] < fm->rate[g] * (1 - RATE_TOL))
+        fm->dec[ndec++] = g;
       const int *gh = hops_of(fm, g);
       for (int k = 0; k < fm->nhops[g]; k++) {
         int q = gh[k];
         fm->rcap[q] -= s * w;
         fm->rw[q] -= w;
-        fm->rn[q]--;
+        if (--fm->rn[q] == 0)
+          lheap_remove(fm, q);
       }
     }
+    for (int i = 0; i < ndec; i++)
+      join_neighbours(fm, fm->dec[i]); /* rule 1: these got less */
   }
-}
-
-/* Re-rates the components around the dirty capacities at time `now` and
- * reschedules the completion of every flow whose rate changed. */
-static void rerate(flowmodel *fm, int64_t now)
-{
-  netmodel *m = &fm->base;
-  int ncr, ncf = collect_component(fm, &ncr);
-  for (int i = 0; i < ncf; i++) {
-    int g = fm->comp_flow[i];
-    fm->rem[g] = MAX(0.0, fm->rem[g] - fm->rate[g] * (double)(now - fm->last[g]) * 1e-12);
-    fm->last[g] = now;
-  }
-  for (int i = 0; i < ncr; i++)
-    res_touch(fm, fm->comp_res[i], now);
-  water_fill(fm, ncr);
-  for (int i = 0; i < ncr; i++) {
+  /* statistics: the capacities filled and the dirty ones (flows ended) */
+  for (int i = 0; i < fm->ncr; i++) {
     int r = fm->comp_res[i];
+    res_touch(fm, r, now);
     fm->sat[r] = fm->rl[r].n > 0 && fm->rcap[r] <= 1e-9 * fm->res_bw[r];
   }
-  for (int i = 0; i < ncf; i++) {
-    int g = fm->comp_flow[i];
-    if (fm->new_rate[g] == fm->rate[g])
+  for (int i = 0; i < fm->ndirty; i++) {
+    int r = fm->dirty[i];
+    if (fm->rmark[r] == ep)
       continue;
-    fm->rate[g] = fm->new_rate[g];
-    fm->ver[g]++;
-    engine_schedule(m->eng, saturating_add_i64(now, engine_ps(fm->rem[g] / fm->rate[g])), m->own_kind, (uint32_t)g,
-                    (uint64_t)fm->ver[g] << 2 | FLOW_EV_FINISH);
+    double spare = fm->res_bw[r] - fm->used[r];
+    res_touch(fm, r, now);
+    fm->sat[r] = fm->rl[r].n > 0 && spare <= 1e-9 * fm->res_bw[r];
   }
+  fm->ndirty = 0;
+  fm->dirty_epoch++;
+  for (int i = 0; i < fm->ncf; i++) {
+    int g = fm->comp_flow[i];
+    if (fm->bneck[g] != fm->new_bneck[g]) {
+      if (fm->bneck[g] >= 0)
+        fm->nbott[fm->bneck[g]]--;
+      fm->nbott[fm->new_bneck[g]]++;
+      fm->bneck[g] = fm->new_bneck[g];
+    }
+    if (fabs(fm->new_rate[g] - fm->rate[g]) <= RATE_TOL * fm->rate[g])
+      continue;
+    fm->rem[g] = MAX(0.0, fm->rem[g] - fm->rate[g] * (double)(now - fm->last[g]) * 1e-12);
+    fm->last[g] = now;
+    const int *gh = hops_of(fm, g);
+    double lev = fm->new_rate[g] / fm->weight[g];
+    for (int k = 0; k < fm->nhops[g]; k++) {
+      fm->used[gh[k]] += fm->new_rate[g] - fm->rate[g];
+      fm->lmax[gh[k]] = MAX(fm->lmax[gh[k]], lev);
+    }
+    fm->rate[g] = fm->new_rate[g];
+    completion_set(fm, g, saturating_add_i64(now, engine_ps(fm->rem[g] / fm->rate[g])));
+  }
+  completion_schedule(fm);
   fm->rerates++;
-  fm->rerated_flows += (uint64_t)ncf;
+  fm->rerated_flows += (uint64_t)fm->ncf;
 }
 
 /* ---- the model hooks ------------------------------------------------ */
@@ -528,6 +881,8 @@ static void flow_activate(flowmodel *fm, int f, int64_t now)
   for (int k = 0; k < fm->nhops[f]; k++)
     res_add(fm, f, k, now);
   fm->last[f] = now;
+  fm->bneck[f] = -1;
+  fm->fresh[fm->nfresh++] = f;
   if (++fm->nactive > fm->max_active)
     fm->max_active = fm->nactive;
 }
@@ -537,7 +892,8 @@ static void flow_finish(flowmodel *fm, int f, int64_t now)
   for (int k = 0; k < fm->nhops[f]; k++)
     res_remove(fm, f, k, now);
   fm->nactive--;
-  fm->ver[f]++; /* no event of this flow may act any more */
+  if (fm->bneck[f] >= 0)
+    fm->nbott[fm->bneck[f]]--;
   netmodel_deliver(&fm->base, &fm->fmsg[f], now);
   fm->free_ids[fm->nfree++] = f;
 }
@@ -551,8 +907,12 @@ static void flow_handle(netmodel *m, const engine_event *ev)
     flow_activate(fm, f, ev->time);
     break;
   case FLOW_EV_FINISH:
-    if ((uint32_t)(ev->b >> 2) == fm->ver[f])
-      flow_finish(fm, f, ev->time);
+    if ((uint32_t)(ev->b >> 2) != fm->next_ver)
+      break; /* retired: an earlier completion came up */
+    fm->next_t = -1;
+    while (fm->cn > 0 && fm->cheap[0].t <= ev->time)
+      flow_finish(fm, completion_pop(fm), ev->time);
+    completion_schedule(fm);
     break;
   default:
     fm->pending = FALSE;
@@ -597,6 +957,7 @@ static int flow_stats(const netmodel *m, netmodel_stat *out, int max)
     { "flows_max_concurrent", fm->max_active },
     { "rerates", (double)fm->rerates },
     { "flows_per_rerate", fm->rerates ? (double)fm->rerated_flows / (double)fm->rerates : 0 },
+    { "rerates_whole", (double)fm->rerates_whole },
   };
   int n = MIN(max, (int)G_N_ELEMENTS(s));
   memcpy(out, s, sizeof(netmodel_stat) * (size_t)MAX(n, 0));

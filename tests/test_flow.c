@@ -310,3 +310,45 @@ Test(flow, incremental_equals_full_recomputation)
   g_free(f);
   nm_free(r);
 }
+
+/* Many flows in flight, started and ended one at a time: the re-rating
+ * reaches only the flows a change can reach (bottleneck propagation), not
+ * whole components - yet every completion is that of the full max-min
+ * recomputation at every start and end. */
+Test(flow, propagation_equals_full_recomputation_under_load)
+{
+  g_autoptr(platform) p = tu_platform("torus:4x4x4");
+  for (int l = 0; l < p->topo->nlinks; l++) {
+    p->link_bw[l] = 1e9 * (1 + l % 4);
+    p->link_lat[l] = 1e-9 * (l % 2);
+  }
+  nm_run *r = nm_new("flow", p);
+  nm_random_traffic(r, p, 400, 7);
+  nm_finish(r);
+  ref_flow *f = g_new0(ref_flow, (size_t)r->nmsgs);
+  for (int i = 0; i < r->nmsgs; i++) {
+    route_iter it;
+    int link;
+    double lat = 0;
+    route_begin(&it, p->router, r->src[i], r->dst[i]);
+    while (route_next(&it, &link)) {
+      cr_assert_lt(f[i].nl, 16);
+      f[i].links[f[i].nl++] = link;
+      lat += p->link_lat[link];
+    }
+    f[i].start = (double)(r->t[i] + engine_ps(lat));
+    f[i].rem = (double)netmodel_wire_bytes(p, r->bytes[i]);
+  }
+  ref_simulate(p, f, r->nmsgs);
+  for (int i = 0; i < r->nmsgs; i++)
+    if (r->bytes[i] > 0)
+      cr_assert(fabs((double)r->arrival[i] - f[i].end) <= 4,
+                "message %d: model %" G_GINT64_FORMAT " ps, full recomputation %.1f ps", i,
+                r->arrival[i], f[i].end);
+  /* the load was there, and most re-ratings stayed local */
+  cr_assert_gt(nm_stat(r, "flows_max_concurrent"), 100);
+  cr_assert_lt(nm_stat(r, "rerates_whole") * 4, nm_stat(r, "rerates"));
+  cr_assert_lt(nm_stat(r, "flows_per_rerate") * 4, nm_stat(r, "flows_max_concurrent"));
+  g_free(f);
+  nm_free(r);
+}
