@@ -48,8 +48,6 @@ typedef struct {
   GHashTable *by_key;    /* open ti_key -> index + 1 */
   GHashTable *by_req;    /* trace request id -> index + 1 */
   GArray *deferred;      /* guint: blocking sends waited at the region's end */
-  GArray *pending;       /* guint: requests completed in the current region, not written */
-  guint nlive;           /* requests posted and not waited */
   GArray *msgs;          /* coll_msg scratch */
   int64_t *call_k;       /* per communicator: calls made so far */
   int *me;               /* per communicator: the rank's comm rank, -2 unknown */
@@ -78,36 +76,13 @@ static void wait_index(ti_rank *w, guint i)
     return;
   act(w, "wait %d %d %u", q->key.src, q->key.dst, q->key.tag);
   q->live = FALSE;
-  w->nlive--;
   ti_key k = q->key;
   g_hash_table_remove(w->by_key, &k);
-}
-
-/* Writes the completions held for the current region: one `waitall` when
- * they are two or more and every open request (`all_ok`: the region ended),
- * else a `wait` each, in the order they completed. */
-static void flush_pending(ti_rank *w, gboolean all_ok)
-{
-  guint n = w->pending->len;
-  if (all_ok && n >= 2 && n == w->nlive) {
-    act(w, "waitall");
-    for (guint k = 0; k < n; k++) {
-      ti_req *q = &g_array_index(w->reqs, ti_req, g_array_index(w->pending, guint, k));
-      q->live = FALSE;
-      g_hash_table_remove(w->by_key, &q->key);
-    }
-    w->nlive = 0;
-  } else {
-    for (guint k = 0; k < n; k++)
-      wait_index(w, g_array_index(w->pending, guint, k));
-  }
-  g_array_set_size(w->pending, 0);
 }
 
 /* Posts isend (send) or irecv; returns the request's index. */
 static guint post(ti_rank *w, gboolean send, int peer, uint32_t tag, int64_t bytes)
 {
-  flush_pending(w, FALSE);
   ti_key k = { send ? w->rank : peer, send ? peer : w->rank, tag };
   gpointer open = g_hash_table_lookup(w->by_key, &k);
   if (open) {
@@ -117,7 +92,6 @@ static guint post(ti_rank *w, gboolean send, int peer, uint32_t tag, int64_t byt
   act(w, "%s %d %u %" G_GINT64_FORMAT, send ? "isend" : "irecv", peer, tag, bytes);
   ti_req q = { k, TRUE };
   g_array_append_val(w->reqs, q);
-  w->nlive++;
   guint i = w->reqs->len - 1;
   g_hash_table_insert(w->by_key, g_memdup2(&k, sizeof k), GUINT_TO_POINTER(i + 1));
   return i;
@@ -130,18 +104,13 @@ static void post_request(ti_rank *w, gboolean send, int peer, uint32_t tag, int6
   g_hash_table_insert(w->by_req, g_memdup2(&req, sizeof req), GUINT_TO_POINTER(i + 1));
 }
 
-/* A completion record of trace request `req`: FALSE when it was never
- * posted. Inside an MPI region the wait is held until the region ends. */
-static gboolean complete(ti_rank *w, uint64_t req, gboolean in_region)
+/* A completion record of trace request `req`: FALSE when it was never posted. */
+static gboolean complete(ti_rank *w, uint64_t req)
 {
   gpointer v = g_hash_table_lookup(w->by_req, &req);
   if (!v)
     return FALSE;
-  guint i = GPOINTER_TO_UINT(v) - 1;
-  if (in_region)
-    g_array_append_val(w->pending, i);
-  else
-    wait_index(w, i);
+  wait_index(w, GPOINTER_TO_UINT(v) - 1);
   g_hash_table_remove(w->by_req, &req);
   return TRUE;
 }
@@ -166,7 +135,6 @@ static gboolean collective(ti_rank *w, const trace_event *e, GError **error)
   const trace_comm *tc = &t->comms[e->comm];
   if (tc->self || tc->size <= 1)
     return TRUE;
-  flush_pending(w, FALSE);
   int64_t k = w->call_k[e->comm]++;
   if (w->me[e->comm] == -2)
     w->me[e->comm] = trace_comm_rank(t, e->comm, w->rank);
@@ -271,7 +239,6 @@ static gboolean write_rank(ti_rank *w, const trace_event *ev, int64_t n, GError 
       break;
     case TRACE_LEAVE:
       if (depth > 0 && --depth == 0) {
-        flush_pending(w, TRUE);
         for (guint k = 0; k < w->deferred->len; k++)
           wait_index(w, g_array_index(w->deferred, guint, k));
         g_array_set_size(w->deferred, 0);
@@ -284,15 +251,12 @@ static gboolean write_rank(ti_rank *w, const trace_event *ev, int64_t n, GError 
         guint q = post(w, TRUE, e->peer, e->tag, e->bytes);
         g_array_append_val(w->deferred, q);
       } else {
-        flush_pending(w, FALSE);
         act(w, "send %d %u %" G_GINT64_FORMAT, e->peer, e->tag, e->bytes);
       }
       break;
     case TRACE_RECV:
-      if (e->peer >= 0 && e->peer < w->t->nranks) {
-        flush_pending(w, FALSE);
+      if (e->peer >= 0 && e->peer < w->t->nranks)
         act(w, "recv %d %u %" G_GINT64_FORMAT, e->peer, e->tag, e->bytes);
-      }
       break;
     case TRACE_ISEND:
       if (e->peer >= 0 && e->peer < w->t->nranks)
@@ -304,13 +268,11 @@ static gboolean write_rank(ti_rank *w, const trace_event *ev, int64_t n, GError 
       break;
     case TRACE_IRECV:
       /* an Irecv completed without a request record: the replay receives in place */
-      if (!complete(w, e->request, depth > 0) && e->peer >= 0 && e->peer < w->t->nranks) {
-        flush_pending(w, FALSE);
+      if (!complete(w, e->request) && e->peer >= 0 && e->peer < w->t->nranks)
         act(w, "recv %d %u %" G_GINT64_FORMAT, e->peer, e->tag, e->bytes);
-      }
       break;
     case TRACE_ISEND_COMPLETE:
-      if (!complete(w, e->request, depth > 0))
+      if (!complete(w, e->request))
         w->st->unmatched++;
       break;
     case TRACE_REQUEST_CANCELLED:
@@ -325,7 +287,6 @@ static gboolean write_rank(ti_rank *w, const trace_event *ev, int64_t n, GError 
       break;
     }
   }
-  flush_pending(w, FALSE);
   for (guint k = 0; k < w->deferred->len; k++)
     wait_index(w, g_array_index(w->deferred, guint, k));
   flush_compute(w, 1);
@@ -359,8 +320,7 @@ gboolean ti_write(const trace_source *s, const char *dir, const char *ranks, con
                 g_array_new(FALSE, FALSE, sizeof(ti_req)),
                 g_hash_table_new_full(key_hash, key_equal, g_free, NULL),
                 g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL),
-                g_array_new(FALSE, FALSE, sizeof(guint)), g_array_new(FALSE, FALSE, sizeof(guint)), 0,
-                g_array_new(FALSE, FALSE, sizeof(coll_msg)),
+                g_array_new(FALSE, FALSE, sizeof(guint)), g_array_new(FALSE, FALSE, sizeof(coll_msg)),
                 g_new(int64_t, MAX(t->ncomms, 1)), g_new(int, MAX(t->ncomms, 1)), NULL, 0, 0 };
   trace_cursor *cur = trace_cursor_new(s);
   GArray *buf = g_array_new(FALSE, FALSE, sizeof(trace_event));
@@ -391,8 +351,6 @@ gboolean ti_write(const trace_source *s, const char *dir, const char *ranks, con
     g_hash_table_remove_all(w.by_key);
     g_hash_table_remove_all(w.by_req);
     g_array_set_size(w.deferred, 0);
-    g_array_set_size(w.pending, 0);
-    w.nlive = 0;
     memset(w.call_k, 0, sizeof(int64_t) * (size_t)MAX(t->ncomms, 1));
     for (int c = 0; c < t->ncomms; c++)
       w.me[c] = -2;
@@ -410,7 +368,6 @@ gboolean ti_write(const trace_source *s, const char *dir, const char *ranks, con
   g_hash_table_destroy(w.by_key);
   g_hash_table_destroy(w.by_req);
   g_array_free(w.deferred, TRUE);
-  g_array_free(w.pending, TRUE);
   g_array_free(w.msgs, TRUE);
   g_free(w.call_k);
   g_free(w.me);

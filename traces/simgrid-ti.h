@@ -2,7 +2,7 @@
  * of SMPI's offline replay (`smpirun -replay LIST smpireplaymain`).
  *
  * One action file per rank (`<rank> <action> <args>` lines: init, compute,
- * send, recv, isend, irecv, wait, waitall, finalize) and a list naming them, written
+ * send, recv, isend, irecv, wait, finalize) and a list naming them, written
  * so that SMPI replays the run mapsim's replay (sim/replay.h) replays:
  *  - computation: the gaps outside MPI regions (before the first record
  *    too), times `compute_scale` rounded per gap as the replay rounds them,
@@ -14,10 +14,9 @@
  *  - point to point: Isend/Irecv as `isend`/`irecv` (an Irecv's envelope
  *    comes from the record that completes it; a cancelled one is left
  *    out), every completion record (in Wait*, Test*) as `wait SRC DST TAG`
- *    for exactly that request, or, when the completions of one MPI region
- *    (two or more) are every request the rank has open, one `waitall`
- *    (SMPI's waitall waits for all open requests: the same wait, one
- *    action instead of many); a blocking Send inside an MPI region as
+ *    for exactly that request (never `waitall`, even for a Waitall of every
+ *    open request: SMPI's waitall took it 3x the CPU time on a 4096-rank
+ *    stencil, bench/README); a blocking Send inside an MPI region as
  *    `isend` and a `wait` at the region's end (MPI_Sendrecv's receive
  *    proceeds meanwhile), outside any region as `send`; Recv as `recv`.
  *  - collectives (on any communicator): the messages mapsim's schedule
