@@ -87,7 +87,7 @@ typedef struct {
 typedef struct evt_ctx {
   const reader_ctx *defs;
   trace *t;
-  int worker;             /* 0 .. workers-1: which pool task reads this batch */
+  int worker;             /* 0 .. workers-1: which reading thread reads this batch */
   guint first, n;         /* locations [first, first + n) of c->locations */
   GError *error;
   trace_stats stats;      /* records and unbalanced counts of this batch */
@@ -687,7 +687,7 @@ static gboolean read_location(OTF2_Reader *rd, evt_ctx *c, const def_location *l
 
 /* One batch: its own reader, the local definitions of its locations
  * (mapping tables, clock offsets), then their events, location by
- * location. Runs on a pool thread. */
+ * location. Runs on a reading thread. */
 static void read_batch(gpointer data, gpointer user)
 {
   evt_ctx *c = data;
@@ -756,21 +756,21 @@ static void abandon(gpointer p)
   g_mutex_unlock(&abandoned_lock);
 }
 
-/* The pool tasks still running, for the watchdog. */
+/* The reading threads still running, for the watchdog. */
 typedef struct watch_state {
   GMutex lock;
   GCond cond;
   guint running;
 } watch_state;
 
-/* The batches of one pool task: every `workers`-th batch from `first`. */
+/* The batches of one reading thread: every `workers`-th batch from `first`. */
 typedef struct worker_task {
   evt_ctx *batches;
   guint first, nb, step;
   watch_state *watch;
 } worker_task;
 
-static void run_worker(gpointer data, gpointer user)
+static gpointer run_worker(gpointer data)
 {
   worker_task *w = data;
   for (guint i = w->first; i < w->nb; i += w->step) {
@@ -782,9 +782,10 @@ static void run_worker(gpointer data, gpointer user)
   w->watch->running--;
   g_cond_signal(&w->watch->cond);
   g_mutex_unlock(&w->watch->lock);
+  return NULL;
 }
 
-/* Waits for the pool tasks; FALSE when none of the batches saw a record
+/* Waits for the reading threads; FALSE when none of the batches saw a record
  * or a new location for `stall` seconds while some were still running. */
 static gboolean watch_workers(watch_state *ws, const evt_ctx *b, guint nb, double stall)
 {
@@ -809,7 +810,7 @@ static gboolean watch_workers(watch_state *ws, const evt_ctx *b, guint nb, doubl
   return TRUE;
 }
 
-/* Every location's definitions and events, in batches on a thread pool:
+/* Every location's definitions and events, in batches on reading threads:
  * worker w reads batches w, w + workers, ... in order, so a sink sees each
  * rank's records from one worker, in record order. */
 static gboolean read_events(reader_ctx *c, int workers)
@@ -822,16 +823,19 @@ static gboolean read_events(reader_ctx *c, int workers)
   for (guint i = 0; i < nb; i++)
     b[i] = (evt_ctx){ .defs = c, .t = c->t, .worker = (int)(i % nw), .first = i * READ_BATCH,
                       .n = MIN(READ_BATCH, nloc - i * READ_BATCH), .cur_rank = -1 };
-  /* the reading runs on pool threads while this one watches it: libotf2
+  /* the reading runs on its threads while this one watches it: libotf2
    * may loop on a damaged file without calling back */
   watch_state *ws = g_new0(watch_state, 1);
   ws->running = nw;
   worker_task *w = g_new(worker_task, nw);
   for (guint i = 0; i < nw; i++)
     w[i] = (worker_task){ b, i, nb, nw, ws };
-  GThreadPool *pool = g_thread_pool_new(run_worker, NULL, (int)nw, TRUE, NULL);
+  /* threads of their own, joined when they finish: a thread still exiting
+   * after the read returns holds memory (GLib's per-thread caches) that a
+   * leak check taken at that moment reports */
+  GThread **th = g_new(GThread *, nw);
   for (guint i = 0; i < nw; i++)
-    g_thread_pool_push(pool, &w[i], NULL);
+    th[i] = g_thread_new("otf2-read", run_worker, &w[i]);
   double stall = c->sink && c->sink->stall_seconds > 0 ? c->sink->stall_seconds
                                                         : OTF2_STALL_SECONDS;
   if (!watch_workers(ws, b, nb, stall)) {
@@ -846,10 +850,14 @@ static gboolean read_events(reader_ctx *c, int workers)
                 "%s: no record read for %g s (the OTF2 library is stuck, likely on a damaged "
                 "event file), expected an intact archive", c->path, stall);
     c->abandoned = TRUE;
-    g_thread_pool_free(pool, TRUE, FALSE);
+    for (guint i = 0; i < nw; i++)
+      g_thread_unref(th[i]);
+    g_free(th);
     return FALSE;
   }
-  g_thread_pool_free(pool, FALSE, TRUE);
+  for (guint i = 0; i < nw; i++)
+    g_thread_join(th[i]);
+  g_free(th);
   g_free(ws);
   for (guint i = 0; i < nb; i++) {
     for (int k = 0; k < TRACE_NRECS; k++)
