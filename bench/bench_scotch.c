@@ -33,6 +33,7 @@
 #include "mapping/scotch-util.h"
 #include "mapping/strategy.h"
 #include "stencil-gen.h"
+#include "util/output.h"
 
 typedef struct result {
   gboolean ok;
@@ -422,18 +423,8 @@ int main(int argc, char **argv)
   else
     maplib(data, published, work, log);
   printf("\nCommands run (in %s%s):\n\n```\n%s```\n", work, keep ? "" : ", removed", log->str);
-  if (!keep) {
-    GDir *d = g_dir_open(work, 0, NULL);
-    const char *f;
-    while (d && (f = g_dir_read_name(d))) {
-      char *pth = g_build_filename(work, f, NULL);
-      g_unlink(pth);
-      g_free(pth);
-    }
-    if (d)
-      g_dir_close(d);
-    g_rmdir(work);
-  }
+  if (!keep)
+    output_remove_tree(work);
   g_string_free(log, TRUE);
   g_free(work);
   return 0;

@@ -264,6 +264,29 @@ static void ref_simulate(const platform *p, ref_flow *f, int n)
   g_free(done);
 }
 
+/* The messages of run `r` as the reference simulator's flows, simulated:
+ * each starts at its injection plus the route's latency rounded to ps, as
+ * the model starts it. */
+static ref_flow *ref_full_recomputation(const nm_run *r, const platform *p)
+{
+  ref_flow *f = g_new0(ref_flow, (size_t)MAX(r->nmsgs, 1));
+  for (int i = 0; i < r->nmsgs; i++) {
+    route_iter it;
+    int link;
+    double lat = 0;
+    route_begin(&it, p->router, r->src[i], r->dst[i]);
+    while (route_next(&it, &link)) {
+      cr_assert_lt(f[i].nl, 16);
+      f[i].links[f[i].nl++] = link;
+      lat += p->link_lat[link] + p->model.router_delay;
+    }
+    f[i].start = (double)(r->t[i] + engine_ps(lat));
+    f[i].rem = (double)netmodel_wire_bytes(p, r->bytes[i]);
+  }
+  ref_simulate(p, f, r->nmsgs);
+  return f;
+}
+
 /* The incremental model (component re-rating, version stamps, batching)
  * against the full recomputation on random overlapping traffic with
  * heterogeneous links: same completion times up to ps rounding (observed
@@ -279,22 +302,7 @@ Test(flow, incremental_equals_full_recomputation)
   nm_run *r = nm_new("flow", p);
   nm_random_traffic(r, p, 150, 99);
   nm_finish(r);
-  ref_flow *f = g_new0(ref_flow, (size_t)MAX(r->nmsgs, 1));
-  for (int i = 0; i < r->nmsgs; i++) {
-    route_iter it;
-    int link;
-    double lat = 0;
-    route_begin(&it, p->router, r->src[i], r->dst[i]);
-    while (route_next(&it, &link)) {
-      cr_assert_lt(f[i].nl, 16);
-      f[i].links[f[i].nl++] = link;
-      lat += p->link_lat[link] + p->model.router_delay;
-    }
-    /* the model's start: injection + latency rounded to ps */
-    f[i].start = (double)(r->t[i] + engine_ps(lat));
-    f[i].rem = (double)netmodel_wire_bytes(p, r->bytes[i]);
-  }
-  ref_simulate(p, f, r->nmsgs);
+  ref_flow *f = ref_full_recomputation(r, p);
   int zero = 0;
   for (int i = 0; i < r->nmsgs; i++) {
     if (r->bytes[i] == 0) {
@@ -325,21 +333,7 @@ Test(flow, propagation_equals_full_recomputation_under_load)
   nm_run *r = nm_new("flow", p);
   nm_random_traffic(r, p, 400, 7);
   nm_finish(r);
-  ref_flow *f = g_new0(ref_flow, (size_t)r->nmsgs);
-  for (int i = 0; i < r->nmsgs; i++) {
-    route_iter it;
-    int link;
-    double lat = 0;
-    route_begin(&it, p->router, r->src[i], r->dst[i]);
-    while (route_next(&it, &link)) {
-      cr_assert_lt(f[i].nl, 16);
-      f[i].links[f[i].nl++] = link;
-      lat += p->link_lat[link];
-    }
-    f[i].start = (double)(r->t[i] + engine_ps(lat));
-    f[i].rem = (double)netmodel_wire_bytes(p, r->bytes[i]);
-  }
-  ref_simulate(p, f, r->nmsgs);
+  ref_flow *f = ref_full_recomputation(r, p);
   for (int i = 0; i < r->nmsgs; i++)
     if (r->bytes[i] > 0)
       cr_assert(fabs((double)r->arrival[i] - f[i].end) <= 4,
