@@ -961,6 +961,18 @@ Test(robust, found_by_fuzzing)
   EXPECT(2, "1.def: 18446744073709551615 mapping table entries announced in a record of 10 bytes "
          "at byte 18", "trace", "info", a);
   g_free(a);
+  /* libotf2 reads a record's fields past the length it announces: the
+   * second mapping table of casita-10's 1.def (bytes 30-37) turned into a
+   * record of type 1 and length 5 and one of type 1 and length 6 puts a
+   * mapping table of length 0 at byte 45, whose count libotf2 read from the
+   * clock offset behind it (-2704: a 2^64 - 21,632 byte malloc; found by
+   * the OTF2 fuzzer) */
+  a = copy_archive(casita, dir, "short");
+  const uint8_t shifted[4] = { 0x01, 0x05, 0x02, 0x06 };
+  patch(a, "traces/1.def", 30, shifted, 4);
+  EXPECT(2, "1.def: 18446744073709548912 mapping table entries announced in a record of 0 bytes "
+         "at byte 45", "trace", "info", a);
+  g_free(a);
   g_free(casita);
   g_free(ring8);
   tu_rm_rf(dir);

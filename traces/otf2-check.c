@@ -138,11 +138,14 @@ static gboolean compressed(cursor *c, gboolean big, int max, uint64_t *v)
   return TRUE;
 }
 
-/* The length of the array of record `type` (its fields in `rec`) and the
- * bytes the record has left for it; FALSE when the record has no such array
- * or ends before its count (libotf2 then fails on it by itself). */
-static gboolean array_of(cursor rec, uint8_t type, gboolean local, gboolean big, uint64_t *count,
-                         uint64_t *room, const char **what)
+/* The length of the array of record `type` and the bytes the record has
+ * left for it (none when its count lies beyond its end); FALSE when the
+ * record has no such array or the chunk ends before its count. libotf2
+ * reads a record's fields from its start whatever length the record
+ * announces, so `rec` runs from the record's first field to the chunk's end
+ * and `rec_end` is where the record says it ends. */
+static gboolean array_of(cursor rec, const uint8_t *rec_end, uint8_t type, gboolean local,
+                         gboolean big, uint64_t *count, uint64_t *room, const char **what)
 {
   const uint8_t *b;
   uint64_t v;
@@ -163,7 +166,7 @@ static gboolean array_of(cursor rec, uint8_t type, gboolean local, gboolean big,
   } else {
     return FALSE;
   }
-  *room = (uint64_t)(rec.end - rec.p);
+  *room = rec_end > rec.p ? (uint64_t)(rec_end - rec.p) : 0;
   return TRUE;
 }
 
@@ -210,11 +213,12 @@ static gboolean check_defs(const char *path, uint64_t chunk, gboolean local, GEr
         done = TRUE;
         break;
       }
-      cursor rec = { c.p, c.p + len };
+      cursor rec = { c.p, c.end };
+      const uint8_t *rec_end = c.p + len;
       c.p += len;
       uint64_t count = 0, room = 0;
       const char *what = NULL;
-      if (array_of(rec, *at, local, big, &count, &room, &what) && count > room) {
+      if (array_of(rec, rec_end, *at, local, big, &count, &room, &what) && count > room) {
         g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT,
                     "%s: %" G_GUINT64_FORMAT " %s announced in a record of %" G_GUINT64_FORMAT
                     " bytes at byte %zu, expected an intact OTF2 definition file",
