@@ -4,7 +4,9 @@
 # temporary corpus that is removed afterwards (the seeds are never
 # written). Fails on any crash, leak, sanitizer report or hang (10 s); the
 # input that failed is kept as fuzz-failure-HARNESS-* in the current
-# folder (meson test: the build folder).
+# folder (meson test: the build folder). The mutations follow a fixed seed
+# (FUZZ_SEED, default 1) so that a CI run can be repeated exactly; the
+# long runs of docs/FUZZING.md are where new inputs are searched for.
 set -u
 harness=$1
 runs=$2
@@ -24,7 +26,7 @@ for s in "$@"; do
   fi
 done
 LSAN_OPTIONS="suppressions=$(dirname "$0")/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
-"$harness" -runs="$runs" -timeout=10 -max_len=262144 -print_final_stats=1 \
+"$harness" -seed="${FUZZ_SEED:-1}" -runs="$runs" -timeout=10 -max_len=262144 -print_final_stats=1 \
   -error_exitcode=1 -timeout_exitcode=1 \
   -artifact_prefix="$corpus/out/" "$corpus/in" > "$corpus/log" 2>&1
 status=$?
