@@ -33,6 +33,13 @@ void cli_trace_notice(const trace *t)
     fprintf(stderr, "mapsim: warning: %s\n", t->notice);
 }
 
+trace *cli_read_trace(const char *path, GError **error)
+{
+  trace *t = trace_read_otf2(path, error);
+  cli_trace_notice(t);
+  return t;
+}
+
 /* ---- shared options ---- */
 
 /* ARG_KEY: a platform key, stored as the --set override KEY=VALUE */
@@ -542,10 +549,9 @@ commgraph *cli_common_graph(const cli_common *c, gboolean *with_colls, GError **
                   "--counts goes with --matrix; a trace carries its own message counts");
       return NULL;
     }
-    trace *t = trace_read_otf2(c->trace, error);
+    trace *t = cli_read_trace(c->trace, error);
     if (!t)
       return NULL;
-    cli_trace_notice(t);
     commgraph *g = run_traffic_graph(t, c->collectives, with_colls, error);
     trace_free(t);
     return g;

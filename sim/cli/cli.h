@@ -124,6 +124,9 @@ int cli_fail(GError *error);
  * trace read: "mapsim: warning: ..." on stderr. NULL or no notice: nothing. */
 void cli_trace_notice(const trace *t);
 
+/* trace_read_otf2() and the notice of what it approximated. */
+trace *cli_read_trace(const char *path, GError **error);
+
 /* Installs the handlers of SIGINT/SIGTERM (the first sets the stop flag the
  * progress hook carries, a second exits at once) and of crashes (exit 3
  * with a message). main() calls it before any subcommand runs. */

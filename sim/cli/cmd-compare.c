@@ -220,10 +220,8 @@ static study *run_input(const cli_common *c, const char *trace_path, const char 
                         const struct netmodel_ops *ops, trace **t, GError **error)
 {
   commgraph *g = NULL;
-  if (trace_path && !(*t = trace_read_otf2(trace_path, error)))
+  if (trace_path && !(*t = cli_read_trace(trace_path, error)))
     return NULL;
-  if (trace_path)
-    cli_trace_notice(*t);
   if (!trace_path && (!(g = commgraph_load(matrix, error)) ||
                       (counts && !commgraph_load_counts(g, counts, error)))) {
     commgraph_free(g);

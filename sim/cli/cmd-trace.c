@@ -128,10 +128,9 @@ static int trace_info(int argc, char **argv)
                 argc - 1);
     return cli_fail(e);
   }
-  trace *t = trace_read_otf2(argv[1], &e);
+  trace *t = cli_read_trace(argv[1], &e);
   if (t == NULL)
     return cli_fail(e);
-  cli_trace_notice(t);
   trace_summary s;
   trace_summarize(t, &s);
   if (json)
@@ -178,8 +177,7 @@ static int trace_matrix(int argc, char **argv)
     status = cli_fail(e);
     goto out;
   }
-  t = trace_read_otf2(argv[1], &e);
-  cli_trace_notice(t);
+  t = cli_read_trace(argv[1], &e);
   if (t)
     g = trace_commgraph(t, algo != NULL, algo, &e);
   gboolean saved = g && commgraph_save(g, k, out, cli_progress(&c), &e);

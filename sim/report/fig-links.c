@@ -106,14 +106,15 @@ static void plane_links(cairo_t *cr, const links_fig *f, double ox, double oy, i
         stroke_link(cr, f, lp, x, y, x1, y1, o);
         stroke_link(cr, f, lm, x1, y1, x, y, o);
       } else {
-        /* stubs leaving the last node forward and entering the first */
+        /* the wrap link as two short strokes: leaving the last node
+         * forward, entering the first node from behind */
         double bx, by;
         node_xy(f, ox, oy, nc, &bx, &by);
-        double stub = f->s * 0.42;
-        stroke_link(cr, f, lp, x, y, x + ex * stub, y + ey * stub, o);
-        stroke_link(cr, f, lm, x + ex * stub, y + ey * stub, x, y, o);
-        stroke_link(cr, f, lp, bx - ex * stub, by - ey * stub, bx, by, o);
-        stroke_link(cr, f, lm, bx, by, bx - ex * stub, by - ey * stub, o);
+        double wrap_len = f->s * 0.42;
+        stroke_link(cr, f, lp, x, y, x + ex * wrap_len, y + ey * wrap_len, o);
+        stroke_link(cr, f, lm, x + ex * wrap_len, y + ey * wrap_len, x, y, o);
+        stroke_link(cr, f, lp, bx - ex * wrap_len, by - ey * wrap_len, bx, by, o);
+        stroke_link(cr, f, lm, bx, by, bx - ex * wrap_len, by - ey * wrap_len, o);
       }
     }
   }
