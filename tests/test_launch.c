@@ -264,6 +264,7 @@ static void launch(const mpi_lib *lib, const char *app_env, const char *format,
   }
   g_ptr_array_add(a, g_strdup(app));
   g_ptr_array_add(a, NULL);
+  cr_assert(g_setenv("MAPSIM_FAKE_TMP", j.dir, TRUE));
   char *out = NULL, *err = NULL;
   int rc = mpi_run((char **)a->pdata, &out, &err, NULL, NULL);
   g_autofree char *shown = g_strjoinv(" ", (char **)a->pdata);
