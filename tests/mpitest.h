@@ -107,11 +107,16 @@ static inline gboolean mpi_startup_failed(const char *out, const char *err)
 }
 
 /* mpi_spawn, launched again (after `retry`, which may clean up, with
- * `user`) while the start-up failed, at most three times in all. */
+ * `user`) while the start-up failed, at most three times in all; `err`
+ * keeps the standard error of every failed attempt, so that a failure
+ * shows whether it repeated. */
 static inline int mpi_run(char **argv, char **out, char **err, void (*retry)(void *), void *user)
 {
   int rc = mpi_spawn(argv, out, err);
+  GString *failed = g_string_new(NULL);
   for (int attempt = 1; rc != 0 && attempt < 3 && mpi_startup_failed(*out, *err); attempt++) {
+    g_string_append_printf(failed, "[attempt %d failed at start-up, exit %d]\n%s%s", attempt, rc,
+                           *out, *err);
     g_free(*out);
     g_free(*err);
     if (retry)
@@ -119,5 +124,11 @@ static inline int mpi_run(char **argv, char **out, char **err, void (*retry)(voi
     g_usleep(G_USEC_PER_SEC);
     rc = mpi_spawn(argv, out, err);
   }
+  if (rc != 0 && failed->len) {
+    g_string_append(failed, *err);
+    g_free(*err);
+    *err = g_strdup(failed->str);
+  }
+  g_string_free(failed, TRUE);
   return rc;
 }

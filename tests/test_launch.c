@@ -194,6 +194,8 @@ Test(launch, command_line)
 
 /* 6 ranks on 4 hosts named in a file (n-a .. n-d), up to 2 per host, not
  * in rank order: the mapping file, the launcher file and the names. */
+static const char *const fake_hosts[4] = { "n-a", "n-b", "n-c", "n-d" };
+
 typedef struct {
   char *dir, *map, *hosts, *file;
   int node[6];
@@ -213,7 +215,11 @@ static void job_make(job *j, const char *format)
   }
   cr_assert(g_file_set_contents(j->map, m->str, -1, NULL));
   g_string_free(m, TRUE);
-  cr_assert(g_file_set_contents(j->hosts, "n-a\nn-b\nn-c\nn-d\n", -1, NULL));
+  GString *list = g_string_new(NULL);
+  for (int h = 0; h < 4; h++)
+    g_string_append_printf(list, "%s\n", fake_hosts[h]);
+  cr_assert(g_file_set_contents(j->hosts, list->str, -1, NULL));
+  g_string_free(list, TRUE);
   const char *args[] = { "export", "mapping", "-p", "torus:2x2", "--cores", "2", "-M", j->map,
                          "--format", format, "--hosts", j->hosts, "-o", j->file, NULL };
   char *err = NULL;
@@ -233,11 +239,20 @@ static void job_free(job *j)
 /* Every rank printed the host the mapping gave it. */
 static void check_hosts(const job *j, const char *out, const char *how)
 {
-  static const char *const names[4] = { "n-a", "n-b", "n-c", "n-d" };
   for (int r = 0; r < 6; r++) {
-    g_autofree char *line = g_strdup_printf("rank %d host %s\n", r, names[j->node[r]]);
+    g_autofree char *line = g_strdup_printf("rank %d host %s\n", r, fake_hosts[j->node[r]]);
     cr_assert(strstr(out, line), "%s: '%.*s' missing in\n%s", how, (int)strlen(line) - 1, line,
               out);
+  }
+}
+
+/* Before a launch is tried again: the fake hosts' session directories of
+ * the failed attempt go. */
+static void remove_fake_hosts(void *dir)
+{
+  for (int h = 0; h < 4; h++) {
+    g_autofree char *d = g_build_filename(dir, fake_hosts[h], NULL);
+    tu_rm_rf(d);
   }
 }
 
@@ -266,7 +281,7 @@ static void launch(const mpi_lib *lib, const char *app_env, const char *format,
   g_ptr_array_add(a, NULL);
   cr_assert(g_setenv("MAPSIM_FAKE_TMP", j.dir, TRUE));
   char *out = NULL, *err = NULL;
-  int rc = mpi_run((char **)a->pdata, &out, &err, NULL, NULL);
+  int rc = mpi_run((char **)a->pdata, &out, &err, remove_fake_hosts, j.dir);
   g_autofree char *shown = g_strjoinv(" ", (char **)a->pdata);
   cr_assert_eq(rc, 0, "%s failed (%d):\n%s%s", shown, rc, out, err);
   check_hosts(&j, out, shown);
