@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "testutil.h"
+
 /* Runs argv (PATH searched); returns the exit status, 128 + signal. */
 static inline int mpi_spawn(char **argv, char **out, char **err)
 {
@@ -19,6 +21,13 @@ static inline int mpi_spawn(char **argv, char **out, char **err)
   char **env = g_get_environ();
   /* Open MPI's CMA single-copy needs ptrace rights containers often lack */
   env = g_environ_setenv(env, "OMPI_MCA_btl_vader_single_copy_mechanism", "none", TRUE);
+  /* Open MPI's session directories below the test binary's own temporary
+   * directory: jobs of test binaries running side by side shared
+   * /tmp/ompi.HOST.UID, where one job's clean-up removed a directory while
+   * another created it (orte_session_dir: "mkdir ... File exists") */
+  const char *tmp = g_environ_getenv(env, TU_TMP_ENV);
+  if (tmp)
+    env = g_environ_setenv(env, "OMPI_MCA_orte_tmpdir_base", tmp, FALSE);
   /* sanitizer builds: full malloc stacks, so that the suppressions of
    * tests/data/lsan-mpi.supp recognise Open MPI's own allocations */
   const char *asan = g_environ_getenv(env, "ASAN_OPTIONS");
