@@ -274,8 +274,8 @@ static int run(const cli_common *c, study_args *a, const char *file)
     ran += s->cells[i].ran;
     todo += study_in_slice(sl, i);
   }
-  printf("%d cells: %d read from %s/cells, %d run on %d threads\n", todo, stored, out, ran,
-         threads);
+  printf("%d cells: %d read from %s/cells, %d run on %d thread%s\n", todo, stored, out, ran,
+         threads, threads == 1 ? "" : "s");
   if (progress_stopped(prog)) {
     fprintf(stderr, "mapsim: interrupted: %d of %d cells are stored in %s/cells; run the same "
             "command again to continue\n", stored + ran, todo, out);
