@@ -831,6 +831,80 @@ Test(robust, damaged_otf2_archives)
   g_free(dir);
 }
 
+/* A global definition file of `nchunks` chunks of `chunk` bytes in the
+ * byte order `big`; the last holds one group record of 10 bytes that
+ * announces 2^31 - 1 members (its length in the 9-byte form when `big`). */
+static void write_defs_with_group(const char *archive, size_t chunk, int nchunks, gboolean big)
+{
+  GByteArray *d = g_byte_array_new();
+  const uint8_t end_of_chunk = 0, end_of_file = 2;
+  for (int k = 0; k < nchunks; k++) {
+    uint8_t header[18] = { 3, big ? 0x23 : 0x42 };
+    g_byte_array_append(d, header, sizeof header);
+    if (k + 1 < nchunks) {
+      g_byte_array_append(d, &end_of_chunk, 1);
+      g_byte_array_set_size(d, (guint)(chunk * (size_t)(k + 1)));
+      memset(d->data + d->len - (chunk - 19), 0, chunk - 19);
+      continue;
+    }
+    const uint8_t short_len[] = { 18, 10 };
+    const uint8_t long_len[] = { 18, 0xff, 0, 0, 0, 0, 0, 0, 0, 10 };
+    if (big)
+      g_byte_array_append(d, long_len, sizeof long_len);
+    else
+      g_byte_array_append(d, short_len, sizeof short_len);
+    /* self 5, name 0, type 0, member count 0x7fffffff in the file's order */
+    const uint8_t fields_le[] = { 1, 5, 1, 0, 0, 4, 0xff, 0xff, 0xff, 0x7f };
+    const uint8_t fields_be[] = { 1, 5, 1, 0, 0, 4, 0x7f, 0xff, 0xff, 0xff };
+    g_byte_array_append(d, big ? fields_be : fields_le, 10);
+    g_byte_array_append(d, &end_of_file, 1);
+  }
+  char *path = g_build_filename(archive, "traces.def", NULL);
+  cr_assert(g_file_set_contents(path, (const char *)d->data, d->len, NULL));
+  g_free(path);
+  g_byte_array_unref(d);
+}
+
+/* The definition walk of a file of several chunks and of a big-endian
+ * file: a valid archive whose global definitions span two chunks is read,
+ * and a group announcing more members than its record holds is found in
+ * the second chunk and in a big-endian file (a walk out of step with the
+ * chunks or the byte order misses it, or refuses the valid archive). */
+Test(robust, definitions_across_chunks_and_byte_orders)
+{
+  char *dir = tu_tmp_dir();
+  char *big = g_build_filename(dir, "ring-8192", NULL);
+  EXPECT(0, NULL, "gen", "--pattern", "ring", "-n", "8192", "-i", "1", "-o", big);
+  char *defs = g_build_filename(big, "traces.def", NULL);
+  GStatBuf st;
+  cr_assert_eq(g_stat(defs, &st), 0);
+  const size_t chunk = 256 * 1024; /* what gen writes */
+  cr_assert_gt((size_t)st.st_size, chunk, "%s: %zu bytes, one chunk: the test needs two", defs,
+               (size_t)st.st_size);
+  char *out = NULL;
+  const char *info[] = { "trace", "info", big, NULL };
+  cr_assert_eq(tu_run(&out, NULL, info), 0);
+  cr_assert_not_null(strstr(out, "ranks           8192 (8192 locations)"), "%s", out);
+  g_free(out);
+
+  char *ring = tu_src("traces/data/ring-8");
+  char *a = copy_archive(ring, dir, "second-chunk");
+  write_defs_with_group(a, chunk, 2, FALSE);
+  EXPECT(2, "traces.def: 2147483647 group members announced in a record of 10 bytes at byte "
+            "262162, expected an intact OTF2 definition file", "trace", "info", a);
+  g_free(a);
+  a = copy_archive(ring, dir, "big-endian");
+  write_defs_with_group(a, chunk, 2, TRUE);
+  EXPECT(2, "traces.def: 2147483647 group members announced in a record of 10 bytes at byte "
+            "262162,", "trace", "info", a);
+  g_free(a);
+  g_free(ring);
+  g_free(defs);
+  g_free(big);
+  tu_rm_rf(dir);
+  g_free(dir);
+}
+
 /* A timestamp the run's clock cannot have (a flipped high bit: beyond 106
  * days) is refused by the reader (once negative seconds, exit 0); the
  * writer refuses times that go back instead of dropping the record. */
