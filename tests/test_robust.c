@@ -357,11 +357,11 @@ Test(robust, output_through_links_devices_and_fifos)
   g_free(dir);
 }
 
-/* Runs mapsim ARGS in `dir`'s parent, waits until the temporary of output
- * NAME (".NAME.tmp-...") appears in `dir`, sends SIGTERM and asserts
- * status 130, "mapsim: interrupted" and that neither NAME nor its
- * temporary remains. */
-static void interrupt_while_writing(const char *dir, const char *name, const char *const *args)
+/* Runs mapsim ARGS, waits until the temporary of output NAME
+ * (".NAME.tmp-...") appears in `dir` and sends SIGTERM; the exit status
+ * in *status, its standard error in err[size]. */
+static void terminate_while_writing(const char *dir, const char *name, const char *const *args,
+                                    int *status, char *err, size_t size)
 {
   GPtrArray *argv = g_ptr_array_new();
   g_ptr_array_add(argv, (char *)g_getenv("MAPSIM"));
@@ -385,18 +385,34 @@ static void interrupt_while_writing(const char *dir, const char *name, const cha
       g_usleep(1000);
   }
   cr_assert(seen, "no temporary %s* appeared", prefix);
+  g_free(prefix);
   kill(pid, SIGTERM);
-  int status = 0;
-  cr_assert_eq(waitpid(pid, &status, 0), pid);
-  char err[256] = "";
-  ssize_t n = read(err_fd, err, sizeof err - 1);
+  cr_assert_eq(waitpid(pid, status, 0), pid);
+  g_spawn_close_pid(pid);
+  ssize_t n = read(err_fd, err, size - 1);
   err[n > 0 ? n : 0] = '\0';
   close(err_fd);
+}
+
+/* SIGTERM while output NAME is written: status 130, "mapsim:
+ * interrupted", and neither NAME nor its temporary remains. A run that
+ * finished before the signal came (a loaded machine) did not test that:
+ * its output goes and it runs again, up to five times. */
+static void interrupt_while_writing(const char *dir, const char *name, const char *const *args)
+{
+  int status = 0;
+  char err[256] = "";
+  for (int attempt = 0; attempt < 5; attempt++) {
+    terminate_while_writing(dir, name, args, &status, err, sizeof err);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+      break;
+    g_autofree char *done = g_build_filename(dir, name, NULL);
+    tu_rm_rf(done);
+  }
   cr_assert(WIFEXITED(status), "killed by signal %d", WTERMSIG(status));
   cr_assert_eq(WEXITSTATUS(status), 130, "status %d: %s", WEXITSTATUS(status), err);
   cr_assert(g_str_has_suffix(err, "mapsim: interrupted\n"), "%s", err);
   assert_clean(dir, name);
-  g_free(prefix);
 }
 
 /* SIGTERM while a dense matrix, a generated trace or a simulated trace is
