@@ -4,10 +4,10 @@
  * contention-oblivious model; concurrent messages never share resources.
  * Here a message of `bytes` over a route of h links takes
  *   T = sum over links (latency + router_delay) + wire_bytes / min bandwidth
- * with wire_bytes = bytes + ceil(bytes / packet_size) * packet_header
- * (models/model.h: netmodel_wire_bytes), computed in double seconds and
- * rounded once to picoseconds. Each link of the route is busy for
- * wire_bytes / its own bandwidth. One engine event per message (the
+ * with wire_bytes = b + ceil(b / packet_size) * packet_header, where
+ * b = bytes + envelope (models/model.h: netmodel_wire_bytes), computed in
+ * double seconds and rounded once to picoseconds. Each link of the route
+ * is busy for wire_bytes / its own bandwidth. One engine event per message (the
  * delivery); O(h) per message, nothing allocated.
  * Not for: congestion (flow, packet).
  */

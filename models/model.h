@@ -180,9 +180,14 @@ static inline void netmodel_count_link(netmodel *m, const netmodel_msg *msg, int
 /* For models walking routes themselves: adds msg's hop totals once. */
 void netmodel_count_hops(netmodel *m, const netmodel_msg *msg, int hops);
 
+/* Packets a message of `bytes` (envelope included: the caller adds it)
+ * is cut into: ceil(bytes / packet_size), at least 1 (a 0-byte control
+ * message still sends one header). Never overflows. */
+int64_t netmodel_packets(const platform *p, int64_t bytes);
+
 /* Bytes on the wire: payload + envelope (one per message) + packet_header
- * per packet, packets = ceil((bytes + envelope) / packet_size), at least 1
- * (a 0-byte control message still sends one header). */
+ * per packet, packets = netmodel_packets(bytes + envelope). Saturates at
+ * INT64_MAX. */
 int64_t netmodel_wire_bytes(const platform *p, int64_t bytes);
 
 /* For models: reports msg's arrival at time `t` (>= msg->t) through the

@@ -109,12 +109,18 @@ void netmodel_count_hops(netmodel *m, const netmodel_msg *msg, int hops)
     t->max_hops = hops;
 }
 
+int64_t netmodel_packets(const platform *p, int64_t bytes)
+{
+  /* quotient and remainder, not (bytes + ps - 1) / ps: that sum overflows
+   * near INT64_MAX, where saturated sizes end up */
+  int64_t ps = p->model.packet_size > 0 ? p->model.packet_size : 1;
+  return bytes > 0 ? bytes / ps + (bytes % ps != 0) : 1;
+}
+
 int64_t netmodel_wire_bytes(const platform *p, int64_t bytes)
 {
   bytes = saturating_add_i64(bytes, p->model.envelope);
-  int64_t ps = p->model.packet_size > 0 ? p->model.packet_size : 1;
-  int64_t packets = bytes > 0 ? bytes / ps + (bytes % ps != 0) : 1;
-  return saturating_add_i64(bytes, saturating_mul_i64(packets, p->model.packet_header));
+  return saturating_add_i64(bytes, saturating_mul_i64(netmodel_packets(p, bytes), p->model.packet_header));
 }
 
 void netmodel_deliver(netmodel *m, const netmodel_msg *msg, int64_t t)

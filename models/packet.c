@@ -66,6 +66,7 @@ typedef struct pktmodel {
   netmodel base;
   gboolean cut_through;
   int buffer;            /* packets per router queue, 0 = infinite */
+  int64_t full_wire;     /* wire bytes of a full packet: packet_size + header */
   /* per link */
   int64_t *lat_ps;       /* link latency + router delay */
   /* two FIFOs per link, index 2 l + Q_TRANSIT / Q_INJECT: packet records,
@@ -84,6 +85,7 @@ typedef struct pktmodel {
   int *mfree, *mhops, *mroute;
   netmodel_msg *mmsg;
   int64_t *npk, *left_send, *left_recv;
+  int64_t *last_wire;    /* wire bytes of the message's last (or only) packet */
   /* packets */
   int pcap, npfree;
   int *pfree, *pmsg, *phop, *pnext;
@@ -100,6 +102,7 @@ static gboolean packet_setup(netmodel *m, gboolean vct, int buffer)
   size_t n = (size_t)MAX(m->nlinks, 1);
   pm->cut_through = vct;
   pm->buffer = buffer;
+  pm->full_wire = saturating_add_i64(MAX(m->p->model.packet_size, 1), m->p->model.packet_header);
   pm->lat_ps = g_new(int64_t, n);
   for (int l = 0; l < m->nlinks; l++)
     pm->lat_ps[l] = engine_ps(m->p->link_lat[l] + m->p->model.router_delay);
@@ -151,7 +154,7 @@ static void packet_fini(netmodel *m)
   void *arrays[] = { pm->lat_ps, pm->qhead, pm->qtail, pm->busy, pm->last_q, pm->waiting, pm->cur_hop,
                      pm->space, pm->wait_head, pm->wait_tail, pm->wait_next, pm->qlen,
                      pm->qmax, pm->qlast, pm->sat_ps, pm->qarea, pm->mfree, pm->mhops,
-                     pm->mroute, pm->mmsg, pm->npk, pm->left_send, pm->left_recv, pm->pfree,
+                     pm->mroute, pm->mmsg, pm->npk, pm->left_send, pm->left_recv, pm->last_wire, pm->pfree,
                      pm->pmsg, pm->phop, pm->pnext, pm->pwire, pm->ptail, pm->route };
   for (size_t i = 0; i < G_N_ELEMENTS(arrays); i++)
     g_free(arrays[i]);
@@ -170,6 +173,7 @@ static void msg_grow(pktmodel *pm)
   pm->npk = g_renew(int64_t, pm->npk, n);
   pm->left_send = g_renew(int64_t, pm->left_send, n);
   pm->left_recv = g_renew(int64_t, pm->left_recv, n);
+  pm->last_wire = g_renew(int64_t, pm->last_wire, n);
   for (int i = old; i < cap; i++)
     pm->mfree[pm->nmfree++] = cap - 1 - (i - old);
   pm->mcap = cap;
@@ -265,15 +269,11 @@ static void q_pop(pktmodel *pm, int i)
     pm->qtail[i] = -1;
 }
 
-/* Wire bytes of the next packet message `msg` sends (and counts it sent). */
-static int64_t take_packet(pktmodel *pm, int msg)
+/* Wire bytes of the next packet message `msg` sends (and counts it sent):
+ * full packets, then the remainder (packet_start sized both). */
+static inline int64_t take_packet(pktmodel *pm, int msg)
 {
-  const platform *p = pm->base.p;
-  int64_t idx = pm->npk[msg] - pm->left_send[msg]--;
-  int64_t size = p->model.packet_size > 0 ? p->model.packet_size : 1;
-  int64_t bytes = saturating_add_i64(pm->mmsg[msg].bytes, p->model.envelope);
-  int64_t payload = idx < pm->npk[msg] - 1 ? size : bytes - idx * size;
-  return MAX(payload, 0) + p->model.packet_header;
+  return pm->left_send[msg]-- > 1 ? pm->full_wire : pm->last_wire[msg];
 }
 
 /* ---- switching ------------------------------------------------------ */
@@ -444,12 +444,15 @@ static void packet_start(netmodel *m, const netmodel_msg *msg)
   if (h > pm->stride)
     msg_widen(pm, h);
   int id = pm->mfree[--pm->nmfree];
-  int64_t size = m->p->model.packet_size > 0 ? m->p->model.packet_size : 1;
   pm->mmsg[id] = *msg;
   pm->mhops[id] = h;
   memcpy(pm->mroute + (size_t)id * pm->stride, pm->route, sizeof(int) * (size_t)h);
   int64_t bytes = saturating_add_i64(msg->bytes, m->p->model.envelope);
-  pm->npk[id] = bytes > 0 ? (bytes - 1) / size + 1 : 1;
+  int64_t npk = netmodel_packets(m->p, bytes);
+  /* (npk - 1) full packets hold less than `bytes`: no overflow */
+  int64_t last = bytes - (npk - 1) * MAX(m->p->model.packet_size, 1);
+  pm->npk[id] = npk;
+  pm->last_wire[id] = saturating_add_i64(MAX(last, 0), m->p->model.packet_header);
   pm->left_send[id] = pm->left_recv[id] = pm->npk[id];
   pm->undelivered++;
   if (msg->t == m->eng->now)

@@ -169,3 +169,30 @@ Test(packet, single_message_unaffected_by_buffers)
   cr_assert_eq(r->arrival[0], (50 + 7 - 1) * (int64_t)P_PS + 7 * L_PS);
   nm_free(r);
 }
+
+/* The packet count every model shares (netmodel_packets) and the wire
+ * bytes built on it, by hand, up to the saturated sizes: 1000 B payload
+ * per packet, 24 B header per packet, 16 B envelope per message. */
+Test(packet, packet_count_and_wire_bytes)
+{
+  g_autoptr(platform) p = chain();
+  p->model.envelope = 16;
+  cr_assert_eq(netmodel_packets(p, 0), 1); /* a header still goes */
+  cr_assert_eq(netmodel_packets(p, 1), 1);
+  cr_assert_eq(netmodel_packets(p, 1000), 1);
+  cr_assert_eq(netmodel_packets(p, 1001), 2);
+  cr_assert_eq(netmodel_packets(p, INT64_MAX), INT64_MAX / 1000 + 1);
+  /* 984 B + 16 B envelope fill one packet; one more byte needs two */
+  cr_assert_eq(netmodel_wire_bytes(p, 984), 1000 + 24);
+  cr_assert_eq(netmodel_wire_bytes(p, 985), 1001 + 2 * 24);
+  cr_assert_eq(netmodel_wire_bytes(p, 0), 16 + 24);
+  cr_assert_eq(netmodel_wire_bytes(p, INT64_MAX - 8), INT64_MAX);
+  /* the model sends exactly those bytes: 985 B as a full packet and one
+   * of 1 B + header over one hop, P + (25 B / 1e9 B/s) + L */
+  nm_run *r = nm_new("packet", p);
+  nm_send(r, 3, 4, 985, 0);
+  nm_finish(r);
+  cr_assert_eq(r->m->link_busy_ps[topo_link(p->topo, 3, 0, 0)], P_PS + 25000);
+  cr_assert_eq(r->arrival[0], P_PS + 25000 + L_PS);
+  nm_free(r);
+}
