@@ -74,9 +74,11 @@ typedef struct flist {
   int n, cap;
 } flist;
 
+/* A heap entry: a capacity keyed by (a lower bound of) its fair share
+ * (lheap), or a flow keyed by its trigger level (theap). */
 typedef struct fheap_item {
-  double share;
-  int id;           /* a capacity, or a flow (level triggers) */
+  double key;
+  int id;
 } fheap_item;
 
 /* A flow's completion: time, then the order its rate changed. */
@@ -119,8 +121,11 @@ typedef struct flowmodel {
   uint32_t dirty_epoch, *dirty_mark;
   gboolean pending;
   /* re-rating workspace: epoch stamps of the flows to re-rate (fmark),
-   * of one filling round (frozen), of its capacities (rmark) and of the
-   * capacities whose flows changed rate (cmark) */
+   * of those whose rate the filling fixed (frozen), of the capacities the
+   * flows to re-rate cross (rmark) and of the capacities whose
+   * bottlenecked flows are all in the set already (cmark:
+   * join_bottlenecked() ran there, or set_components() put in every flow
+   * of their component) */
   uint32_t epoch;
   uint32_t *rmark, *cmark;
   fheap_item *lheap;   /* capacities by share, lpos: position of one, -1: none */
@@ -316,6 +321,14 @@ static inline void res_touch(flowmodel *fm, int r, int64_t now)
   }
 }
 
+/* Capacity r is saturated from `now` on iff it carries flows and at most
+ * a relative 1e-9 of it is `spare` (rounding residue). */
+static void res_saturation(flowmodel *fm, int r, double spare, int64_t now)
+{
+  res_touch(fm, r, now);
+  fm->sat[r] = fm->rl[r].n > 0 && spare <= 1e-9 * fm->res_bw[r];
+}
+
 /* Marks capacity r changed and makes sure a re-rating runs at `now`,
  * after the other events of this picosecond that are already queued:
  * flows starting or ending at the same time share one re-rating. */
@@ -375,7 +388,7 @@ static inline void lheap_place(flowmodel *fm, int i, fheap_item it)
 
 static void lheap_up(flowmodel *fm, int i, fheap_item it)
 {
-  while (i > 0 && fm->lheap[(i - 1) / 2].share > it.share) {
+  while (i > 0 && fm->lheap[(i - 1) / 2].key > it.key) {
     lheap_place(fm, i, fm->lheap[(i - 1) / 2]);
     i = (i - 1) / 2;
   }
@@ -386,8 +399,8 @@ static void lheap_down(flowmodel *fm, int i, fheap_item it)
 {
   int n = fm->lhn;
   for (int c = 2 * i + 1; c < n; c = 2 * i + 1) {
-    c += c + 1 < n && fm->lheap[c + 1].share < fm->lheap[c].share;
-    if (!(fm->lheap[c].share < it.share))
+    c += c + 1 < n && fm->lheap[c + 1].key < fm->lheap[c].key;
+    if (!(fm->lheap[c].key < it.key))
       break;
     lheap_place(fm, i, fm->lheap[c]);
     i = c;
@@ -402,7 +415,7 @@ static void lheap_set(flowmodel *fm, int r, double share)
   int i = fm->lpos[r];
   if (i < 0)
     lheap_up(fm, fm->lhn++, it);
-  else if (share < fm->lheap[i].share)
+  else if (share < fm->lheap[i].key)
     lheap_up(fm, i, it);
   else
     lheap_down(fm, i, it);
@@ -418,7 +431,7 @@ static void lheap_remove(flowmodel *fm, int r)
   fheap_item last = fm->lheap[--fm->lhn];
   if (i == fm->lhn)
     return;
-  if (i > 0 && last.share < fm->lheap[(i - 1) / 2].share)
+  if (i > 0 && last.key < fm->lheap[(i - 1) / 2].key)
     lheap_up(fm, i, last);
   else
     lheap_down(fm, i, last);
@@ -433,7 +446,7 @@ static void theap_push(flowmodel *fm, double level, int f)
   }
   fheap_item it = { level, f };
   int i = fm->hn++;
-  while (i > 0 && fm->heap[(i - 1) / 2].share > it.share) {
+  while (i > 0 && fm->heap[(i - 1) / 2].key > it.key) {
     fm->heap[i] = fm->heap[(i - 1) / 2];
     i = (i - 1) / 2;
   }
@@ -445,8 +458,8 @@ static int theap_pop(flowmodel *fm)
   fheap_item *h = fm->heap, top = h[0], last = h[--fm->hn];
   int i = 0, n = fm->hn;
   for (int c = 1; c < n; c = 2 * i + 1) {
-    c += c + 1 < n && h[c + 1].share < h[c].share;
-    if (!(h[c].share < last.share))
+    c += c + 1 < n && h[c + 1].key < h[c].key;
+    if (!(h[c].key < last.key))
       break;
     h[i] = h[c];
     i = c;
@@ -575,7 +588,7 @@ static void set_join(flowmodel *fm, int g)
   for (int k = 0; k < h; k++) {
     int q = gh[k];
     double share = fm->rcap[q] / fm->rw[q];
-    if (fm->lpos[q] < 0 || share < fm->lheap[fm->lpos[q]].share)
+    if (fm->lpos[q] < 0 || share < fm->lheap[fm->lpos[q]].key)
       lheap_set(fm, q, share);
   }
   /* the trigger only matters if g's capacities bottleneck other flows
@@ -720,7 +733,7 @@ static void rerate(flowmodel *fm, int64_t now)
       whole = TRUE;
       continue;
     }
-    if (fm->hn && fm->heap[0].share <= fm->lheap[0].share) {
+    if (fm->hn && fm->heap[0].key <= fm->lheap[0].key) {
       int f = theap_pop(fm);
       if (fm->frozen[f] != ep)
         join_neighbours(fm, f); /* rule 1: f will get more */
@@ -730,9 +743,9 @@ static void rerate(flowmodel *fm, int64_t now)
      * above the next key */
     int r = fm->lheap[0].id;
     double s = fm->rcap[r] / fm->rw[r];
-    if (s > fm->lheap[0].share &&
-        ((fm->lhn > 1 && s > fm->lheap[1].share) || (fm->lhn > 2 && s > fm->lheap[2].share) ||
-         (fm->hn && s > fm->heap[0].share))) {
+    if (s > fm->lheap[0].key &&
+        ((fm->lhn > 1 && s > fm->lheap[1].key) || (fm->lhn > 2 && s > fm->lheap[2].key) ||
+         (fm->hn && s > fm->heap[0].key))) {
       lheap_down(fm, 0, (fheap_item){ s, r });
       continue;
     }
@@ -782,19 +795,16 @@ static void rerate(flowmodel *fm, int64_t now)
     for (int i = 0; i < ndec; i++)
       join_neighbours(fm, fm->dec[i]); /* rule 1: these got less */
   }
-  /* statistics: the capacities filled and the dirty ones (flows ended) */
+  /* statistics: the capacities filled (their spare bandwidth is what the
+   * filling left) and the dirty ones outside it (flows ended there) */
   for (int i = 0; i < fm->ncr; i++) {
     int r = fm->comp_res[i];
-    res_touch(fm, r, now);
-    fm->sat[r] = fm->rl[r].n > 0 && fm->rcap[r] <= 1e-9 * fm->res_bw[r];
+    res_saturation(fm, r, fm->rcap[r], now);
   }
   for (int i = 0; i < fm->ndirty; i++) {
     int r = fm->dirty[i];
-    if (fm->rmark[r] == ep)
-      continue;
-    double spare = fm->res_bw[r] - fm->used[r];
-    res_touch(fm, r, now);
-    fm->sat[r] = fm->rl[r].n > 0 && spare <= 1e-9 * fm->res_bw[r];
+    if (fm->rmark[r] != ep)
+      res_saturation(fm, r, fm->res_bw[r] - fm->used[r], now);
   }
   fm->ndirty = 0;
   fm->dirty_epoch++;
