@@ -106,20 +106,13 @@ Test(commstats, zero_matrix_and_bad_split)
   cr_assert_float_eq(commstats_round(0.0624999, 3), 0.062, 1e-12);
 }
 
-static int run(char **argv, char **out, char **err)
-{
-  int status = -1;
-  cr_assert(g_spawn_sync(NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err, &status, NULL));
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 Test(commstats, command_json)
 {
   char *m = tu_data("maplib/btmz.p2p.count.csv");
   char *argv[] = { (char *)g_getenv("MAPSIM"), "commstats", "--matrix", m, "--split", "8",
                    "--json", NULL };
   char *out = NULL, *err = NULL;
-  cr_assert_eq(run(argv, &out, &err), 0, "%s", err);
+  cr_assert_eq(tu_spawn(argv, &out, &err), 0, "%s", err);
   cr_assert(strstr(out, "\"sum\" : 182910"), "%s", out);
   cr_assert(strstr(out, "\"SP_8\""));
   cr_assert_null(strstr(out, "\"SP_4\""));
@@ -127,7 +120,7 @@ Test(commstats, command_json)
   g_free(err);
   char *t = tu_data("traces/tracer-stencil4d-32");
   char *argv2[] = { (char *)g_getenv("MAPSIM"), "commstats", "--trace", t, "--json", NULL };
-  cr_assert_eq(run(argv2, &out, &err), 0, "%s", err);
+  cr_assert_eq(tu_spawn(argv2, &out, &err), 0, "%s", err);
   cr_assert(strstr(out, "\"count\""));
   cr_assert(strstr(out, "\"bytes\""));
   cr_assert(strstr(out, "\"sum\" : 512"), "%s", out);
@@ -135,7 +128,7 @@ Test(commstats, command_json)
   g_free(out);
   g_free(err);
   char *argv3[] = { (char *)g_getenv("MAPSIM"), "commstats", "--matrix", m, "--split", "0", NULL };
-  cr_assert_eq(run(argv3, &out, &err), 2);
+  cr_assert_eq(tu_spawn(argv3, &out, &err), 2);
   cr_assert(strstr(err, "--split"), "%s", err);
   g_free(out);
   g_free(err);

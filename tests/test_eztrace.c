@@ -252,24 +252,6 @@ Test(eztrace, receive_completions_approximated)
   trace_free(t);
 }
 
-static int spawn(char **argv, char **out, char **err)
-{
-  int status = -1;
-  GError *e = NULL;
-  gboolean ok = g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, out, err,
-                             &status, &e);
-  cr_assert(ok, "spawn %s: %s", argv[0], e ? e->message : "?");
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static int count_str(const char *s, const char *needle)
-{
-  int n = 0;
-  for (const char *p = s; (p = strstr(p, needle)); p += strlen(needle))
-    n++;
-  return n;
-}
-
 /* The replay: every message delivered, the pre/post check passes, and the
  * warning is printed once, on one line. */
 Test(eztrace, simulate_with_one_warning)
@@ -281,8 +263,8 @@ Test(eztrace, simulate_with_one_warning)
   cr_assert(strstr(out, "pre/post check (bytes of every link and hop_bytes, p2p+collectives "
                    "traffic): match"), "%s", out);
   cr_assert(strstr(out, "p2p messages           88 (1056318 bytes)"), "%s", out);
-  cr_assert_eq(count_str(err, "mapsim: warning: "), 1, "%s", err);
-  cr_assert_eq(count_str(err, "EZTrace trace: its 84 non-blocking receives"), 1, "%s", err);
+  cr_assert_eq(tu_count(err, "mapsim: warning: "), 1, "%s", err);
+  cr_assert_eq(tu_count(err, "EZTrace trace: its 84 non-blocking receives"), 1, "%s", err);
   cr_assert_eq(tu_lines(err), 1, "%s", err);
   g_free(out);
   g_free(err);
@@ -294,7 +276,7 @@ Test(eztrace, simulate_with_one_warning)
   cr_assert_eq(tu_run(&out, &err, json), 0, "%s", err);
   cr_assert(strstr(out, "\"p2p_messages\" : 88,"), "%s", out);
   cr_assert(strstr(out, "\"pre_post_match\" : true"), "%s", out);
-  cr_assert_eq(count_str(err, "mapsim: warning: "), 1, "%s", err);
+  cr_assert_eq(tu_count(err, "mapsim: warning: "), 1, "%s", err);
   g_free(out);
   g_free(err);
   g_free(sim_out);
@@ -313,18 +295,11 @@ Test(eztrace, live_otf2_print)
   char *anchor = g_build_filename(dir, "eztrace_log.otf2", NULL);
   char *argv[] = { path, anchor, NULL };
   char *out = NULL, *err = NULL;
-  cr_assert_eq(spawn(argv, &out, &err), 0, "%s", err);
-  int64_t sends = 0, bytes = 0, requests = 0, irecvs = 0, enters = 0;
-  for (char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-    gboolean send = g_str_has_prefix(l, "MPI_SEND ") || g_str_has_prefix(l, "MPI_ISEND ");
-    char *len = strstr(l, "Length: "), *end = strchr(l, '\n');
-    sends += send;
-    if (send && len && (!end || len < end))
-      bytes += g_ascii_strtoll(len + 8, NULL, 10);
-    requests += g_str_has_prefix(l, "MPI_IRECV_REQUEST ");
-    irecvs += g_str_has_prefix(l, "MPI_IRECV ");
-    enters += g_str_has_prefix(l, "ENTER ");
-  }
+  cr_assert_eq(tu_spawn(argv, &out, &err), 0, "%s", err);
+  int64_t sends = tu_otf2_records(out, "MPI_SEND") + tu_otf2_records(out, "MPI_ISEND");
+  int64_t bytes = tu_otf2_lengths(out, "MPI_SEND") + tu_otf2_lengths(out, "MPI_ISEND");
+  int64_t requests = tu_otf2_records(out, "MPI_IRECV_REQUEST");
+  int64_t irecvs = tu_otf2_records(out, "MPI_IRECV"), enters = tu_otf2_records(out, "ENTER");
   cr_assert_eq(sends, 88);
   cr_assert_eq(bytes, 1056318);
   cr_assert_eq(requests, 84);
@@ -352,23 +327,12 @@ static void expect_bad(const char *path, const char *needle)
   g_error_free(e);
 }
 
-static void copy_dir(const char *from, const char *to)
-{
-  char *argv[] = { "cp", "-r", (char *)from, (char *)to, NULL };
-  char *out = NULL, *err = NULL;
-  cr_assert_eq(spawn(argv, &out, &err), 0, "%s", err);
-  char *argw[] = { "chmod", "-R", "u+w", (char *)to, NULL };
-  cr_assert_eq(spawn(argw, &out, &err), 0, "%s", err);
-  g_free(out);
-  g_free(err);
-}
-
 /* Damaged EZTrace archives: one line naming the file, exit 2. */
 Test(eztrace, bad_archives)
 {
   char *tmp = tu_tmp_dir(), *src = archive();
   char *dir = g_build_filename(tmp, "ez", NULL);
-  copy_dir(src, dir);
+  tu_copy_dir(src, dir);
   char *evt = g_build_filename(dir, "eztrace_log", "536870911.evt", NULL);
   cr_assert_eq(truncate(evt, 1000), 0);
   expect_bad(dir, "536870911.evt");

@@ -534,19 +534,6 @@ Test(replay, scorep_traces_complete_and_match_static_metrics, .timeout = 300)
   platform_free(p);
 }
 
-static int64_t count_lines(const char *text, const char *prefix)
-{
-  int64_t n = 0;
-  size_t len = strlen(prefix);
-  for (const char *s = text; s && *s;) {
-    if (strncmp(s, prefix, len) == 0 && s[len] == ' ')
-      n++;
-    const char *nl = strchr(s, '\n');
-    s = nl ? nl + 1 : NULL;
-  }
-  return n;
-}
-
 Test(replay, output_trace_reads_back_with_same_messages, .timeout = 300)
 {
   platform *p = tu_platform("torus:4x4x4");
@@ -587,15 +574,14 @@ Test(replay, output_trace_reads_back_with_same_messages, .timeout = 300)
       /* no definition otf2-print warns about (one COMM_SELF group) */
       cr_assert_null(strstr(err, "warning"), "otf2-print: %s", err);
       g_free(err);
-      int64_t sends = count_lines(out, "MPI_SEND") + count_lines(out, "MPI_ISEND");
-      int64_t recvs = count_lines(out, "MPI_RECV") + count_lines(out, "MPI_IRECV");
+      int64_t sends = tu_otf2_records(out, "MPI_SEND") + tu_otf2_records(out, "MPI_ISEND");
+      int64_t recvs = tu_otf2_records(out, "MPI_RECV") + tu_otf2_records(out, "MPI_IRECV");
       cr_assert_eq(sends, a.p2p_messages, "otf2-print: %ld sends", (long)sends);
       cr_assert_eq(recvs, a.per_kind[TRACE_RECV] + a.per_kind[TRACE_IRECV]);
       g_free(out);
     }
     trace_free(back);
-    char *rm[] = { "rm", "-rf", tmp, NULL };
-    g_spawn_sync(NULL, rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+    tu_rm_rf(tmp);
     g_free(anchor);
     g_free(dir);
     g_free(tmp);

@@ -9,14 +9,6 @@
 
 #include "testutil.h"
 
-static char *read_in(const char *dir, const char *name)
-{
-  g_autofree char *path = g_build_filename(dir, name, NULL);
-  char *text = NULL;
-  cr_assert(g_file_get_contents(path, &text, NULL, NULL), "%s missing", path);
-  return text;
-}
-
 /* Column index of `name` in a CSV header (no quoted cells here). */
 static int column(char **head, const char *name)
 {
@@ -82,8 +74,8 @@ Test(report_cli, correlations_equal_the_textbook_formulas, .timeout = 240)
   cr_assert_eq(tu_run(&so, &se, args), 0, "%s%s", so, se);
   g_free(so);
   g_free(se);
-  g_autofree char *csv = read_in(out, "results.csv");
-  g_autofree char *corr = read_in(out, "correlations.csv");
+  g_autofree char *csv = tu_read(out, "results.csv");
+  g_autofree char *corr = tu_read(out, "correlations.csv");
   g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
   g_auto(GStrv) head = g_strsplit(lines[0], ",", -1);
   int cp = column(head, "platform"), cx = column(head, "pre_hop_bytes"),
@@ -124,7 +116,7 @@ Test(report_cli, correlations_equal_the_textbook_formulas, .timeout = 240)
     }
   cr_assert_eq(checked, 4);
   /* the verdict names a metric and its rho for each platform */
-  g_autofree char *html = read_in(out, "index.html");
+  g_autofree char *html = tu_read(out, "index.html");
   cr_assert(strstr(html, " the ranking best on torus:4x4 (ρ = ") ||
             strstr(html, "predicts the ranking well on torus:4x4"), "no verdict for torus:4x4");
 }
@@ -133,7 +125,7 @@ Test(report_cli, correlations_equal_the_textbook_formulas, .timeout = 240)
  * and the page needs nothing from outside its folder. */
 static void check_page(const char *out)
 {
-  g_autofree char *html = read_in(out, "index.html");
+  g_autofree char *html = tu_read(out, "index.html");
   cr_assert_null(strstr(html, "http://"));
   cr_assert_null(strstr(html, "https://"));
   cr_assert_null(strstr(html, "<script"));
@@ -171,7 +163,7 @@ Test(report_cli, same_page_for_any_threads_and_standalone, .timeout = 300)
   const char *four[] = { "study", file, "-o", b, "-j", "4", "-q", NULL };
   cr_assert_eq(tu_run(NULL, NULL, one), 0);
   cr_assert_eq(tu_run(NULL, NULL, four), 0);
-  g_autofree char *ha = read_in(a, "index.html"), *hb = read_in(b, "index.html");
+  g_autofree char *ha = tu_read(a, "index.html"), *hb = tu_read(b, "index.html");
   cr_assert(strcmp(ha, hb) == 0, "index.html differs between -j 1 and -j 4");
   check_page(a);
 }

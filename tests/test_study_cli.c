@@ -18,14 +18,6 @@ static char *study_file(const char *name)
   return tu_data(rel);
 }
 
-static char *read_file(const char *dir, const char *name)
-{
-  g_autofree char *path = g_build_filename(dir, name, NULL);
-  char *text = NULL;
-  cr_assert(g_file_get_contents(path, &text, NULL, NULL), "%s missing", path);
-  return text;
-}
-
 /* Splits one CSV line into cells (quotes honoured). */
 static GPtrArray *csv_split(const char *line)
 {
@@ -100,7 +92,7 @@ Test(study_cli, same_results_with_1_and_4_threads, .timeout = 240)
   g_free(out);
   g_free(err);
   cr_assert_eq(run_study(NULL, NULL, file, d4, "4"), 0);
-  g_autofree char *a = read_file(d1, "results.csv"), *b = read_file(d4, "results.csv");
+  g_autofree char *a = tu_read(d1, "results.csv"), *b = tu_read(d4, "results.csv");
   cr_assert_eq(tu_lines(a), 13, "a header and 12 cells:\n%s", a);
   g_autofree char *a2 = csv_without(a, "map_s"), *b2 = csv_without(b, "map_s");
   cr_assert_str_eq(a2, b2);
@@ -124,8 +116,8 @@ Test(study_cli, json_equals_csv_and_known_values, .timeout = 240)
   g_autofree char *file = study_file("y_grid.ini");
   g_autofree char *dir = tu_tmp_dir();
   cr_assert_eq(run_study(NULL, NULL, file, dir, "2"), 0);
-  g_autofree char *csv = read_file(dir, "results.csv");
-  g_autofree char *json = read_file(dir, "results.json");
+  g_autofree char *csv = tu_read(dir, "results.csv");
+  g_autofree char *json = tu_read(dir, "results.json");
   JsonParser *jp = json_parser_new();
   cr_assert(json_parser_load_from_data(jp, json, -1, NULL));
   JsonArray *cells = json_object_get_array_member(json_node_get_object(json_parser_get_root(jp)),
@@ -272,7 +264,7 @@ Test(study_cli, killed_and_resumed_gives_the_same_csv, .timeout = 600)
                                             stored, cut, total - stored);
   cr_assert_not_null(strstr(out, expect), "expected '%s' in:\n%s", expect, out);
   g_free(out);
-  g_autofree char *a = read_file(whole, "results.csv"), *b = read_file(cut, "results.csv");
+  g_autofree char *a = tu_read(whole, "results.csv"), *b = tu_read(cut, "results.csv");
   g_autofree char *a2 = csv_without(a, "map_s"), *b2 = csv_without(b, "map_s");
   cr_assert_str_eq(a2, b2);
 
@@ -286,7 +278,7 @@ Test(study_cli, killed_and_resumed_gives_the_same_csv, .timeout = 600)
   cr_assert_eq(run_study(NULL, &err, file, intr, "2"), 0, "%s", err);
   cr_assert_null(strstr(err, "interrupted"), "%s", err);
   g_free(err);
-  g_autofree char *c = read_file(intr, "results.csv");
+  g_autofree char *c = tu_read(intr, "results.csv");
   g_autofree char *c2 = csv_without(c, "map_s");
   cr_assert_str_eq(a2, c2);
 }
@@ -330,7 +322,7 @@ Test(study_cli, slices_merge_into_the_single_machine_csv, .timeout = 240)
   cr_assert_eq(tu_run(&out, NULL, emit), 0);
   cr_assert_not_null(strstr(out, "(3 array tasks)"), "%s", out);
   g_free(out);
-  g_autofree char *script = read_file(batch, "study.sbatch");
+  g_autofree char *script = tu_read(batch, "study.sbatch");
   cr_assert_not_null(strstr(script, "#SBATCH --array=1-3"), "%s", script);
   cr_assert_not_null(strstr(script, "--slice \"${SLURM_ARRAY_TASK_ID}/3\""), "%s", script);
   g_autofree char *ini = g_build_filename(batch, "study.ini", NULL);
@@ -345,11 +337,11 @@ Test(study_cli, slices_merge_into_the_single_machine_csv, .timeout = 240)
     const char *args[] = { "study", ini, "-o", batch, "--slice", slice, "-q", NULL };
     cr_assert_eq(tu_run(NULL, NULL, args), 0);
     g_autofree char *part = g_strdup_printf("slice-%d-of-3.csv", k);
-    g_autofree char *text = read_file(batch, part);
+    g_autofree char *text = tu_read(batch, part);
     cr_assert_eq(tu_lines(text), 5, "a header and 4 cells:\n%s", text);
   }
   cr_assert_eq(tu_run(NULL, NULL, merge), 0);
-  g_autofree char *a = read_file(single, "results.csv"), *b = read_file(batch, "results.csv");
+  g_autofree char *a = tu_read(single, "results.csv"), *b = tu_read(batch, "results.csv");
   g_autofree char *a2 = csv_without(a, "map_s"), *b2 = csv_without(b, "map_s");
   cr_assert_str_eq(a2, b2);
 }

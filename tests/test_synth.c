@@ -11,13 +11,6 @@
 #include "testutil.h"
 #include "traces/synth.h"
 
-static int run(char **argv, char **out, char **err)
-{
-  int status = -1;
-  cr_assert(g_spawn_sync(NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err, &status, NULL));
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 static trace *build(const char *pattern, int ranks, const char *dims, gboolean periodic,
                     int points, gboolean nonblocking, int iterations)
 {
@@ -129,7 +122,7 @@ static void round_trip(trace *t)
     char *anchor = g_build_filename(dir, "traces.otf2", NULL);
     char *argv[] = { "/usr/bin/otf2-print", anchor, NULL };
     char *out = NULL, *err = NULL;
-    cr_assert_eq(run(argv, &out, &err), 0, "otf2-print: %s", err);
+    cr_assert_eq(tu_spawn(argv, &out, &err), 0, "otf2-print: %s", err);
     trace_summary s;
     trace_summarize(t, &s);
     int64_t lines = 0;
@@ -227,7 +220,7 @@ Test(synth, collective_counts_round_trip)
     char *anchor = g_build_filename(dir, "traces.otf2", NULL);
     char *argv[] = { "/usr/bin/otf2-print", anchor, NULL };
     char *out = NULL, *err = NULL;
-    cr_assert_eq(run(argv, &out, &err), 0, "otf2-print: %s", err);
+    cr_assert_eq(tu_spawn(argv, &out, &err), 0, "otf2-print: %s", err);
     /* allreduce (op 11): contribution 288 at comm rank 0 -> 3 x 288 */
     cr_assert(strstr(out, "Operation: ALLREDUCE, Communicator: \"sub\" <2>, Root: NONE, "
                           "Sent: 864, Received: 864"), "%s", out);
@@ -250,7 +243,7 @@ static char *gen_dir(const char *tmp, const char *name, const char *pattern)
   char *argv[] = { (char *)g_getenv("MAPSIM"), "gen", "--pattern", (char *)pattern, "--ranks",
                    "12", "--gap-random", "--seed", "5", "--nonblocking", "-o", dir, NULL };
   char *out = NULL, *err = NULL;
-  cr_assert_eq(run(argv, &out, &err), 0, "%s", err);
+  cr_assert_eq(tu_spawn(argv, &out, &err), 0, "%s", err);
   g_free(out);
   g_free(err);
   return dir;
@@ -368,7 +361,7 @@ static void expect_gen_fails(char **args, const char *needle)
     argv[n++] = args[i];
   argv[n] = NULL;
   char *out = NULL, *err = NULL;
-  cr_assert_eq(run(argv, &out, &err), 2, "%s", err);
+  cr_assert_eq(tu_spawn(argv, &out, &err), 2, "%s", err);
   cr_assert(g_str_has_prefix(err, "mapsim"), "%s", err);
   cr_assert_eq(strchr(err, '\n'), err + strlen(err) - 1, "one line: %s", err);
   cr_assert(strstr(err, needle), "'%s' not in %s", needle, err);
@@ -420,7 +413,7 @@ Test(synth, unmatched_messages)
   cr_assert(trace_write_otf2(t, dir, NULL, NULL));
   char *argv[] = { (char *)g_getenv("MAPSIM"), "trace", "info", dir, "--json", NULL };
   char *out = NULL, *err = NULL;
-  cr_assert_eq(run(argv, &out, &err), 0, "%s", err);
+  cr_assert_eq(tu_spawn(argv, &out, &err), 0, "%s", err);
   cr_assert(strstr(out, "\"unmatched\" : 1"), "%s", out);
   cr_assert(g_str_has_prefix(err, "mapsim: note: "), "%s", err);
   cr_assert(strstr(err, "1 unmatched sends, 0 unmatched receives, 1 size mismatches"), "%s", err);

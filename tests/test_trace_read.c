@@ -178,29 +178,12 @@ Test(trace_read, stencil_collectives_expanded)
 
 /* ---- the command, live otf2-print, bad input --------------------------- */
 
-static int run(char **argv, char **out, char **err)
-{
-  int status = -1;
-  GError *e = NULL;
-  gboolean ok = g_spawn_sync(NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err, &status, &e);
-  cr_assert(ok, "spawn %s: %s", argv[0], e ? e->message : "?");
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static int count_lines(const char *s)
-{
-  int n = 0;
-  for (; *s; s++)
-    n += *s == '\n';
-  return n;
-}
-
 Test(trace_read, info_json)
 {
   char *dir = trace_path("tracer-stencil4d-64");
   char *argv[] = { (char *)g_getenv("MAPSIM"), "trace", "info", dir, "--json", NULL };
   char *out = NULL, *err = NULL;
-  cr_assert_eq(run(argv, &out, &err), 0, "%s", err);
+  cr_assert_eq(tu_spawn(argv, &out, &err), 0, "%s", err);
   cr_assert(strstr(out, "\"ranks\" : 64"), "%s", out);
   cr_assert(strstr(out, "\"p2p_messages\" : 1024"));
   cr_assert(strstr(out, "\"p2p_bytes\" : 268435456"));
@@ -226,7 +209,7 @@ Test(trace_read, matrix_csv)
   char *argv[] = { (char *)g_getenv("MAPSIM"), "trace", "matrix", dir, "--kind", "count", "-o",
                    csv, NULL };
   char *out = NULL, *err = NULL;
-  cr_assert_eq(run(argv, &out, &err), 0, "%s", err);
+  cr_assert_eq(tu_spawn(argv, &out, &err), 0, "%s", err);
   GError *e = NULL;
   commgraph *g = commgraph_load(csv, &e);
   cr_assert(g, "%s", e ? e->message : "");
@@ -252,7 +235,7 @@ Test(trace_read, live_otf2_print)
     char *anchor = g_build_filename(dir, "traces.otf2", NULL);
     char *argv[] = { "/usr/bin/otf2-print", anchor, NULL };
     char *out = NULL, *err = NULL;
-    cr_assert_eq(run(argv, &out, &err), 0);
+    cr_assert_eq(tu_spawn(argv, &out, &err), 0);
     int64_t sends = 0, enters = 0;
     for (char *p = out; (p = strchr(p, '\n')); p++) {
       sends += strncmp(p + 1, "MPI_SEND ", 9) == 0;
@@ -271,15 +254,7 @@ static char *copy_trace(const char *name, const char *tmp)
 {
   char *src = trace_path(name);
   char *dst = g_build_filename(tmp, name, NULL);
-  char *argv[] = { "/bin/cp", "-r", src, dst, NULL };
-  char *out = NULL, *err = NULL;
-  cr_assert_eq(run(argv, &out, &err), 0);
-  g_free(out);
-  g_free(err);
-  char *argv2[] = { "/bin/chmod", "-R", "u+w", dst, NULL };
-  cr_assert_eq(run(argv2, &out, &err), 0);
-  g_free(out);
-  g_free(err);
+  tu_copy_dir(src, dst);
   g_free(src);
   return dst;
 }
@@ -288,8 +263,8 @@ static void expect_bad(const char *path, const char *needle)
 {
   char *argv[] = { (char *)g_getenv("MAPSIM"), "trace", "info", (char *)path, NULL };
   char *out = NULL, *err = NULL;
-  cr_assert_eq(run(argv, &out, &err), 2, "%s: %s", path, err);
-  cr_assert_eq(count_lines(err), 1, "one line expected: %s", err);
+  cr_assert_eq(tu_spawn(argv, &out, &err), 2, "%s: %s", path, err);
+  cr_assert_eq(tu_lines(err), 1, "one line expected: %s", err);
   cr_assert(g_str_has_prefix(err, "mapsim: "), "%s", err);
   cr_assert(strstr(err, needle), "'%s' not in %s", needle, err);
   cr_assert_str_empty(out);
@@ -324,11 +299,7 @@ Test(trace_read, bad_input)
   cr_assert_eq(truncate(def, 300), 0);
   expect_bad(trunc, "global definitions");
 
-  char *argv[] = { "/bin/rm", "-rf", tmp, NULL };
-  char *out = NULL, *err = NULL;
-  run(argv, &out, &err);
-  g_free(out);
-  g_free(err);
+  tu_rm_rf(tmp);
   g_free(def);
   g_free(evt);
   g_free(trunc);
@@ -348,7 +319,7 @@ Test(trace_read, many_locations_in_batches)
   char *argv_gen[] = { (char *)g_getenv("MAPSIM"), "gen", "--pattern", "ring", "--ranks", "700",
                        "-i", "2", "--nonblocking", "-o", dir, NULL };
   char *out = NULL, *err = NULL;
-  cr_assert_eq(run(argv_gen, &out, &err), 0, "%s", err);
+  cr_assert_eq(tu_spawn(argv_gen, &out, &err), 0, "%s", err);
   g_free(out);
   g_free(err);
   GError *e = NULL;

@@ -72,28 +72,6 @@ static void read_tally(const char *prefix, tally *t)
   cr_assert_gt(t->total_msgs, 0);
 }
 
-static int count_prefix(const char *text, const char *prefix)
-{
-  int n = 0;
-  size_t len = strlen(prefix);
-  for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-    n += strncmp(l, prefix, len) == 0 && (l[len] == ' ');
-  return n;
-}
-
-/* Sum of "Length: N" over the lines starting with `prefix`. */
-static int64_t sum_lengths(const char *text, const char *prefix)
-{
-  int64_t s = 0;
-  size_t len = strlen(prefix);
-  for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-    const char *end = strchr(l, '\n'), *p = strstr(l, "Length: ");
-    if (strncmp(l, prefix, len) == 0 && l[len] == ' ' && p && (!end || p < end))
-      s += g_ascii_strtoll(p + 8, NULL, 10);
-  }
-  return s;
-}
-
 /* What otf2-print shows of location r's first record of collective `op`
  * (its OTF2 name) on MPI_COMM_WORLD: root (-1 for NONE), sent, received. */
 static void first_coll(const char *out, int r, const char *op, int *root, int64_t *sent,
@@ -276,12 +254,12 @@ static void check_otf2_print(const char *dir, const tally *ty)
   char *out = NULL, *err = NULL;
   char *argv[] = { "otf2-print", anchor, NULL };
   cr_assert_eq(mpi_spawn(argv, &out, &err), 0, "otf2-print: %s", err);
-  int sends = count_prefix(out, "MPI_SEND") + count_prefix(out, "MPI_ISEND");
-  int recvs = count_prefix(out, "MPI_RECV") + count_prefix(out, "MPI_IRECV");
+  int sends = tu_otf2_records(out, "MPI_SEND") + tu_otf2_records(out, "MPI_ISEND");
+  int recvs = tu_otf2_records(out, "MPI_RECV") + tu_otf2_records(out, "MPI_IRECV");
   cr_assert_eq(sends, ty->total_msgs, "otf2-print: %d sends", sends);
   cr_assert_eq(recvs, ty->total_msgs, "otf2-print: %d receives", recvs);
-  cr_assert_eq(sum_lengths(out, "MPI_SEND") + sum_lengths(out, "MPI_ISEND"), ty->total_bytes);
-  cr_assert_eq(sum_lengths(out, "MPI_RECV") + sum_lengths(out, "MPI_IRECV"), ty->total_bytes);
+  cr_assert_eq(tu_otf2_lengths(out, "MPI_SEND") + tu_otf2_lengths(out, "MPI_ISEND"), ty->total_bytes);
+  cr_assert_eq(tu_otf2_lengths(out, "MPI_RECV") + tu_otf2_lengths(out, "MPI_IRECV"), ty->total_bytes);
   check_collective_records(out);
   g_free(out);
   g_free(err);
@@ -293,20 +271,14 @@ static void check_otf2_print(const char *dir, const tally *ty)
   /* clock offsets measured at init and finalize: two per rank */
   char *argc[] = { "otf2-print", "-C", anchor, NULL };
   cr_assert_eq(mpi_spawn(argc, &out, &err), 0, "otf2-print -C: %s", err);
-  cr_assert_eq(count_prefix(out, "CLOCK_OFFSET"), 2 * NP, "%s", out);
+  cr_assert_eq(tu_otf2_records(out, "CLOCK_OFFSET"), 2 * NP, "%s", out);
   g_free(out);
   g_free(err);
   g_free(anchor);
 }
 
-
 /* tracer_app under `m` with the tracer preloaded; every reader agrees with
  * the program's tally. */
-static void remove_dir(void *dir)
-{
-  tu_rm_rf(dir);
-}
-
 static void traced_run(const traced_lib *m)
 {
   const char *lib = g_getenv(m->preload), *app = g_getenv(m->app);
@@ -322,7 +294,7 @@ static void traced_run(const traced_lib *m)
   g_ptr_array_add(a, g_strdup(prefix));
   g_ptr_array_add(a, NULL);
   char *out = NULL, *err = NULL;
-  int rc = mpi_run((char **)a->pdata, &out, &err, remove_dir, dir);
+  int rc = mpi_run((char **)a->pdata, &out, &err, mpi_remove_dir, dir);
   cr_assert_eq(rc, 0, "traced run failed (%d): %s%s", rc, out, err);
   cr_assert(strstr(err, "mapsim-trace: wrote"), "%s", err);
   tally ty;
@@ -361,11 +333,6 @@ Test(tracer, mpich, .timeout = 600)
  * eztrace is not installed or cannot start a plain MPI program here. */
 enum { EZ_NP = 4 };
 
-static void eztrace_run_cleanup(void *dir)
-{
-  tu_rm_rf(dir);
-}
-
 static GPtrArray *eztrace_argv(const char *out_dir, int np, const char *app, const char *arg)
 {
   /* a sanitized tracer_app: eztrace preloads its libraries before the ASan
@@ -398,7 +365,7 @@ Test(tracer, eztrace, .timeout = 600)
   char *out = NULL, *err = NULL;
   /* can eztrace start MPI_Init and MPI_Finalize under mpirun here? */
   GPtrArray *a = eztrace_argv(dir, 2, app, NULL);
-  int rc = mpi_run((char **)a->pdata, &out, &err, eztrace_run_cleanup, dir);
+  int rc = mpi_run((char **)a->pdata, &out, &err, mpi_remove_dir, dir);
   g_ptr_array_unref(a);
   if (rc != 0)
     cr_skip_test("eztrace -t openmpi cannot start a plain 2-rank Open MPI program here (exit "
@@ -407,7 +374,7 @@ Test(tracer, eztrace, .timeout = 600)
   g_free(err);
   tu_rm_rf(dir);
   a = eztrace_argv(dir, EZ_NP, app, prefix);
-  rc = mpi_run((char **)a->pdata, &out, &err, eztrace_run_cleanup, dir);
+  rc = mpi_run((char **)a->pdata, &out, &err, mpi_remove_dir, dir);
   g_ptr_array_unref(a);
   cr_assert_eq(rc, 0, "eztrace run failed (%d): %s%s", rc, out, err);
   g_free(out);
@@ -479,11 +446,11 @@ Test(tracer, eztrace, .timeout = 600)
   /* otf2-print sees as many sends and receive requests */
   char *argv[] = { "otf2-print", anchor, NULL };
   cr_assert_eq(mpi_spawn(argv, &out, &err), 0, "otf2-print: %s", err);
-  int sends = count_prefix(out, "MPI_SEND") + count_prefix(out, "MPI_ISEND");
+  int sends = tu_otf2_records(out, "MPI_SEND") + tu_otf2_records(out, "MPI_ISEND");
   cr_assert_eq(sends, total, "otf2-print: %d sends, expected %ld", sends, (long)total);
-  cr_assert_eq(sum_lengths(out, "MPI_SEND") + sum_lengths(out, "MPI_ISEND"), total_b);
-  cr_assert_eq(count_prefix(out, "MPI_IRECV_REQUEST"), requests);
-  cr_assert_eq(count_prefix(out, "MPI_IRECV"), recorded);
+  cr_assert_eq(tu_otf2_lengths(out, "MPI_SEND") + tu_otf2_lengths(out, "MPI_ISEND"), total_b);
+  cr_assert_eq(tu_otf2_records(out, "MPI_IRECV_REQUEST"), requests);
+  cr_assert_eq(tu_otf2_records(out, "MPI_IRECV"), recorded);
   g_free(out);
   g_free(err);
   /* the replay: everything delivered, pre == post, the warning once */

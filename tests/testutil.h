@@ -16,7 +16,10 @@
 #include <errno.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
 
 #include "routing/platform.h"
 #include "util/output.h"
@@ -105,6 +108,27 @@ static inline char *tu_write_tmp(const char *name, const char *text)
   return path;
 }
 
+/* Runs argv (PATH searched) with environment `env` (NULL: this
+ * process's); returns the exit status, 128 + signal. Standard output and
+ * error go to *out and *err when given (caller frees), else are dropped. */
+static inline int tu_spawn_env(char **argv, char **env, char **out, char **err)
+{
+  int status = -1;
+  GError *e = NULL;
+  char *discard_out = NULL, *discard_err = NULL;
+  gboolean ok = g_spawn_sync(NULL, argv, env, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                             out ? out : &discard_out, err ? err : &discard_err, &status, &e);
+  g_free(discard_out);
+  g_free(discard_err);
+  cr_assert(ok, "spawn %s: %s", argv[0], e ? e->message : "?");
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static inline int tu_spawn(char **argv, char **out, char **err)
+{
+  return tu_spawn_env(argv, NULL, out, err);
+}
+
 /* Runs `mapsim ARGS...` (NULL-terminated argv after the program); returns
  * the exit status, stdout and stderr (caller frees). */
 static inline int tu_run(char **out, char **err, const char *const *args)
@@ -116,17 +140,67 @@ static inline int tu_run(char **out, char **err, const char *const *args)
   for (int i = 0; args[i]; i++)
     g_ptr_array_add(argv, (char *)args[i]);
   g_ptr_array_add(argv, NULL);
-  int status = -1;
-  GError *e = NULL;
-  char *discard_out = NULL, *discard_err = NULL;
-  char **o = out ? out : &discard_out, **r = err ? err : &discard_err;
-  gboolean ok = g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, o,
-                             r, &status, &e);
-  cr_assert(ok, "spawn: %s", e ? e->message : "?");
+  int status = tu_spawn((char **)argv->pdata, out, err);
   g_ptr_array_free(argv, TRUE);
-  g_free(discard_out);
-  g_free(discard_err);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return status;
+}
+
+/* The contents of file `rel` below `dir` (caller frees). Not inlined:
+ * inlined, gcc 12 takes strstr() results on the text for pointers into
+ * this frame (-Wdangling-pointer, a false positive). */
+G_NO_INLINE G_GNUC_UNUSED static char *tu_read(const char *dir, const char *rel)
+{
+  g_autofree char *path = g_build_filename(dir, rel, NULL);
+  GError *e = NULL;
+  char *text = NULL;
+  if (!g_file_get_contents(path, &text, NULL, &e))
+    cr_assert_fail("%s", e->message);
+  return text;
+}
+
+/* Copies directory `from` to `to` (cp -r), made writable: the repository's
+ * archives may be read-only in a checkout. */
+static inline void tu_copy_dir(const char *from, const char *to)
+{
+  char *copy[] = { "cp", "-r", (char *)from, (char *)to, NULL };
+  char *writable[] = { "chmod", "-R", "u+w", (char *)to, NULL };
+  char *err = NULL;
+  cr_assert_eq(tu_spawn(copy, NULL, &err), 0, "cp -r %s %s: %s", from, to, err);
+  g_free(err);
+  cr_assert_eq(tu_spawn(writable, NULL, &err), 0, "chmod -R u+w %s: %s", to, err);
+  g_free(err);
+}
+
+/* Occurrences of `needle` in `text`, not overlapping. */
+static inline int tu_count(const char *text, const char *needle)
+{
+  int n = 0;
+  for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle))
+    n++;
+  return n;
+}
+
+/* Of otf2-print's output: the records of type `type` (lines "TYPE ...")
+ * and the sum of their "Length: N" fields. */
+static inline int64_t tu_otf2_records(const char *text, const char *type)
+{
+  int64_t n = 0;
+  size_t len = strlen(type);
+  for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+    n += strncmp(l, type, len) == 0 && l[len] == ' ';
+  return n;
+}
+
+static inline int64_t tu_otf2_lengths(const char *text, const char *type)
+{
+  int64_t sum = 0;
+  size_t len = strlen(type);
+  for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+    const char *end = strchr(l, '\n'), *p = strstr(l, "Length: ");
+    if (strncmp(l, type, len) == 0 && l[len] == ' ' && p && (!end || p < end))
+      sum += g_ascii_strtoll(p + 8, NULL, 10);
+  }
+  return sum;
 }
 
 /* Number of lines of a string (a trailing newline ends the last line). */
