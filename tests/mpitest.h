@@ -16,8 +16,6 @@
 /* Runs argv (PATH searched); returns the exit status, 128 + signal. */
 static inline int mpi_spawn(char **argv, char **out, char **err)
 {
-  int status = -1;
-  GError *e = NULL;
   char **env = g_get_environ();
   /* Open MPI's CMA single-copy needs ptrace rights containers often lack */
   env = g_environ_setenv(env, "OMPI_MCA_btl_vader_single_copy_mechanism", "none", TRUE);
@@ -34,11 +32,9 @@ static inline int mpi_spawn(char **argv, char **out, char **err)
   char *opts = g_strdup_printf("%s%sfast_unwind_on_malloc=0", asan ? asan : "", asan ? ":" : "");
   env = g_environ_setenv(env, "ASAN_OPTIONS", opts, TRUE);
   g_free(opts);
-  gboolean ok = g_spawn_sync(NULL, argv, env, G_SPAWN_SEARCH_PATH, NULL, NULL, out, err, &status,
-                             &e);
+  int status = tu_spawn_env(argv, env, out, err);
   g_strfreev(env);
-  cr_assert(ok, "spawn %s: %s", argv[0], e ? e->message : "?");
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return status;
 }
 
 /* An MPI library and how to start its jobs. */
@@ -52,14 +48,16 @@ typedef struct {
 static const mpi_lib mpi_open_mpi = { "Open MPI", "mpirun", "openmpi-bin", TRUE };
 static const mpi_lib mpi_mpich = { "MPICH", "mpiexec.mpich", "mpich", FALSE };
 
-/* timeout 300 LAUNCHER [-n N] [-x|-genv NAME=VALUE]... (Open MPI: as root
+/* timeout 120 LAUNCHER [-n N] [-x|-genv NAME=VALUE]... (Open MPI: as root
  * --allow-run-as-root, and --oversubscribe; MPICH oversubscribes as is);
  * np 0 leaves -n out. */
 static inline GPtrArray *mpi_argv(const mpi_lib *m, int np, const char *const *env)
 {
   GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
   g_ptr_array_add(a, g_strdup("timeout"));
-  g_ptr_array_add(a, g_strdup("300"));
+  /* well inside the tests' own time limits, so that a hung launcher is
+   * ended here and not left behind by Criterion killing the test */
+  g_ptr_array_add(a, g_strdup("120"));
   g_ptr_array_add(a, g_strdup(m->launcher));
   if (m->open_mpi && getuid() == 0)
     g_ptr_array_add(a, g_strdup("--allow-run-as-root"));
@@ -82,27 +80,6 @@ static inline GPtrArray *mpi_argv(const mpi_lib *m, int np, const char *const *e
   return a;
 }
 
-/* Skips the test, saying why, when the launcher is missing or cannot start
- * a plain 2-rank run of `app` (built for that library) here. */
-static inline void mpi_skip_unless_launcher_starts(const mpi_lib *m, const char *app)
-{
-  char *path = g_find_program_in_path(m->launcher);
-  if (path == NULL)
-    cr_skip_test("%s not found (Debian package %s)", m->launcher, m->package);
-  g_free(path);
-  GPtrArray *a = mpi_argv(m, 2, NULL);
-  g_ptr_array_add(a, g_strdup(app));
-  g_ptr_array_add(a, NULL);
-  char *out = NULL, *err = NULL;
-  int rc = mpi_spawn((char **)a->pdata, &out, &err);
-  g_ptr_array_unref(a);
-  if (rc != 0)
-    cr_skip_test("%s cannot start a plain 2-rank %s program here (exit %d): %s", m->launcher,
-                 m->name, rc, err);
-  g_free(out);
-  g_free(err);
-}
-
 /* MPI's PMIx start-up can fail on a loaded machine ("Unreachable" in
  * MPI_Init); such a run is retried, a run that started and failed is not. */
 static inline gboolean mpi_startup_failed(const char *out, const char *err)
@@ -113,6 +90,13 @@ static inline gboolean mpi_startup_failed(const char *out, const char *err)
     if ((out && strstr(out, signs[i])) || (err && strstr(err, signs[i])))
       return TRUE;
   return FALSE;
+}
+
+/* A `retry` for mpi_run: removes the directory `dir` a failed attempt
+ * wrote into. */
+static inline void mpi_remove_dir(void *dir)
+{
+  tu_rm_rf(dir);
 }
 
 /* mpi_spawn, launched again (after `retry`, which may clean up, with
@@ -140,4 +124,25 @@ static inline int mpi_run(char **argv, char **out, char **err, void (*retry)(voi
   }
   g_string_free(failed, TRUE);
   return rc;
+}
+
+/* Skips the test, saying why, when the launcher is missing or cannot start
+ * a plain 2-rank run of `app` (built for that library) here. */
+static inline void mpi_skip_unless_launcher_starts(const mpi_lib *m, const char *app)
+{
+  char *path = g_find_program_in_path(m->launcher);
+  if (path == NULL)
+    cr_skip_test("%s not found (Debian package %s)", m->launcher, m->package);
+  g_free(path);
+  GPtrArray *a = mpi_argv(m, 2, NULL);
+  g_ptr_array_add(a, g_strdup(app));
+  g_ptr_array_add(a, NULL);
+  char *out = NULL, *err = NULL;
+  int rc = mpi_run((char **)a->pdata, &out, &err, NULL, NULL);
+  g_ptr_array_unref(a);
+  if (rc != 0)
+    cr_skip_test("%s cannot start a plain 2-rank %s program here (exit %d): %s", m->launcher,
+                 m->name, rc, err);
+  g_free(out);
+  g_free(err);
 }
