@@ -66,14 +66,6 @@ static trace *hand_trace(void)
   return t;
 }
 
-static char *slurp(const char *dir, const char *rel)
-{
-  g_autofree char *path = g_build_filename(dir, rel, NULL);
-  char *text = NULL;
-  cr_assert(g_file_get_contents(path, &text, NULL, NULL), "%s missing", path);
-  return text;
-}
-
 /* Every action, by hand (simgrid-ti.h's rules): gaps as compute at one
  * flop per ps, the Irecv envelope from its completion, a blocking send in
  * a region as isend + wait at the region's end, the allreduce as
@@ -88,9 +80,9 @@ Test(simgrid, actions_by_hand)
   ti_stats st;
   GError *e = NULL;
   cr_assert(ti_write(s, dir, "ranks", "list.txt", &o, &st, &e), "%s", e ? e->message : "");
-  g_autofree char *list = slurp(dir, "list.txt");
+  g_autofree char *list = tu_read(dir, "list.txt");
   cr_assert_str_eq(list, "ranks/0.txt\nranks/1.txt\n");
-  g_autofree char *r0 = slurp(dir, "ranks/0.txt"), *r1 = slurp(dir, "ranks/1.txt");
+  g_autofree char *r0 = tu_read(dir, "ranks/0.txt"), *r1 = tu_read(dir, "ranks/1.txt");
   cr_assert_str_eq(r0, "0 init\n0 compute 1000\n0 isend 1 3 100\n0 compute 2000\n0 wait 0 1 3\n"
                        "0 compute 1000\n0 isend 1 4 10\n0 recv 1 4 20\n0 wait 0 1 4\n"
                        "0 compute 1000\n0 irecv 1 1073741824 8\n0 isend 1 1073741824 8\n"
@@ -109,7 +101,7 @@ Test(simgrid, actions_by_hand)
   tu_rm_rf(dir);
   o.min_compute_ps = 1500;
   cr_assert(ti_write(s, dir, "r", "l", &o, &st, NULL));
-  g_autofree char *c0 = slurp(dir, "r/0.txt");
+  g_autofree char *c0 = tu_read(dir, "r/0.txt");
   cr_assert_str_eq(c0, "0 init\n0 isend 1 3 100\n0 compute 3000\n0 wait 0 1 3\n0 isend 1 4 10\n"
                        "0 recv 1 4 20\n0 wait 0 1 4\n0 compute 2000\n0 irecv 1 1073741824 8\n"
                        "0 isend 1 1073741824 8\n0 wait 1 0 1073741824\n0 wait 0 1 1073741824\n"
@@ -119,7 +111,7 @@ Test(simgrid, actions_by_hand)
   o.flops_per_s = 1e9;
   o.compute_scale = 0.5;
   cr_assert(ti_write(s, dir, "r", "l", &o, &st, NULL));
-  g_autofree char *h0 = slurp(dir, "r/0.txt");
+  g_autofree char *h0 = tu_read(dir, "r/0.txt");
   cr_assert(g_str_has_prefix(h0, "0 init\n0 compute 0.5\n0 isend 1 3 100\n0 compute 1\n"), "%s", h0);
   tu_rm_rf(dir);
   g_free(dir);
@@ -145,7 +137,7 @@ Test(simgrid, open_keys_are_serialized)
   ti_opts_init(&o);
   ti_stats st;
   cr_assert(ti_write(s, dir, "r", "l", &o, &st, NULL));
-  g_autofree char *r0 = slurp(dir, "r/0.txt");
+  g_autofree char *r0 = tu_read(dir, "r/0.txt");
   cr_assert_str_eq(r0, "0 init\n0 isend 1 3 100\n0 wait 0 1 3\n0 isend 1 3 200\n0 wait 0 1 3\n"
                        "0 finalize\n");
   cr_assert_eq(st.serialized, 1);
@@ -174,14 +166,6 @@ static char *xml_of(const char *spec, const char *const *sets, int cores, gboole
   return text;
 }
 
-static int count(const char *text, const char *what)
-{
-  int n = 0;
-  for (const char *s = strstr(text, what); s; s = strstr(s + 1, what))
-    n++;
-  return n;
-}
-
 /* A torus with SimGrid's tie rule is a TORUS cluster; any other platform a
  * Full zone with one route per ordered pair of hosts and mapsim's links. */
 Test(simgrid, platform_files)
@@ -194,50 +178,34 @@ Test(simgrid, platform_files)
   cr_assert(strstr(c, links), "%s", c);
   /* tie positive: SimGrid's cluster would route 2 -> 0 through 1 */
   g_autofree char *f = xml_of("torus:4", NULL, 0, FALSE);
-  cr_assert_eq(count(f, "<host "), 4);
-  cr_assert_eq(count(f, "<route "), 12);
-  cr_assert_eq(count(f, "<link "), 8, "%s", f);
+  cr_assert_eq(tu_count(f, "<host "), 4);
+  cr_assert_eq(tu_count(f, "<route "), 12);
+  cr_assert_eq(tu_count(f, "<link "), 8, "%s", f);
   cr_assert(strstr(f, "<route src=\"node-2\" dst=\"node-0\" symmetrical=\"NO\">"
                       "<link_ctn id=\"l4\"/><link_ctn id=\"l6\"/></route>"), "%s", f);
   /* a mesh of 2x2 with 2 cores: loopback routes for ranks sharing a node */
   g_autofree char *m = xml_of("mesh:2x2", NULL, 2, FALSE);
-  cr_assert_eq(count(m, "<route "), 16);
-  cr_assert_eq(count(m, "<link_ctn id=\"loopback\"/>"), 4);
+  cr_assert_eq(tu_count(m, "<route "), 16);
+  cr_assert_eq(tu_count(m, "<link_ctn id=\"loopback\"/>"), 4);
   cr_assert(strstr(m, "core=\"2\""));
   /* the HAEC Box: wireless links in the routes */
   g_autofree char *h = xml_of("haec:2x2x2", NULL, 0, FALSE);
-  cr_assert_eq(count(h, "<route "), 56);
+  cr_assert_eq(tu_count(h, "<route "), 56);
   g_autofree char *wireless = g_strdup_printf("latency=\"%.17gs\"", 100e-12);
   cr_assert(strstr(h, wireless), "the wireless links' 100 ps: %s", h);
 }
 
 /* ---- SimGrid itself ------------------------------------------------------ */
 
-static char *smpireplaymain(void)
-{
-  const char *env = g_getenv("SMPIREPLAYMAIN");
-  if (env)
-    return g_strdup(env);
-  const char *dirs[] = { "/usr/lib/x86_64-linux-gnu/simgrid", "/usr/lib/aarch64-linux-gnu/simgrid",
-                         "/usr/lib/simgrid", "/usr/local/lib/simgrid" };
-  for (size_t i = 0; i < G_N_ELEMENTS(dirs); i++) {
-    char *p = g_build_filename(dirs[i], "smpireplaymain", NULL);
-    if (g_file_test(p, G_FILE_TEST_IS_EXECUTABLE))
-      return p;
-    g_free(p);
-  }
-  return NULL;
-}
-
+/* smpirun and the smpireplaymain that smpirun.sh finds come in one
+ * package: without smpirun the export is not replayed. */
 static void skip_without_simgrid(void)
 {
   char *smpirun = g_find_program_in_path("smpirun");
-  char *replay = smpireplaymain();
-  if (!smpirun || !replay)
-    cr_skip_test("SimGrid's %s not found (Debian package libsimgrid-dev): the export is not "
-                 "replayed", smpirun ? "smpireplaymain" : "smpirun");
+  if (!smpirun)
+    cr_skip_test("SimGrid's smpirun not found (Debian package libsimgrid-dev): the export is not "
+                 "replayed");
   g_free(smpirun);
-  g_free(replay);
 }
 
 static double mapsim_makespan(const char *plat, const char *tr, const char *strategy)
@@ -270,15 +238,14 @@ static double simgrid_makespan(const char *plat, const char *tr, const char *str
   g_free(err);
   g_autofree char *script = g_build_filename(dir, "smpirun.sh", NULL);
   char *argv[] = { "sh", script, NULL };
-  int status = -1;
-  cr_assert(g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status,
-                         NULL));
+  int status = tu_spawn(argv, &out, &err);
+  cr_assert_eq(status, 0, "%s on %s: smpirun.sh failed (status %d):\n%s%s", tr, plat, status, out,
+               err);
   const char *line = strstr(out ? out : "", "] Simulation time");
   const char *e2 = strstr(err ? err : "", "] Simulation time");
   const char *text = line ? out : err;
   line = line ? line : e2;
-  cr_assert_not_null(line, "%s on %s: smpirun gave no simulated time (status %d):\n%s%s", tr, plat,
-                     status, out, err);
+  cr_assert_not_null(line, "%s on %s: smpirun gave no simulated time:\n%s%s", tr, plat, out, err);
   while (line > text && line[-1] != '[')
     line--;
   double v = g_ascii_strtod(line, NULL);
