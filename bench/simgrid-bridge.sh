@@ -36,10 +36,9 @@ if ! command -v smpirun >/dev/null 2>&1; then
   echo "simgrid-bridge: smpirun missing (apt-get install libsimgrid-dev); skipped"
   exit 0
 fi
-KEEP=1
 if [ -z "$W" ]; then
   W=$(mktemp -d)
-  KEEP=0
+  trap 'rm -rf "$W"' EXIT
 fi
 mkdir -p "$W"
 RES=$W/results.txt
@@ -54,8 +53,9 @@ run() {
   rm -rf "$out"
   "$M" export simgrid -p "$plat" -t "$tr" --preset simgrid --compute-scale 0 -q "$@" \
     -o "$out" > /dev/null
-  sg=$(sh "$out/smpirun.sh" 2>&1 | sed -n 's/^\[\([0-9.e+-]*\)\] Simulation time.*/\1/p' | tail -1)
-  [ -n "$sg" ] || { echo "simgrid-bridge: SimGrid failed on $name" >&2; sh "$out/smpirun.sh" >&2; exit 1; }
+  sh "$out/smpirun.sh" > "$out/log" 2>&1 || true
+  sg=$(sed -n 's/^\[\([0-9.e+-]*\)\] Simulation time.*/\1/p' "$out/log" | tail -1)
+  [ -n "$sg" ] || { echo "simgrid-bridge: SimGrid failed on $name:" >&2; cat "$out/log" >&2; exit 1; }
   ms() {
     "$M" simulate -p "$plat" -t "$tr" --compute-scale 0 --model flow --json -q "$@" |
       sed -n 's/^  "makespan_s" : \([0-9.e+-]*\),*$/\1/p' | head -1
@@ -135,4 +135,3 @@ function rho(w, preset,    i, ma, mb, sab, saa, sbb) {
   for (i = 1; i <= n[w]; i++) { sab += (ra[i] - ma) * (rb[i] - mb); saa += (ra[i] - ma)^2; sbb += (rb[i] - mb)^2 }
   return (saa && sbb) ? sab / sqrt(saa * sbb) : 1
 }' "$RES"
-[ "$KEEP" = 1 ] || rm -rf "$W"

@@ -23,15 +23,13 @@ W=${2:-}
 shift $(( $# > 2 ? 2 : $# ))
 RANKS=${*:-64 512 4096}
 SCALE=${ITERS_SCALE:-1}
-REPLAY=/usr/lib/x86_64-linux-gnu/simgrid/smpireplaymain
-if ! command -v smpirun >/dev/null 2>&1 || [ ! -x "$REPLAY" ]; then
-  echo "simgrid-compare: smpirun or $REPLAY missing (apt-get install libsimgrid-dev); skipped"
+if ! command -v smpirun >/dev/null 2>&1; then
+  echo "simgrid-compare: smpirun missing (apt-get install libsimgrid-dev); skipped"
   exit 0
 fi
-KEEP=1
 if [ -z "$W" ]; then
   W=$(mktemp -d)
-  KEEP=0
+  trap 'rm -rf "$W"' EXIT
 fi
 M=$B/mapsim
 T() { /usr/bin/time -o "$W/time.txt" -f "%U %S %e %M" "$@"; }
@@ -48,7 +46,7 @@ for n in $RANKS; do
     --nonblocking -i "$it" -b 65536 -o "$tr" -q
   ti=$W/ti$n-$it
   [ -d "$ti" ] || nice "$M" export simgrid -p "torus:$d" --tie simgrid -t "$tr" \
-    --min-compute 1e-6 -q -o "$ti" > /dev/null 2>&1
+    --min-compute 1e-6 -q -o "$ti" > /dev/null
   T taskset -c 0 sh "$ti/smpirun.sh" > "$W/sg.out" 2>&1
   sg=$(tail -1 "$W/time.txt")
   sgmake=$(sed -n 's/^\[\([0-9.e+-]*\)\] Simulation time.*/\1/p' "$W/sg.out" | tail -1)
@@ -66,4 +64,3 @@ for n in $RANKS; do
       "$(echo "$4/1024" | bc -l)" "$mk" "$(echo "$sgcpu / $cpu" | bc -l)"
   done
 done
-[ "$KEEP" = 1 ] || rm -rf "$W"
