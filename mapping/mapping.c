@@ -95,13 +95,21 @@ mapping *mapping_load(const char *path, const platform *p, int ntasks, GError **
     return NULL;
   char **lines = g_strsplit(text, "\n", -1);
   g_free(text);
-  if (ntasks <= 0) /* as many ranks as the file has lines with a pair */
+  if (ntasks <= 0) { /* as many ranks as the file has lines with a pair */
+    /* blank as the parser's g_strstrip sees it: any ASCII space */
     for (int ln = 0; lines[ln]; ln++) {
       const char *s = lines[ln];
-      while (*s == ' ' || *s == '\t')
+      while (g_ascii_isspace(*s))
         s++;
-      ntasks += *s && *s != '#' && *s != '\r';
+      ntasks += *s && *s != '#';
     }
+    if (ntasks == 0) {
+      g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_PARSE,
+                  "%s: no 'rank node' lines, expected one line 'rank node' per rank", path);
+      g_strfreev(lines);
+      return NULL;
+    }
+  }
   mapping *m = mapping_new(ntasks);
   int *line_of = g_new0(int, ntasks ? ntasks : 1);
   int *load = g_new0(int, p->topo->nnodes);

@@ -45,7 +45,7 @@ mapping *mapping_identity(const platform *p, int ntasks, GError **error);
 gboolean mapping_validate(const mapping *m, const platform *p, GError **error);
 
 /* Reads a mapping file for ntasks ranks (0: as many as the file has
- * `rank node` lines) and validates it. */
+ * `rank node` lines, and a file without one fails) and validates it. */
 mapping *mapping_load(const char *path, const platform *p, int ntasks, GError **error);
 
 /* Writes a mapping file atomically (util/output.h: temporary file + rename;

@@ -724,6 +724,23 @@ Test(robust, unclear_inputs_made_clear)
          "--gap", "999999", "--max-memory", "100G", "-o", gen);
   cr_assert(!g_file_test(gen, G_FILE_TEST_EXISTS));
   g_free(gen);
+  /* a mapping's rank count: lines of only \f or \r are blank, as for the
+   * parser's g_strstrip (once counted as ranks: "rank 2 is not mapped") */
+  char *vf = g_build_filename(dir, "vf.map", NULL);
+  cr_assert(g_file_set_contents(vf, "\f\n# c\n0 1\n\f \r\n1 2\r\n", -1, NULL));
+  const char *hosts[] = { "export", "mapping", "-p", "torus:4x4x4", "-M", vf, "--format",
+                          "hostfile", NULL };
+  cr_assert_eq(tu_run(&out, NULL, hosts), 0);
+  cr_assert_str_eq(out, "node-1\nnode-2\n");
+  g_free(out);
+  char *none = g_build_filename(dir, "none.map", NULL);
+  cr_assert(g_file_set_contents(none, "# mapsim mapping: rank node\n\f \r\n", -1, NULL));
+  g_autofree char *none_msg = g_strdup_printf("%s: no 'rank node' lines, expected one line "
+                                              "'rank node' per rank\n", none);
+  EXPECT(2, none_msg, "export", "mapping", "-p", "torus:4x4x4", "-M", none, "--format",
+         "hostfile");
+  g_free(vf);
+  g_free(none);
   tu_rm_rf(dir);
   g_free(dir);
   g_free(pair);
