@@ -3,19 +3,42 @@
 
 #include <stdlib.h>
 
+#include "util/checked.h"
+
+/* a * b * c, exact while it fits int64 (the sums below are integers), else
+ * rounded as a double: a dimension of millions of nodes (mesh:3000000) has
+ * a distance sum beyond int64. */
+static double product(int64_t a, int64_t b, int64_t c)
+{
+  int64_t ab, abc;
+  if (checked_mul_i64(a, b, &ab) && checked_mul_i64(ab, c, &abc))
+    return (double)abc;
+  return (double)a * (double)b * (double)c;
+}
+
 /* Sum and maximum of topo_dim_distance over all ordered coordinate pairs
  * of one dimension, in closed form (a loop over the pairs is O(size^2): a
  * minute for a ring of a million nodes). A line of n: sum |a - b| =
- * (n^3 - n) / 3, at most n - 1; a ring: every a sees the distances
- * min(k, n - k), k < n, which add up to floor(n^2 / 4), at most n / 2. */
+ * (n^3 - n) / 3 = (n - 1) n (n + 1) / 3, at most n - 1; a ring: every a
+ * sees the distances min(k, n - k), k < n, which add up to
+ * floor(n^2 / 4) = h (n - h) with h = floor(n / 2), at most n / 2. */
 static void dim_sums(const topo *t, int d, double *sum, int *max)
 {
   int64_t n = t->shape[d];
   if (t->conn[d] == TOPO_TORUS) {
-    *sum = (double)(n * (n * n / 4));
-    *max = (int)(n / 2);
+    int64_t h = n / 2;
+    *sum = product(n, h, n - h);
+    *max = (int)h;
   } else {
-    *sum = (double)((n * n * n - n) / 3);
+    /* one of three consecutive integers is a multiple of 3 */
+    int64_t a = n - 1, b = n, c = n + 1;
+    if (a % 3 == 0)
+      a /= 3;
+    else if (b % 3 == 0)
+      b /= 3;
+    else
+      c /= 3;
+    *sum = product(a, b, c);
     *max = (int)(n - 1);
   }
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "routing/facts.h"
+#include "routing/platform-private.h"
 #include "testutil.h"
 
 Test(platform, shorthand_5d_torus)
@@ -125,6 +126,34 @@ Test(platform, facts_closed_forms)
       sum += route_hops(p->router, a, b);
   cr_assert_float_eq(f.avg_distance, sum / (64 * 63), 1e-12);
   cr_assert_eq(f.diameter, 4);
+  platform_free(p);
+}
+
+/* A dimension of millions of nodes (loaders cap a size at 2^20; the
+ * topology takes up to 2^30 nodes): its distance sum (n^3 - n) / 3 is
+ * beyond int64 from n = 2097152 on (once wrapped around). Over the
+ * n (n - 1) ordered pairs a line of n averages (n + 1) / 3 hops. */
+Test(platform, facts_beyond_int64)
+{
+  platform *p = platform_alloc("long line");
+  GError *e = NULL;
+  int type = platform_add_linktype(p, "wire", 1e9, 1e-9, "test", &e);
+  cr_assert_geq(type, 0, "%s", e ? e->message : "");
+  int shape[1] = { 2200001 }, len[1] = { 1 };
+  int *pattern[1] = { &type };
+  topo_conn conn[1] = { TOPO_MESH };
+  cr_assert(platform_build_regular(p, 1, shape, conn, pattern, len, &e), "%s",
+            e ? e->message : "");
+  cr_assert(platform_finish(p, NULL, &e), "%s", e ? e->message : "");
+  platform_facts f;
+  platform_get_facts(p, &f);
+  cr_assert_eq(f.diameter, 2200000);
+  cr_assert_float_eq(f.avg_distance, 733334.0, 1e-6, "%.9f", f.avg_distance);
+  platform_free(p);
+  /* the largest a loader takes: exact as before, (2^20 + 1) / 3 */
+  p = tu_platform("mesh:1048576");
+  platform_get_facts(p, &f);
+  cr_assert_eq(f.avg_distance, 1048577.0 / 3, "%.9f", f.avg_distance);
   platform_free(p);
 }
 
