@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "util/budget.h"
 #include "util/output.h"
 
 G_DEFINE_QUARK(launch-error-quark, launch_error)
@@ -77,15 +78,13 @@ static host_names *from_pattern(const platform *p, const char *pat, GError **err
 static host_names *from_file(const platform *p, const char *path, GError **error)
 {
   g_autofree char *text = NULL;
-  GError *e = NULL;
-  if (!g_file_get_contents(path, &text, NULL, &e)) {
-    g_set_error(error, LAUNCH_ERROR, LAUNCH_ERROR_HOSTS, "%s: %s, expected a file of host names",
-                path, e->message);
-    g_error_free(e);
+  if (!budget_read_text(path, "a file of host names (one per line)", &text, NULL, error))
     return NULL;
-  }
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
   GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+  /* name -> its line: two nodes under one name would put both nodes' ranks
+   * on one host */
+  g_autoptr(GHashTable) line_of = g_hash_table_new(g_str_hash, g_str_equal);
   for (int i = 0; lines[i]; i++) {
     char *hash = strchr(lines[i], '#');
     if (hash)
@@ -100,6 +99,15 @@ static host_names *from_file(const platform *p, const char *path, GError **error
       g_ptr_array_unref(names);
       return NULL;
     }
+    int first = GPOINTER_TO_INT(g_hash_table_lookup(line_of, s));
+    if (first) {
+      g_set_error(error, LAUNCH_ERROR, LAUNCH_ERROR_HOSTS,
+                  "%s:%d: host '%s' again (first on line %d), expected each host once", path,
+                  i + 1, s, first);
+      g_ptr_array_unref(names);
+      return NULL;
+    }
+    g_hash_table_insert(line_of, s, GINT_TO_POINTER(i + 1));
     g_ptr_array_add(names, g_strdup(s));
   }
   int nn = p->topo->nnodes;
@@ -122,7 +130,9 @@ static host_names *from_file(const platform *p, const char *path, GError **error
 
 host_names *host_names_new(const platform *p, const char *spec, GError **error)
 {
-  if (g_file_test(spec, G_FILE_TEST_IS_REGULAR))
+  /* any existing path is a file: also a FIFO (--hosts <(scontrol show
+   * hostnames)) or a device */
+  if (g_file_test(spec, G_FILE_TEST_EXISTS))
     return from_file(p, spec, error);
   return from_pattern(p, spec, error);
 }

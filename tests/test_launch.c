@@ -7,7 +7,11 @@
  * runs every daemon here and tells its ranks the host they stand for.
  * (Slurm's arbitrary distribution: tests/launch_slurm.sh.) */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -132,16 +136,60 @@ Test(launch, host_names)
   cr_assert(strstr(e->message, "3 host names, expected 4 (one per node of torus:2x2, in node "
                                "order) or 2 (one per allocated node"), "%s", e->message);
   g_clear_error(&e);
+  /* two nodes under one name would put both nodes' ranks on one host */
+  char *fdup = tu_write_tmp("hostsdup", "# names\nalpha\nbeta\n\nalpha # again\ndelta\n");
+  cr_assert_null(host_names_new(p, fdup, &e));
+  g_autofree char *dup_msg = g_strdup_printf("%s:5: host 'alpha' again (first on line 2), "
+                                             "expected each host once", fdup);
+  cr_assert_str_eq(e->message, dup_msg);
+  g_clear_error(&e);
   char *fbad = tu_write_tmp("hostsbad", "a\nb c\n");
   cr_assert_null(host_names_new(p, fbad, &e));
   cr_assert(g_str_has_suffix(strstr(e->message, ":2: 'b c'"), "(no spaces, commas, '=')"), "%s",
             e->message);
   g_clear_error(&e);
-  const char *files[] = { f4, alloc, f2, f3, fbad };
+  const char *files[] = { f4, alloc, f2, f3, fdup, fbad };
   for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
     g_unlink(files[i]);
     g_free((char *)files[i]);
   }
+  platform_free(p);
+}
+
+static gpointer write_fifo(gpointer path)
+{
+  FILE *f = fopen(path, "w"); /* blocks until the reader opens the FIFO */
+  if (f) {
+    fputs("# scontrol show hostnames\nnid00007\nnid00003\nnid00001\nnid00002\n", f);
+    fclose(f);
+  }
+  return NULL;
+}
+
+/* A names file that is a FIFO, as --hosts <(scontrol show hostnames)
+ * passes it: read as a file, not taken for a pattern. */
+Test(launch, host_names_from_fifo)
+{
+  platform *p = two_by_two();
+  char *dir = tu_tmp_dir();
+  g_autofree char *fifo = g_build_filename(dir, "hosts", NULL);
+  cr_assert_eq(mkfifo(fifo, 0600), 0, "mkfifo %s: %s", fifo, g_strerror(errno));
+  GThread *writer = g_thread_new("fifo", write_fifo, fifo);
+  GError *e = NULL;
+  host_names *h = host_names_new(p, fifo, &e);
+  /* lets the writer finish also when nothing read the FIFO */
+  int fd = open(fifo, O_RDONLY | O_NONBLOCK);
+  g_thread_join(writer);
+  if (fd >= 0)
+    close(fd);
+  cr_assert_not_null(h, "%s", e ? e->message : "");
+  cr_assert_str_eq(host_names_get(h, 0), "nid00007");
+  cr_assert_str_eq(host_names_get(h, 1), "nid00003");
+  cr_assert_str_eq(host_names_get(h, 2), "nid00001");
+  cr_assert_str_eq(host_names_get(h, 3), "nid00002");
+  host_names_free(h);
+  tu_rm_rf(dir);
+  g_free(dir);
   platform_free(p);
 }
 
