@@ -198,9 +198,9 @@ static gboolean write_rank_order(FILE *f, const mapping *m, const platform *p,
   gboolean ok = bad < 0;
   if (!ok)
     g_set_error(error, LAUNCH_ERROR, LAUNCH_ERROR_FORMAT,
-                "mpich-rank-order: node %d (%s) holds %d ranks, the first used node %d, expected "
-                "the same number on every node but the last (MPICH deals the ranks out evenly; use "
-                "--fill pack, or the hostfile and slurm-hostfile formats)", bad,
+                "mpich-rank-order: node %d (%s) holds %d ranks, the first used node holds %d, "
+                "expected the same number on every node but the last (MPICH deals the ranks out "
+                "evenly; use --fill pack, or the hostfile and slurm-hostfile formats)", bad,
                 host_names_get(h, bad), count[bad], ppn);
   for (int i = 0; ok && i < p->nalloc; i++)
     if (line[p->alloc[i]])
