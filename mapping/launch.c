@@ -221,7 +221,8 @@ const launch_format launch_formats[] = {
   { "slurm-hostfile", "Slurm arbitrary distribution: one host per rank",
     "SLURM_HOSTFILE=FILE srun --distribution=arbitrary -n N ./app", write_hostfile },
   { "hostfile", "one host per rank (MPICH, Open MPI's seq mapper, SimGrid)",
-    "mpiexec -f FILE -n N ./app; mpirun --hostfile FILE --map-by seq -np N ./app", write_hostfile },
+    "mpiexec -f FILE -n N ./app (MPICH)\n"
+    "mpirun --hostfile FILE --map-by seq -np N ./app (Open MPI)", write_hostfile },
 };
 
 const int launch_nformats = G_N_ELEMENTS(launch_formats);

@@ -44,6 +44,10 @@ typedef enum {
 
 typedef struct host_names host_names;
 
+/* The host names when none are given: the node id after "node-", as the
+ * SimGrid platform export names its hosts. */
+#define LAUNCH_DEFAULT_HOSTS "node-%d"
+
 /* Names of the platform's nodes: from the file `spec` when it exists, else
  * from `spec` as a pattern. One line `file:line: what, expected what` (or
  * naming the pattern) on error. */
@@ -54,7 +58,8 @@ void host_names_free(host_names *h);
 typedef struct launch_format {
   const char *name;
   const char *summary;
-  const char *usage;   /* the command that applies the file (FILE, N placeholders) */
+  const char *usage;   /* the command that applies the file (FILE, N placeholders);
+                        * alternatives (other launchers) on lines of their own */
   gboolean (*write)(FILE *f, const mapping *m, const platform *p, const host_names *h,
                     GError **error);
 } launch_format;

@@ -234,6 +234,43 @@ Test(launch, command_line)
   cr_assert_eq(tu_run(NULL, &err, noout), 2);
   cr_assert(strstr(err, "expected -o FILE"), "%s", err);
   g_free(err);
+  /* host names in a mapsim mapping file: not silently dropped */
+  g_autofree char *rf2 = g_build_filename(tmp, "b.map", NULL);
+  const char *mapsim_hosts[] = { "map", "-p", "torus:4x4x4", "-t", tr, "-s", "greedy",
+                                 "--hosts", "nid%05d", "-o", rf2, NULL };
+  cr_assert_eq(tu_run(&out, &err, mapsim_hosts), 2);
+  cr_assert_str_eq(err, "mapsim: --hosts goes with a launcher --format (see mapsim map --help); "
+                        "a mapsim mapping file names nodes by id\n");
+  cr_assert_str_eq(out, "");
+  g_free(out);
+  g_free(err);
+  /* a bad names file fails before the trace is even read */
+  g_autofree char *dup = g_build_filename(tmp, "dup.hosts", NULL);
+  cr_assert(g_file_set_contents(dup, "a\nb\na\n", -1, NULL));
+  const char *bad_hosts[] = { "map", "-p", "torus:4x4x4", "-t", "/nonexistent-trace", "-s",
+                              "greedy", "--format", "hostfile", "--hosts", dup, "-o", rf2, NULL };
+  cr_assert_eq(tu_run(NULL, &err, bad_hosts), 2);
+  g_autofree char *dup_msg = g_strdup_printf("mapsim: %s:3: host 'a' again (first on line 1), "
+                                             "expected each host once\n", dup);
+  cr_assert_str_eq(err, dup_msg);
+  g_free(err);
+  cr_assert(!g_file_test(rf2, G_FILE_TEST_EXISTS));
+  /* the help lists every format with its summary and commands */
+  const char *help[] = { "map", "--help", NULL };
+  cr_assert_eq(tu_run(&out, NULL, help), 0);
+  cr_assert(strstr(out, "  openmpi-rankfile  Open MPI rankfile: rank R=HOST slot=S\n"
+                        "                    mpirun --rankfile FILE -np N ./app\n"), "%s", out);
+  cr_assert(strstr(out, "  hostfile          one host per rank (MPICH, Open MPI's seq mapper, "
+                        "SimGrid)\n"
+                        "                    mpiexec -f FILE -n N ./app (MPICH)\n"
+                        "                    mpirun --hostfile FILE --map-by seq -np N ./app "
+                        "(Open MPI)"), "%s", out);
+  for (int i = 0; i < launch_nformats; i++) {
+    g_autofree char *line = g_strdup_printf("  %-17s %s\n", launch_formats[i].name,
+                                            launch_formats[i].summary);
+    cr_assert(strstr(out, line), "%s missing in\n%s", line, out);
+  }
+  g_free(out);
   mapping_free(m);
   platform_free(p);
   tu_rm_rf(tmp);

@@ -68,21 +68,17 @@ static void print_json(const metrics *before, const metrics *after, const char *
   g_object_unref(b);
 }
 
-/* Writes the mapping to `out`: mapsim's file (format NULL or "mapsim") or
- * a launcher file (mapping/launch.h). */
+/* Writes the mapping to `out`: mapsim's file (`fmt` NULL) or a launcher
+ * file (mapping/launch.h) naming the nodes by `hn`. */
 static gboolean save(const cli_common *c, const mapping *m, const platform *p, const char *out,
-                     const char *format, const char *hosts, GError **error)
+                     const launch_format *fmt, const host_names *hn, GError **error)
 {
-  if (!format || strcmp(format, "mapsim") == 0) {
+  if (!fmt) {
     g_autofree char *comment = g_strdup_printf("mapsim map --strategy %s --seed %u on %s",
                                                c->strategy, c->seed, p->name);
     return mapping_save(m, out, comment, error);
   }
-  const launch_format *fmt = launch_format_lookup(format, error);
-  host_names *hn = fmt ? host_names_new(p, hosts ? hosts : "node-%d", error) : NULL;
-  gboolean ok = hn && launch_save(fmt, m, p, hn, out, error);
-  host_names_free(hn);
-  return ok;
+  return launch_save(fmt, m, p, hn, out, error);
 }
 
 /* Runs the strategy and reports; returns the exit status. */
@@ -92,19 +88,29 @@ static int map_run(const cli_common *c, const char *coords_path, const char *out
   GError *e = NULL;
   platform *p = NULL;
   commgraph *g = NULL;
+  host_names *hn = NULL;
+  const launch_format *fmt = NULL;
   double *coords = NULL;
   run_result *base = NULL, *res = NULL;
   int dims = 0, status = 2;
+  gboolean launcher = format && strcmp(format, "mapsim") != 0;
   if (!c->strategy)
     g_set_error(&e, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
                 "--strategy: missing, expected a pipeline such as greedy+wh (see mapsim strategies)");
   else if ((format || hosts) && !out)
     g_set_error(&e, LAUNCH_ERROR, LAUNCH_ERROR_FORMAT,
                 "--format and --hosts describe the file -o writes: expected -o FILE");
-  else if (format && strcmp(format, "mapsim") != 0)
-    launch_format_lookup(format, &e); /* checked before the strategy runs */
+  else if (hosts && !launcher)
+    g_set_error(&e, LAUNCH_ERROR, LAUNCH_ERROR_HOSTS,
+                "--hosts goes with a launcher --format (see mapsim map --help); a mapsim mapping "
+                "file names nodes by id");
+  else if (launcher)
+    fmt = launch_format_lookup(format, &e); /* checked before the strategy runs */
+  /* the host names too: a bad names file fails before the strategy runs */
+  if (!e && (p = cli_common_platform(c, &e)) && fmt)
+    hn = host_names_new(p, hosts ? hosts : LAUNCH_DEFAULT_HOSTS, &e);
   gboolean with_colls;
-  if (e || !(p = cli_common_platform(c, &e)) || !(g = cli_common_graph(c, &with_colls, &e)))
+  if (e || !(g = cli_common_graph(c, &with_colls, &e)))
     goto fail;
   if (coords_path && !(coords = strategy_load_coords(coords_path, g->n, &dims, &e)))
     goto fail;
@@ -124,7 +130,7 @@ static int map_run(const cli_common *c, const char *coords_path, const char *out
   bounds_compute(g, p, &bd);
   metrics_set_bounds(base->pre, &bd);
   metrics_set_bounds(res->pre, &bd);
-  if (out && !save(c, res->m, p, out, format, hosts, &e))
+  if (out && !save(c, res->m, p, out, fmt, hn, &e))
     goto fail;
   if (c->json) {
     print_json(base->pre, res->pre, c->strategy, res->map_seconds, out, res->map_report);
@@ -151,8 +157,25 @@ out:
   run_result_free(res);
   g_free(coords);
   commgraph_free(g);
+  host_names_free(hn);
   platform_free(p);
   return status;
+}
+
+/* The launcher formats of --format and the command that applies each,
+ * from the registry (mapping/launch.h). */
+static char *formats_help(void)
+{
+  GString *s = g_string_new("Formats of --format: mapsim (default; 'rank node' lines) or a "
+                            "launcher's file, host names\nfrom --hosts, and the command that "
+                            "applies it:\n");
+  for (int i = 0; i < launch_nformats; i++) {
+    g_string_append_printf(s, "  %-17s %s\n", launch_formats[i].name, launch_formats[i].summary);
+    g_auto(GStrv) cmds = g_strsplit(launch_formats[i].usage, "\n", -1);
+    for (int k = 0; cmds[k]; k++)
+      g_string_append_printf(s, "  %-17s %s\n", "", cmds[k]);
+  }
+  return g_strchomp(g_string_free(s, FALSE));
 }
 
 int cmd_map(int argc, char **argv)
@@ -163,24 +186,27 @@ int cmd_map(int argc, char **argv)
     { "coords", 0, 0, G_OPTION_ARG_FILENAME, &coords, "Task coordinates, one line per rank", "FILE" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Write the mapping here (atomic)", "MAP" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
-      "File -o writes: mapsim (default), openmpi-rankfile, mpich-rank-order, slurm-hostfile or "
-      "hostfile (see mapsim export mapping --help)", "F" },
+      "File -o writes: mapsim (default) or a launcher's (listed below)", "F" },
     { "hosts", 0, 0, G_OPTION_ARG_STRING, &hosts,
       "Host names of a launcher file: a pattern with the node id (node-%d, nid%05d; default "
-      "node-%d) or a file, one name per node or per allocated node", "SPEC" },
+      LAUNCH_DEFAULT_HOSTS ") or a file, one name per node or per allocated node", "SPEC" },
     { NULL },
   };
   int status = 2;
+  g_autofree char *formats = formats_help();
+  g_autofree char *examples = g_strconcat(
+      "Examples:\n"
+      "  mapsim map --platform torus:4x4x4 --matrix tests/data/maplib/cg.p2p.size.csv \\\n"
+      "    --strategy greedy+wh -o cg.map\n"
+      "  mapsim map --platform torus:8x8x8 --trace traces/data/stencil3d-64 --strategy kl:t=2 --seed 3\n"
+      "  mapsim map -p torus:4x4x4 -t traces/data/cg-16 -s greedy --format openmpi-rankfile \\\n"
+      "    --hosts 'nid%05d' -o cg.rankfile\n"
+      "  mapsim strategies   # lists strategies and options\n\n",
+      formats, NULL);
   if (cli_parse(&argc, &argv, "map", "",
                 "Places the ranks with a strategy pipeline and compares the static metrics with "
                 "the default placement (identity), with the gaps to their lower bounds.",
-                "Examples:\n"
-                "  mapsim map --platform torus:4x4x4 --matrix tests/data/maplib/cg.p2p.size.csv \\\n"
-                "    --strategy greedy+wh -o cg.map\n"
-                "  mapsim map --platform torus:8x8x8 --trace traces/data/stencil3d-64 --strategy kl:t=2 --seed 3\n"
-                "  mapsim map -p torus:4x4x4 -t traces/data/cg-16 -s greedy --format openmpi-rankfile \\\n"
-                "    --hosts 'nid%05d' -o cg.rankfile\n"
-                "  mapsim strategies   # lists strategies and options",
+                examples,
                 CLI_OPT_PLACE | CLI_OPT_GRAPH | CLI_OPT_COLLECTIVES | CLI_OPT_STRATEGY | CLI_OPT_SEED |
                 CLI_OPT_JSON | CLI_OPT_PROGRESS, &c,
                 entries)) {
