@@ -119,6 +119,56 @@ Test(simgrid, actions_by_hand)
   trace_free(t);
 }
 
+/* Computation is counted in int64 ps, as the replay counts it: a gap that
+ * fits is written exactly; one that does not, or a carried sum that does
+ * not, fails naming rank and record, as simulate fails; the command leaves
+ * no folder and exits 2. */
+Test(simgrid, computation_beyond_int64_fails)
+{
+  trace *t = hand_trace();
+  trace_source *s = trace_source_memory(t);
+  char *dir = tu_tmp_dir();
+  ti_opts o;
+  ti_opts_init(&o);
+  o.compute_scale = 4e15; /* 1000 ps -> 4e18, 2000 ps -> 8e18: each fits int64 */
+  GError *e = NULL;
+  cr_assert(ti_write(s, dir, "r", "l", &o, NULL, &e), "%s", e ? e->message : "");
+  g_autofree char *r0 = slurp(dir, "r/0.txt");
+  cr_assert(g_str_has_prefix(r0, "0 init\n0 compute 4000000000000000000\n0 isend 1 3 100\n"
+                                 "0 compute 8000000000000000000\n"), "%s", r0);
+  /* carried: 4e18 + 8e18 at record 3 (the Wait's ENTER) */
+  tu_rm_rf(dir);
+  o.min_compute_ps = INT64_MAX;
+  cr_assert_not(ti_write(s, dir, "r", "l", &o, NULL, &e));
+  cr_assert_str_eq(e->message, "computation exceeds 106 days at ps resolution (rank 0 at record 3), "
+                               "expected a --compute-scale that keeps every computation below it");
+  g_clear_error(&e);
+  tu_rm_rf(dir);
+  o.min_compute_ps = 0;
+  o.compute_scale = 1e30;
+  cr_assert_not(ti_write(s, dir, "r", "l", &o, NULL, &e));
+  cr_assert_str_eq(e->message, "computation exceeds 106 days at ps resolution (rank 0 at record 0), "
+                               "expected a --compute-scale that keeps every computation below it");
+  g_clear_error(&e);
+  tu_rm_rf(dir);
+  g_autofree char *tr = tu_src("traces/data/cg-16");
+  g_autofree char *out_dir = g_build_filename(dir, "sg", NULL);
+  const char *args[] = { "export", "simgrid", "-q", "-p", "torus:4x4x4", "-t", tr,
+                         "--compute-scale", "1e30", "-o", out_dir, NULL };
+  char *out = NULL, *err = NULL;
+  cr_assert_eq(tu_run(&out, &err, args), 2, "%s", err);
+  cr_assert_str_eq(out, "");
+  cr_assert_str_eq(err, "mapsim: computation exceeds 106 days at ps resolution (rank 0 at record "
+                        "0), expected a --compute-scale that keeps every computation below it\n");
+  cr_assert_not(g_file_test(out_dir, G_FILE_TEST_EXISTS), "half-written output left");
+  g_free(out);
+  g_free(err);
+  tu_rm_rf(dir);
+  g_free(dir);
+  trace_source_free(s);
+  trace_free(t);
+}
+
 /* SMPI keeps one open request per (source, destination, tag): a second
  * Isend on an open key waits for the first one before it. */
 Test(simgrid, open_keys_are_serialized)

@@ -2,9 +2,9 @@
  * source (the rules are in simgrid-ti.h). */
 #include "traces/simgrid-ti.h"
 #include "traces/trace-private.h"
+#include "util/checked.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -213,11 +213,26 @@ static int64_t *irecv_envelopes(const trace_event *ev, int64_t n)
   return env;
 }
 
+/* A gap times `scale`, rounded as the replay rounds it (sim/replay.c):
+ * INT64_MAX when it does not fit. */
 static int64_t scaled_gap(double scale, int64_t gap)
 {
   if (scale == 1.0 || gap <= 0)
     return MAX(gap, 0);
-  return (int64_t)llround((double)gap * scale);
+  return saturating_ps((double)gap * scale);
+}
+
+/* Adds the gap before record `i` to the computation carried; FALSE when
+ * the sum reaches INT64_MAX ps, where the replay fails too. */
+static gboolean carry_gap(ti_rank *w, int64_t gap, int64_t i, GError **error)
+{
+  int64_t g = scaled_gap(w->o->compute_scale, gap);
+  if (g < INT64_MAX && checked_add_i64(w->carry, g, &w->carry) && w->carry < INT64_MAX)
+    return TRUE;
+  g_set_error(error, TRACE_ERROR, TRACE_ERROR_CONTENT,
+              "computation exceeds " CHECKED_PS_LIMIT " (rank %d at record %" G_GINT64_FORMAT
+              "), expected a --compute-scale that keeps every computation below it", w->rank, i);
+  return FALSE;
 }
 
 static gboolean write_rank(ti_rank *w, const trace_event *ev, int64_t n, GError **error)
@@ -229,8 +244,10 @@ static gboolean write_rank(ti_rank *w, const trace_event *ev, int64_t n, GError 
   act(w, "init");
   for (int64_t i = 0; i < n && ok; i++) {
     const trace_event *e = &ev[i];
-    if (depth == 0)
-      w->carry += scaled_gap(w->o->compute_scale, e->time - prev);
+    if (depth == 0 && !carry_gap(w, e->time - prev, i, error)) {
+      ok = FALSE;
+      break;
+    }
     prev = e->time;
     flush_compute(w, MAX(w->o->min_compute_ps, 1));
     switch (e->kind) {
@@ -287,10 +304,12 @@ static gboolean write_rank(ti_rank *w, const trace_event *ev, int64_t n, GError 
       break;
     }
   }
-  for (guint k = 0; k < w->deferred->len; k++)
-    wait_index(w, g_array_index(w->deferred, guint, k));
-  flush_compute(w, 1);
-  act(w, "finalize");
+  if (ok) {
+    for (guint k = 0; k < w->deferred->len; k++)
+      wait_index(w, g_array_index(w->deferred, guint, k));
+    flush_compute(w, 1);
+    act(w, "finalize");
+  }
   g_free(env);
   return ok;
 }

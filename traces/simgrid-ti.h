@@ -71,7 +71,10 @@ typedef struct ti_stats {
 /* Writes `dir`/`ranks`/RANK.txt for every rank and `dir`/`list` naming
  * them relative to `dir` (smpirun runs in `dir`); `dir` must exist.
  * Fails (TRACE_ERROR_WRITE naming the file) when a file cannot be written,
- * or with the collective schedule's error. */
+ * with TRACE_ERROR_CONTENT when a computation (gaps times compute_scale)
+ * reaches INT64_MAX ps, where the replay fails too, or with the collective
+ * schedule's error. Files written before a failure are left: the caller
+ * writes into a temporary folder (util/output.h). */
 gboolean ti_write(const trace_source *s, const char *dir, const char *ranks, const char *list,
                   const ti_opts *o, ti_stats *stats, GError **error);
 
