@@ -4,10 +4,12 @@
  * smpirun on the torus and the HAEC Box: SimGrid's makespan is mapsim's
  * flow model's with the simgrid preset. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "traces/simgrid-ti.h"
@@ -163,6 +165,49 @@ Test(simgrid, computation_beyond_int64_fails)
   cr_assert_not(g_file_test(out_dir, G_FILE_TEST_EXISTS), "half-written output left");
   g_free(out);
   g_free(err);
+  tu_rm_rf(dir);
+  g_free(dir);
+  trace_source_free(s);
+  trace_free(t);
+}
+
+/* Files larger than stdio's buffer on a full disk: the first failed write
+ * comes before fclose (C promises only that ferror remembers it); the
+ * error names the file. */
+Test(simgrid, write_error_names_the_file)
+{
+  if (!g_file_test("/dev/full", G_FILE_TEST_EXISTS))
+    cr_skip_test("no /dev/full");
+  trace *t = trace_new(2);
+  for (int i = 0; i < 2000; i++)
+    ev(t, 0, TRACE_SEND, 0, 1, 3, 100, 0);
+  trace_source *s = trace_source_memory(t);
+  char *dir = tu_tmp_dir();
+  g_autofree char *rdir = g_build_filename(dir, "r", NULL);
+  g_autofree char *r0 = g_build_filename(rdir, "0.txt", NULL);
+  g_autofree char *list = g_build_filename(dir, "l", NULL);
+  cr_assert_eq(g_mkdir(rdir, 0755), 0);
+  cr_assert_eq(symlink("/dev/full", r0), 0);
+  ti_opts o;
+  ti_opts_init(&o);
+  GError *e = NULL;
+  cr_assert_not(ti_write(s, dir, "r", "l", &o, NULL, &e));
+  g_autofree char *want = g_strdup_printf("%s: %s, expected a writable file", r0, g_strerror(ENOSPC));
+  cr_assert_str_eq(e->message, want);
+  g_clear_error(&e);
+  /* the list, written after every rank: its lines fill stdio's buffer too */
+  cr_assert_eq(unlink(r0), 0);
+  cr_assert_eq(unlink(list), 0);
+  cr_assert_eq(symlink("/dev/full", list), 0);
+  trace *big = trace_new(600);
+  trace_source *sb = trace_source_memory(big);
+  cr_assert_not(ti_write(sb, dir, "r", "l", &o, NULL, &e));
+  g_autofree char *want_l = g_strdup_printf("%s: %s, expected a writable file", list,
+                                            g_strerror(ENOSPC));
+  cr_assert_str_eq(e->message, want_l);
+  g_clear_error(&e);
+  trace_source_free(sb);
+  trace_free(big);
   tu_rm_rf(dir);
   g_free(dir);
   trace_source_free(s);

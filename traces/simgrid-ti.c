@@ -374,12 +374,12 @@ gboolean ti_write(const trace_source *s, const char *dir, const char *ranks, con
     for (int c = 0; c < t->ncomms; c++)
       w.me[c] = -2;
     ok = write_rank(&w, ev, n, error);
-    if (fclose(w.f) != 0 && ok)
+    if ((ferror(w.f) | fclose(w.f)) != 0 && ok)
       ok = file_error(path, error);
     if (ok && fprintf(lf, "%s\n", rel) < 0)
       ok = file_error(lpath, error);
   }
-  if (fclose(lf) != 0 && ok)
+  if ((ferror(lf) | fclose(lf)) != 0 && ok)
     ok = file_error(lpath, error);
   trace_cursor_free(cur);
   g_array_free(buf, TRUE);

@@ -8,7 +8,6 @@
  * which runs smpirun -replay there with the options of
  * platform_simgrid_options(). The mapping comes from the same pipeline as
  * simulate's (sim/run.h). */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,7 +46,7 @@ static mapping *placement(const cli_common *c, const platform *p, const trace_so
 static gboolean write_text(const char *dir, const char *name, const char *text, GError **error)
 {
   g_autofree char *path = g_build_filename(dir, name, NULL);
-  return g_file_set_contents(path, text, -1, error);
+  return output_write_all(path, text, strlen(text), NULL, error);
 }
 
 /* Fills the folder `dir` being built; FALSE and `error` on failure. */
@@ -63,16 +62,7 @@ static gboolean write_folder(const cli_common *c, const platform *p, const trace
   gboolean ok = platform_write_simgrid(p, used, HOST_PREFIX, 1e12, xml, error);
   g_free(used);
   host_names *hn = ok ? host_names_new(p, HOST_PREFIX "%d", error) : NULL;
-  const launch_format *hf = launch_format_lookup("hostfile", NULL);
-  FILE *f = hn ? fopen(hostfile, "w") : NULL;
-  if (hn && !f)
-    g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno), "%s: %s", hostfile,
-                g_strerror(errno));
-  ok = f && hf->write(f, m, p, hn, error);
-  if (f && fclose(f) != 0 && ok) {
-    g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_IO, "%s: cannot write", hostfile);
-    ok = FALSE;
-  }
+  ok = hn && launch_save(launch_format_lookup("hostfile", NULL), m, p, hn, hostfile, error);
   host_names_free(hn);
   ti_opts to;
   ti_opts_init(&to);
