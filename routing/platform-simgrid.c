@@ -106,6 +106,14 @@ char *platform_simgrid_options(const platform *p, GPtrArray *notes)
     g_ptr_array_add(notes, g_strdup("SMPI has no RTS/CTS handshake: it sends messages above the "
                                     "eager limit synchronously, as mapsim's --handshake sync "
                                     "does (--preset simgrid sets it)"));
+  if (m->eager_start == PLATFORM_EAGER_SEND)
+    g_ptr_array_add(notes, g_strdup("SMPI starts an eager message only once its receive is "
+                                    "posted, as mapsim's --eager-start match does (--preset "
+                                    "simgrid sets it)"));
+  if (m->sharing == PLATFORM_SHARING_FAIR)
+    g_ptr_array_add(notes, g_strdup("SimGrid's CM02 shares a link among flows in inverse "
+                                    "proportion to their route latency, as mapsim's --sharing "
+                                    "latency does (--preset simgrid sets it)"));
   if (m->envelope != 16)
     g_ptr_array_add(notes, g_strdup_printf("SMPI adds a 16-byte envelope to every message, the "
                                            "platform %" G_GINT64_FORMAT " (--envelope 16 or "

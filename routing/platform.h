@@ -167,8 +167,10 @@ gboolean platform_simgrid_is_cluster(const platform *p);
  * send and receive overheads as smpi/os, smpi/ois and smpi/or. Space
  * separated; caller frees. What SMPI cannot do as mapsim does is in
  * `notes` (one string each, caller frees the array): an RTS/CTS handshake
- * (SMPI sends above the limit synchronously, mapsim's handshake sync), an
- * envelope other than SMPI's fixed 16 bytes. */
+ * (SMPI sends above the limit synchronously, mapsim's handshake sync),
+ * eager data leaving at the send (SMPI's waits for the receive, eager_start
+ * match), fair sharing (CM02's is by route latency, sharing latency), an
+ * envelope other than SMPI's fixed 16 bytes, packet headers. */
 char *platform_simgrid_options(const platform *p, GPtrArray *notes);
 
 /* Loads a platform from an INI file, a HAEC-SIM JSON file or a shorthand. */

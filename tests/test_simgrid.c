@@ -290,6 +290,40 @@ Test(simgrid, platform_files)
   cr_assert(strstr(h, wireless), "the wireless links' 100 ps: %s", h);
 }
 
+/* The default model differs from SMPI in the handshake, eager start,
+ * sharing and envelope: one note each on stderr; the simgrid preset is
+ * SMPI's, no note. */
+Test(simgrid, notes_name_what_smpi_does_otherwise)
+{
+  g_autofree char *tr = tu_src("traces/data/ring-8");
+  char *dir = tu_tmp_dir();
+  g_autofree char *a = g_build_filename(dir, "a", NULL), *b = g_build_filename(dir, "b", NULL);
+  const char *def[] = { "export", "simgrid", "-q", "-p", "torus:4x4x4", "-t", tr, "-o", a, NULL };
+  char *out = NULL, *err = NULL;
+  cr_assert_eq(tu_run(&out, &err, def), 0, "%s", err);
+  cr_assert_str_eq(err,
+                   "mapsim: note: SMPI has no RTS/CTS handshake: it sends messages above the eager "
+                   "limit synchronously, as mapsim's --handshake sync does (--preset simgrid sets "
+                   "it)\n"
+                   "mapsim: note: SMPI starts an eager message only once its receive is posted, as "
+                   "mapsim's --eager-start match does (--preset simgrid sets it)\n"
+                   "mapsim: note: SimGrid's CM02 shares a link among flows in inverse proportion "
+                   "to their route latency, as mapsim's --sharing latency does (--preset simgrid "
+                   "sets it)\n"
+                   "mapsim: note: SMPI adds a 16-byte envelope to every message, the platform 0 "
+                   "(--envelope 16 or --preset simgrid for the same times)\n");
+  g_free(out);
+  g_free(err);
+  const char *sg[] = { "export", "simgrid", "-q", "-p", "torus:4x4x4", "-t", tr, "--preset",
+                       "simgrid", "-o", b, NULL };
+  cr_assert_eq(tu_run(&out, &err, sg), 0, "%s", err);
+  cr_assert_str_eq(err, "");
+  g_free(out);
+  g_free(err);
+  tu_rm_rf(dir);
+  g_free(dir);
+}
+
 /* ---- SimGrid itself ------------------------------------------------------ */
 
 /* smpirun and the smpireplaymain that smpirun.sh finds come in one
