@@ -27,7 +27,8 @@
 
 static char *fuzz_dir;
 
-/* Removes `path` and everything below it. */
+/* At exit: removes the fuzzer's temporary folder (fuzz_dir) and everything
+ * below it, when one was made. */
 static void fuzz_cleanup(void)
 {
   if (fuzz_dir)

@@ -24,7 +24,10 @@ typedef struct op {      /* a request: one side of a message */
 } op;
 
 typedef struct msg {     /* a point-to-point message */
-  int64_t t_rts, t_data; /* arrival times, -1 until known */
+  int64_t t_rts, t_data; /* -1 until known. t_rts: the RTS's arrival, or the send's post
+                          * time under handshake sync or eager_start match (the data leaves
+                          * at the later of it and the receive's post); t_data: the data's
+                          * arrival */
   int64_t bytes;
   uint32_t send_op, recv_op;
   uint32_t next;         /* channel queue / free list */

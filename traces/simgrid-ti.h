@@ -69,7 +69,8 @@ typedef struct ti_stats {
 } ti_stats;
 
 /* Writes `dir`/`ranks`/RANK.txt for every rank and `dir`/`list` naming
- * them relative to `dir` (smpirun runs in `dir`); `dir` must exist.
+ * them relative to `dir` (smpirun runs in `dir`); `dir` and `dir`/`ranks`
+ * are created when missing.
  * Fails (TRACE_ERROR_WRITE naming the file) when a file cannot be written,
  * with TRACE_ERROR_CONTENT when a computation (gaps times compute_scale)
  * reaches INT64_MAX ps, where the replay fails too, or with the collective
