@@ -135,7 +135,7 @@ Test(simgrid, computation_beyond_int64_fails)
   o.compute_scale = 4e15; /* 1000 ps -> 4e18, 2000 ps -> 8e18: each fits int64 */
   GError *e = NULL;
   cr_assert(ti_write(s, dir, "r", "l", &o, NULL, &e), "%s", e ? e->message : "");
-  g_autofree char *r0 = slurp(dir, "r/0.txt");
+  g_autofree char *r0 = tu_read(dir, "r/0.txt");
   cr_assert(g_str_has_prefix(r0, "0 init\n0 compute 4000000000000000000\n0 isend 1 3 100\n"
                                  "0 compute 8000000000000000000\n"), "%s", r0);
   /* carried: 4e18 + 8e18 at record 3 (the Wait's ENTER) */
