@@ -17,6 +17,7 @@
 
 #include "testutil.h"
 #include "traces/trace.h"
+#include "util/budget.h"
 
 enum { NP = 4 };
 
@@ -281,6 +282,38 @@ Test(eztrace, simulate_with_one_warning)
   g_free(err);
   g_free(sim_out);
   g_free(tmp);
+  g_free(dir);
+}
+
+/* The memory budget of an EZTrace read counts the records read: the
+ * event files (16,475 bytes) bound the records at 2 bytes each, 8,237
+ * events or 395,376 bytes at 48 bytes an event, while the archive keeps
+ * 1,050 records (the 1,066 of the table above less the Enter and Leave
+ * of "Working" and "EZTrace finalize" on every rank), 50,400 bytes. A
+ * budget of 128 KiB reads it; one of 32 KiB fails naming the archive. */
+Test(eztrace, budget_counts_records_read)
+{
+  char *dir = archive();
+  GError *e = NULL;
+  budget_set_memory(128 * 1024);
+  trace *t = trace_read_otf2(dir, &e);
+  cr_assert_not_null(t, "%s", e ? e->message : "?");
+  int64_t events = 0;
+  for (int r = 0; r < t->nranks; r++)
+    events += t->ranks[r].nevents;
+  /* plus the 84 approximated completions */
+  cr_assert_eq(events, 1050 + 84);
+  trace_free(t);
+  budget_set_memory(32 * 1024);
+  cr_assert_null(trace_read_otf2(dir, &e));
+  cr_assert_not_null(e);
+  cr_assert(g_error_matches(e, BUDGET_ERROR, BUDGET_ERROR_MEMORY), "%s", e->message);
+  cr_assert(strstr(e->message, "eztrace_log.otf2: ") &&
+                strstr(e->message, " events read so far (EZTrace): needs about ") &&
+                strstr(e->message, "more than the memory budget of 32.0 KiB"),
+            "%s", e->message);
+  g_error_free(e);
+  budget_set_memory(0);
   g_free(dir);
 }
 

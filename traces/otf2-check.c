@@ -53,15 +53,22 @@ static gboolean take(cursor *c, size_t n, const uint8_t **at)
   return TRUE;
 }
 
-static gboolean u64(cursor *c, uint64_t *v)
+/* An 8-byte integer, little-endian unless `big`. */
+static gboolean u64_order(cursor *c, gboolean big, uint64_t *v)
 {
   const uint8_t *b;
   if (!take(c, 8, &b))
     return FALSE;
   *v = 0;
-  for (int i = 7; i >= 0; i--)
-    *v = *v << 8 | b[i];
+  for (int i = 0; i < 8; i++)
+    *v = *v << 8 | b[big ? i : 7 - i];
   return TRUE;
+}
+
+/* The anchor's integers are little-endian. */
+static gboolean u64(cursor *c, uint64_t *v)
+{
+  return u64_order(c, FALSE, v);
 }
 
 static gboolean u32(cursor *c, uint32_t *v)
@@ -200,14 +207,9 @@ static gboolean check_defs(const char *path, uint64_t chunk, gboolean local, GEr
         break;
       }
       len = *b;
-      if (len == 0xff) {
-        if (!take(&c, 8, &b)) {
-          done = TRUE;
-          break;
-        }
-        len = 0;
-        for (int i = 0; i < 8; i++)
-          len |= (uint64_t)b[big ? i : 7 - i] << (8 * (7 - i));
+      if (len == 0xff && !u64_order(&c, big, &len)) {
+        done = TRUE;
+        break;
       }
       if (len > (uint64_t)(c.end - c.p)) {
         done = TRUE;

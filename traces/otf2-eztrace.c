@@ -45,7 +45,6 @@
  */
 #include "traces/otf2-eztrace-private.h"
 
-#include <otf2/otf2.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,49 +53,6 @@
 gboolean eztrace_creator(const char *creator)
 {
   return creator && strstr(creator, "EZTrace") != NULL;
-}
-
-/* ---- recognising an archive ------------------------------------------ */
-
-static OTF2_CallbackCode probe_string(void *ud, OTF2_StringRef self, const char *s)
-{
-  if (strcmp(s, EZTRACE_MARK) != 0)
-    return OTF2_CALLBACK_SUCCESS;
-  *(gboolean *)ud = TRUE;
-  return OTF2_CALLBACK_INTERRUPT;
-}
-
-gboolean eztrace_probe(const char *path)
-{
-  gboolean found = FALSE;
-  OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(otf2_quiet, NULL);
-  char *anchor = otf2_find_anchor(path, NULL);
-  uint64_t chunk = 0;
-  OTF2_Reader *rd = anchor && otf2_check_anchor(anchor, &chunk, NULL) ? OTF2_Reader_Open(anchor)
-                                                                     : NULL;
-  if (rd && OTF2_Reader_SetSerialCollectiveCallbacks(rd) == OTF2_SUCCESS) {
-    char *creator = NULL;
-    if (OTF2_Reader_GetCreator(rd, &creator) == OTF2_SUCCESS && creator && *creator)
-      found = eztrace_creator(creator);
-    else {
-      OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(rd);
-      if (gdr) {
-        OTF2_GlobalDefReaderCallbacks *cb = OTF2_GlobalDefReaderCallbacks_New();
-        OTF2_GlobalDefReaderCallbacks_SetStringCallback(cb, probe_string);
-        OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, cb, &found);
-        OTF2_GlobalDefReaderCallbacks_Delete(cb);
-        uint64_t n = 0;
-        OTF2_Reader_ReadAllGlobalDefinitions(rd, gdr, &n);
-        OTF2_Reader_CloseGlobalDefReader(rd, gdr);
-      }
-    }
-    free(creator);
-  }
-  if (rd)
-    OTF2_Reader_Close(rd);
-  OTF2_Error_RegisterCallback(old, NULL);
-  g_free(anchor);
-  return found;
 }
 
 /* ---- the missing receive completions --------------------------------- */

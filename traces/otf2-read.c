@@ -11,10 +11,15 @@
  * otf2-print, but only MPI rank locations (CPU threads in the world group)
  * keep events. O(records); 48 bytes per retained event (arrays reserved
  * from the per-location event counts, trimmed at the end). EZTrace 2.x
- * archives (recognised after the global definitions) have their event
- * counts bounded by the files and, once read, the receive completions
- * EZTrace does not write approximated (otf2-eztrace.c); they are never
- * streamed through a sink.
+ * archives (recognised while the global definitions are read) have their
+ * event counts bounded by the files (2 bytes per record: an upper bound,
+ * 8,237 for 1,066 records in tests/data/traces/eztrace-tracer_app-4, so
+ * their arrays grow as records come and the memory budget is checked
+ * against the records read, every BUDGET_STEP and at each location's
+ * end) and, once read,
+ * the receive completions EZTrace does not write approximated
+ * (otf2-eztrace.c); they are never streamed through a sink: otf2_scan
+ * says so (TRACE_ERROR_EZTRACE_SINK) before the sink sees anything.
  *
  * Locations are read in batches of READ_BATCH, each batch through its own
  * OTF2_Reader: libotf2 keeps the locations an archive has selected in a
@@ -78,6 +83,7 @@ typedef struct {
   gboolean eztrace;       /* written by EZTrace (otf2-eztrace-private.h) */
   gboolean no_creator;    /* the anchor names no creator: EZTRACE_MARK decides */
   gboolean abandoned;     /* the watchdog gave up on the reading threads */
+  uint64_t kept;          /* EZTrace, in memory: events budgeted so far (atomic) */
 } reader_ctx;
 
 #define COMM_CACHE 16
@@ -99,6 +105,8 @@ typedef struct evt_ctx {
   uint64_t beat;                      /* records and locations seen: the watchdog reads it */
   gint abandoned;                     /* set by the watchdog: touch nothing shared any more */
   uint64_t loc_time;                  /* the last timestamp read */
+  uint64_t *kept;                     /* EZTrace in memory: the shared count to budget */
+  uint64_t unbudgeted;                /* events pushed and not yet added to *kept */
   /* the current rank's rank in recently used communicators (collectives) */
   uint32_t me_comm[COMM_CACHE];
   int me_rank[COMM_CACHE];
@@ -373,6 +381,27 @@ static uint32_t *flatten(GHashTable *h, uint32_t *n)
   return flat;
 }
 
+/* Events an EZTrace read adds to the shared count at a time. */
+#define BUDGET_STEP 4096
+
+/* EZTrace archives announce no usable event count: the events read so far
+ * (all threads) against the memory budget. FALSE (error set) beyond it. */
+static gboolean budget_events(evt_ctx *c)
+{
+  uint64_t total = __atomic_add_fetch(c->kept, c->unbudgeted, __ATOMIC_RELAXED);
+  c->unbudgeted = 0;
+  char *what = g_strdup_printf("%s: %" G_GUINT64_FORMAT " events read so far (EZTrace)",
+                               c->defs->path, total);
+  GError *e = NULL;
+  gboolean ok = budget_check_array(what, total, sizeof(trace_event), &e);
+  g_free(what);
+  if (!ok && c->error == NULL)
+    c->error = e;
+  else
+    g_clear_error(&e);
+  return ok;
+}
+
 static OTF2_CallbackCode push(evt_ctx *c, OTF2_TimeStamp time, trace_event *e)
 {
   /* OTF2: the clock's offset is at or before every timestamp, and a
@@ -392,6 +421,8 @@ static OTF2_CallbackCode push(evt_ctx *c, OTF2_TimeStamp time, trace_event *e)
     k->record(k->user, c->worker, c->cur_rank, e);
   else
     trace_push(c->t, c->cur_rank, e);
+  if (c->kept && ++c->unbudgeted == BUDGET_STEP && !budget_events(c))
+    return OTF2_CALLBACK_INTERRUPT;
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -657,8 +688,8 @@ static gboolean read_location(OTF2_Reader *rd, evt_ctx *c, const def_location *l
   const otf2_sink *k = c->defs->sink;
   if (l->rank >= 0 && k)
     k->begin(k->user, c->worker, l->rank, l->nevents);
-  else if (l->rank >= 0)
-    trace_reserve(c->t, l->rank, (int64_t)l->nevents);
+  else if (l->rank >= 0 && !c->defs->eztrace)
+    trace_reserve(c->t, l->rank, (int64_t)l->nevents); /* EZTrace's is a bound: grown */
   OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(rd, l->id);
   if (er == NULL) {
     char *p = evt_path(c->defs->path, l->id);
@@ -682,15 +713,16 @@ static gboolean read_location(OTF2_Reader *rd, evt_ctx *c, const def_location *l
     c->stats.unbalanced += c->depth;
   if (l->rank >= 0 && k && c->error == NULL && !g_atomic_int_get(&c->abandoned))
     k->end(k->user, c->worker, l->rank);
+  if (c->kept && c->unbudgeted > 0 && c->error == NULL)
+    budget_events(c);
   return c->error == NULL;
 }
 
 /* One batch: its own reader, the local definitions of its locations
  * (mapping tables, clock offsets), then their events, location by
  * location. Runs on a reading thread. */
-static void read_batch(gpointer data, gpointer user)
+static void read_batch(evt_ctx *c)
 {
-  evt_ctx *c = data;
   const GArray *locs = c->defs->locations;
   /* libotf2's error callback belongs to the calling thread */
   OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(otf2_quiet, NULL);
@@ -774,7 +806,7 @@ static gpointer run_worker(gpointer data)
 {
   worker_task *w = data;
   for (guint i = w->first; i < w->nb; i += w->step) {
-    read_batch(&w->batches[i], NULL);
+    read_batch(&w->batches[i]);
     if (w->batches[i].error || g_atomic_int_get(&w->batches[i].abandoned))
       break;
   }
@@ -822,7 +854,8 @@ static gboolean read_events(reader_ctx *c, int workers)
   guint nw = MAX(MIN(nb, (guint)workers), 1);
   for (guint i = 0; i < nb; i++)
     b[i] = (evt_ctx){ .defs = c, .t = c->t, .worker = (int)(i % nw), .first = i * READ_BATCH,
-                      .n = MIN(READ_BATCH, nloc - i * READ_BATCH), .cur_rank = -1 };
+                      .n = MIN(READ_BATCH, nloc - i * READ_BATCH), .cur_rank = -1,
+                      .kept = c->eztrace && !c->sink ? &c->kept : NULL };
   /* the reading runs on its threads while this one watches it: libotf2
    * may loop on a damaged file without calling back */
   watch_state *ws = g_new0(watch_state, 1);
@@ -840,7 +873,11 @@ static gboolean read_events(reader_ctx *c, int workers)
                                                         : OTF2_STALL_SECONDS;
   if (!watch_workers(ws, b, nb, stall)) {
     /* the stuck threads keep b, w, ws and the reader's tables (otf2_scan
-     * leaves them too): left to them; their callbacks stop at once */
+     * leaves them too): left to them. Each callback tests `abandoned`
+     * first and stops, but one that passed the test before it was set
+     * (or is stuck inside the sink) still pushes its record into the
+     * abandoned trace or calls the sink: whatever that sink call touches
+     * is the caller's, and freeing it after this error races with it. */
     for (guint i = 0; i < nb; i++)
       g_atomic_int_set(&b[i].abandoned, 1);
     abandon(b);
@@ -897,7 +934,8 @@ static gboolean read_events_watched(reader_ctx *c, int workers)
 
 /* Before libotf2 opens them: every location's files (otf2_check_location)
  * and, when the trace is built in memory, its events against the memory
- * budget. */
+ * budget (EZTrace: its counts are bounds, the events are budgeted as they
+ * are read instead). */
 static gboolean check_locations(reader_ctx *c)
 {
   uint64_t kept = 0;
@@ -910,7 +948,7 @@ static gboolean check_locations(reader_ctx *c)
     if (l->rank >= 0)
       kept += l->nevents;
   }
-  if (*c->error == NULL && !c->sink) {
+  if (*c->error == NULL && !c->sink && !c->eztrace) {
     char *what = g_strdup_printf("%s: %" G_GUINT64_FORMAT " events", c->path, kept);
     budget_check_array(what, kept, sizeof(trace_event), c->error);
     g_free(what);
@@ -997,7 +1035,10 @@ static void finish(reader_ctx *c)
 
 /* EZTrace announces 2 events for every location whatever its file holds:
  * the file's size bounds them instead (2 bytes per record at least, the
- * rule of otf2_check_location), for the reading and the memory budget. */
+ * rule of otf2_check_location), for the too-many-records guard. A location
+ * without an event file keeps the announced 2: EZTrace writes a file for
+ * every location it defines, so otf2_check_location reports the missing
+ * file rather than the reader taking the rank as one without records. */
 static void eztrace_bound_events(reader_ctx *c)
 {
   for (guint i = 0; i < c->locations->len; i++) {
@@ -1043,8 +1084,8 @@ trace *otf2_scan(const char *path, const otf2_sink *sink, int workers, GError **
   if (!read_global_defs(rd, &c))
     goto out;
   if (c.eztrace && sink) {
-    fail(&c, TRACE_ERROR_CONTENT, "an EZTrace archive cannot be streamed, expected it read "
-         "whole (trace_read_otf2)");
+    fail(&c, TRACE_ERROR_EZTRACE_SINK, "an EZTrace archive cannot be streamed, expected it "
+         "read whole (trace_read_otf2)");
     goto out;
   }
   if (c.eztrace)

@@ -27,12 +27,13 @@ char *otf2_find_anchor(const char *path, GError **error);
 
 /* Before libotf2 sees an archive (otf2-check.c): the anchor decoded and
  * checked (chunk sizes, substrate, compression, counts against the bytes
- * that hold them) and its global definition file present, its group
- * records no longer than their members (*def_chunk: the definition chunk
- * size); then per location its event file present and large enough for
- * the events its definition announces, its local definition file absent
- * or not empty, with groups and mapping tables no longer than their
- * entries. FALSE + an error naming the file otherwise. */
+ * that hold them) and its global definition file present, with no group
+ * record announcing more members than the record has bytes
+ * (*def_chunk: the definition chunk size); then per location its event
+ * file present and large enough for the events its definition announces,
+ * its local definition file absent or not empty, with no group or mapping
+ * table announcing more entries than its record has bytes. FALSE + an
+ * error naming the file otherwise. */
 gboolean otf2_check_anchor(const char *anchor, uint64_t *def_chunk, GError **error);
 gboolean otf2_check_location(const char *evt, const char *def, uint64_t nevents,
                              uint64_t def_chunk, GError **error);
@@ -67,6 +68,13 @@ typedef struct otf2_sink {
   void *user;
   double stall_seconds;      /* the reader's watchdog (0: OTF2_STALL_SECONDS) */
 } otf2_sink;
+
+/* An EZTrace archive cannot be streamed (its receive completions need
+ * every rank's sends, otf2-eztrace.c): given a sink, otf2_scan recognises
+ * one from the global definitions and fails with this code (domain
+ * TRACE_ERROR) before `defs` is called, so that the caller reads it with
+ * trace_read_otf2 instead. Never reaches users of traces/. */
+enum { TRACE_ERROR_EZTRACE_SINK = 100 };
 
 /* A read in which no record and no location start came for this long is
  * stuck (libotf2 looping on a damaged file): otf2_scan returns an error

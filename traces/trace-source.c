@@ -2,7 +2,6 @@
  * trace-source.h): the collective call table, the first pass over an
  * archive and the compact per-rank record streams it leaves behind. */
 #include "traces/trace-source.h"
-#include "traces/otf2-eztrace-private.h"
 #include "traces/trace-private.h"
 
 #include <errno.h>
@@ -424,18 +423,22 @@ static FILE *open_spill(GError **error)
   return f;
 }
 
+/* An EZTrace archive: its receive completions need the whole trace
+ * (otf2-eztrace.c), so it is read in memory, owned by the source. */
+static trace_source *read_whole(const char *path, const progress *pr, GError **error)
+{
+  trace *t = trace_read_otf2(path, error);
+  if (!t)
+    return NULL;
+  trace_source *m = trace_source_memory(t);
+  m->owned = t;
+  progress_report(pr, "read: records", (uint64_t)trace_source_total(m),
+                  (uint64_t)trace_source_total(m));
+  return m;
+}
+
 trace_source *trace_source_stream(const char *path, const progress *pr, GError **error)
 {
-  /* an EZTrace archive's receive completions need the whole trace
-   * (otf2-eztrace.c): read in memory, owned by the source */
-  if (eztrace_probe(path)) {
-    trace *t = trace_read_otf2(path, error);
-    if (!t)
-      return NULL;
-    trace_source *m = trace_source_memory(t);
-    m->owned = t;
-    return m;
-  }
   trace_source *s = g_new0(trace_source, 1);
   int workers = MAX(g_get_num_processors(), 1);
   s->pr = pr;
@@ -456,7 +459,16 @@ trace_source *trace_source_stream(const char *path, const progress *pr, GError *
     w->msgs = g_array_new(FALSE, FALSE, sizeof(int64_t));
   }
   otf2_sink sink = { pass_defs, pass_begin, pass_record, pass_end, s, 0 };
-  trace *t = otf2_scan(path, &sink, workers, error);
+  GError *local = NULL;
+  trace *t = otf2_scan(path, &sink, workers, &local);
+  if (g_error_matches(local, TRACE_ERROR, TRACE_ERROR_EZTRACE_SINK)) {
+    /* recognised before the sink saw anything: nothing read to keep */
+    g_clear_error(&local);
+    trace_source_free(s);
+    return read_whole(path, pr, error);
+  }
+  if (local)
+    g_propagate_error(error, local);
   gboolean ok = t != NULL;
   s->t = s->owned = t;
   s->src = g_array_new(FALSE, FALSE, sizeof(int));

@@ -87,9 +87,11 @@ trace_source *trace_source_memory(const trace *t);
 
 /* Streams the OTF2 archive `path` (as trace_read_otf2 reads it; same
  * records, same errors). The first pass reports "read: records" to `pr`.
- * An EZTrace archive is read whole into memory instead (approximating its
+ * An EZTrace archive (recognised from its global definitions, before any
+ * event is read) is read whole into memory instead (approximating its
  * receive completions needs every rank's sends; trace_read_otf2), held by
- * the source: not streamed, its notice in trace_source_trace(). */
+ * the source: not streamed, its notice in trace_source_trace(), "read:
+ * records" reported once, when the read is done. */
 trace_source *trace_source_stream(const char *path, const progress *pr, GError **error);
 
 /* Definitions, statistics and duration; events only for in-memory sources. */
