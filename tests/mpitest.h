@@ -26,6 +26,12 @@ static inline int mpi_spawn(char **argv, char **out, char **err)
   const char *tmp = g_environ_getenv(env, TU_TMP_ENV);
   if (tmp)
     env = g_environ_setenv(env, "OMPI_MCA_orte_tmpdir_base", tmp, FALSE);
+  /* every process is on this machine: TCP between daemons and between
+   * ranks of different (fake) hosts over the loopback, which Open MPI
+   * leaves out by default, rather than the machine's network interface,
+   * where connections between processes failed under load */
+  env = g_environ_setenv(env, "OMPI_MCA_oob_tcp_if_include", "lo", FALSE);
+  env = g_environ_setenv(env, "OMPI_MCA_btl_tcp_if_include", "lo", FALSE);
   /* sanitizer builds: full malloc stacks, so that the suppressions of
    * tests/data/lsan-mpi.supp recognise Open MPI's own allocations */
   const char *asan = g_environ_getenv(env, "ASAN_OPTIONS");
@@ -81,11 +87,13 @@ static inline GPtrArray *mpi_argv(const mpi_lib *m, int np, const char *const *e
 }
 
 /* MPI's PMIx start-up can fail on a loaded machine ("Unreachable" in
- * MPI_Init); such a run is retried, a run that started and failed is not. */
+ * MPI_Init), and so can Open MPI's TCP connections between processes;
+ * such a run is retried, a run that started and failed otherwise is not. */
 static inline gboolean mpi_startup_failed(const char *out, const char *err)
 {
   static const char *const signs[] = { "An error occurred in MPI_Init", "OPAL ERROR",
-                                       "ORTE was unable", "PMIX ERROR" };
+                                       "ORTE was unable", "PMIX ERROR",
+                                       "unable to complete a TCP connection" };
   for (size_t i = 0; i < G_N_ELEMENTS(signs); i++)
     if ((out && strstr(out, signs[i])) || (err && strstr(err, signs[i])))
       return TRUE;
