@@ -36,6 +36,24 @@ typedef struct {
   gboolean live;   /* posted, not waited yet */
 } ti_req;
 
+/* A receive of the rank's share of a collective and its request. */
+typedef struct {
+  guint msg, req;
+} ti_recv;
+
+/* Scratch of a collective call, reused across calls: the rank's messages
+ * grouped by round (a counting sort, as sim/replay-coll.c indexes its
+ * schedule), so a call costs O(n + rounds), not O(n x rounds). */
+typedef struct {
+  GArray *recvs;         /* ti_recv: the rank's receives, in schedule order */
+  GArray *sends;         /* guint: the rank's sends (message indices), in schedule order */
+  GArray *recv_by_round; /* guint: requests of recvs, round by round */
+  GArray *send_by_round; /* guint: messages of sends, round by round */
+  GArray *recv_off;      /* guint, rounds + 2: round r is [off[r], off[r + 1]) */
+  GArray *send_off;
+  GArray *send_req;      /* guint: the sends' requests, in posting order */
+} ti_coll_scratch;
+
 /* One rank being written. */
 typedef struct {
   const trace *t;
@@ -49,6 +67,7 @@ typedef struct {
   GHashTable *by_req;    /* trace request id -> index + 1 */
   GArray *deferred;      /* guint: blocking sends waited at the region's end */
   GArray *msgs;          /* coll_msg scratch */
+  ti_coll_scratch cs;
   int64_t *call_k;       /* per communicator: calls made so far */
   int *me;               /* per communicator: the rank's comm rank, -2 unknown */
   int64_t *bytes;        /* scratch: contributions */
@@ -157,34 +176,60 @@ static gboolean collective(ti_rank *w, const trace_event *e, GError **error)
   const coll_msg *m = (const coll_msg *)(void *)w->msgs->data;
   guint n = w->msgs->len;
   int nr = coll_nrounds(m, n);
-  /* the receives, posted at the call; then round by round */
-  GArray *recv_idx = g_array_new(FALSE, FALSE, sizeof(guint));
-  GArray *send_idx = g_array_new(FALSE, FALSE, sizeof(guint));
-  for (guint i = 0; i < n; i++)
+  ti_coll_scratch *cs = &w->cs;
+  /* the receives, posted at the call (schedule order); the sends noted */
+  g_array_set_size(cs->recvs, 0);
+  g_array_set_size(cs->sends, 0);
+  for (guint i = 0; i < n; i++) {
     if (m[i].dst == j) {
-      guint q = post(w, FALSE, tc->members[m[i].src], w->o->coll_tag + (uint32_t)m[i].round,
-                     m[i].bytes);
-      g_array_append_val(recv_idx, q);
+      ti_recv v = { i, post(w, FALSE, tc->members[m[i].src], w->o->coll_tag + (uint32_t)m[i].round,
+                            m[i].bytes) };
+      g_array_append_val(cs->recvs, v);
     }
-  for (int r = 0; r < nr; r++) {
-    for (guint i = 0, x = 0; i < n; i++)
-      if (m[i].dst == j) {
-        if (m[i].round == r - 1)
-          wait_index(w, g_array_index(recv_idx, guint, x));
-        x++;
-      }
-    for (guint i = 0; i < n; i++)
-      if (m[i].src == j && m[i].round == r) {
-        guint q = post(w, TRUE, tc->members[m[i].dst], w->o->coll_tag + (uint32_t)r, m[i].bytes);
-        g_array_append_val(send_idx, q);
-      }
+    if (m[i].src == j)
+      g_array_append_val(cs->sends, i);
   }
-  for (guint x = 0; x < recv_idx->len; x++)
-    wait_index(w, g_array_index(recv_idx, guint, x));
-  for (guint x = 0; x < send_idx->len; x++)
-    wait_index(w, g_array_index(send_idx, guint, x));
-  g_array_free(recv_idx, TRUE);
-  g_array_free(send_idx, TRUE);
+  const ti_recv *rv = (const ti_recv *)(void *)cs->recvs->data;
+  const guint *sv = (const guint *)(void *)cs->sends->data;
+  /* grouped by round, schedule order within a round */
+  g_array_set_size(cs->recv_off, (guint)nr + 2);
+  g_array_set_size(cs->send_off, (guint)nr + 2);
+  guint *roff = (guint *)(void *)cs->recv_off->data, *soff = (guint *)(void *)cs->send_off->data;
+  memset(roff, 0, sizeof(guint) * ((size_t)nr + 2));
+  memset(soff, 0, sizeof(guint) * ((size_t)nr + 2));
+  for (guint x = 0; x < cs->recvs->len; x++)
+    roff[m[rv[x].msg].round + 2]++;
+  for (guint x = 0; x < cs->sends->len; x++)
+    soff[m[sv[x]].round + 2]++;
+  for (int r = 0; r < nr; r++) {
+    roff[r + 2] += roff[r + 1];
+    soff[r + 2] += soff[r + 1];
+  }
+  g_array_set_size(cs->recv_by_round, cs->recvs->len);
+  g_array_set_size(cs->send_by_round, cs->sends->len);
+  guint *rb = (guint *)(void *)cs->recv_by_round->data;
+  guint *sb = (guint *)(void *)cs->send_by_round->data;
+  for (guint x = 0; x < cs->recvs->len; x++)
+    rb[roff[m[rv[x].msg].round + 1]++] = rv[x].req;
+  for (guint x = 0; x < cs->sends->len; x++)
+    sb[soff[m[sv[x]].round + 1]++] = sv[x];
+  /* round by round: the previous round's receives waited, this round's
+   * sends posted */
+  g_array_set_size(cs->send_req, 0);
+  for (int r = 0; r < nr; r++) {
+    if (r > 0)
+      for (guint x = roff[r - 1]; x < roff[r]; x++)
+        wait_index(w, rb[x]);
+    for (guint x = soff[r]; x < soff[r + 1]; x++) {
+      const coll_msg *c = &m[sb[x]];
+      guint q = post(w, TRUE, tc->members[c->dst], w->o->coll_tag + (uint32_t)r, c->bytes);
+      g_array_append_val(cs->send_req, q);
+    }
+  }
+  for (guint x = 0; x < cs->recvs->len; x++)
+    wait_index(w, g_array_index(cs->recvs, ti_recv, x).req);
+  for (guint x = 0; x < cs->send_req->len; x++)
+    wait_index(w, g_array_index(cs->send_req, guint, x));
   return TRUE;
 }
 
@@ -340,6 +385,10 @@ gboolean ti_write(const trace_source *s, const char *dir, const char *ranks, con
                 g_hash_table_new_full(key_hash, key_equal, g_free, NULL),
                 g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL),
                 g_array_new(FALSE, FALSE, sizeof(guint)), g_array_new(FALSE, FALSE, sizeof(coll_msg)),
+                { g_array_new(FALSE, FALSE, sizeof(ti_recv)), g_array_new(FALSE, FALSE, sizeof(guint)),
+                  g_array_new(FALSE, FALSE, sizeof(guint)), g_array_new(FALSE, FALSE, sizeof(guint)),
+                  g_array_new(FALSE, FALSE, sizeof(guint)), g_array_new(FALSE, FALSE, sizeof(guint)),
+                  g_array_new(FALSE, FALSE, sizeof(guint)) },
                 g_new(int64_t, MAX(t->ncomms, 1)), g_new(int, MAX(t->ncomms, 1)), NULL, 0, 0 };
   trace_cursor *cur = trace_cursor_new(s);
   GArray *buf = g_array_new(FALSE, FALSE, sizeof(trace_event));
@@ -388,6 +437,10 @@ gboolean ti_write(const trace_source *s, const char *dir, const char *ranks, con
   g_hash_table_destroy(w.by_req);
   g_array_free(w.deferred, TRUE);
   g_array_free(w.msgs, TRUE);
+  GArray *scratch[] = { w.cs.recvs, w.cs.sends, w.cs.recv_by_round, w.cs.send_by_round,
+                        w.cs.recv_off, w.cs.send_off, w.cs.send_req };
+  for (size_t i = 0; i < G_N_ELEMENTS(scratch); i++)
+    g_array_free(scratch[i], TRUE);
   g_free(w.call_k);
   g_free(w.me);
   g_free(w.bytes);
