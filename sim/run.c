@@ -145,15 +145,22 @@ char *run_mismatch_text(const run_result *res, const platform *p)
                          " simulated", res->pre->hop_bytes, res->post->hop_bytes);
 }
 
+gboolean run_spec_check(const run_spec *s, GError **error)
+{
+  if (s->mapping_file && s->strategy) {
+    g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "--mapping and --strategy exclude each other; expected one of them");
+    return FALSE;
+  }
+  return TRUE;
+}
+
 static mapping *make_mapping(const run_inputs *in, const run_spec *s, double *seconds,
                              char **report, GError **error)
 {
   *seconds = 0;
-  if (s->mapping_file && s->strategy) {
-    g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                "--mapping and --strategy exclude each other; expected one of them");
+  if (!run_spec_check(s, error))
     return NULL;
-  }
   if (s->mapping_file)
     return mapping_load(s->mapping_file, in->p, in->g->n, error);
   if (!s->strategy)

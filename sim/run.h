@@ -61,6 +61,11 @@ typedef struct run_spec {
 /* Defaults: identity, seed 1, no replay, replay_opts_init(). */
 void run_spec_init(run_spec *s);
 
+/* FALSE (G_OPTION_ERROR_BAD_VALUE) when `s` names both a mapping file and
+ * a strategy: run_cell's check, for commands that check before reading
+ * their inputs. */
+gboolean run_spec_check(const run_spec *s, GError **error);
+
 /* Where the simulated time went, summed over ranks (ps), next to the
  * makespan: the counterpart of traces/trace.h's trace_times. */
 typedef struct run_times {

@@ -187,3 +187,54 @@ Test(cli, bad_input_one_line_exit_2)
   g_free(text);
   g_free(cg);
 }
+
+/* export: --mapping with --strategy is refused by both exporters with the
+ * check run_cell makes, before any input is read (no trace, no graph given
+ * to export mapping); a missing --format names the formats. */
+Test(cli, export_option_conflicts)
+{
+  char *dir = tu_tmp_dir();
+  g_autofree char *map = g_build_filename(dir, "m.map", NULL);
+  g_autofree char *outdir = g_build_filename(dir, "sg", NULL);
+  g_autofree char *out = g_build_filename(dir, "hosts", NULL);
+  cr_assert(g_file_set_contents(map, "0 0\n1 1\n", -1, NULL));
+  g_autofree char *ring8 = tu_src("traces/data/ring-8");
+  struct { const char *args[16]; const char *expect; } cases[] = {
+    { { "export", "mapping", "-p", "torus:4x4x4", "-M", map, "-s", "greedy", "--format",
+        "hostfile", "-o", out, NULL },
+      "mapsim: --mapping and --strategy exclude each other; expected one of them\n" },
+    { { "export", "simgrid", "-p", "torus:4x4x4", "-t", ring8, "-M", map, "-s", "greedy", "-o",
+        outdir, NULL },
+      "mapsim: --mapping and --strategy exclude each other; expected one of them\n" },
+    { { "export", "mapping", "-p", "torus:4x4x4", "-M", map, "-o", out, NULL },
+      "mapsim: export mapping: --format missing, expected one of openmpi-rankfile, "
+      "mpich-rank-order, slurm-hostfile, hostfile\n" },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    char *o = NULL, *err = NULL;
+    cr_assert_eq(tu_run(&o, &err, cases[i].args), 2, "case %zu: %s", i, err);
+    cr_assert_str_eq(err, cases[i].expect, "case %zu", i);
+    cr_assert_str_eq(o, "", "case %zu", i);
+    cr_assert_not(g_file_test(out, G_FILE_TEST_EXISTS) || g_file_test(outdir, G_FILE_TEST_EXISTS),
+                  "case %zu wrote output", i);
+    g_free(o);
+    g_free(err);
+  }
+  /* the mapping file alone, and the same mapping taken from the run of it
+   * on a trace: one host per rank */
+  const char *alone[] = { "export", "mapping", "-p", "torus:4x4x4", "-M", map, "--format",
+                          "hostfile", NULL };
+  char *o = NULL, *err = NULL;
+  cr_assert_eq(tu_run(&o, &err, alone), 0, "%s", err);
+  cr_assert_str_eq(o, "node-0\nnode-1\n");
+  g_free(o);
+  g_free(err);
+  const char *ranks8[] = { "export", "mapping", "-p", "torus:4x4x4", "-t", ring8, "--format",
+                           "hostfile", NULL };
+  cr_assert_eq(tu_run(&o, &err, ranks8), 0, "%s", err);
+  cr_assert_str_eq(o, "node-0\nnode-1\nnode-2\nnode-3\nnode-4\nnode-5\nnode-6\nnode-7\n");
+  g_free(o);
+  g_free(err);
+  tu_rm_rf(dir);
+  g_free(dir);
+}

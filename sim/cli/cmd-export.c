@@ -19,27 +19,33 @@
 
 #define HOST_PREFIX "node-"
 
-/* The placement of --mapping or --strategy (identity without either) for
- * the traffic of `src`, as simulate makes it. */
-static mapping *placement(const cli_common *c, const platform *p, const trace_source *src,
-                          GError **error)
+/* The run of --mapping or --strategy (identity without either) the
+ * common options ask for; no replay. */
+static void place_spec(const cli_common *c, run_spec *spec)
 {
-  gboolean with_colls;
-  commgraph *g = run_traffic_graph_source(src, c->collectives, &with_colls, error);
-  if (!g)
-    return NULL;
+  run_spec_init(spec);
+  spec->mapping_file = c->mapping;
+  spec->strategy = c->strategy;
+  spec->seed = c->seed;
+  spec->map_progress = cli_progress(c);
+}
+
+/* The placement of the options for the traffic `g` (and the trace `src`,
+ * may be NULL), as simulate makes it. */
+static mapping *placement(const cli_common *c, const platform *p, const commgraph *g,
+                          gboolean with_colls, const trace_source *src, GError **error)
+{
   run_spec spec;
-  run_spec_init(&spec);
-  spec.mapping_file = c->mapping;
-  spec.strategy = c->strategy;
-  spec.seed = c->seed;
-  spec.map_progress = cli_progress(c);
+  place_spec(c, &spec);
   run_inputs in = { .p = p, .g = g, .g_collectives = with_colls, .src = src };
   run_result *res = run_cell(&in, &spec, error);
   cli_progress_end();
-  mapping *m = res ? mapping_copy(res->m) : NULL;
+  mapping *m = NULL;
+  if (res) {
+    m = res->m;
+    res->m = NULL;
+  }
   run_result_free(res);
-  commgraph_free(g);
   return m;
 }
 
@@ -111,6 +117,7 @@ static int export_simgrid(int argc, char **argv)
   int status = 2;
   platform *p = NULL;
   trace_source *src = NULL;
+  commgraph *g = NULL;
   mapping *m = NULL;
   output *o = NULL;
   GPtrArray *notes = g_ptr_array_new_with_free_func(g_free);
@@ -126,8 +133,7 @@ static int export_simgrid(int argc, char **argv)
                  "-s greedy --preset simgrid --compute-scale 0 -o st-sg\n"
                  "  sh cg-sg/smpirun.sh   # after: SimGrid (libsimgrid-dev) replays it",
                  CLI_OPT_PLACE | CLI_OPT_TRACE | CLI_OPT_MAPPING | CLI_OPT_STRATEGY | CLI_OPT_SEED |
-                     CLI_OPT_REPLAY | CLI_OPT_PROTOCOL | CLI_OPT_COLLECTIVES | CLI_OPT_PROGRESS |
-                     CLI_OPT_MEMORY,
+                     CLI_OPT_REPLAY | CLI_OPT_PROTOCOL | CLI_OPT_COLLECTIVES | CLI_OPT_PROGRESS,
                  &c, entries))
     goto done;
   if (argc > 1) {
@@ -141,11 +147,10 @@ static int export_simgrid(int argc, char **argv)
                 out ? "--trace" : "-o DIR");
     goto fail;
   }
-  if (c.mapping && c.strategy) {
-    g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                "export simgrid: --mapping and --strategy exclude each other, expected one");
+  run_spec spec;
+  place_spec(&c, &spec);
+  if (!run_spec_check(&spec, &e))
     goto fail;
-  }
   if (!(min_compute >= 0 && min_compute < 1e6)) {
     g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                 "--min-compute %g: expected 0 <= seconds < 1e6", min_compute);
@@ -158,7 +163,9 @@ static int export_simgrid(int argc, char **argv)
   cli_progress_end();
   if (src)
     cli_trace_notice(trace_source_trace(src));
-  if (!src || !(m = placement(&c, p, src, &e)) ||
+  gboolean with_colls;
+  if (!src || !(g = run_traffic_graph_source(src, c.collectives, &with_colls, &e)) ||
+      !(m = placement(&c, p, g, with_colls, src, &e)) ||
       !(o = output_open_dir(out, cli_progress(&c), &e)))
     goto fail;
   ti_stats st;
@@ -197,6 +204,7 @@ fail:
 done:
   output_abort(o);
   mapping_free(m);
+  commgraph_free(g);
   trace_source_free(src);
   platform_free(p);
   g_ptr_array_unref(notes);
@@ -241,7 +249,7 @@ static int export_mapping(int argc, char **argv)
                  "  hostfile          mpiexec -f FILE -n N ./app (MPICH);\n"
                  "                    mpirun --hostfile FILE --map-by seq -np N ./app (Open MPI)",
                  CLI_OPT_PLACE | CLI_OPT_GRAPH | CLI_OPT_MAPPING | CLI_OPT_STRATEGY | CLI_OPT_SEED |
-                     CLI_OPT_COLLECTIVES | CLI_OPT_PROGRESS | CLI_OPT_MEMORY,
+                     CLI_OPT_COLLECTIVES | CLI_OPT_PROGRESS,
                  &c, entries))
     goto done;
   if (argc > 1) {
@@ -249,8 +257,19 @@ static int export_mapping(int argc, char **argv)
                 "export mapping: unexpected argument '%s', expected options only", argv[1]);
     goto fail;
   }
+  if (!format) {
+    GString *list = g_string_new(NULL);
+    for (int i = 0; i < launch_nformats; i++)
+      g_string_append_printf(list, "%s%s", i ? ", " : "", launch_formats[i].name);
+    g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "export mapping: --format missing, expected one of %s", list->str);
+    g_string_free(list, TRUE);
+    goto fail;
+  }
+  run_spec spec;
+  place_spec(&c, &spec);
   const launch_format *fmt = launch_format_lookup(format, &e);
-  if (!fmt || !(p = cli_common_platform(&c, &e)))
+  if (!fmt || !run_spec_check(&spec, &e) || !(p = cli_common_platform(&c, &e)))
     goto fail;
   if (!(hn = host_names_new(p, hosts ? hosts : HOST_PREFIX "%d", &e)))
     goto fail;
@@ -260,20 +279,8 @@ static int export_mapping(int argc, char **argv)
       goto fail;
   } else {
     gboolean with_colls;
-    if (!(g = cli_common_graph(&c, &with_colls, &e)))
-      goto fail;
-    run_spec spec;
-    run_spec_init(&spec);
-    spec.mapping_file = c.mapping;
-    spec.strategy = c.strategy;
-    spec.seed = c.seed;
-    spec.map_progress = cli_progress(&c);
-    run_inputs in = { .p = p, .g = g, .g_collectives = with_colls };
-    run_result *res = run_cell(&in, &spec, &e);
-    cli_progress_end();
-    m = res ? mapping_copy(res->m) : NULL;
-    run_result_free(res);
-    if (!m)
+    if (!(g = cli_common_graph(&c, &with_colls, &e)) ||
+        !(m = placement(&c, p, g, with_colls, NULL, &e)))
       goto fail;
   }
   if (m->ntasks == 0) {
