@@ -214,6 +214,51 @@ Test(simgrid, write_error_names_the_file)
   trace_free(t);
 }
 
+/* A collective of several rounds: a ring allreduce of 9 bytes on 3 ranks
+ * is 4 rounds of 3-byte chunks r -> r + 1 (collectives.h). Every receive
+ * posted at the call, then per round the previous round's receive waited
+ * and this round's send posted, then the rest waited. */
+Test(simgrid, collective_rounds_in_order)
+{
+  trace *t = trace_new(3);
+  for (int r = 0; r < 3; r++) {
+    trace_event c = { .time = 0, .kind = TRACE_COLL_END, .op = COLL_ALLREDUCE, .peer = -1,
+                      .comm = t->world, .bytes = 9, .bytes_recv = 9 };
+    trace_push(t, r, &c);
+  }
+  trace_source *s = trace_source_memory(t);
+  char *dir = tu_tmp_dir();
+  ti_opts o;
+  ti_opts_init(&o);
+  coll_choice colls;
+  cr_assert(coll_choice_parse(&colls, "ring", NULL));
+  o.colls = &colls;
+  ti_stats st;
+  GError *e = NULL;
+  cr_assert(ti_write(s, dir, "r", "l", &o, &st, &e), "%s", e ? e->message : "");
+  g_autofree char *r0 = tu_read(dir, "r/0.txt");
+  cr_assert_str_eq(r0, "0 init\n"
+                       "0 irecv 2 1073741824 3\n0 irecv 2 1073741825 3\n"
+                       "0 irecv 2 1073741826 3\n0 irecv 2 1073741827 3\n"
+                       "0 isend 1 1073741824 3\n"
+                       "0 wait 2 0 1073741824\n0 isend 1 1073741825 3\n"
+                       "0 wait 2 0 1073741825\n0 isend 1 1073741826 3\n"
+                       "0 wait 2 0 1073741826\n0 isend 1 1073741827 3\n"
+                       "0 wait 2 0 1073741827\n"
+                       "0 wait 0 1 1073741824\n0 wait 0 1 1073741825\n"
+                       "0 wait 0 1 1073741826\n0 wait 0 1 1073741827\n"
+                       "0 finalize\n");
+  g_autofree char *r2 = tu_read(dir, "r/2.txt");
+  cr_assert(g_str_has_prefix(r2, "2 init\n2 irecv 1 1073741824 3\n"), "%s", r2);
+  cr_assert(strstr(r2, "2 isend 0 1073741824 3\n2 wait 1 2 1073741824\n"), "%s", r2);
+  cr_assert_eq(st.coll_calls, 3);
+  cr_assert_eq(st.actions, 3 * 18);
+  tu_rm_rf(dir);
+  g_free(dir);
+  trace_source_free(s);
+  trace_free(t);
+}
+
 /* SMPI keeps one open request per (source, destination, tag): a second
  * Isend on an open key waits for the first one before it. */
 Test(simgrid, open_keys_are_serialized)
