@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mapping/launch.h"
 #include "sim/row.h"
 #include "sim/run.h"
 #include "traces/trace.h"
@@ -794,4 +795,17 @@ void cli_print_json(JsonNode *root)
   fputs(text, stdout);
   fputc('\n', stdout);
   json_node_unref(root);
+}
+
+char *cli_launch_formats_help(const char *intro)
+{
+  GString *s = g_string_new(intro);
+  g_string_append_c(s, '\n');
+  for (int i = 0; i < launch_nformats; i++) {
+    g_string_append_printf(s, "  %-17s %s\n", launch_formats[i].name, launch_formats[i].summary);
+    g_auto(GStrv) cmds = g_strsplit(launch_formats[i].usage, "\n", -1);
+    for (int k = 0; cmds[k]; k++)
+      g_string_append_printf(s, "  %-17s %s\n", "", cmds[k]);
+  }
+  return g_strchomp(g_string_free(s, FALSE));
 }

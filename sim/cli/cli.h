@@ -120,6 +120,11 @@ void cli_common_clear(cli_common *c);
  * status (util/status.h: 2 bad input, 3 internal error, 130 interrupted). */
 int cli_fail(GError *error);
 
+/* `intro`, then every launcher format of mapping/launch.h with its
+ * summary and the commands that apply it, for a command's --help (caller
+ * frees). */
+char *cli_launch_formats_help(const char *intro);
+
 /* Prints what the trace reader approximated (trace->notice), once per
  * trace read: "mapsim: warning: ..." on stderr. NULL or no notice: nothing. */
 void cli_trace_notice(const trace *t);

@@ -221,8 +221,9 @@ static int export_mapping(int argc, char **argv)
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
       "openmpi-rankfile, mpich-rank-order, slurm-hostfile or hostfile", "F" },
     { "hosts", 0, 0, G_OPTION_ARG_STRING, &hosts,
-      "Host names: a pattern with the node id (node-%d, nid%05d; default node-%d) or a file, "
-      "one name per node (node order) or per allocated node (allocation order)", "SPEC" },
+      "Host names: a pattern with the node id (node-%d, nid%05d; default " LAUNCH_DEFAULT_HOSTS
+      ") or a file, one name per node (node order) or per allocated node (allocation order)",
+      "SPEC" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "File to write (default: standard output)",
       "FILE" },
     { NULL },
@@ -233,21 +234,20 @@ static int export_mapping(int argc, char **argv)
   commgraph *g = NULL;
   host_names *hn = NULL;
   GError *e = NULL;
+  g_autofree char *formats =
+      cli_launch_formats_help("Formats of --format and the command that applies each:");
+  g_autofree char *examples = g_strconcat(
+      "Examples:\n"
+      "  mapsim map -p torus:4x4x4 -t traces/data/cg-16 -s greedy -o cg.map\n"
+      "  mapsim export mapping -p torus:4x4x4 -M cg.map --format openmpi-rankfile "
+      "--hosts 'nid%05d'\n"
+      "  mapsim export mapping -p torus:4x4x4 -t traces/data/cg-16 -s greedy --format "
+      "slurm-hostfile -o hosts.slurm\n",
+      formats, NULL);
   if (!cli_parse(&argc, &argv, "export mapping", "",
                  "Writes a mapping (a file, or a strategy's on a trace or matrix) as the file an "
                  "MPI launcher places ranks by.",
-                 "Examples:\n"
-                 "  mapsim map -p torus:4x4x4 -t traces/data/cg-16 -s greedy -o cg.map\n"
-                 "  mapsim export mapping -p torus:4x4x4 -M cg.map --format openmpi-rankfile "
-                 "--hosts 'nid%05d'\n"
-                 "  mapsim export mapping -p torus:4x4x4 -t traces/data/cg-16 -s greedy --format "
-                 "slurm-hostfile -o hosts.slurm\n"
-                 "Formats and the command that applies each:\n"
-                 "  openmpi-rankfile  mpirun --rankfile FILE -np N ./app\n"
-                 "  mpich-rank-order  cp FILE MPICH_RANK_ORDER; MPICH_RANK_REORDER_METHOD=3 srun -n N ./app\n"
-                 "  slurm-hostfile    SLURM_HOSTFILE=FILE srun --distribution=arbitrary -n N ./app\n"
-                 "  hostfile          mpiexec -f FILE -n N ./app (MPICH);\n"
-                 "                    mpirun --hostfile FILE --map-by seq -np N ./app (Open MPI)",
+                 examples,
                  CLI_OPT_PLACE | CLI_OPT_GRAPH | CLI_OPT_MAPPING | CLI_OPT_STRATEGY | CLI_OPT_SEED |
                      CLI_OPT_COLLECTIVES | CLI_OPT_PROGRESS,
                  &c, entries))
@@ -271,7 +271,7 @@ static int export_mapping(int argc, char **argv)
   const launch_format *fmt = launch_format_lookup(format, &e);
   if (!fmt || !run_spec_check(&spec, &e) || !(p = cli_common_platform(&c, &e)))
     goto fail;
-  if (!(hn = host_names_new(p, hosts ? hosts : HOST_PREFIX "%d", &e)))
+  if (!(hn = host_names_new(p, hosts ? hosts : LAUNCH_DEFAULT_HOSTS, &e)))
     goto fail;
   gboolean has_graph = c.matrix || c.trace;
   if (c.mapping && !has_graph) {

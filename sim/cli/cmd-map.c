@@ -162,22 +162,6 @@ out:
   return status;
 }
 
-/* The launcher formats of --format and the command that applies each,
- * from the registry (mapping/launch.h). */
-static char *formats_help(void)
-{
-  GString *s = g_string_new("Formats of --format: mapsim (default; 'rank node' lines) or a "
-                            "launcher's file, host names\nfrom --hosts, and the command that "
-                            "applies it:\n");
-  for (int i = 0; i < launch_nformats; i++) {
-    g_string_append_printf(s, "  %-17s %s\n", launch_formats[i].name, launch_formats[i].summary);
-    g_auto(GStrv) cmds = g_strsplit(launch_formats[i].usage, "\n", -1);
-    for (int k = 0; cmds[k]; k++)
-      g_string_append_printf(s, "  %-17s %s\n", "", cmds[k]);
-  }
-  return g_strchomp(g_string_free(s, FALSE));
-}
-
 int cmd_map(int argc, char **argv)
 {
   cli_common c;
@@ -193,7 +177,9 @@ int cmd_map(int argc, char **argv)
     { NULL },
   };
   int status = 2;
-  g_autofree char *formats = formats_help();
+  g_autofree char *formats = cli_launch_formats_help(
+      "Formats of --format: mapsim (default; 'rank node' lines) or a launcher's file, host "
+      "names\nfrom --hosts, and the command that applies it:");
   g_autofree char *examples = g_strconcat(
       "Examples:\n"
       "  mapsim map --platform torus:4x4x4 --matrix tests/data/maplib/cg.p2p.size.csv \\\n"
