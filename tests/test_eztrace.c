@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "tracetest.h"
 #include "traces/trace.h"
 #include "util/budget.h"
 
@@ -345,21 +346,6 @@ Test(eztrace, live_otf2_print)
   g_free(path);
 }
 
-static void expect_bad(const char *path, const char *needle)
-{
-  char *out = NULL, *err = NULL;
-  const char *info[] = { "trace", "info", path, NULL };
-  cr_assert_eq(tu_run(&out, &err, info), 2, "%s: %s", path, err);
-  cr_assert_eq(tu_lines(err), 1, "one line expected: %s", err);
-  cr_assert(strstr(err, needle), "'%s' not in %s", needle, err);
-  g_free(out);
-  g_free(err);
-  GError *e = NULL;
-  cr_assert_null(trace_read_otf2(path, &e));
-  cr_assert_not_null(e);
-  g_error_free(e);
-}
-
 /* Damaged EZTrace archives: one line naming the file, exit 2. */
 Test(eztrace, bad_archives)
 {
@@ -368,13 +354,13 @@ Test(eztrace, bad_archives)
   tu_copy_dir(src, dir);
   char *evt = g_build_filename(dir, "eztrace_log", "536870911.evt", NULL);
   cr_assert_eq(truncate(evt, 1000), 0);
-  expect_bad(dir, "536870911.evt");
+  tu_expect_bad_trace(dir, "536870911.evt");
   g_unlink(evt);
-  expect_bad(dir, "536870911.evt: No such file or directory");
+  tu_expect_bad_trace(dir, "536870911.evt: No such file or directory");
   /* a second anchor: the directory no longer names one */
   char *other = g_build_filename(dir, "other.otf2", NULL);
   cr_assert(g_file_set_contents(other, "x", 1, NULL));
-  expect_bad(dir, "traces.otf2: no such file");
+  tu_expect_bad_trace(dir, "traces.otf2: no such file");
   g_free(other);
   g_free(evt);
   g_free(dir);

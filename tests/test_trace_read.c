@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "tracetest.h"
 #include "traces/trace.h"
 
 typedef struct {
@@ -259,45 +260,27 @@ static char *copy_trace(const char *name, const char *tmp)
   return dst;
 }
 
-static void expect_bad(const char *path, const char *needle)
-{
-  char *argv[] = { (char *)g_getenv("MAPSIM"), "trace", "info", (char *)path, NULL };
-  char *out = NULL, *err = NULL;
-  cr_assert_eq(tu_spawn(argv, &out, &err), 2, "%s: %s", path, err);
-  cr_assert_eq(tu_lines(err), 1, "one line expected: %s", err);
-  cr_assert(g_str_has_prefix(err, "mapsim: "), "%s", err);
-  cr_assert(strstr(err, needle), "'%s' not in %s", needle, err);
-  cr_assert_str_empty(out);
-  g_free(out);
-  g_free(err);
-  /* and the library says the same without crashing */
-  GError *e = NULL;
-  cr_assert_null(trace_read_otf2(path, &e));
-  cr_assert_not_null(e);
-  g_error_free(e);
-}
-
 Test(trace_read, bad_input)
 {
   char *tmp = tu_tmp_dir();
   char *missing = g_build_filename(tmp, "nope", NULL);
-  expect_bad(missing, "no such file");
+  tu_expect_bad_trace(missing, "no such file");
   char *garbage = g_build_filename(tmp, "garbage.otf2", NULL);
   g_file_set_contents(garbage, "this is not an OTF2 anchor\n", -1, NULL);
-  expect_bad(garbage, "no OTF2 signature, expected an OTF2 anchor file");
+  tu_expect_bad_trace(garbage, "no OTF2 signature, expected an OTF2 anchor file");
   char *txt = g_build_filename(tmp, "matrix.csv", NULL);
   g_file_set_contents(txt, "0,1\n1,0\n", -1, NULL);
-  expect_bad(txt, "expected a file named *.otf2");
+  tu_expect_bad_trace(txt, "expected a file named *.otf2");
 
   char *trunc = copy_trace("tracer-stencil4d-32", tmp);
   char *evt = g_build_filename(trunc, "traces", "3.evt", NULL);
   cr_assert_eq(truncate(evt, 1000), 0);
-  expect_bad(trunc, "3.evt");
+  tu_expect_bad_trace(trunc, "3.evt");
   g_unlink(evt);
-  expect_bad(trunc, "3.evt: No such file or directory");
+  tu_expect_bad_trace(trunc, "3.evt: No such file or directory");
   char *def = g_build_filename(trunc, "traces.def", NULL);
   cr_assert_eq(truncate(def, 300), 0);
-  expect_bad(trunc, "global definitions");
+  tu_expect_bad_trace(trunc, "global definitions");
 
   tu_rm_rf(tmp);
   g_free(def);
@@ -337,7 +320,7 @@ Test(trace_read, many_locations_in_batches)
   char *later = g_build_filename(dir, "traces", "699.evt", NULL);
   cr_assert_eq(truncate(late, 10), 0);
   cr_assert_eq(truncate(later, 10), 0);
-  expect_bad(dir, "650.evt");
+  tu_expect_bad_trace(dir, "650.evt");
   g_free(later);
   g_free(late);
   g_free(dir);
