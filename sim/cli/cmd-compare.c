@@ -11,6 +11,7 @@
 
 #include "sim/cli/cli.h"
 #include "sim/report/rank.h"
+#include "sim/report/stats.h"
 #include "sim/study.h"
 
 /* The results set side by side, as columns of the cells' rows: static
@@ -40,15 +41,17 @@ static void annotate(study *s, int base)
       if (!c->row || c->error)
         continue;
       row_group(c->row, NULL);
-      row_add_int(c->row, "rank", k + 1);
+      row_add_int(c->row, "rank", e->rank);
       row_group(c->row, "change_pct");
       for (int q = 0; q < nkeys; q++) {
         double v = report_mean(s, g->input, g->kind, g->platform, e->strategy, g->model,
                                key_columns[q], NULL);
         double b = report_mean(s, g->input, g->kind, g->platform, base, g->model,
                                key_columns[q], NULL);
-        double pct = isnan(v) || isnan(b) || b == 0 ? (v == b ? 0 : NAN)
-                                                    : 100.0 * (v - b) / b;
+        /* equal values change by 0, never by -0 or by rounding noise */
+        double pct = !isnan(v) && !isnan(b) && stats_equal(v, b) ? 0
+                     : isnan(v) || isnan(b) || b == 0 ? NAN
+                     : 100.0 * (v - b) / b;
         if (isnan(pct))
           row_add_string(c->row, bare(key_columns[q]), NULL);
         else
@@ -60,26 +63,41 @@ static void annotate(study *s, int base)
   g_ptr_array_unref(groups);
 }
 
-/* The text of column `name` of a row, with its change when asked. */
-static char *cell_text(const result_row *r, const char *name, gboolean with_change)
+/* Is column `name` of a row a fraction (not an integer)? */
+static gboolean is_fraction(const result_row *r, const char *name)
+{
+  int i = row_find(r, name);
+  const char *csv = i < 0 ? "" : row_csv_text(r, i);
+  return strchr(csv, 'e') || strchr(csv, '.');
+}
+
+/* The text of column `name` of a row with `digits` significant digits
+ * (integers exactly), with its change when asked. */
+static char *cell_text(const result_row *r, const char *name, int digits, gboolean with_change)
 {
   int i = row_find(r, name);
   if (i < 0)
     return g_strdup("");
-  /* integers exactly, fractions with 7 significant digits (the change
-   * column shows small differences; CSV and JSON keep every digit) */
-  const char *csv = row_csv_text(r, i);
   double v;
   GString *t = g_string_new(NULL);
-  if ((strchr(csv, 'e') || strchr(csv, '.')) && row_get_number(r, name, &v))
-    g_string_printf(t, "%.7g", v);
+  if (is_fraction(r, name) && row_get_number(r, name, &v))
+    g_string_printf(t, "%.*g", digits, v);
   else
-    g_string_assign(t, csv);
+    g_string_assign(t, row_csv_text(r, i));
   g_autofree char *ch = g_strconcat("change_pct_", bare(name), NULL);
   double pct;
-  if (with_change && row_get_number(r, ch, &pct))
-    g_string_append_printf(t, " (%+.1f%%)", pct);
+  char buf[32];
+  if (with_change && row_get_number(r, ch, &pct)) {
+    rank_change_text(buf, sizeof buf, pct, pct == 0);
+    g_string_append_printf(t, " (%s)", buf);
+  }
   return g_string_free(t, FALSE);
+}
+
+static void format_g(char *buf, size_t n, double v, int digits, const void *user)
+{
+  (void)user;
+  g_snprintf(buf, n, "%.*g", digits, v);
 }
 
 /* Rows of cells with columns sized to their content (the first two
@@ -128,6 +146,9 @@ static void print_table(const study *s, int base)
              sp->p->cores_per_node, sp->p->cores_per_node == 1 ? "" : "s",
              platform_fill_name(sp->p->fill));
     printf("\n");
+    /* 7 significant digits, or as many as neighbours of different rank
+     * need (CSV and JSON keep all) */
+    int digits = rank_digits(g, 7, format_g, NULL);
     GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
     char **head = g_new0(char *, ncols + 1);
     head[0] = g_strdup("rank");
@@ -147,12 +168,16 @@ static void print_table(const study *s, int base)
         row[0] = g_strdup("-");
         row[2] = g_strdup_printf("error: %s", c->error->message);
       } else {
-        row[0] = g_strdup_printf("%d", k + 1);
-        g_autofree char *nodes = cell_text(c->row, "pre_nodes_used", FALSE);
-        g_autofree char *per = cell_text(c->row, "pre_ranks_per_node", FALSE);
+        char rk[16];
+        rank_text(rk, sizeof rk, &g->e[k]);
+        row[0] = g_strdup(rk);
+        g_autofree char *nodes = cell_text(c->row, "pre_nodes_used", 0, FALSE);
+        g_autofree char *per = cell_text(c->row, "pre_ranks_per_node", 0, FALSE);
         row[2] = g_strdup_printf("%s x %s", nodes, per);
         for (int q = 0; q < nkeys; q++)
-          row[3 + q] = cell_text(c->row, key_columns[q], c->strategy != base);
+          row[3 + q] = cell_text(c->row, key_columns[q],
+                                 strcmp(key_columns[q], g->metric) == 0 ? digits : 7,
+                                 c->strategy != base);
         if (in->t)
           row[ncols - 1] = g_strdup(c->res && c->res->mismatch < 0 ? "yes" : "NO");
       }
@@ -163,16 +188,17 @@ static void print_table(const study *s, int base)
   }
   g_ptr_array_unref(groups);
   if (in->t)
-    printf("\nRanked by simulated makespan; in parentheses the change against %s.\n"
+    printf("\nRanked by simulated makespan; =N: tied (equal within a relative %g); in\n"
+           "parentheses the change against %s (0%%: equal).\n"
            "nodes x ranks: nodes used x the most ranks on one. hop_bytes, max_link_bytes (the\n"
            "busiest link) and hop_time (hop-bytes weighted by link speed) are static, %s\n"
            "traffic; makespan_s and p2p_transfer_sum_s (network time of every p2p message,\n"
            "added up) are simulated. pre=post: every link carried in the replay what the\n"
            "static metrics said. --csv and --json give every value in full.\n",
-           s->strategies[base].label, run_traffic_name(in->g_collectives));
+           STATS_REL_TOL, s->strategies[base].label, run_traffic_name(in->g_collectives));
   else
-    printf("\nRanked by hop_bytes; in parentheses the change against %s.\n",
-           s->strategies[base].label);
+    printf("\nRanked by hop_bytes; =N: tied (equal within a relative %g); in parentheses the\n"
+           "change against %s (0%%: equal).\n", STATS_REL_TOL, s->strategies[base].label);
 }
 
 /* Cells of one platform that use different numbers of nodes compare

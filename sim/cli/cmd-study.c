@@ -62,17 +62,21 @@ static int fail_study(GError *e)
   return 2;
 }
 
-/* "greedy+wh +12.3%" in a column of width w. */
+/* "greedy+wh +12.3%" in a column of width w; "=1 greedy 0%" when tied. */
 static void print_entry(const study *s, const rank_group *r, const rank_entry *e, int w)
 {
   g_autofree char *cell = NULL;
   const char *name = s->strategies[e->strategy].label;
+  char rk[16] = "", ch[32];
+  if (e->tied)
+    rank_text(rk, sizeof rk, e);
+  rank_entry_change_text(ch, sizeof ch, r, e);
   if (isnan(e->value))
     cell = g_strdup_printf("%s failed", name);
   else if (isnan(e->change) || e->strategy == r->reference)
-    cell = g_strdup(name);
+    cell = g_strdup_printf("%s%s%s", rk, *rk ? " " : "", name);
   else
-    cell = g_strdup_printf("%s %+.1f%%", name, e->change);
+    cell = g_strdup_printf("%s%s%s %s", rk, *rk ? " " : "", name, ch);
   printf("  %-*s", w, cell);
 }
 
@@ -90,15 +94,15 @@ static void print_ranking(const study *s)
   for (int i = 0; i < s->nplatforms; i++)
     wp = MAX(wp, (int)strlen(s->platforms[i].label));
   for (int i = 0; i < s->nstrategies; i++)
-    ws = MAX(ws, (int)strlen(s->strategies[i].label) + 8);
-  ws = MIN(ws, 28);
+    ws = MAX(ws, (int)strlen(s->strategies[i].label) + 11);
+  ws = MIN(ws, 31);
   gboolean models = s->nmodels > 1;
   const char *prev_metric = NULL;
   for (guint g = 0; g < groups->len; g++) {
     const rank_group *r = g_ptr_array_index(groups, g);
     const study_input *in = &s->inputs[r->input];
     if (!prev_metric || strcmp(prev_metric, r->metric) != 0) {
-      printf("\nranked by %s (lower is better), %% = change against %s\n", r->metric,
+      printf("\nranked by %s (lower is better), =N: tied, %% = change against %s\n", r->metric,
              r->reference >= 0 ? s->strategies[r->reference].label : "(no identity in the study)");
       printf("%-*s%s%s %-*s  %-*s  %-*s  %-*s  %s\n", wi, "input", kinds ? " kind " : "",
              models ? " model     " : "", wp, "platform", ws, "best", ws, "2nd", ws, "3rd",

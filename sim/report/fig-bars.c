@@ -46,11 +46,25 @@ static void legend(cairo_t *cr, double x, double y, const fig_groups_data *d)
   }
 }
 
+/* Height under a panel for its group labels: one line, or the longest
+ * label rotated by 45 degrees. */
+static double label_room(cairo_t *cr, const fig_groups_data *d)
+{
+  double gw = (PANEL_W - 72) / MAX(d->ngroups, 1), longest = 0;
+  gboolean rotate = FALSE;
+  for (int g = 0; g < d->ngroups; g++) {
+    double tw = plot_text_width(cr, 9, FALSE, d->groups[g]);
+    longest = MAX(longest, tw);
+    rotate = rotate || tw > gw - 4;
+  }
+  return rotate ? 20 + longest * 0.71 : 34;
+}
+
 static void group_panel(cairo_t *cr, const fig_groups_data *d, const fig_metric *m, double x,
                         double y, double w, double h)
 {
-  plot_panel p = { x + 60, y + 22, x + w - 12, y + h - 34, 0, 1, INFINITY, -INFINITY, FALSE,
-                   FALSE };
+  plot_panel p = { x + 60, y + 22, x + w - 12, y + h - label_room(cr, d), 0, 1, INFINITY,
+                   -INFINITY, FALSE, FALSE, FALSE, FALSE };
   for (int i = 0; i < m->npoints; i++)
     if (!isnan(m->points[i].value)) {
       p.ymin = MIN(p.ymin, m->points[i].value);
@@ -68,9 +82,14 @@ static void group_panel(cairo_t *cr, const fig_groups_data *d, const fig_metric 
               "no values");
     return;
   }
-  plot_nice_range(&p.ymin, &p.ymax, FALSE);
+  gboolean broken;
+  plot_zero_range(&p.ymin, &p.ymax, FALSE, &broken);
   plot_axes(cr, &p, PLOT_NUMBER, m->unit, FALSE, NULL, NULL);
   double gw = (p.x1 - p.x0) / MAX(d->ngroups, 1);
+  /* group labels across when every one fits its slot, else all rotated */
+  gboolean rotate = FALSE;
+  for (int g = 0; g < d->ngroups; g++)
+    rotate = rotate || plot_text_width(cr, 9, FALSE, d->groups[g]) > gw - 4;
   for (int g = 0; g < d->ngroups; g++) {
     double gx = p.x0 + g * gw;
     if (g) {
@@ -81,10 +100,11 @@ static void group_panel(cairo_t *cr, const fig_groups_data *d, const fig_metric 
       cairo_stroke(cr);
     }
     cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-    double fs = 9;
-    while (fs > 6 && plot_text_width(cr, fs, FALSE, d->groups[g]) > gw - 4)
-      fs -= 0.5;
-    plot_text(cr, gx + gw / 2, p.y1 + 6, PLOT_CENTER | PLOT_TOP, fs, FALSE, 0, d->groups[g]);
+    if (rotate)
+      plot_text(cr, gx + gw / 2 + 3, p.y1 + 6, PLOT_RIGHT | PLOT_MIDDLE, 9, FALSE, -G_PI / 4,
+                d->groups[g]);
+    else
+      plot_text(cr, gx + gw / 2, p.y1 + 6, PLOT_CENTER | PLOT_TOP, 9, FALSE, 0, d->groups[g]);
     if (m->reference && !isnan(m->reference[g])) {
       plot_set(cr, reference_green, 1);
       cairo_set_line_width(cr, 2);
@@ -116,7 +136,13 @@ static void draw_groups(cairo_t *cr, double w, double h, void *user)
 
 gboolean fig_groups(const char *dir, const char *stem, const fig_groups_data *d, GError **error)
 {
-  double h = MAX(360.0, 90 + 15.0 * d->nseries + 60);
+  /* room for rotated platform labels under panels of the usual height */
+  cairo_surface_t *probe = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
+  cairo_t *cr = cairo_create(probe);
+  double room = label_room(cr, d);
+  cairo_destroy(cr);
+  cairo_surface_destroy(probe);
+  double h = MAX(360.0 + room - 34, 90 + 15.0 * d->nseries + 60);
   return plot_save(dir, stem, (int)(d->nmetrics * PANEL_W + LEGEND_W + 20), (int)h, draw_groups,
                    (void *)d, error);
 }
@@ -134,13 +160,15 @@ typedef struct dir_fig {
 static void dir_panel(cairo_t *cr, const dir_fig *f, int what, double x, double y, double w,
                       double h)
 {
-  const char *titles[2] = { "busiest link's bytes (Data)", "busiest link's time (Latency)" };
+  const char *titles[2] = { "busiest link's bytes",
+                            "busiest link's bytes / bandwidth (static)" };
   double base = f->data[what][0][0];
   for (int r = 0; base <= 0 && r < f->nrows; r++)
     base = MAX(base, f->data[what][0][r]);
   if (base <= 0)
     base = 1;
-  plot_panel p = { x + 60, y + 22, x + w - 10, y + h - 30, 0, 1, 0, 0, FALSE, FALSE };
+  plot_panel p = { x + 60, y + 22, x + w - 10, y + h - 30, 0, 1, 0, 0, FALSE, FALSE, FALSE,
+                   FALSE };
   for (int s = 0; s < f->nsets; s++)
     for (int r = 0; r < f->nrows; r++)
       p.ymax = MAX(p.ymax, f->data[what][s][r] / base);
@@ -150,7 +178,7 @@ static void dir_panel(cairo_t *cr, const dir_fig *f, int what, double x, double 
   p.ymin = 0;
   cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
   plot_text(cr, (p.x0 + p.x1) / 2, y + 4, PLOT_CENTER | PLOT_TOP, 11, TRUE, 0, titles[what]);
-  g_autofree char *ylabel = g_strdup_printf("relative to %s %s", f->labels[0], f->names[0]);
+  g_autofree char *ylabel = g_strdup_printf("relative to %s, %s", f->labels[0], f->names[0]);
   plot_axes(cr, &p, PLOT_NUMBER, PLOT_NUMBER, FALSE, NULL, ylabel);
   double gw = (p.x1 - p.x0) / MAX(f->nrows, 1);
   double bw = gw * 0.8 / f->nsets;

@@ -18,7 +18,7 @@
 #define MAX_WIDTH 1040.0
 
 typedef struct links_fig {
-  const char *title, *what;
+  const char *title, *what, *scale;
   const platform *p;
   const double *value;
   double vmax;
@@ -233,6 +233,10 @@ static void draw_planes(cairo_t *cr, double w, double h, void *user)
   const topo *t = f->p->topo;
   cairo_set_source_rgb(cr, 0, 0, 0);
   plot_text(cr, 16, 10, PLOT_LEFT | PLOT_TOP, 13, TRUE, 0, f->title);
+  if (f->scale) {
+    cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+    plot_text(cr, 16, 30, PLOT_LEFT | PLOT_TOP, 9, FALSE, 0, f->scale);
+  }
   int nz = t->ndims > 2 ? t->shape[2] : 1;
   gboolean haec = t->ndims == 3 && t->crossbar_dim == 2;
   char buf[64];
@@ -297,11 +301,12 @@ static void draw_ranked(cairo_t *cr, double w, double h, void *user)
   cairo_set_source_rgb(cr, 0, 0, 0);
   plot_text(cr, 16, 10, PLOT_LEFT | PLOT_TOP, 13, TRUE, 0, f->title);
   g_autofree char *sub = g_strdup_printf("the %d busiest of %d used links (%d links in all; "
-                                         "this topology is not drawn as a grid)", shown, n, nl);
+                                         "this topology is not drawn as a grid)%s%s", shown, n,
+                                         nl, f->scale ? "; " : "", f->scale ? f->scale : "");
   cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
   plot_text(cr, 16, 30, PLOT_LEFT | PLOT_TOP, 9, FALSE, 0, sub);
   plot_panel p = { 70, 60, w - 30, h - 50, 0, MAX(shown, 1), 0, f->vmax > 0 ? f->vmax : 1,
-                   FALSE, FALSE };
+                   FALSE, FALSE, FALSE, FALSE };
   plot_nice_range(&p.ymin, &p.ymax, FALSE);
   p.ymin = 0;
   plot_axes(cr, &p, PLOT_NUMBER, f->unit, FALSE, "links, busiest first", f->what);
@@ -318,11 +323,11 @@ static void draw_ranked(cairo_t *cr, double w, double h, void *user)
 
 gboolean fig_links(const char *dir, const char *stem, const char *title, const platform *p,
                    const double *value, double vmax, plot_unit unit, const char *what,
-                   GError **error)
+                   const char *scale, GError **error)
 {
   const topo *t = p->topo;
-  links_fig f = { .title = title, .what = what, .p = p, .value = value, .vmax = vmax,
-                  .unit = unit };
+  links_fig f = { .title = title, .what = what, .scale = scale, .p = p, .value = value,
+                  .vmax = vmax, .unit = unit };
   if (f.vmax <= 0)
     for (int l = 0; l < t->nlinks; l++)
       f.vmax = MAX(f.vmax, value[l]);

@@ -17,23 +17,20 @@ static void panel(cairo_t *cr, const fig_scatter_data *d, int row, int col)
   const fig_scatter_panel *sp = &d->panels[row * d->ncolumns + col];
   double x = LEFT + col * CELL_W, y = TOP + row * CELL_H;
   plot_panel p = { x + 66, y + 20, x + CELL_W - 14, y + CELL_H - 46, INFINITY, -INFINITY,
-                   INFINITY, -INFINITY, FALSE, FALSE };
+                   INFINITY, -INFINITY, FALSE, FALSE, FALSE, FALSE };
   for (int i = 0; i < sp->n; i++) {
     p.xmin = MIN(p.xmin, sp->x[i]);
     p.xmax = MAX(p.xmax, sp->x[i]);
     p.ymin = MIN(p.ymin, sp->y[i]);
     p.ymax = MAX(p.ymax, sp->y[i]);
   }
-  char rho[32], r[32], head[96];
-  if (isnan(sp->rho))
-    g_snprintf(rho, sizeof rho, "n/a");
+  char head[128];
+  if (sp->why || isnan(sp->rho) || isnan(sp->r))
+    g_snprintf(head, sizeof head, "ρ, r: - (%s)   n = %d", sp->why ? sp->why : "undefined",
+               sp->n);
   else
-    g_snprintf(rho, sizeof rho, "%.2f", sp->rho);
-  if (isnan(sp->r))
-    g_snprintf(r, sizeof r, "n/a");
-  else
-    g_snprintf(r, sizeof r, "%.2f", sp->r);
-  g_snprintf(head, sizeof head, "ρ = %s   r = %s   (n = %d)", rho, r, sp->n);
+    g_snprintf(head, sizeof head, "ρ = %.2f   r = %.2f   n = %d",
+               fabs(sp->rho) < 0.005 ? 0.0 : sp->rho, fabs(sp->r) < 0.005 ? 0.0 : sp->r, sp->n);
   cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
   plot_text(cr, (p.x0 + p.x1) / 2, y + 4, PLOT_CENTER | PLOT_TOP, 9.5, TRUE, 0, head);
   if (sp->n == 0) {
@@ -41,8 +38,10 @@ static void panel(cairo_t *cr, const fig_scatter_data *d, int row, int col)
               "no cells");
     return;
   }
-  plot_nice_range(&p.xmin, &p.xmax, FALSE);
-  plot_nice_range(&p.ymin, &p.ymax, FALSE);
+  /* from zero, or a break marked on the axis when the values sit far
+   * from it (a few percent apart) */
+  plot_zero_range(&p.xmin, &p.xmax, TRUE, &p.xbreak);
+  plot_zero_range(&p.ymin, &p.ymax, TRUE, &p.ybreak);
   plot_axes(cr, &p, d->row_units[row], d->y_unit, TRUE, d->rows[row],
             col == 0 ? d->y_label : NULL);
   for (int i = 0; i < sp->n; i++)
@@ -72,13 +71,16 @@ static void draw(cairo_t *cr, double w, double h, void *user)
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
     plot_text(cr, lx + 15, ly, PLOT_LEFT | PLOT_MIDDLE, 9, FALSE, 0, d->series[s]);
   }
-  (void)h;
+  if (d->note) {
+    cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+    plot_text(cr, 16, h - 8, PLOT_LEFT | PLOT_BOTTOM, 9, FALSE, 0, d->note);
+  }
 }
 
 gboolean fig_scatter(const char *dir, const char *stem, const fig_scatter_data *d, GError **error)
 {
   double w = LEFT + d->ncolumns * CELL_W + LEGEND_W;
-  double h = TOP + d->nrows * CELL_H + 10;
+  double h = TOP + d->nrows * CELL_H + 10 + (d->note ? 18 : 0);
   h = MAX(h, TOP + 20 + 15.0 * d->nseries + 20);
   return plot_save(dir, stem, (int)w, (int)h, draw, (void *)d, error);
 }

@@ -13,11 +13,15 @@
  *    boards with the wireless links between neighbouring boards, other
  *    topologies as a ranked bar chart of their links.
  *  - fig_directions: per dimension and direction the busiest link's bytes
- *    (Data) and time (Latency), normalised to the first mapping's x+
- *    (deveci-geometric Fig. 12).
+ *    and its bytes / bandwidth (static: no contention), normalised to the
+ *    first mapping's first direction (deveci-geometric Fig. 12 calls them
+ *    Data and Latency).
  *  - fig_scatter: each static metric against the simulated time, one row
- *    per metric and one column per platform, with Spearman's rho and
- *    Pearson's r in each panel.
+ *    per metric and one column per platform, with Spearman's rho, Pearson's
+ *    r and n in each panel (or why they are undefined).
+ *
+ * Axes of values start at zero, or are marked broken (plot_zero_range);
+ * category labels that do not fit are rotated.
  *
  * Ownership: the functions read their arguments only. Not for: deciding
  * what a study shows (report.c).
@@ -63,11 +67,12 @@ typedef struct fig_groups_data {
 gboolean fig_groups(const char *dir, const char *stem, const fig_groups_data *d,
                     GError **error);
 
-/* value[l] per link (bytes or seconds); vmax shared between figures to be
- * compared (<= 0: this figure's own maximum). */
+/* value[l] per link (bytes or seconds) coloured from 0 to vmax: vmax is
+ * shared between figures to be compared (<= 0: this figure's own maximum),
+ * and `scale` (a line under the title, may be NULL) says which it is. */
 gboolean fig_links(const char *dir, const char *stem, const char *title, const platform *p,
                    const double *value, double vmax, plot_unit unit, const char *what,
-                   GError **error);
+                   const char *scale, GError **error);
 
 /* Per-link bytes of `nsets` mappings on platform p (labels name them). */
 gboolean fig_directions(const char *dir, const char *stem, const char *title,
@@ -79,6 +84,7 @@ typedef struct fig_scatter_panel {
   const int *series;       /* colour index per point */
   int n;
   double rho, r;
+  const char *why;         /* why rho and r are undefined, or NULL */
 } fig_scatter_panel;
 
 typedef struct fig_scatter_data {
@@ -93,6 +99,7 @@ typedef struct fig_scatter_data {
   const fig_scatter_panel *panels; /* nrows x ncolumns, row-major */
   const char *const *series;       /* legend */
   int nseries;
+  const char *note;                /* a line under the panels, or NULL */
 } fig_scatter_data;
 
 gboolean fig_scatter(const char *dir, const char *stem, const fig_scatter_data *d,

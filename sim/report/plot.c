@@ -206,7 +206,7 @@ plot_rgb plot_scale_color(double v, double lo, double hi, gboolean log)
     hi = log10(MAX(hi, 1e-300));
     v = log10(v);
   }
-  return plot_viridis(hi > lo ? (v - lo) / (hi - lo) : 1.0);
+  return plot_viridis(hi > lo ? (v - lo) / (hi - lo) : PLOT_CONSTANT_AT);
 }
 
 /* ---- text ---- */
@@ -330,6 +330,51 @@ void plot_nice_range(double *lo, double *hi, gboolean log)
   *hi = ceil(*hi / step) * step;
 }
 
+void plot_zero_range(double *lo, double *hi, gboolean may_break, gboolean *broken)
+{
+  *broken = FALSE;
+  double a = MIN(fabs(*lo), fabs(*hi)), b = MAX(fabs(*lo), fabs(*hi));
+  gboolean one_sign = (*lo > 0 && *hi > 0) || (*lo < 0 && *hi < 0);
+  if (may_break && one_sign && a > b / 2 && *hi > *lo) {
+    plot_nice_range(lo, hi, FALSE);
+    /* nice limits may reach zero again: then it is no break */
+    *broken = *lo > 0 || *hi < 0;
+    return;
+  }
+  if (*lo > 0)
+    *lo = 0;
+  if (*hi < 0)
+    *hi = 0;
+  if (*hi <= *lo)
+    *hi = *lo + 1;
+  plot_nice_range(lo, hi, FALSE);
+}
+
+/* Two short slanted strokes across an axis near its start: the axis does
+ * not begin at zero. */
+static void axis_break(cairo_t *cr, double x, double y, gboolean vertical)
+{
+  cairo_set_source_rgb(cr, 1, 1, 1);
+  if (vertical)
+    cairo_rectangle(cr, x - 6, y - 5, 12, 4);
+  else
+    cairo_rectangle(cr, x + 1, y - 6, 4, 12);
+  cairo_fill(cr);
+  cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+  cairo_set_line_width(cr, 1);
+  for (int k = 0; k < 2; k++) {
+    double o = k * 4;
+    if (vertical) {
+      cairo_move_to(cr, x - 6, y - 1 - o + 1.5);
+      cairo_line_to(cr, x + 6, y - 1 - o - 1.5);
+    } else {
+      cairo_move_to(cr, x + 1 + o - 1.5, y + 6);
+      cairo_line_to(cr, x + 1 + o + 1.5, y - 6);
+    }
+  }
+  cairo_stroke(cr);
+}
+
 static void axis_ticks(cairo_t *cr, const plot_panel *p, gboolean horizontal, plot_unit unit)
 {
   double lo = horizontal ? p->xmin : p->ymin, hi = horizontal ? p->xmax : p->ymax;
@@ -408,6 +453,10 @@ void plot_axes(cairo_t *cr, const plot_panel *p, plot_unit xunit, plot_unit yuni
   cairo_line_to(cr, p->x0, p->y1);
   cairo_line_to(cr, p->x1, p->y1);
   cairo_stroke(cr);
+  if (p->ybreak)
+    axis_break(cr, p->x0, p->y1 - 6, TRUE);
+  if (p->xbreak)
+    axis_break(cr, p->x0 + 6, p->y1, FALSE);
   cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
   if (xlabel) {
     /* as large as fits under the panel, else cut with an ellipsis */
@@ -468,6 +517,24 @@ void plot_mark(cairo_t *cr, plot_marker m, double x, double y, double r, plot_rg
 void plot_colorbar(cairo_t *cr, plot_ramp ramp, double x, double y, double w, double h,
                    double lo, double hi, gboolean log, plot_unit unit, const char *title)
 {
+  char buf[32];
+  if (!(hi > lo)) {
+    /* one value: one swatch */
+    plot_set(cr, ramp(PLOT_CONSTANT_AT), 1);
+    cairo_rectangle(cr, x, y, w, w);
+    cairo_fill(cr);
+    cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+    cairo_set_line_width(cr, 0.8);
+    cairo_rectangle(cr, x, y, w, w);
+    cairo_stroke(cr);
+    plot_format(buf, sizeof buf, hi, unit);
+    g_autofree char *label = g_strdup_printf("all %s", buf);
+    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+    plot_text(cr, x + w + 5, y + w / 2, PLOT_LEFT | PLOT_MIDDLE, 9, FALSE, 0, label);
+    if (title)
+      plot_text(cr, x, y - 6, PLOT_LEFT | PLOT_BOTTOM, 9, TRUE, 0, title);
+    return;
+  }
   int steps = 96;
   for (int i = 0; i < steps; i++) {
     plot_set(cr, ramp((i + 0.5) / steps), 1);
@@ -479,11 +546,7 @@ void plot_colorbar(cairo_t *cr, plot_ramp ramp, double x, double y, double w, do
   cairo_set_line_width(cr, 0.8);
   cairo_rectangle(cr, x, y, w, h);
   cairo_stroke(cr);
-  plot_panel p = { x, y, x + w, y + h, 0, 1, lo, hi, FALSE, log };
-  if (!(hi > lo)) {
-    p.ymin = lo * 0.9;
-    p.ymax = hi * 1.1 + (hi == 0);
-  }
+  plot_panel p = { x, y, x + w, y + h, 0, 1, lo, hi, FALSE, log, FALSE, FALSE };
   double vals[32];
   int n = 0;
   if (log && p.ymax >= p.ymin * 10) {
@@ -499,7 +562,6 @@ void plot_colorbar(cairo_t *cr, plot_ramp ramp, double x, double y, double w, do
         vals[n++] = v;
     vals[n++] = p.ymax;
   }
-  char buf[32];
   cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
   for (int i = 0; i < n; i++) {
     double ty = plot_py(&p, vals[i]);

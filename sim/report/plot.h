@@ -81,6 +81,7 @@ typedef struct plot_panel {
   double x0, y0, x1, y1;   /* the data area in pixels */
   double xmin, xmax, ymin, ymax;
   gboolean xlog, ylog;
+  gboolean xbreak, ybreak; /* the axis does not start at zero: plot_axes marks a break */
 } plot_panel;
 
 double plot_px(const plot_panel *p, double x);
@@ -89,6 +90,13 @@ double plot_py(const plot_panel *p, double y);
 /* Widens [*lo, *hi] to nice limits (a log axis to powers of ten); an empty
  * range becomes a small one around the value. */
 void plot_nice_range(double *lo, double *hi, gboolean log);
+
+/* A linear axis for data in [*lo, *hi]: from zero to nice limits; when
+ * `may_break` and the data sit far from zero (all of one sign, the
+ * smallest magnitude above half the largest), nice limits around the data
+ * instead and *broken TRUE (set the panel's xbreak/ybreak so that
+ * plot_axes marks the break). */
+void plot_zero_range(double *lo, double *hi, gboolean may_break, gboolean *broken);
 
 /* Axes with ticks, grid lines and labels; `xticks` FALSE for categorical x
  * axes the caller labels itself. */
@@ -107,12 +115,15 @@ typedef enum {
 void plot_mark(cairo_t *cr, plot_marker m, double x, double y, double r, plot_rgb fill);
 
 /* A vertical colour bar of `ramp` for values lo..hi (log scale when `log`)
- * at (x, y, w, h), with tick labels to its right and a title above. */
+ * at (x, y, w, h), with tick labels to its right and a title above. When
+ * lo == hi (constant data) one swatch of ramp(PLOT_CONSTANT_AT) labelled
+ * with the value instead: there is no range to show. */
+#define PLOT_CONSTANT_AT 0.5
 void plot_colorbar(cairo_t *cr, plot_ramp ramp, double x, double y, double w, double h,
                    double lo, double hi, gboolean log, plot_unit unit, const char *title);
 
 /* The colour of v on a bar from lo to hi (viridis); grey-white for v <= 0
- * on a log bar. */
+ * on a log bar; viridis(PLOT_CONSTANT_AT) when lo == hi. */
 plot_rgb plot_scale_color(double v, double lo, double hi, gboolean log);
 
 G_END_DECLS

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/report/stats.h"
+
 char *report_rank_metric(const study *s, int input)
 {
   if (s->inputs[input].t)
@@ -61,6 +63,97 @@ static void group_free(gpointer p)
   g_free(g);
 }
 
+/* Are strategies a and b of one group equal: pairs of the seeds where
+ * both ran (stats_paired_equal), else their means. */
+static gboolean entries_equal(const study *s, const rank_group *g, int kind, int model,
+                              const rank_entry *a, const rank_entry *b)
+{
+  double *x = g_new(double, MAX(s->nseeds, 1)), *y = g_new(double, MAX(s->nseeds, 1));
+  int n = 0;
+  for (int sd = 0; sd < s->nseeds; sd++) {
+    const study_cell *ca = study_cell_at(s, g->input, kind, g->platform, a->strategy, model, sd);
+    const study_cell *cb = study_cell_at(s, g->input, kind, g->platform, b->strategy, model, sd);
+    if (ca->row && !ca->error && cb->row && !cb->error &&
+        row_get_number(ca->row, g->metric, &x[n]) && row_get_number(cb->row, g->metric, &y[n]))
+      n++;
+  }
+  gboolean eq = n ? stats_paired_equal(x, y, n) : stats_equal(a->value, b->value);
+  g_free(x);
+  g_free(y);
+  return eq;
+}
+
+/* Ranks after sorting: an entry equal to the first of the current group
+ * joins it. */
+static void assign_ranks(const study *s, rank_group *g, int kind, int model)
+{
+  int lead = -1;
+  for (int k = 0; k < g->n; k++) {
+    rank_entry *e = &g->e[k];
+    if (isnan(e->value)) {
+      e->rank = 0;
+      continue;
+    }
+    if (lead >= 0 && entries_equal(s, g, kind, model, &g->e[lead], e)) {
+      e->rank = g->e[lead].rank;
+      e->tied = g->e[lead].tied = TRUE;
+      continue;
+    }
+    lead = k;
+    e->rank = k + 1;
+  }
+}
+
+void rank_text(char *buf, size_t n, const rank_entry *e)
+{
+  if (e->rank <= 0)
+    g_snprintf(buf, n, "-");
+  else
+    g_snprintf(buf, n, "%s%d", e->tied ? "=" : "", e->rank);
+}
+
+void rank_change_text(char *buf, size_t n, double change, gboolean equal)
+{
+  if (isnan(change)) {
+    g_snprintf(buf, n, "n/a");
+    return;
+  }
+  if (equal || change == 0) {
+    g_snprintf(buf, n, "0%%");
+    return;
+  }
+  double a = fabs(change);
+  const char *sign = change < 0 ? "-" : "+";
+  if (a >= 0.05) {
+    g_snprintf(buf, n, "%s%.1f%%", sign, a);
+    return;
+  }
+  /* two significant digits: -0.037%, +2.1e-05% */
+  g_snprintf(buf, n, "%s%.2g%%", sign, a);
+}
+
+int rank_digits(const rank_group *g, int digits, rank_format_fn fmt, const void *user)
+{
+  char x[48], y[48];
+  for (int k = 1; k < g->n; k++) {
+    const rank_entry *a = &g->e[k - 1], *b = &g->e[k];
+    if (a->rank <= 0 || b->rank <= 0 || a->rank == b->rank)
+      continue;
+    for (; digits < 17; digits++) {
+      fmt(x, sizeof x, a->value, digits, user);
+      fmt(y, sizeof y, b->value, digits, user);
+      if (strcmp(x, y) != 0)
+        break;
+    }
+  }
+  return digits;
+}
+
+void rank_entry_change_text(char *buf, size_t n, const rank_group *g, const rank_entry *e)
+{
+  rank_change_text(buf, n, e->change, stats_equal(e->value, g->ref_value));
+}
+
 GPtrArray *report_rank(const study *s)
 {
   return report_rank_against(s, report_reference(s));
@@ -90,6 +183,7 @@ GPtrArray *report_rank_against(const study *s, int ref)
                             ? (e->value - g->ref_value) / g->ref_value * 100.0 : NAN;
           }
           qsort(g->e, (size_t)g->n, sizeof *g->e, by_value);
+          assign_ranks(s, g, k, m);
           g_ptr_array_add(out, g);
         }
   }

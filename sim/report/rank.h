@@ -9,6 +9,13 @@
  * `compare`): the identity mapping, else sweep (korndoerfer2021 Section
  * 6.2 takes sweep, the same order on a full allocation, as the default).
  *
+ * Ties: strategies whose results are equal (sim/report/stats.h: within a
+ * relative 1e-9 with one seed, by a paired t-test over the seeds with
+ * several) share a rank - the rank of the first of them, as in "1, 1, 3"
+ * - and every output shows them as ties ("=1"). A strategy ties with the
+ * best of its group, so a chain of small steps never joins far-apart
+ * values.
+ *
  * Ownership: report_rank() returns an array of rank_group the caller frees
  * with g_ptr_array_unref(); groups point into the study, which must
  * outlive them. Not for: drawing or printing.
@@ -24,6 +31,8 @@ typedef struct rank_entry {
   double value;      /* mean over the seeds that ran, NAN when every cell failed */
   double change;     /* 100 (value - reference) / reference: negative is better; NAN without one */
   int nvalues;
+  int rank;          /* 1-based; equal for tied entries; 0 when failed */
+  gboolean tied;     /* shares its rank with another entry */
 } rank_entry;
 
 typedef struct rank_group {
@@ -47,6 +56,23 @@ double report_mean(const study *s, int input, int kind, int platform, int strate
                    const char *name, int *n);
 
 GPtrArray *report_rank(const study *s);
+
+/* "3", or "=1" for a tied entry, "-" for a failed one. */
+void rank_text(char *buf, size_t n, const rank_entry *e);
+
+/* A change in percent as people read it: "+38.3%", "-0.037%" (as many
+ * digits as a change below 0.1% needs to show its sign honestly), "0%"
+ * when `equal` (the values are equal, stats_equal) - never "-0.0%". */
+void rank_change_text(char *buf, size_t n, double change, gboolean equal);
+
+/* The fewest significant digits, at least `digits` and at most 17, with
+ * which `fmt` prints every two neighbouring entries of different rank
+ * differently (values apart are never shown alike). */
+typedef void (*rank_format_fn)(char *buf, size_t n, double v, int digits, const void *user);
+int rank_digits(const rank_group *g, int digits, rank_format_fn fmt, const void *user);
+
+/* rank_change_text of an entry against its group's reference. */
+void rank_entry_change_text(char *buf, size_t n, const rank_group *g, const rank_entry *e);
 
 /* The same with another reference strategy (an index, or -1: none). */
 GPtrArray *report_rank_against(const study *s, int reference);

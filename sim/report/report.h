@@ -28,14 +28,22 @@ G_BEGIN_DECLS
  * frees), or NULL + error. */
 char *report_study(const study *s, const char *dir, int threads, GError **error);
 
-/* `mapsim plot`: the pictures of one run from the JSON of `simulate
- * --json` or `metrics --json` (its "links"), on platform `p`: the link
- * loads on the topology (by bytes, or busy time when `busy` and the run
- * was simulated), the per-direction bars and, when `g` is given, the
- * communication matrix. Returns the number of figures written, -1 on
- * error. */
-int report_plot_run(JsonNode *run, const platform *p, const commgraph *g, gboolean busy,
-                    const char *dir, const char *name, GError **error);
+/* `mapsim plot`: the pictures of runs from the JSON of `simulate --json`
+ * or `metrics --json` (its "links"), all on platform `p`: each run's link
+ * loads on the topology (by bytes, or busy time when `busy` and the runs
+ * were simulated) as NAME-links, coloured on one scale from 0 to the
+ * largest value of any run (each its own with `own_scale`; the figure says
+ * which); the busiest link per dimension and direction of all runs side by
+ * side (NAME1-vs-NAME2-directions, at most 8 runs drawn) and, when `g` is
+ * given, the communication matrix (NAME1-matrix). Returns the number of
+ * figures written, -1 on error. */
+typedef struct report_run {
+  JsonNode *json;
+  const char *name;        /* file stem and label */
+} report_run;
+
+int report_plot_runs(const report_run *runs, int nruns, const platform *p, const commgraph *g,
+                     gboolean busy, gboolean own_scale, const char *dir, GError **error);
 
 /* Frees the process-wide font caches of the figures; call once when no
  * more reports or plots will be drawn. */

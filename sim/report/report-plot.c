@@ -1,0 +1,121 @@
+/* report-plot.c - `mapsim plot`: the pictures of runs saved as JSON
+ * (see report.h): each run's link loads on one colour scale, the busiest
+ * link per direction of all of them side by side, the matrix. */
+#include <math.h>
+#include <string.h>
+
+#include "sim/report/figures.h"
+#include "sim/report/report.h"
+
+/* Per-link bytes and values (bytes or busy time) of one run's "links". */
+static gboolean run_links(JsonNode *run, const platform *p, gboolean busy, int64_t *bytes,
+                          double *vals, GError **error)
+{
+  JsonObject *o = run && JSON_NODE_HOLDS_OBJECT(run) ? json_node_get_object(run) : NULL;
+  JsonArray *links = o && json_object_has_member(o, "links")
+                         ? json_object_get_array_member(o, "links") : NULL;
+  if (!links) {
+    g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                "no \"links\" array, expected the JSON of mapsim simulate --json or metrics "
+                "--json");
+    return FALSE;
+  }
+  int nl = p->topo->nlinks;
+  gboolean have_busy = FALSE;
+  for (guint i = 0; i < json_array_get_length(links); i++) {
+    JsonObject *e = json_array_get_object_element(links, i);
+    gint64 l = e ? json_object_get_int_member_with_default(e, "link", -1) : -1;
+    if (l < 0 || l >= nl) {
+      g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                  "links[%u]: link id %" G_GINT64_FORMAT " is not a link of %s (0..%d); is this "
+                  "the platform of the run?", i, l, p->name, nl - 1);
+      return FALSE;
+    }
+    const char *bytes_key = json_object_has_member(e, "bytes") ? "bytes" : "p2p_bytes";
+    bytes[l] = json_object_get_int_member_with_default(e, bytes_key, 0);
+    if (json_object_has_member(e, "busy_s"))
+      have_busy = TRUE;
+    vals[l] = busy ? json_object_get_double_member_with_default(e, "busy_s", 0)
+                   : (double)bytes[l];
+  }
+  if (busy && !have_busy) {
+    g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                "--color busy needs busy times, which only simulate --json has");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* "a", "a-vs-b", "a-vs-b-vs-c", "a-vs-b-vs-c-and-3-more" (caller frees). */
+static char *joined_names(const report_run *runs, int n)
+{
+  GString *t = g_string_new(runs[0].name);
+  for (int k = 1; k < MIN(n, 3); k++)
+    g_string_append_printf(t, "-vs-%s", runs[k].name);
+  if (n > 3)
+    g_string_append_printf(t, "-and-%d-more", n - 3);
+  return g_string_free(t, FALSE);
+}
+
+int report_plot_runs(const report_run *runs, int nruns, const platform *p, const commgraph *g,
+                     gboolean busy, gboolean own_scale, const char *dir, GError **error)
+{
+  int nl = p->topo->nlinks, figures = 0;
+  int64_t **bytes = g_new0(int64_t *, MAX(nruns, 1));
+  double **vals = g_new0(double *, MAX(nruns, 1));
+  gboolean ok = TRUE;
+  double vmax = 0;
+  for (int k = 0; ok && k < nruns; k++) {
+    bytes[k] = g_new0(int64_t, MAX(nl, 1));
+    vals[k] = g_new0(double, MAX(nl, 1));
+    ok = run_links(runs[k].json, p, busy, bytes[k], vals[k], error);
+    if (!ok)
+      g_prefix_error(error, "%s: ", runs[k].name);
+    for (int l = 0; ok && l < nl; l++)
+      vmax = MAX(vmax, vals[k][l]);
+  }
+  plot_unit unit = busy ? PLOT_SECONDS : PLOT_NUMBER;
+  for (int k = 0; ok && k < nruns; k++) {
+    double top = own_scale ? 0 : vmax;
+    for (int l = 0; own_scale && l < nl; l++)
+      top = MAX(top, vals[k][l]);
+    char max[32];
+    plot_format(max, sizeof max, top, unit);
+    g_autofree char *scale =
+        nruns > 1 && !own_scale
+            ? g_strdup_printf("colour scale shared by the %d runs plotted together: 0 to %s%s "
+                              "(--scale own: each its own)", nruns, max, busy ? "" : " bytes")
+            : g_strdup_printf("this run's own colour scale: 0 to %s%s", max, busy ? "" : " bytes");
+    g_autofree char *title = g_strdup_printf("%s of %s on %s", busy ? "Link busy time"
+                                                                    : "Link bytes",
+                                             runs[k].name, p->name);
+    g_autofree char *stem = g_strdup_printf("%s-links", runs[k].name);
+    ok = fig_links(dir, stem, title, p, vals[k], top, unit, busy ? "busy time" : "bytes", scale,
+                   error);
+    figures += ok;
+  }
+  if (ok) {
+    g_autofree char *names = joined_names(runs, nruns);
+    g_autofree char *title = g_strdup_printf("%s on %s: busiest link per dimension and direction",
+                                             names, p->name);
+    g_autofree char *stem = g_strdup_printf("%s-directions", names);
+    const char **labels = g_new(const char *, MAX(nruns, 1));
+    for (int k = 0; k < nruns; k++)
+      labels[k] = runs[k].name;
+    ok = fig_directions(dir, stem, title, p, (const int64_t *const *)bytes, labels, nruns, error);
+    g_free(labels);
+    figures += ok;
+  }
+  if (ok && g) {
+    g_autofree char *stem = g_strdup_printf("%s-matrix", runs[0].name);
+    ok = fig_matrix(dir, stem, runs[0].name, g, error);
+    figures += ok;
+  }
+  for (int k = 0; k < nruns; k++) {
+    g_free(bytes[k]);
+    g_free(vals[k]);
+  }
+  g_free(bytes);
+  g_free(vals);
+  return ok ? figures : -1;
+}
