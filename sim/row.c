@@ -1,6 +1,7 @@
 /* row.c - named result values as JSON and CSV (see row.h). */
 #include "sim/row.h"
 
+#include <math.h>
 #include <string.h>
 
 typedef struct row_col {
@@ -76,6 +77,11 @@ void row_add_int(result_row *r, const char *name, int64_t v)
 
 void row_add_double(result_row *r, const char *name, double v)
 {
+  /* an undefined value is null in JSON and empty in CSV, never "nan" */
+  if (!isfinite(v)) {
+    add_col(r, r->group, name, json_node_init_null(json_node_alloc()), g_strdup(""));
+    return;
+  }
   add_col(r, r->group, name, json_node_init_double(json_node_alloc(), v),
           g_strdup_printf("%.17g", v));
 }
@@ -309,7 +315,7 @@ void field_csv_text(GString *s, const field *f, const void *obj)
     append_ps(s, field_int(f, obj));
   else if (field_is_integer(f))
     g_string_append_printf(s, "%" G_GINT64_FORMAT, field_int(f, obj));
-  else
+  else if (isfinite(field_double(f, obj)))
     g_string_append_printf(s, "%.17g", field_double(f, obj));
 }
 
@@ -317,6 +323,8 @@ JsonNode *field_json_node(const field *f, const void *obj)
 {
   if (field_is_integer(f))
     return json_node_init_int(json_node_alloc(), field_int(f, obj));
+  if (!isfinite(field_double(f, obj)))
+    return json_node_init_null(json_node_alloc());
   return json_node_init_double(json_node_alloc(), field_double(f, obj));
 }
 

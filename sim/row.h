@@ -8,7 +8,8 @@
  * prints a field table - `metrics`, `simulate`, `compare` and study results
  * - formats it by the rules here: integers exactly, picoseconds as exact
  * decimal seconds in CSV and as seconds in JSON, other numbers with 17
- * significant digits, CSV cells quoted only when they must be.
+ * significant digits, an undefined number (NaN, infinite) as JSON null and
+ * an empty CSV cell, CSV cells quoted only when they must be.
  *
  * A row survives a round trip through row_to_record()/row_from_record()
  * unchanged (study cell records), so results written from stored rows are

@@ -7,7 +7,12 @@
  * a cable is drawn once with the larger of its two directions. Wrap links
  * of a torus ring are drawn at the row's or column's end; links along Z
  * (between planes; the HAEC Box's wireless links) are summarized per node
- * under each plane. */
+ * under each plane.
+ *
+ * Several strategies are drawn one after another on one scale - the
+ * levels are quarters of the busiest link of any of them - so that a good
+ * and a bad mapping compare; --scale own gives each its own busiest link,
+ * --scale BYTES a fixed one (to compare separate runs). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -157,14 +162,52 @@ static void draw_plane(const show_ctx *s, int z)
   printf("\n");
 }
 
-static int show(const cli_common *c)
+/* The scale of the levels: "shared" (NULL), "own", or a number of bytes;
+ * FALSE + error for anything else. */
+static gboolean parse_scale(const char *text, gboolean *own, int64_t *fixed, GError **error)
+{
+  *own = FALSE;
+  *fixed = 0;
+  if (!text || strcmp(text, "shared") == 0)
+    return TRUE;
+  if (strcmp(text, "own") == 0) {
+    *own = TRUE;
+    return TRUE;
+  }
+  guint64 v;
+  if (g_ascii_string_to_unsigned(text, 10, 1, G_MAXINT64, &v, NULL)) {
+    *fixed = (int64_t)v;
+    return TRUE;
+  }
+  g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+              "--scale %s: expected shared, own or a number of bytes (1 or more)", text);
+  return FALSE;
+}
+
+static int show(const cli_common *c, const char *scale)
 {
   GError *e = NULL;
   platform *p = NULL;
   commgraph *g = NULL;
-  run_result *res = NULL;
-  int status = 2;
-  gboolean with_colls;
+  run_result *res[16] = { 0 };
+  int status = 2, nmaps = 0;
+  gboolean with_colls, own;
+  int64_t fixed;
+  const char *const one[] = { c->mapping ? c->mapping : "identity", NULL };
+  const char *const *names = c->strategies ? (const char *const *)c->strategies : one;
+  if (!parse_scale(scale, &own, &fixed, &e))
+    goto fail;
+  if (c->mapping && c->strategies) {
+    g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "--mapping and --strategy exclude each other, expected one of them");
+    goto fail;
+  }
+  nmaps = (int)g_strv_length((char **)names);
+  if (nmaps > (int)G_N_ELEMENTS(res)) {
+    g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "%d strategies, expected at most %d", nmaps, (int)G_N_ELEMENTS(res));
+    goto fail;
+  }
   if (!(p = cli_common_platform(c, &e)))
     goto fail;
   const topo *t = p->topo;
@@ -178,34 +221,46 @@ static int show(const cli_common *c)
   if (!(g = cli_common_graph(c, &with_colls, &e)))
     goto fail;
   run_inputs in = { .p = p, .g = g, .g_collectives = with_colls };
-  run_spec spec;
-  run_spec_init(&spec);
-  spec.mapping_file = c->mapping;
-  spec.strategy = c->strategy;
-  spec.seed = c->seed;
-  if (!(res = run_cell(&in, &spec, &e)))
-    goto fail;
-  show_ctx s = { p, res->pre, res->m, res->pre->max_link_bytes,
-                 isatty(STDOUT_FILENO) && !g_getenv("NO_COLOR") };
-  printf("%s on %s, mapping %s: ranks on nodes, link bytes (static, %s)\n\n",
-         c->matrix ? c->matrix : c->trace, p->name,
-         c->mapping ? c->mapping : c->strategy ? c->strategy : "identity",
-         c->trace ? run_traffic_name(with_colls) : "matrix");
-  int Z = t->ndims > 2 ? t->shape[2] : 1;
-  for (int z = 0; z < Z; z++)
-    draw_plane(&s, z);
-  printf("nodes: rN = rank N, rN+k = rank N and k more, . = empty, x = not allocated\n");
-  printf("links: --- | up to 1/4, === : up to 1/2, ### H up to 3/4, @@@ @ up to the busiest "
-         "link's %" G_GINT64_FORMAT " bytes; ~ a torus wrap link\n", s.max);
-  printf("hop_bytes %" G_GINT64_FORMAT ", max_link_bytes %" G_GINT64_FORMAT
-         ", links used %d of %d\n", res->pre->hop_bytes, res->pre->max_link_bytes,
-         res->pre->links_used, t->nlinks);
+  int64_t shared = 0;
+  for (int k = 0; k < nmaps; k++) {
+    run_spec spec;
+    run_spec_init(&spec);
+    spec.mapping_file = c->mapping;
+    spec.strategy = c->mapping ? NULL : c->strategies ? names[k] : NULL;
+    spec.seed = c->seed;
+    if (!(res[k] = run_cell(&in, &spec, &e)))
+      goto fail;
+    shared = MAX(shared, res[k]->pre->max_link_bytes);
+  }
+  for (int k = 0; k < nmaps; k++) {
+    int64_t max = fixed ? fixed : own ? res[k]->pre->max_link_bytes : shared;
+    show_ctx s = { p, res[k]->pre, res[k]->m, max,
+                   isatty(STDOUT_FILENO) && !g_getenv("NO_COLOR") };
+    printf("%s%s on %s, mapping %s: ranks on nodes, link bytes (static, %s)\n\n", k ? "\n" : "",
+           c->matrix ? c->matrix : c->trace, p->name, names[k],
+           c->trace ? run_traffic_name(with_colls) : "matrix");
+    int Z = t->ndims > 2 ? t->shape[2] : 1;
+    for (int z = 0; z < Z; z++)
+      draw_plane(&s, z);
+    printf("nodes: rN = rank N, rN+k = rank N and k more, . = empty, x = not allocated\n");
+    printf("links: --- | up to 1/4, === : up to 1/2, ### H up to 3/4, @@@ @ up to %"
+           G_GINT64_FORMAT " bytes (%s); ~ a torus wrap link\n", max,
+           fixed ? "--scale"
+           : own || nmaps == 1 ? "this mapping's busiest link"
+           : "the busiest link of the mappings shown, one scale for all");
+    if (max < res[k]->pre->max_link_bytes)
+      printf("(links above %" G_GINT64_FORMAT " bytes are drawn as @@@ too)\n", max);
+    printf("hop_bytes %" G_GINT64_FORMAT ", max_link_bytes %" G_GINT64_FORMAT
+           ", links used %d of %d\n", res[k]->pre->hop_bytes, res[k]->pre->max_link_bytes,
+           res[k]->pre->links_used, t->nlinks);
+  }
   status = 0;
   goto out;
 fail:
   status = cli_fail(e);
 out:
-  run_result_free(res);
+  for (int k = 0; k < (int)G_N_ELEMENTS(res); k++)
+    run_result_free(res[k]);
   commgraph_free(g);
   platform_free(p);
   return status;
@@ -214,16 +269,25 @@ out:
 int cmd_show(int argc, char **argv)
 {
   cli_common c;
+  char *scale = NULL;
+  const GOptionEntry entries[] = {
+    { "scale", 0, 0, G_OPTION_ARG_STRING, &scale, "Load levels of several strategies: shared "
+      "(default: quarters of the busiest link of any), own (each its own busiest link) or "
+      "BYTES (a fixed busiest level, to compare separate runs)", "shared|own|BYTES" },
+    { NULL },
+  };
   int status = 2;
   if (cli_parse(&argc, &argv, "show", "",
                 "Draws a small platform in the terminal: one grid per Z plane, the ranks of a "
-                "mapping on its nodes and each link's static load (for teaching).",
+                "mapping on its nodes and each link's static load (for teaching). Several "
+                "--strategy are drawn one after another on one scale.",
                 "Examples:\n"
-                "  mapsim show -p torus:4x4x4 -t traces/data/stencil3d-64 -s random\n"
+                "  mapsim show -p torus:4x4x4 -t traces/data/stencil3d-64 -s identity -s random\n"
                 "  mapsim show -p mesh:8x8 -m tests/data/y_pair.csv",
                 CLI_OPT_PLACE | CLI_OPT_GRAPH | CLI_OPT_COLLECTIVES | CLI_OPT_MAPPING |
-                CLI_OPT_STRATEGY | CLI_OPT_SEED, &c, NULL))
-    status = show(&c);
+                CLI_OPT_STRATEGIES | CLI_OPT_SEED, &c, entries))
+    status = show(&c, scale);
   cli_common_clear(&c);
+  g_free(scale);
   return status;
 }

@@ -8,6 +8,7 @@
  * static-only metrics (mapsim metrics).
  */
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -105,6 +106,11 @@ static void print_busiest(const replay_result *r, const platform *p, int top)
              r->link_stats[l].saturated_ps * 1e-12);
     printf("\n");
   }
+  if (r->link_stats)
+    printf("(busy: time the link carried data; max %s: the most %s on it at once; avg\n"
+           " %s: their number averaged over the whole run (the makespan), 0.5 = one for\n"
+           " half of it; saturated: time it ran at its full bandwidth)\n", r->load_unit,
+           r->load_unit, r->load_unit);
   g_free(ids);
 }
 
@@ -201,11 +207,67 @@ static void print_times(const trace_times *tt, const run_times *rt, const cli_co
   }
   g_string_free(a, TRUE);
   g_string_free(b, TRUE);
-  printf("(the other rows are sums over the %d ranks. The replay keeps the traced computation"
-         "\n x %g (--compute-scale) and times every MPI call anew from its messages: the"
-         "\n time the trace spent inside MPI calls, %.6f s in MPI_Init and MPI_Finalize"
-         "\n alone, is not replayed. wait_s is part of the simulated MPI times.)\n\n",
-         nranks, c->compute_scale, tt->setup_ps * 1e-12);
+  printf("(rows after the first are sums over the %d ranks)\n", nranks);
+}
+
+/* Do two times differ by more than 5%? */
+static gboolean differ(int64_t a, int64_t b)
+{
+  double x = (double)a, y = (double)b;
+  return fabs(x - y) > 0.05 * MAX(fabs(x), fabs(y));
+}
+
+/* Why the traced and simulated times differ, row by row, with the numbers
+ * that account for it (seconds). */
+static void print_differences(const trace_times *tt, const run_result *res, double scale)
+{
+  const replay_result *r = res->r;
+  const run_times *rt = &res->times;
+  int n = MAX(r->nranks, 1);
+  int64_t cmax = 0;
+  for (int i = 0; i < r->nranks; i++)
+    cmax = MAX(cmax, r->per_rank[i].compute_ps);
+  double setup = tt->setup_ps * 1e-12, wait = rt->wait_ps * 1e-12;
+  gboolean any = FALSE;
+  printf("why traced and simulated differ:\n");
+  if (differ(tt->duration_ps, rt->makespan_ps)) {
+    any = TRUE;
+    printf("- duration vs makespan: the traced run includes MPI_Init and MPI_Finalize\n"
+           "  (setup_s %.6f s over all ranks, %.6f s per rank on average); the replay\n"
+           "  starts every rank at 0 s after MPI_Init and leaves both calls out.\n", setup,
+           setup / n);
+  }
+  if (differ(tt->compute_ps, rt->compute_ps)) {
+    any = TRUE;
+    printf("- compute: the replay runs the traced computation x %g (--compute-scale).\n", scale);
+  }
+  if (differ(tt->p2p_ps, rt->p2p_ps)) {
+    any = TRUE;
+    printf("- p2p: both are the time inside point-to-point calls, waiting included (MPI_Wait*,\n"
+           "  a blocking MPI_Recv). Simulated: %.6f s of transfers (network time of every\n"
+           "  message, summed) and %.6f s blocked on partners (wait_s, p2p and collective\n"
+           "  calls). The replay keeps each rank's traced computation but starts all ranks\n"
+           "  together: a rank blocks while its partner still computes (the busiest rank\n"
+           "  computes %.6f s, the mean rank %.6f s). The traced ranks blocked only\n"
+           "  %.6f s in these calls: they ran out of step (leaving MPI_Init at different\n"
+           "  times, sharing cores), which the trace's MPI_Init/MPI_Finalize absorbed.\n",
+           r->comm_model_ps * 1e-12, wait, cmax * 1e-12, rt->compute_ps * 1e-12 / n,
+           tt->p2p_ps * 1e-12);
+  }
+  if (differ(tt->coll_ps, rt->coll_ps)) {
+    any = TRUE;
+    printf("- collective: the replay times each collective from the messages of its algorithm\n"
+           "  (--collectives) on this platform; the traced time is what the MPI library took,\n"
+           "  waiting for the last rank to arrive included.\n");
+  }
+  if (differ(tt->other_mpi_ps, rt->other_mpi_ps)) {
+    any = TRUE;
+    printf("- other_mpi: MPI calls that move no data (MPI_Init and MPI_Finalize: %.6f s of\n"
+           "  the traced %.6f s) take no time in the replay.\n", setup, tt->other_mpi_ps * 1e-12);
+  }
+  if (!any)
+    printf("- no row differs by more than 5%%.\n");
+  printf("\n");
 }
 
 static void print_human(const cli_common *c, const run_result *res, const trace_times *tt,
@@ -217,6 +279,7 @@ static void print_human(const cli_common *c, const run_result *res, const trace_
          c->mapping ? c->mapping : c->strategy ? c->strategy : "identity",
          c->model ? c->model : "analytic", run_traffic_name(with_colls));
   print_times(tt, &res->times, c, r->nranks);
+  print_differences(tt, res, c->compute_scale);
   printf("parallel cost          %.9f s (makespan x %d ranks)\n", r->parallel_cost_ps * 1e-12,
          r->nranks);
   printf("p2p cost               %.9f s (time in MPI point-to-point calls, all ranks)\n",
