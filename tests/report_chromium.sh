@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# report_chromium.sh - a study report opened in a real browser: headless
+# report_chromium.sh - the demo study's report opened in a real browser: headless
 # Chromium (Debian's chromium) loads index.html from disk with the network
 # off and must decode every embedded figure; a screenshot of the page is
-# kept when MAPSIM_SCREENSHOT names a file.
+# kept when MAPSIM_SCREENSHOT names a file. In a 1280x900 window the
+# summary table must be above the fold (its top and bottom inside the
+# first screen) and the page, its sections folded, short.
 #
 # The report itself has no script: this test loads a copy of the page with
 # a few lines appended that count the images the browser decoded. Installs
@@ -34,14 +36,14 @@ fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mapsim-chromium-XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
-"$MAPSIM" study "$SRC/tests/data/studies/y_grid.ini" -o "$TMP/out" -j 2 --quiet > /dev/null
+"$MAPSIM" study --demo -o "$TMP/out" -j 2 --quiet > /dev/null
 page="$TMP/out/index.html"
 figures=$(grep -o 'src="data:image/png;base64,' "$page" | wc -l)
 [ "$figures" -ge 8 ] || { echo "only $figures figures in the page" >&2; exit 1; }
 
 # the copy that reports what the browser decoded
 probe="$TMP/out/probe.html"
-sed 's|</body>|<script>addEventListener("load", () => { const i = [...document.images]; document.body.dataset.decoded = i.filter(x => x.complete \&\& x.naturalWidth > 0).length; document.body.dataset.images = i.length; });</script></body>|' \
+sed 's|</body>|<script>addEventListener("load", () => { const i = [...document.images]; document.body.dataset.decoded = i.filter(x => x.complete \&\& x.naturalWidth > 0).length; document.body.dataset.images = i.length; const t = document.querySelector("#summary table").getBoundingClientRect(); document.body.dataset.summaryTop = Math.round(t.top); document.body.dataset.summaryBottom = Math.round(t.bottom); document.body.dataset.height = document.documentElement.scrollHeight; });</script></body>|' \
   "$page" > "$probe"
 
 browser() {
@@ -50,7 +52,7 @@ browser() {
     --user-data-dir="$TMP/profile" --hide-scrollbars "$@" 2> "$TMP/chromium.log"
 }
 
-if ! browser --virtual-time-budget=10000 --dump-dom "file://$probe" > "$TMP/dom.html"; then
+if ! browser --window-size=1280,900 --virtual-time-budget=10000 --dump-dom "file://$probe" > "$TMP/dom.html"; then
   tail -n 5 "$TMP/chromium.log" >&2
   skip "chromium did not start"
 fi
@@ -60,10 +62,21 @@ if [ -z "$decoded" ] || [ "$decoded" != "$figures" ] || [ "$images" != "$figures
   echo "chromium decoded ${decoded:-no} of ${images:-?} images, the page has $figures" >&2
   exit 1
 fi
-for section in ranking prepost strategies matrices links cells; do
+for section in summary ranking prepost strategies matrices links cells; do
   grep -q "id=\"$section\"" "$TMP/dom.html" || { echo "section $section missing" >&2; exit 1; }
 done
-if [ -n "${MAPSIM_SCREENSHOT:-}" ]; then
-  browser --window-size=1280,4000 --screenshot="$MAPSIM_SCREENSHOT" "file://$page" > /dev/null
+attr() { sed -n "s/.*data-$1=\"\(-\{0,1\}[0-9]*\)\".*/\1/p" "$TMP/dom.html" | head -n 1; }
+top=$(attr summary-top) bottom=$(attr summary-bottom) height=$(attr height)
+if [ -z "$top" ] || [ "$top" -lt 0 ] || [ "$bottom" -gt 900 ]; then
+  echo "the summary table spans ${top:-?}..${bottom:-?} px, expected it inside the first 900" >&2
+  exit 1
 fi
-echo "chromium rendered the report: $figures of $figures figures decoded, every section present"
+if [ -z "$height" ] || [ "$height" -gt 2500 ]; then
+  echo "the folded page is ${height:-?} px tall, expected at most 2500" >&2
+  exit 1
+fi
+if [ -n "${MAPSIM_SCREENSHOT:-}" ]; then
+  browser --window-size=1280,900 --screenshot="$MAPSIM_SCREENSHOT" "file://$page" > /dev/null
+fi
+echo "chromium rendered the report: $figures of $figures figures decoded, every section present," \
+  "summary at $top..$bottom px of 900, page $height px"

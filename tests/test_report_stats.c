@@ -1,7 +1,9 @@
-/* test_report_stats.c - Pearson's r and Spearman's rho (with ties) against
- * values computed by hand. */
+/* test_report_stats.c - Pearson's r and Spearman's rho (with ties), equal
+ * results (the tolerance, the paired t-test over seeds) and the texts of
+ * ranks and changes, against values computed by hand. */
 #include <math.h>
 
+#include "sim/report/rank.h"
 #include "sim/report/stats.h"
 #include "testutil.h"
 
@@ -39,4 +41,61 @@ Test(report_stats, undefined_without_spread)
   cr_assert(isnan(stats_pearson(x, c, 3)));
   cr_assert(isnan(stats_spearman(x, c, 3)));
   cr_assert(isnan(stats_pearson(x, x, 1)));
+}
+
+/* Equal deterministic results: within a relative 1e-9 of the larger. */
+Test(report_stats, equal_within_the_tolerance)
+{
+  cr_assert(stats_equal(163.95e-9, 163.95e-9 * (1 + 5e-10)));
+  cr_assert_not(stats_equal(163.95e-9, 163.89e-9));
+  cr_assert(stats_equal(0, 0));
+  cr_assert_not(stats_equal(0, 1e-300));
+}
+
+/* Paired seeds: d = -0.1, 0.1, -0.2 has mean -1/15 and standard deviation
+ * sqrt(0.07 / 3) = 0.1528, so t = (1/15) / (0.1528 / sqrt 3) = 0.756,
+ * below the 5% critical value 4.303 for 2 degrees of freedom: equal. The
+ * same difference at every seed (d = -1, -1, -1.001: t = 1732) differs,
+ * and so does a constant difference (no spread at all). */
+Test(report_stats, paired_seeds_by_hand)
+{
+  const double a[] = { 1, 2, 3 }, b[] = { 1.1, 1.9, 3.2 };
+  cr_assert(stats_paired_equal(a, b, 3));
+  const double c[] = { 2, 3, 4.001 };
+  cr_assert_not(stats_paired_equal(a, c, 3));
+  const double d[] = { 2, 3, 4 };
+  cr_assert_not(stats_paired_equal(a, d, 3));
+  /* one seed: the tolerance alone */
+  cr_assert_not(stats_paired_equal(a, b, 1));
+  const double e[] = { 1 + 1e-12, 2, 3 };
+  cr_assert(stats_paired_equal(a, e, 3));
+  /* t = 4.2 with 2 degrees of freedom is not significant, t = 4.4 is:
+   * d = m + (-s, 0, s) has standard error s / sqrt 3 */
+  double s = 1.0, lo = 4.2 * s / sqrt(3.0), hi = 4.4 * s / sqrt(3.0);
+  const double z[] = { 0, 0, 0 };
+  const double p[] = { lo - s, lo, lo + s }, q[] = { hi - s, hi, hi + s };
+  cr_assert(stats_paired_equal(p, z, 3));
+  cr_assert_not(stats_paired_equal(q, z, 3));
+}
+
+/* Changes never print a signed zero and never round a difference away. */
+Test(report_stats, change_texts)
+{
+  char b[32];
+  rank_change_text(b, sizeof b, 38.3, FALSE);
+  cr_assert_str_eq(b, "+38.3%");
+  rank_change_text(b, sizeof b, -0.0366, FALSE);
+  cr_assert_str_eq(b, "-0.037%");
+  rank_change_text(b, sizeof b, -1e-14, TRUE);
+  cr_assert_str_eq(b, "0%");
+  rank_change_text(b, sizeof b, -0.0, FALSE);
+  cr_assert_str_eq(b, "0%");
+  rank_change_text(b, sizeof b, 0.04, FALSE);
+  cr_assert_str_eq(b, "+0.04%");
+  rank_entry e = { .rank = 1, .tied = TRUE };
+  rank_text(b, sizeof b, &e);
+  cr_assert_str_eq(b, "=1");
+  e = (rank_entry){ .rank = 3 };
+  rank_text(b, sizeof b, &e);
+  cr_assert_str_eq(b, "3");
 }

@@ -1,7 +1,7 @@
 /* test_show.c - `mapsim show`: the drawn grid of a hand-checkable case
  * (a pair of ranks on a 3x2 mesh: one busy cable between them, nothing
- * else), a torus wrap link, quarter levels of the load, and platforms it
- * refuses. */
+ * else), a torus wrap link, quarter levels of the load, several strategies
+ * on one scale, and platforms it refuses. */
 #include <string.h>
 
 #include "testutil.h"
@@ -19,7 +19,7 @@ Test(show, pair_on_a_mesh)
   cr_assert_str_eq(lines[2], "    r0 @@@     r1          .");
   cr_assert_str_eq(lines[3], "                                 ");
   cr_assert_str_eq(lines[4], "     .          .          .");
-  cr_assert_not_null(strstr(out, "busiest link's 5 bytes"), "%s", out);
+  cr_assert_not_null(strstr(out, "up to 5 bytes (this mapping's busiest link)"), "%s", out);
   cr_assert_not_null(strstr(out, "hop_bytes 10, max_link_bytes 5, links used 2 of 14"), "%s", out);
   g_free(out);
   g_free(err);
@@ -68,4 +68,39 @@ Test(show, refuses_what_it_cannot_draw)
     g_free(err);
   }
   g_free(pair);
+}
+
+/* Two strategies on one scale: identity loads the line's links with 25,
+ * 50, 75 and 100 bytes; random (seed 1) puts 150 bytes on one link, which
+ * becomes the top of the shared scale: identity's levels are then
+ * ceil(4 x load / 150) = 1, 2, 2, 3, and with --scale own quarters of its
+ * own 100 bytes (1, 2, 3, 4); --scale 400 fixes the top at 400 bytes. */
+Test(show, strategies_share_one_scale)
+{
+  char *line = tu_write_tmp("line.edges", "0 1 25\n1 2 50\n2 3 75\n3 4 100\n");
+  const char *scales[] = { NULL, "own", "400" };
+  const char *want[] = { "    r0 ---     r1 ===     r2 ===     r3 ###     r4",
+                         "    r0 ---     r1 ===     r2 ###     r3 @@@     r4",
+                         "    r0 ---     r1 ---     r2 ---     r3 ---     r4" };
+  const char *top[] = { "up to 150 bytes (the busiest link of the mappings shown, one scale for "
+                        "all)", "up to 100 bytes (this mapping's busiest link)",
+                        "up to 400 bytes (--scale)" };
+  for (int k = 0; k < 3; k++) {
+    char *out = NULL, *err = NULL;
+    const char *args[] = { "show", "-p", "mesh:5", "-m", line, "-s", "identity", "-s", "random",
+                           scales[k] ? "--scale" : NULL, scales[k], NULL };
+    cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
+    g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+    cr_assert_str_eq(lines[2], want[k], "--scale %s:\n%s", scales[k], out);
+    cr_assert_not_null(strstr(out, top[k]), "%s", out);
+    cr_assert_not_null(strstr(out, "mapping random"), "%s", out);
+    g_free(out);
+    g_free(err);
+  }
+  const char *bad[] = { "show", "-p", "mesh:5", "-m", line, "--scale", "big", NULL };
+  char *err = NULL;
+  cr_assert_eq(tu_run(NULL, &err, bad), 2);
+  cr_assert_not_null(strstr(err, "--scale big: expected shared, own or a number"), "%s", err);
+  g_free(err);
+  g_free(line);
 }

@@ -285,7 +285,10 @@ char *rep_verdict_short(const study *s, GPtrArray *cs, GPtrArray *cols, int inpu
   case JUDGE_BEST: {
     corr_text(rho, sizeof rho, j.best->rho);
     g_autofree char *names = name_list(j.same);
-    out = j.best->rho >= 0.5 ? g_strdup_printf("%s (ρ = %s, n = %d)", names, rho, j.n)
+    const char *first = g_ptr_array_index(j.same, 0);
+    g_autofree char *shown = j.same->len == 1 ? g_strdup(first)
+                             : g_strdup_printf("%s (+%u alike)", first, j.same->len - 1);
+    out = j.best->rho >= 0.5 ? g_strdup_printf("%s, ρ = %s, n = %d", shown, rho, j.n)
                              : g_strdup_printf("none predicts well (best ρ = %s, n = %d)", rho,
                                                j.n);
     g_ptr_array_free(j.same, TRUE);

@@ -59,36 +59,58 @@ static char *best_names(const study *s, const rank_group *r)
 }
 
 /* The page's first screen: per ranking, the best strategy, its change,
- * the worst, and whether a static metric predicts the ranking. */
+ * the worst, and whether a static metric predicts the ranking; one line
+ * each. */
 static void html_summary(rep_page *pg, GPtrArray *groups, GPtrArray *cs, GPtrArray *cols)
 {
   const study *s = pg->s;
   GString *h = pg->h;
   int ref = report_reference(s);
+  gboolean one_metric = TRUE;
+  for (guint g = 1; g < groups->len; g++)
+    one_metric = one_metric && strcmp(((rank_group *)g_ptr_array_index(groups, g))->metric,
+                                      ((rank_group *)g_ptr_array_index(groups, 0))->metric) == 0;
   g_string_append(h, "<section id=\"summary\"><h2>Summary</h2>\n<p>");
-  html_printf(h, "Per input and platform the best strategy by the ranking metric (lower is "
-              "better; = joins ties: equal within a relative %g, or not told apart by a paired "
-              "t-test over the seeds), its change against %s, the worst, and the static metric "
-              "whose ranking of the strategies agrees best with the simulated one (Spearman's "
-              "ρ over n cells). Open the sections below for the full tables and figures.",
-              STATS_REL_TOL, ref >= 0 ? s->strategies[ref].label : "the first strategy");
-  g_string_append(h, "</p>\n<table class=\"summary\"><tr><th>input</th><th>platform</th>"
-                     "<th>ranked by</th><th>best</th><th>change</th><th>worst</th>"
-                     "<th>best static predictor</th></tr>\n");
+  if (one_metric && groups->len)
+    html_printf(h, "Ranked by %s (lower is better). ",
+                ((rank_group *)g_ptr_array_index(groups, 0))->metric);
+  html_printf(h, "Best and worst strategy per input and platform, changes against %s; = joins "
+              "ties (equal within a relative %g, or not told apart by a paired t-test over the "
+              "seeds). Predictor: the static metric whose ranking agrees best with the "
+              "simulated one (Spearman's ρ over n cells). Details below.",
+              ref >= 0 ? s->strategies[ref].label : "the first strategy", STATS_REL_TOL);
+  g_string_append(h, "</p>\n<table class=\"summary\"><tr><th>input</th><th>platform</th>");
+  if (!one_metric)
+    g_string_append(h, "<th>ranked by</th>");
+  g_string_append(h, "<th>best</th><th>change</th><th>worst</th><th>predictor</th></tr>\n");
   for (guint g = 0; g < groups->len; g++) {
     const rank_group *r = g_ptr_array_index(groups, g);
     const rank_entry *first = &r->e[0], *last = NULL;
     for (int k = 0; k < r->n; k++)
       if (r->e[k].rank > 0)
         last = &r->e[k];
-    g_autofree char *ctx = rep_context_label(s, r->input, r->kind, r->model);
+    const rank_group *prev = g ? g_ptr_array_index(groups, g - 1) : NULL;
     g_string_append(h, "<tr><td>");
-    html_text(h, ctx);
+    if (!prev || prev->input != r->input || prev->kind != r->kind || prev->model != r->model) {
+      const study_input *in = &s->inputs[r->input];
+      GString *ctx = g_string_new(in->label);
+      if (s->nmodels > 1 && r->model >= 0)
+        g_string_append_printf(ctx, ", %s", rep_model_label(s, r->model));
+      if (in->nkinds > 1)
+        g_string_append_printf(ctx, ", by %s", study_kind_name(in->kinds[r->kind]));
+      if (!in->t)
+        g_string_append(ctx, " (matrix)");
+      html_text(h, ctx->str);
+      g_string_free(ctx, TRUE);
+    }
     g_string_append(h, "</td><td>");
     html_text(h, s->platforms[r->platform].label);
-    g_string_append(h, "</td><td><code>");
-    html_text(h, r->metric);
-    g_string_append(h, "</code></td>");
+    g_string_append(h, "</td>");
+    if (!one_metric) {
+      g_string_append(h, "<td><code>");
+      html_text(h, r->metric);
+      g_string_append(h, "</code></td>");
+    }
     if (first->rank <= 0) {
       g_string_append(h, "<td colspan=\"4\" class=\"bad\">every cell failed</td></tr>\n");
       continue;
@@ -100,7 +122,7 @@ static void html_summary(rep_page *pg, GPtrArray *groups, GPtrArray *cs, GPtrArr
     html_text(h, best);
     rep_value_text(v, sizeof v, r->metric, first->value);
     g_string_append_printf(h, " <span class=\"num\">%s</span></td><td class=\"num\">%s</td><td>",
-                           v, first->strategy == r->reference ? "(reference)" : ch);
+                           v, first->strategy == r->reference ? "reference" : ch);
     if (last && last->rank != first->rank) {
       rank_entry_change_text(ch, sizeof ch, r, last);
       html_text(h, s->strategies[last->strategy].label);
@@ -504,7 +526,7 @@ static const char css[] =
   "figcaption{font-size:.85em;color:#555}nav a{margin-right:1em}ul.verdict li{margin:.2em 0}"
   "details{border-top:1px solid #ccc;margin:.4em 0}summary{cursor:pointer;padding:.4em 0}"
   "summary h2{display:inline;border:0;margin:0;font-size:1.25em}.gist{color:#666;margin-left:.6em}"
-  "section h2{margin-top:1em}.rk{color:#666;font-size:.85em}p.note{color:#555;font-size:.9em}"
+  "section h2{margin-top:1em}table.summary{font-size:.82em}table.summary td{padding:.15em .5em}.rk{color:#666;font-size:.85em}p.note{color:#555;font-size:.9em}"
   ".foot{color:#888;font-size:.8em}";
 
 char *report_study(const study *s, const char *dir, int threads, GError **error)
