@@ -91,7 +91,7 @@ static void draw(cairo_t *cr, double w, double h, void *user)
   const matrix_fig *f = user;
   cairo_set_source_rgb(cr, 0, 0, 0);
   plot_text(cr, 16, 10, PLOT_LEFT | PLOT_TOP, 13, TRUE, 0, f->title);
-  double size = MIN((w - 2 * 130) / 2, h - 110);
+  double size = MIN((w - 2 * 150) / 2, h - 110);
   draw_panel(cr, f, 0, 60, 58, size);
   draw_panel(cr, f, 1, 60 + size + 140, 58, size);
 }
@@ -111,7 +111,7 @@ gboolean fig_matrix(const char *dir, const char *stem, const char *title, const 
       if (g->msgs)
         f.cells[0][at] += (double)g->msgs[k];
     }
-  gboolean ok = plot_save(dir, stem, 860, 420, draw, &f, error);
+  gboolean ok = plot_save(dir, stem, 900, 420, draw, &f, error);
   g_free(f.cells[0]);
   g_free(f.cells[1]);
   return ok;
