@@ -345,6 +345,18 @@ Test(simulate_cli, protocol_options, .timeout = 120)
   g_free(tr);
 }
 
+/* The number a regular expression's first group matches in a line of text. */
+static double number_after(const char *text, const char *pattern)
+{
+  GRegex *re = g_regex_new(pattern, G_REGEX_MULTILINE, 0, NULL);
+  GMatchInfo *mi = NULL;
+  cr_assert(g_regex_match(re, text, 0, &mi), "no /%s/ in:\n%s", pattern, text);
+  g_autofree char *v = g_match_info_fetch(mi, 1);
+  g_match_info_free(mi);
+  g_regex_unref(re);
+  return g_ascii_strtod(v, NULL);
+}
+
 /* A real trace whose traced and simulated p2p times differ by 116x: every
  * difference shown is explained with the numbers that account for it -
  * the simulated p2p time is the summed transfers plus the time blocked on
@@ -357,24 +369,13 @@ Test(simulate_cli, differences_explained_with_their_numbers, .timeout = 120)
   char *out = NULL, *err = NULL;
   cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
   cr_assert_not_null(strstr(out, "why traced and simulated differ:"), "%s", out);
-  GMatchInfo *mi = NULL;
-  /* wait_s from the table, with its 6 decimals in the explanation */
-  cr_assert(g_regex_match_simple("^wait_s +- +[0-9.]+$", out, G_REGEX_MULTILINE, 0), "%s", out);
-  GRegex *wait_row = g_regex_new("^wait_s +- +([0-9.]+)$", G_REGEX_MULTILINE, 0, NULL);
-  cr_assert(g_regex_match(wait_row, out, 0, &mi));
-  g_autofree char *wait = g_match_info_fetch(mi, 1);
-  g_match_info_free(mi);
-  g_regex_unref(wait_row);
-  g_autofree char *blocked = g_strdup_printf("%.6f s blocked on partners (wait_s",
-                                             g_ascii_strtod(wait, NULL));
+  /* wait_s and the summed transfers from the tables, with 6 decimals in
+   * the explanation */
+  double wait = number_after(out, "^wait_s +- +([0-9.]+)$");
+  double sum = number_after(out, "^p2p transfers, summed +([0-9.]+) s");
+  g_autofree char *blocked = g_strdup_printf("%.6f s blocked on partners (wait_s", wait);
   cr_assert_not_null(strstr(out, blocked), "no '%s' in:\n%s", blocked, out);
-  GRegex *sum_row = g_regex_new("^p2p transfers, summed +([0-9.]+) s", G_REGEX_MULTILINE, 0, NULL);
-  cr_assert(g_regex_match(sum_row, out, 0, &mi), "%s", out);
-  g_autofree char *sum = g_match_info_fetch(mi, 1);
-  g_match_info_free(mi);
-  g_regex_unref(sum_row);
-  g_autofree char *transfers = g_strdup_printf("Simulated: %.6f s of transfers",
-                                               g_ascii_strtod(sum, NULL));
+  g_autofree char *transfers = g_strdup_printf("Simulated: %.6f s of transfers", sum);
   cr_assert_not_null(strstr(out, transfers), "no '%s' in:\n%s", transfers, out);
   cr_assert_not_null(strstr(out, "- duration vs makespan: the traced run includes MPI_Init and "
                                  "MPI_Finalize\n  (setup_s 38.121948 s over all ranks"), "%s", out);

@@ -91,7 +91,8 @@ int cmd_plot(int argc, char **argv)
                  "Examples (runs saved with simulate --json > run.json, metrics --json > m.json):\n"
                  "  mapsim plot tests/data/runs/y_cg16_random_haec.json -t traces/data/cg-16 "
                  "--color busy -o figures\n"
-                 "  mapsim plot identity.json random.json -o figures    # one colour scale\n"
+                 "  mapsim plot tests/data/runs/y_cg16_identity_haec.json "
+                 "tests/data/runs/y_cg16_random_haec.json -o figures   # one colour scale\n"
                  "  mapsim plot tests/data/runs/y_cg_torus_metrics.json -o figures",
                  CLI_OPT_PLACE | CLI_OPT_GRAPH | CLI_OPT_COLLECTIVES, &c, entries))
     goto out;
