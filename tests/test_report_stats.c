@@ -1,8 +1,10 @@
 /* test_report_stats.c - Pearson's r and Spearman's rho (with ties), equal
  * results (the tolerance, the paired t-test over seeds) and the texts of
- * ranks and changes, against values computed by hand. */
+ * ranks and changes, and value axes from zero, against values computed by
+ * hand. */
 #include <math.h>
 
+#include "sim/report/plot.h"
 #include "sim/report/rank.h"
 #include "sim/report/stats.h"
 #include "testutil.h"
@@ -98,4 +100,25 @@ Test(report_stats, change_texts)
   e = (rank_entry){ .rank = 3 };
   rank_text(b, sizeof b, &e);
   cr_assert_str_eq(b, "3");
+}
+
+/* Value axes start at zero (hop-bytes 1.1M..4.4M: 0..5M, not 1M..5M); a
+ * scatter may break its axis instead when the values sit far from zero
+ * (makespans 3.0025..3.0095 ms), and says so. */
+Test(report_stats, axes_from_zero_or_marked_broken)
+{
+  double lo = 1.1e6, hi = 4.4e6;
+  gboolean broken = TRUE;
+  plot_zero_range(&lo, &hi, FALSE, &broken);
+  cr_assert_float_eq(lo, 0, 0);
+  cr_assert_float_eq(hi, 5e6, 1);
+  cr_assert_not(broken);
+  lo = 3.0025e-3;
+  hi = 3.0095e-3;
+  plot_zero_range(&lo, &hi, TRUE, &broken);
+  cr_assert(broken && lo > 0 && lo <= 3.0025e-3 && hi >= 3.0095e-3, "%g..%g", lo, hi);
+  lo = 0.5;
+  hi = 4;
+  plot_zero_range(&lo, &hi, TRUE, &broken);
+  cr_assert(!broken && lo == 0, "far apart: from zero");
 }
