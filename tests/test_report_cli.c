@@ -422,3 +422,32 @@ Test(report_cli, ties_verdicts_and_undefined_correlations, .timeout = 240)
   }
   cr_assert(top >= 1 && top < 3, "%d of 3 figures reach the top of a shared scale", top);
 }
+
+/* Cells of a study, named by their labels, run again and drawn on one
+ * scale: identity loads cg-16's busiest torus link more than random, so
+ * only identity's figure reaches the top colour; with --scale own both
+ * do. A label not in the study is named. */
+Test(report_cli, plot_draws_study_cells_on_one_scale, .timeout = 120)
+{
+  g_autofree char *dir = tu_tmp_dir();
+  g_autofree char *file = tu_data("studies/y_grid.ini");
+  for (int own = 0; own < 2; own++) {
+    char *err = NULL;
+    const char *args[] = { "plot", "--study", file, "--cell", "cg-16,torus:4x4x4,identity",
+                           "--cell", "cg-16,torus:4x4x4,random", "-o", dir,
+                           own ? "--scale" : NULL, "own", NULL };
+    cr_assert_eq(tu_run(NULL, &err, args), 0, "%s", err);
+    g_free(err);
+    g_autofree char *id = tu_read(dir, "cg-16_torus-4x4x4_identity-links.svg");
+    g_autofree char *rnd = tu_read(dir, "cg-16_torus-4x4x4_random-links.svg");
+    cr_assert(svg_has_color(id, plot_heat(1.0)));
+    cr_assert(svg_has_color(rnd, plot_heat(1.0)) == (own == 1), "own %d", own);
+  }
+  char *err = NULL;
+  const char *bad[] = { "plot", "--study", file, "--cell", "cg-16,torus:4x4x4,nope", "-o", dir,
+                        NULL };
+  cr_assert_eq(tu_run(NULL, &err, bad), 2);
+  cr_assert_not_null(strstr(err, "no strategy nope in"), "%s", err);
+  cr_assert_eq(tu_lines(err), 1, "%s", err);
+  g_free(err);
+}

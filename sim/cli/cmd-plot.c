@@ -10,6 +10,7 @@
 
 #include "sim/cli/cli.h"
 #include "sim/report/report.h"
+#include "sim/study.h"
 #include "util/budget.h"
 
 /* The platform the run names ("platform": {"source": ...} or a string),
@@ -28,6 +29,71 @@ static char *platform_of(JsonNode *root)
       return g_strdup(json_object_get_string_member(po, "source"));
   }
   return NULL;
+}
+
+/* The index of `label` among n labels (stride bytes apart), or -1. */
+static int label_index(const char *label, const void *first, size_t stride, int n)
+{
+  for (int i = 0; i < n; i++) {
+    const char *l = *(const char *const *)(const void *)((const char *)first + stride * (size_t)i);
+    if (strcmp(l, label) == 0)
+      return i;
+  }
+  return -1;
+}
+
+/* The cells "INPUT,PLATFORM,STRATEGY" name in study s (first model and
+ * seed): their indices into cells[], or FALSE + error naming the label
+ * that is not in the study. */
+static gboolean find_cells(const study *s, char **specs, int *cells, GError **error)
+{
+  for (int k = 0; specs[k]; k++) {
+    g_auto(GStrv) part = g_strsplit(specs[k], ",", -1);
+    if (g_strv_length(part) != 3) {
+      g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                  "--cell %s: expected INPUT,PLATFORM,STRATEGY (labels of the study)", specs[k]);
+      return FALSE;
+    }
+    int in = label_index(part[0], &s->inputs[0].label, sizeof s->inputs[0], s->ninputs);
+    int pl = label_index(part[1], &s->platforms[0].label, sizeof s->platforms[0], s->nplatforms);
+    int st = label_index(part[2], &s->strategies[0].label, sizeof s->strategies[0],
+                         s->nstrategies);
+    const char *bad = in < 0 ? "input" : pl < 0 ? "platform" : st < 0 ? "strategy" : NULL;
+    if (bad) {
+      g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                  "--cell %s: no %s %s in %s, expected a label of its list", specs[k], bad,
+                  in < 0 ? part[0] : pl < 0 ? part[1] : part[2], s->path ? s->path : s->name);
+      return FALSE;
+    }
+    const study_cell *c = study_cell_at(s, in, 0, pl, st, 0, 0);
+    cells[k] = (int)(c - s->cells);
+  }
+  return TRUE;
+}
+
+/* `plot --study FILE --cell ...`: cells of a study run again and drawn on
+ * one scale. */
+static int plot_cells(const char *file, char **specs, gboolean busy, gboolean own,
+                      const char *dir)
+{
+  GError *e = NULL;
+  int n = (int)g_strv_length(specs), status = 2;
+  int *cells = g_new(int, MAX(n, 1));
+  study *s = study_load(file, NULL, NULL, &e);
+  if (s && find_cells(s, specs, cells, &e) && g_mkdir_with_parents(dir, 0755) == 0) {
+    int figures = report_plot_cells(s, cells, n, busy, own, dir, &e);
+    report_release();
+    if (figures >= 0) {
+      printf("%d figures in %s, links coloured on %s\n", figures, dir,
+             own ? "each cell's own scale (--scale own)" : "one scale shared by the cells");
+      status = 0;
+    }
+  }
+  if (status)
+    status = e ? cli_fail(e) : 2;
+  study_free(s);
+  g_free(cells);
+  return status;
 }
 
 /* A JSON file's stem ("runs/identity.json" -> "identity"); caller frees. */
@@ -61,8 +127,14 @@ static JsonParser *read_run(const char *path, GError **error)
 int cmd_plot(int argc, char **argv)
 {
   cli_common c;
-  char *out = NULL, *color = NULL, *name = NULL, *scale = NULL;
+  char *out = NULL, *color = NULL, *name = NULL, *scale = NULL, *study_file = NULL;
+  char **cell_specs = NULL;
   const GOptionEntry entries[] = {
+    { "study", 0, 0, G_OPTION_ARG_FILENAME, &study_file, "Draw cells of this study file "
+      "(run again for their links) instead of RUN.json files", "FILE.ini" },
+    { "cell", 0, 0, G_OPTION_ARG_STRING_ARRAY, &cell_specs, "With --study: a cell by the labels "
+      "of its input, platform and strategy (first model and seed), repeatable",
+      "INPUT,PLATFORM,STRATEGY" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Folder for the PNG and SVG files "
       "(default: the current folder)", "DIR" },
     { "color", 0, 0, G_OPTION_ARG_STRING, &color, "Colour links by bytes (default) or busy "
@@ -93,10 +165,23 @@ int cmd_plot(int argc, char **argv)
                  "--color busy -o figures\n"
                  "  mapsim plot tests/data/runs/y_cg16_identity_haec.json "
                  "tests/data/runs/y_cg16_random_haec.json -o figures   # one colour scale\n"
-                 "  mapsim plot tests/data/runs/y_cg_torus_metrics.json -o figures",
+                 "  mapsim plot tests/data/runs/y_cg_torus_metrics.json -o figures\n"
+                 "  mapsim plot --study tests/data/studies/y_grid.ini --cell "
+                 "cg-16,torus:4x4x4,identity --cell cg-16,torus:4x4x4,random -o figures",
                  CLI_OPT_PLACE | CLI_OPT_GRAPH | CLI_OPT_COLLECTIVES, &c, entries))
     goto out;
   int nruns = argc - 1;
+  if (study_file || cell_specs) {
+    if (!study_file || !cell_specs || nruns > 0) {
+      g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                  "--study FILE.ini takes one or more --cell INPUT,PLATFORM,STRATEGY and no "
+                  "RUN.json");
+      goto fail;
+    }
+    status = plot_cells(study_file, cell_specs, color && strcmp(color, "busy") == 0,
+                        scale && strcmp(scale, "own") == 0, out ? out : ".");
+    goto out;
+  }
   if (nruns < 1) {
     g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                 "expected one or more RUN.json (the output of simulate --json or metrics --json)");
@@ -201,6 +286,8 @@ out:
   g_free(color);
   g_free(name);
   g_free(scale);
+  g_free(study_file);
+  g_strfreev(cell_specs);
   cli_common_clear(&c);
   return status;
 }

@@ -46,35 +46,29 @@ static gboolean run_links(JsonNode *run, const platform *p, gboolean busy, int64
   return TRUE;
 }
 
-/* "a", "a-vs-b", "a-vs-b-vs-c", "a-vs-b-vs-c-and-3-more" (caller frees). */
-static char *joined_names(const report_run *runs, int n)
+char *report_runs_stem(const char *const *names, int n)
 {
-  GString *t = g_string_new(runs[0].name);
+  GString *t = g_string_new(names[0]);
   for (int k = 1; k < MIN(n, 3); k++)
-    g_string_append_printf(t, "-vs-%s", runs[k].name);
+    g_string_append_printf(t, "-vs-%s", names[k]);
   if (n > 3)
     g_string_append_printf(t, "-and-%d-more", n - 3);
   return g_string_free(t, FALSE);
 }
 
-int report_plot_runs(const report_run *runs, int nruns, const platform *p, const commgraph *g,
-                     gboolean busy, gboolean own_scale, const char *dir, GError **error)
+/* The figures of runs that have been read: names[k] with bytes[k] and
+ * vals[k] per link of p. */
+static int draw_runs(const char *const *names, int64_t **bytes, double **vals, int nruns,
+                     const platform *p, const commgraph *g, gboolean busy, gboolean own_scale,
+                     const char *dir, GError **error)
 {
   int nl = p->topo->nlinks, figures = 0;
-  int64_t **bytes = g_new0(int64_t *, MAX(nruns, 1));
-  double **vals = g_new0(double *, MAX(nruns, 1));
-  gboolean ok = TRUE;
   double vmax = 0;
-  for (int k = 0; ok && k < nruns; k++) {
-    bytes[k] = g_new0(int64_t, MAX(nl, 1));
-    vals[k] = g_new0(double, MAX(nl, 1));
-    ok = run_links(runs[k].json, p, busy, bytes[k], vals[k], error);
-    if (!ok)
-      g_prefix_error(error, "%s: ", runs[k].name);
-    for (int l = 0; ok && l < nl; l++)
+  for (int k = 0; k < nruns; k++)
+    for (int l = 0; l < nl; l++)
       vmax = MAX(vmax, vals[k][l]);
-  }
   plot_unit unit = busy ? PLOT_SECONDS : PLOT_NUMBER;
+  gboolean ok = TRUE;
   for (int k = 0; ok && k < nruns; k++) {
     double top = own_scale ? 0 : vmax;
     for (int l = 0; own_scale && l < nl; l++)
@@ -88,34 +82,108 @@ int report_plot_runs(const report_run *runs, int nruns, const platform *p, const
             : g_strdup_printf("this run's own colour scale: 0 to %s%s", max, busy ? "" : " bytes");
     g_autofree char *title = g_strdup_printf("%s of %s on %s", busy ? "Link busy time"
                                                                     : "Link bytes",
-                                             runs[k].name, p->name);
-    g_autofree char *stem = g_strdup_printf("%s-links", runs[k].name);
+                                             names[k], p->name);
+    g_autofree char *stem = g_strdup_printf("%s-links", names[k]);
     ok = fig_links(dir, stem, title, p, vals[k], top, unit, busy ? "busy time" : "bytes", scale,
                    error);
     figures += ok;
   }
   if (ok) {
-    g_autofree char *names = joined_names(runs, nruns);
+    g_autofree char *joined = report_runs_stem(names, nruns);
     g_autofree char *title = g_strdup_printf("%s on %s: busiest link per dimension and direction",
-                                             names, p->name);
-    g_autofree char *stem = g_strdup_printf("%s-directions", names);
-    const char **labels = g_new(const char *, MAX(nruns, 1));
-    for (int k = 0; k < nruns; k++)
-      labels[k] = runs[k].name;
-    ok = fig_directions(dir, stem, title, p, (const int64_t *const *)bytes, labels, nruns, error);
-    g_free(labels);
+                                             joined, p->name);
+    g_autofree char *stem = g_strdup_printf("%s-directions", joined);
+    ok = fig_directions(dir, stem, title, p, (const int64_t *const *)bytes, names, nruns, error);
     figures += ok;
   }
   if (ok && g) {
-    g_autofree char *stem = g_strdup_printf("%s-matrix", runs[0].name);
-    ok = fig_matrix(dir, stem, runs[0].name, g, error);
+    g_autofree char *stem = g_strdup_printf("%s-matrix", names[0]);
+    ok = fig_matrix(dir, stem, names[0], g, error);
     figures += ok;
   }
-  for (int k = 0; k < nruns; k++) {
+  return ok ? figures : -1;
+}
+
+static void free_runs(int64_t **bytes, double **vals, int n)
+{
+  for (int k = 0; k < n; k++) {
     g_free(bytes[k]);
     g_free(vals[k]);
   }
   g_free(bytes);
   g_free(vals);
-  return ok ? figures : -1;
+}
+
+int report_plot_runs(const report_run *runs, int nruns, const platform *p, const commgraph *g,
+                     gboolean busy, gboolean own_scale, const char *dir, GError **error)
+{
+  int nl = p->topo->nlinks;
+  int64_t **bytes = g_new0(int64_t *, MAX(nruns, 1));
+  double **vals = g_new0(double *, MAX(nruns, 1));
+  const char **names = g_new(const char *, MAX(nruns, 1));
+  gboolean ok = TRUE;
+  for (int k = 0; ok && k < nruns; k++) {
+    bytes[k] = g_new0(int64_t, MAX(nl, 1));
+    vals[k] = g_new0(double, MAX(nl, 1));
+    names[k] = runs[k].name;
+    ok = run_links(runs[k].json, p, busy, bytes[k], vals[k], error);
+    if (!ok)
+      g_prefix_error(error, "%s: ", runs[k].name);
+  }
+  int n = ok ? draw_runs(names, bytes, vals, nruns, p, g, busy, own_scale, dir, error) : -1;
+  free_runs(bytes, vals, nruns);
+  g_free(names);
+  return n;
+}
+
+int report_plot_cells(const study *s, const int *cells, int ncells, gboolean busy,
+                      gboolean own_scale, const char *dir, GError **error)
+{
+  const study_cell *c0 = &s->cells[cells[0]];
+  const platform *p = s->platforms[c0->platform].p;
+  int nl = p ? p->topo->nlinks : 0;
+  int64_t **bytes = g_new0(int64_t *, MAX(ncells, 1));
+  double **vals = g_new0(double *, MAX(ncells, 1));
+  char **names = g_new0(char *, MAX(ncells, 1) + 1);
+  gboolean ok = TRUE;
+  for (int k = 0; ok && k < ncells; k++) {
+    const study_cell *c = &s->cells[cells[k]];
+    if (c->platform != c0->platform) {
+      g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                  "cells on %s and %s: cells drawn on one scale must share a platform, expected "
+                  "cells of one platform", s->platforms[c0->platform].label,
+                  s->platforms[c->platform].label);
+      ok = FALSE;
+      break;
+    }
+    run_result *res = study_cell_run(s, c, error);
+    if (!res) {
+      ok = FALSE;
+      break;
+    }
+    const metrics *m = res->post ? res->post : res->pre;
+    bytes[k] = g_new0(int64_t, MAX(nl, 1));
+    vals[k] = g_new0(double, MAX(nl, 1));
+    for (int l = 0; l < nl; l++) {
+      bytes[k][l] = m->link_bytes[l];
+      vals[k][l] = busy && res->r ? res->r->link_busy_ps[l] * 1e-12 : (double)m->link_bytes[l];
+    }
+    if (busy && !res->r) {
+      g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                  "--color busy needs busy times: input %s is a matrix, nothing was simulated",
+                  s->inputs[c->input].label);
+      ok = FALSE;
+    }
+    run_result_free(res);
+    g_autofree char *raw = g_strdup_printf("%s_%s_%s", s->inputs[c->input].label,
+                                           s->platforms[c->platform].label,
+                                           s->strategies[c->strategy].label);
+    names[k] = g_strcanon(g_steal_pointer(&raw), G_CSET_a_2_z G_CSET_A_2_Z G_CSET_DIGITS "._+-",
+                          '-');
+  }
+  int n = ok ? draw_runs((const char *const *)names, bytes, vals, ncells, p,
+                         s->inputs[c0->input].g, busy, own_scale, dir, error) : -1;
+  free_runs(bytes, vals, ncells);
+  g_strfreev(names);
+  return n;
 }

@@ -45,6 +45,16 @@ typedef struct report_run {
 int report_plot_runs(const report_run *runs, int nruns, const platform *p, const commgraph *g,
                      gboolean busy, gboolean own_scale, const char *dir, GError **error);
 
+/* The same for cells of a study (indices into s->cells, all of one
+ * platform), run again for their per-link data; files are named
+ * INPUT_PLATFORM_STRATEGY-links, and the matrix is the first cell's input. */
+int report_plot_cells(const study *s, const int *cells, int ncells, gboolean busy,
+                      gboolean own_scale, const char *dir, GError **error);
+
+/* The stem of the runs' shared figures: "a", "a-vs-b", "a-vs-b-vs-c",
+ * "a-vs-b-vs-c-and-3-more" (caller frees). */
+char *report_runs_stem(const char *const *names, int n);
+
 /* Frees the process-wide font caches of the figures; call once when no
  * more reports or plots will be drawn. */
 void report_release(void);
