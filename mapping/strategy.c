@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/status.h"
+#include "util/suggest.h"
 
 G_DEFINE_QUARK(strategy-error-quark, strategy_error)
 
@@ -136,12 +137,21 @@ static gboolean parse_step(const char *text, strategy_step *step, GError **error
   gboolean ok = FALSE;
   const strategy *s = parts[0] ? strategy_find(parts[0]) : NULL; /* "" (as in a++b) has no part */
   if (!s) {
+    suggestion near;
+    suggestion_init(&near, parts[0]);
     GString *names = g_string_new(NULL);
-    for (int i = 0; strategy_registry[i]; i++)
-      g_string_append_printf(names, i ? ", %s" : "%s", strategy_registry[i]->name);
-    g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
-                "--strategy: unknown strategy '%s', expected one of %s", parts[0] ? parts[0] : "",
-                names->str);
+    int n = 0;
+    for (; strategy_registry[n]; n++) {
+      g_string_append_printf(names, n ? ", %s" : "%s", strategy_registry[n]->name);
+      suggestion_add(&near, strategy_registry[n]->name);
+    }
+    if (suggestion_best(&near))
+      g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
+                  "--strategy: unknown strategy '%s', did you mean '%s'? (mapsim strategies "
+                  "lists all %d)", near.word, suggestion_best(&near), n);
+    else
+      g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
+                  "--strategy: unknown strategy '%s', expected one of %s", near.word, names->str);
     g_string_free(names, TRUE);
     goto out;
   }
@@ -163,11 +173,17 @@ static gboolean parse_step(const char *text, strategy_step *step, GError **error
           idx = j;
       if (idx < 0) {
         GString *names = g_string_new(NULL);
-        for (int j = 0; j < step->args.n; j++)
+        suggestion near;
+        suggestion_init(&near, kv[0]);
+        for (int j = 0; j < step->args.n; j++) {
           g_string_append_printf(names, j ? ", %s" : "%s", s->params[j].name);
+          suggestion_add(&near, s->params[j].name);
+        }
+        g_autofree char *hint = kv[1] && suggestion_best(&near)
+                                    ? g_strdup_printf(" (did you mean '%s'?)", near.best) : NULL;
         g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
-                    "--strategy: %s: option '%s', expected key=value with key one of: %s",
-                    s->name, opts[i], step->args.n ? names->str : "(none)");
+                    "--strategy: %s: option '%s', expected key=value with key one of: %s%s",
+                    s->name, opts[i], step->args.n ? names->str : "(none)", hint ? hint : "");
         g_string_free(names, TRUE);
       } else if (check_value(s, &s->params[idx], kv[1], error)) {
         g_free(step->args.values[idx]);

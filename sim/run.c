@@ -152,6 +152,23 @@ gboolean run_spec_check(const run_spec *s, GError **error)
                 "--mapping and --strategy exclude each other; expected one of them");
     return FALSE;
   }
+  coll_choice colls;
+  if (!coll_choice_parse(&colls, s->opts.collectives, error))
+    return FALSE;
+  if (!s->strategy)
+    return TRUE;
+  GError *e = NULL;
+  strategy_pipeline *pl = strategy_parse(s->strategy, &e);
+  if (!pl) {
+    /* the parser names the step; the user should see the pipeline they typed */
+    const char *m = e->message, *colon = strstr(m, ": ");
+    if (g_str_has_prefix(m, "--strategy") && colon)
+      m = colon + 2;
+    g_set_error(error, e->domain, e->code, "--strategy %s: %s", s->strategy, m);
+    g_error_free(e);
+    return FALSE;
+  }
+  strategy_pipeline_free(pl);
   return TRUE;
 }
 

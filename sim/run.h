@@ -61,9 +61,11 @@ typedef struct run_spec {
 /* Defaults: identity, seed 1, no replay, replay_opts_init(). */
 void run_spec_init(run_spec *s);
 
-/* FALSE (G_OPTION_ERROR_BAD_VALUE) when `s` names both a mapping file and
- * a strategy: run_cell's check, for commands that check before reading
- * their inputs. */
+/* Everything of `s` that can be checked without the inputs, as run_cell
+ * checks it: not both a mapping file and a strategy, a strategy pipeline
+ * that parses (the message names the whole pipeline and the nearest valid
+ * strategy), a --collectives spec that parses. For commands that refuse a
+ * bad request before they read inputs or run anything. */
 gboolean run_spec_check(const run_spec *s, GError **error);
 
 /* Where the simulated time went, summed over ranks (ps), next to the

@@ -60,19 +60,62 @@ Test(compare_cli, same_table_whatever_the_threads)
   g_free(trace);
 }
 
+/* A cell that fails while it runs (a strategy that cannot use this input)
+ * fails alone: the others are printed, its row says it failed and the
+ * error is one line on stderr, not a column of the table. */
 Test(compare_cli, failing_cell_exit_2)
 {
-  char *trace = tu_src("traces/data/stencil3d-64");
+  char *trace = tu_src("traces/data/cg-16");
   char *out = NULL, *err = NULL;
-  const char *args[] = { "compare", "-t", trace, "-p", "torus:4x4x4", "-p", "torus:2x2x2", NULL };
+  const char *args[] = { "compare", "-t", trace, "-p", "torus:4x4x4", "-s", "identity", "-s",
+                         "mxovlp", NULL };
   cr_assert_eq(tu_run(&out, &err, args), 2);
-  cr_assert_not_null(strstr(out, "torus:4x4x4"), "the good cell is still printed: %s", out);
-  cr_assert_not_null(strstr(err, "torus:2x2x2 with identity"), "%s", err);
-  cr_assert_not_null(strstr(err, "64 ranks do not fit"), "%s", err);
+  cr_assert_not_null(strstr(out, "1     identity"), "the good cell is still printed: %s", out);
+  cr_assert_not_null(strstr(out, "mxovlp    failed (the error is on stderr)"), "%s", out);
+  cr_assert_null(strstr(out, "no grid"), "%s", out);
+  cr_assert_not_null(strstr(err, "torus:4x4x4 with mxovlp: mxovlp: no grid"), "%s", err);
   cr_assert_eq(tu_lines(err), 1, "%s", err);
   g_free(out);
   g_free(err);
   g_free(trace);
+}
+
+/* Whatever can be checked before a cell runs is checked before any runs:
+ * a mistyped strategy, model or --collectives, a platform that does not
+ * load or cannot hold an input, an input that cannot be read (the second
+ * of two). One line on stderr naming what and, for names, the nearest
+ * valid one; nothing on stdout. */
+Test(compare_cli, refused_before_anything_runs)
+{
+  char *cg = tu_src("traces/data/cg-16"), *st = tu_src("traces/data/stencil3d-64");
+  struct { const char *args[14]; const char *expect; } cases[] = {
+    { { "compare", "-t", cg, "-p", "torus:4x4x4", "-s", "identity", "-s", "greedy+whx", NULL },
+      "mapsim: --strategy greedy+whx: unknown strategy 'whx', did you mean 'wh'?" },
+    { { "compare", "-t", cg, "-p", "torus:4x4x4", "-s", "kl:tt=2", NULL },
+      "--strategy kl:tt=2: kl: option 'tt=2', expected key=value with key one of: t, eps, "
+      "passes (did you mean 't'?)" },
+    { { "compare", "-t", cg, "-p", "torus:4x4x4", "--model", "flwo", NULL },
+      "--model flwo: unknown network model, did you mean 'flow'?" },
+    { { "compare", "-t", cg, "-p", "torus:4x4x4", "--collectives", "bogus", NULL },
+      "algorithm 'bogus' is unknown" },
+    { { "compare", "-t", cg, "-p", "torus:4x4x4", "-p", "torus:4x4x4x", NULL },
+      "platform 'torus:4x4x4x'" },
+    { { "compare", "-t", cg, "-t", st, "-p", "torus:4x4x4", "-p", "torus:4x4", NULL },
+      "stencil3d-64: torus:4x4: 64 ranks do not fit 16 allocated nodes" },
+    { { "compare", "-t", cg, "-t", "no-such-trace", "-p", "torus:4x4x4", NULL },
+      "no-such-trace: no such file" },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    char *out = NULL, *err = NULL;
+    cr_assert_eq(tu_run(&out, &err, cases[i].args), 2, "case %zu: %s", i, err);
+    cr_assert_str_empty(out, "case %zu printed before it failed: %s", i, out);
+    cr_assert_not_null(strstr(err, cases[i].expect), "case %zu: %s", i, err);
+    cr_assert_eq(tu_lines(err), 1, "case %zu: %s", i, err);
+    g_free(out);
+    g_free(err);
+  }
+  g_free(cg);
+  g_free(st);
 }
 
 /* --csv and --json print the same numbers under the same names: every

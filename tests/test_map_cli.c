@@ -112,6 +112,15 @@ Test(map_cli, unknown_strategy)
   assert_bad(args, "unknown strategy 'nosuch'");
 }
 
+/* The strategy is checked before the inputs are read: a mistyped step is
+ * named with the nearest valid one even when the matrix does not exist. */
+Test(map_cli, strategy_checked_before_inputs)
+{
+  const char *args[] = { "map", "-p", "torus:4x4x4", "-m", "no-such.csv", "-s", "greedy+whx",
+                         NULL };
+  assert_bad(args, "--strategy greedy+whx: unknown strategy 'whx', did you mean 'wh'?");
+}
+
 Test(map_cli, bad_option_value)
 {
   g_autofree char *m = tu_data("maplib/cg.p2p.size.csv");

@@ -17,6 +17,7 @@
 #include "util/budget.h"
 #include "util/output.h"
 #include "util/status.h"
+#include "util/suggest.h"
 
 int cli_fail(GError *error)
 {
@@ -572,8 +573,17 @@ const struct netmodel_ops *cli_common_model(const cli_common *c, const char *fal
   const struct netmodel_ops *ops = netmodel_find(name);
   if (!ops) {
     g_autofree char *names = netmodel_names();
-    g_set_error(error, NETMODEL_ERROR, NETMODEL_ERROR_UNKNOWN,
-                "--model %s: unknown network model, expected one of: %s", name, names);
+    suggestion near;
+    suggestion_init(&near, name);
+    for (int i = 0; netmodel_registry[i]; i++)
+      suggestion_add(&near, netmodel_registry[i]->name);
+    if (suggestion_best(&near))
+      g_set_error(error, NETMODEL_ERROR, NETMODEL_ERROR_UNKNOWN,
+                  "--model %s: unknown network model, did you mean '%s'? (expected one of: %s)",
+                  name, near.best, names);
+    else
+      g_set_error(error, NETMODEL_ERROR, NETMODEL_ERROR_UNKNOWN,
+                  "--model %s: unknown network model, expected one of: %s", name, names);
   }
   return ops;
 }

@@ -166,7 +166,7 @@ static void print_table(const study *s, int base)
       row[1] = g_strdup(s->strategies[c->strategy].label);
       if (c->error) {
         row[0] = g_strdup("-");
-        row[2] = g_strdup_printf("error: %s", c->error->message);
+        row[2] = g_strdup("failed (the error is on stderr)");
       } else {
         char rk[16];
         rank_text(rk, sizeof rk, &g->e[k]);
@@ -239,11 +239,27 @@ static int find_baseline(const char *const *sv, const char *baseline, GError **e
   return -1;
 }
 
-/* One input (a trace, or a matrix with its counts) on every platform x
- * strategy; NULL + error when it cannot be read or run. */
-static study *run_input(const cli_common *c, const char *trace_path, const char *matrix,
-                        const char *counts, const char *const *sv,
-                        const struct netmodel_ops *ops, trace **t, GError **error)
+/* Every strategy and the --collectives spec checked as run_cell will
+ * check them, before any input is read or any cell runs. */
+static gboolean check_strategies(const cli_common *c, const char *const *sv, GError **error)
+{
+  for (int j = 0; sv[j]; j++) {
+    run_spec spec;
+    run_spec_init(&spec);
+    spec.strategy = sv[j];
+    spec.opts.collectives = c->collectives;
+    if (!run_spec_check(&spec, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* One input (a trace, or a matrix with its counts) laid out on every
+ * platform x strategy, nothing run yet; NULL + error when it cannot be
+ * read, a platform does not load or cannot hold it. */
+static study *prepare_input(const cli_common *c, const char *trace_path, const char *matrix,
+                            const char *counts, const char *const *sv,
+                            const struct netmodel_ops *ops, trace **t, GError **error)
 {
   commgraph *g = NULL;
   if (trace_path && !(*t = cli_read_trace(trace_path, error)))
@@ -262,15 +278,31 @@ static study *run_input(const cli_common *c, const char *trace_path, const char 
   if (!s)
     return NULL;
   s->opts.compute_scale = c->compute_scale;
-  const progress *prog = cli_progress(c);
-  gboolean ran = study_run(s, NULL, c->threads > 0 ? c->threads : (int)g_get_num_processors(),
-                           NULL, FALSE, prog, error);
-  cli_progress_end();
-  if (!ran) {
+  const study_input *in = &s->inputs[0];
+  int nranks = in->t ? MAX(in->t->nranks, in->g->n) : in->g->n;
+  for (int i = 0; i < s->nplatforms; i++) {
+    const study_platform *sp = &s->platforms[i];
+    if (sp->error)
+      g_propagate_error(error, g_error_copy(sp->error));
+    else if (!platform_check_capacity(sp->p, nranks, error))
+      g_prefix_error(error, "%s: ", in->label);
+    else
+      continue;
     study_free(s);
     return NULL;
   }
   return s;
+}
+
+/* Runs every cell of a prepared input; FALSE + error only when the whole
+ * run failed. */
+static gboolean run_input(const cli_common *c, study *s, GError **error)
+{
+  const progress *prog = cli_progress(c);
+  gboolean ran = study_run(s, NULL, c->threads > 0 ? c->threads : (int)g_get_num_processors(),
+                           NULL, FALSE, prog, error);
+  cli_progress_end();
+  return ran;
 }
 
 /* Exit status of the cells: 2 for a failed cell, 1 for a failed check. */
@@ -343,21 +375,28 @@ int cmd_compare(int argc, char **argv)
                 "--json and --csv exclude each other; expected one of them");
     goto fail;
   }
-  if ((base = find_baseline(sv, baseline, &e)) < 0 || !(ops = cli_common_model(&c, "flow", &e)))
+  if ((base = find_baseline(sv, baseline, &e)) < 0 || !(ops = cli_common_model(&c, "flow", &e)) ||
+      !check_strategies(&c, sv, &e))
     goto fail;
-  status = 0;
+  /* every input read and every platform loaded before anything runs */
   for (int in = 0; in < ntraces + nmatrices; in++) {
     gboolean is_trace = in < ntraces;
     trace *t = NULL;
-    study *s = run_input(&c, is_trace ? c.traces[in] : NULL,
-                         is_trace ? NULL : c.matrices[in - ntraces],
-                         !is_trace && ncounts ? c.counts_list[in - ntraces] : NULL, sv, ops, &t,
-                         &e);
+    study *s = prepare_input(&c, is_trace ? c.traces[in] : NULL,
+                             is_trace ? NULL : c.matrices[in - ntraces],
+                             !is_trace && ncounts ? c.counts_list[in - ntraces] : NULL, sv, ops,
+                             &t, &e);
     if (t)
       g_ptr_array_add(traces, t);
     if (!s)
       goto fail;
     g_ptr_array_add(studies, s);
+  }
+  status = 0;
+  for (guint in = 0; in < studies->len; in++) {
+    study *s = g_ptr_array_index(studies, in);
+    if (!run_input(&c, s, &e))
+      goto fail;
     if (progress_stopped(cli_progress(&c))) {
       fprintf(stderr, "mapsim: interrupted\n");
       status = 130;

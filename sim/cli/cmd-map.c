@@ -106,6 +106,13 @@ static int map_run(const cli_common *c, const char *coords_path, const char *out
                 "file names nodes by id");
   else if (launcher)
     fmt = launch_format_lookup(format, &e); /* checked before the strategy runs */
+  run_spec spec;
+  run_spec_init(&spec);
+  spec.strategy = c->strategy;
+  spec.seed = c->seed;
+  spec.opts.collectives = c->collectives;
+  if (!e)
+    run_spec_check(&spec, &e); /* before the inputs are read */
   /* the host names too: a bad names file fails before the strategy runs */
   if (!e && (p = cli_common_platform(c, &e)) && fmt)
     hn = host_names_new(p, hosts ? hosts : LAUNCH_DEFAULT_HOSTS, &e);
@@ -115,12 +122,10 @@ static int map_run(const cli_common *c, const char *coords_path, const char *out
   if (coords_path && !(coords = strategy_load_coords(coords_path, g->n, &dims, &e)))
     goto fail;
   run_inputs in = { .p = p, .g = g, .coords = coords, .coord_dims = dims };
-  run_spec spec;
-  run_spec_init(&spec);
-  if (!(base = run_cell(&in, &spec, &e)))
+  run_spec identity;
+  run_spec_init(&identity);
+  if (!(base = run_cell(&in, &identity, &e)))
     goto fail;
-  spec.strategy = c->strategy;
-  spec.seed = c->seed;
   spec.map_progress = cli_progress(c);
   res = run_cell(&in, &spec, &e);
   cli_progress_end();
