@@ -48,6 +48,33 @@ static gboolean valid_name(const char *s)
   return TRUE;
 }
 
+static host_names *new_names(int nnodes)
+{
+  host_names *h = g_new0(host_names, 1);
+  h->n = nnodes;
+  h->name = g_new0(char *, nnodes);
+  return h;
+}
+
+/* The host name of a names file's line: the line itself, or the first word
+ * of a launcher's hostfile line (Open MPI's `host slots=4 max_slots=8`,
+ * MPICH's `host:4`); NULL when the rest is not such options. */
+static char *line_host(char *line)
+{
+  char *rest = line + strcspn(line, " \t");
+  if (*rest) {
+    *rest++ = '\0';
+    g_auto(GStrv) words = g_strsplit_set(rest, " \t", -1);
+    for (int i = 0; words[i]; i++)
+      if (*words[i] && (!strchr(words[i], '=') || words[i][0] == '='))
+        return NULL;
+  }
+  char *colon = strrchr(line, ':');
+  if (colon && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1))
+    *colon = '\0';
+  return line;
+}
+
 static host_names *from_pattern(const platform *p, const char *pat, GError **error)
 {
   if (pattern_conversion(pat) < 0) {
@@ -56,9 +83,7 @@ static host_names *from_pattern(const platform *p, const char *pat, GError **err
                 "the node id, e.g. node-%%d, or a file of host names", pat);
     return NULL;
   }
-  host_names *h = g_new0(host_names, 1);
-  h->n = p->topo->nnodes;
-  h->name = g_new0(char *, h->n);
+  host_names *h = new_names(p->topo->nnodes);
   for (int i = 0; i < h->n; i++) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
@@ -92,10 +117,11 @@ static host_names *from_file(const platform *p, const char *path, GError **error
     char *s = g_strstrip(lines[i]);
     if (!*s)
       continue;
-    if (!valid_name(s)) {
+    g_autofree char *shown = g_strdup(s);
+    if (!(s = line_host(s)) || !valid_name(s)) {
       g_set_error(error, LAUNCH_ERROR, LAUNCH_ERROR_HOSTS,
-                  "%s:%d: '%s', expected one host name per line (no spaces, commas, '=')", path,
-                  i + 1, s);
+                  "%s:%d: '%s', expected one host name per line (no commas or '='; a hostfile's "
+                  "'host slots=N' or 'host:N' is read as host)", path, i + 1, shown);
       g_ptr_array_unref(names);
       return NULL;
     }
@@ -111,18 +137,21 @@ static host_names *from_file(const platform *p, const char *path, GError **error
     g_ptr_array_add(names, g_strdup(s));
   }
   int nn = p->topo->nnodes;
-  if ((int)names->len != nn && (int)names->len != p->nalloc) {
+  if (names->len != 1 && (int)names->len != nn && (int)names->len != p->nalloc) {
     g_set_error(error, LAUNCH_ERROR, LAUNCH_ERROR_HOSTS,
-                "%s: %u host names, expected %d (one per node of %s, in node order) or %d (one "
-                "per allocated node, in allocation order)", path, names->len, nn, p->name,
-                p->nalloc);
+                "%s: %u host names, expected %d (one per node of %s, in node order), %d (one "
+                "per allocated node, in allocation order) or 1 (every rank on one host)", path,
+                names->len, nn, p->name, p->nalloc);
     g_ptr_array_unref(names);
     return NULL;
   }
-  host_names *h = g_new0(host_names, 1);
-  h->n = nn;
-  h->name = g_new0(char *, nn);
-  for (guint i = 0; i < names->len; i++)
+  host_names *h = new_names(nn);
+  if (names->len == 1) {
+    /* one machine runs the whole job: every node is that host */
+    for (int i = 0; i < nn; i++)
+      h->name[i] = g_strdup(g_ptr_array_index(names, 0));
+  }
+  for (guint i = 0; names->len > 1 && i < names->len; i++)
     h->name[(int)names->len == nn ? (int)i : p->alloc[i]] = g_strdup(g_ptr_array_index(names, i));
   g_ptr_array_unref(names);
   return h;
@@ -157,6 +186,9 @@ void host_names_free(host_names *h)
 static gboolean write_rankfile(FILE *f, const mapping *m, const platform *p, const host_names *h,
                                GError **error)
 {
+  /* per node: on one host for all (a names file of one line) the nodes'
+   * ranks share its first cores, which Open MPI accepts where slots past
+   * its cores would fail */
   int *slot = g_new0(int, p->topo->nnodes);
   for (int r = 0; r < m->ntasks; r++)
     fprintf(f, "rank %d=%s slot=%d\n", r, host_names_get(h, m->node[r]), slot[m->node[r]]++);

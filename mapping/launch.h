@@ -19,8 +19,10 @@
  *
  * Host names (host_names_new): a pattern with one integer conversion
  * (`node-%d`, `nid%05d`: the platform's node id) or a file of names, one
- * per line (`#` comments), either one per platform node in node id order or
- * one per allocated node in allocation order.
+ * per line (`#` comments), either one per platform node in node id order,
+ * one per allocated node in allocation order, or a single one (the whole
+ * job on one machine). A launcher's hostfile
+ * line, Open MPI's `host slots=N ...` or MPICH's `host:N`, names `host`.
  *
  * Ownership: host_names_new() returns names freed with host_names_free();
  * the rest borrows. Not for: choosing mappings (strategy.h), the mapping

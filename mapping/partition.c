@@ -127,7 +127,8 @@ gboolean strategy_partition(const commgraph *g, int nparts, int cap, guint32 see
 
   if (g->n > (int64_t)nparts * cap) {
     g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
-                "partition: %d ranks do not fit %d nodes x %d cores", g->n, nparts, cap);
+                "partition: %d ranks do not fit %d node%s x %d core%s", g->n, nparts,
+                nparts == 1 ? "" : "s", cap, cap == 1 ? "" : "s");
     goto out;
   }
   if (nparts == 1 || g->n == 0) {

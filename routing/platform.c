@@ -433,9 +433,10 @@ gboolean platform_check_capacity(const platform *p, int64_t nranks, GError **err
   if (nranks <= cap)
     return TRUE;
   g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
-              "%s: %" G_GINT64_FORMAT " ranks do not fit %d allocated nodes x %d cores, "
-              "expected at most %" G_GINT64_FORMAT " ranks (use --cores or --alloc)",
-              p->name, nranks, p->nalloc, p->cores_per_node, cap);
+              "%s: %" G_GINT64_FORMAT " ranks do not fit %d allocated node%s x %d core%s, "
+              "expected at most %" G_GINT64_FORMAT " rank%s (use --cores or --alloc)",
+              p->name, nranks, p->nalloc, p->nalloc == 1 ? "" : "s", p->cores_per_node,
+              p->cores_per_node == 1 ? "" : "s", cap, cap == 1 ? "" : "s");
   return FALSE;
 }
 

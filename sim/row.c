@@ -82,8 +82,9 @@ void row_add_double(result_row *r, const char *name, double v)
     add_col(r, r->group, name, json_node_init_null(json_node_alloc()), g_strdup(""));
     return;
   }
-  add_col(r, r->group, name, json_node_init_double(json_node_alloc(), v),
-          g_strdup_printf("%.17g", v));
+  GString *t = g_string_new(NULL);
+  text_double(t, v);
+  add_col(r, r->group, name, json_node_init_double(json_node_alloc(), v), g_string_free(t, FALSE));
 }
 
 void row_add_bool(result_row *r, const char *name, gboolean v)
@@ -316,7 +317,21 @@ void field_csv_text(GString *s, const field *f, const void *obj)
   else if (field_is_integer(f))
     g_string_append_printf(s, "%" G_GINT64_FORMAT, field_int(f, obj));
   else if (isfinite(field_double(f, obj)))
-    g_string_append_printf(s, "%.17g", field_double(f, obj));
+    text_double(s, field_double(f, obj));
+}
+
+void text_double(GString *s, double v)
+{
+  /* %.15g is exact for every decimal of up to 15 digits (DBL_DIG) and
+   * drops trailing zeros, so the first precision that reads back is the
+   * shortest: 7e-06, not 6.9999999999999999e-06 */
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  for (int digits = 15; digits <= 17; digits++) {
+    g_snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (digits == 17 || !isfinite(v) || g_ascii_strtod(buf, NULL) == v)
+      break;
+  }
+  g_string_append(s, buf);
 }
 
 JsonNode *field_json_node(const field *f, const void *obj)
@@ -343,9 +358,12 @@ void csv_cell(GString *s, const char *text)
   g_string_append_c(s, '"');
 }
 
-/* json-glib 1.6 prints a double such as 3e-10 as "3e-10.0" (invalid JSON):
- * move the ".0" into the mantissa ("3.0e-10"). One pass, outside strings. */
-static char *fix_exponents(const char *text)
+/* json-glib 1.6 prints doubles with 17 digits (6.9999999999999999e-06)
+ * and a double such as 3e-10 as "3e-10.0" (invalid JSON): every number
+ * with a fraction or an exponent is written again as the shortest text
+ * that reads back as the same double (text_double), keeping a '.' or an
+ * exponent so that it still reads as a double. One pass, outside strings. */
+static char *tidy_numbers(const char *text)
 {
   GString *s = g_string_sized_new(strlen(text) + 64);
   gboolean in_str = FALSE;
@@ -363,26 +381,21 @@ static char *fix_exponents(const char *text)
       g_string_append_c(s, *c);
       continue;
     }
-    if ((*c == 'e' || *c == 'E') && s->len && g_ascii_isdigit(s->str[s->len - 1])) {
-      const char *x = c + 1;
-      if (*x == '-' || *x == '+')
-        x++;
-      const char *d = x;
-      while (g_ascii_isdigit(*x))
-        x++;
-      if (x > d && x[0] == '.' && x[1] == '0' && !g_ascii_isdigit(x[2])) {
-        /* the mantissa has no '.' when json-glib appended one */
-        gsize start = s->len;
-        while (start > 0 && (g_ascii_isdigit(s->str[start - 1]) || s->str[start - 1] == '-'))
-          start--;
-        if (!memchr(s->str + start, '.', s->len - start))
-          g_string_append(s, ".0");
-        g_string_append_len(s, c, x - c);
-        c = x + 1; /* skip ".0" */
-        continue;
-      }
+    if (*c != '-' && !g_ascii_isdigit(*c)) {
+      g_string_append_c(s, *c);
+      continue;
     }
-    g_string_append_c(s, *c);
+    gsize n = strspn(c, "0123456789+-.eE");
+    if (!memchr(c, '.', n) && !memchr(c, 'e', n) && !memchr(c, 'E', n)) {
+      g_string_append_len(s, c, (gssize)n); /* an integer stays as it is */
+    } else {
+      g_autofree char *token = g_strndup(c, n);
+      gsize start = s->len;
+      text_double(s, g_ascii_strtod(token, NULL)); /* stops before json-glib's ".0" */
+      if (!strpbrk(s->str + start, ".eEn"))
+        g_string_append(s, ".0");
+    }
+    c += n - 1;
   }
   return g_string_free(s, FALSE);
 }
@@ -394,5 +407,5 @@ char *json_text(JsonNode *root, gboolean pretty)
   json_generator_set_root(gen, root);
   g_autofree char *text = json_generator_to_data(gen, NULL);
   g_object_unref(gen);
-  return fix_exponents(text);
+  return tidy_numbers(text);
 }

@@ -81,10 +81,14 @@ char *rows_csv(const result_row *const *rows, int n);
 void field_csv_text(GString *s, const field *f, const void *obj);
 /* One field's value as a JSON node (caller owns). */
 JsonNode *field_json_node(const field *f, const void *obj);
+/* Appends the shortest text that reads back as exactly `v` (7e-06, not
+ * 6.9999999999999999e-06). */
+void text_double(GString *s, double v);
 /* Appends `text` as one CSV cell, quoted when it holds , " or a newline. */
 void csv_cell(GString *s, const char *text);
-/* JSON text of `root` (pretty or compact), with the exponents json-glib 1.6
- * writes as "3e-10.0" repaired; caller frees. */
+/* JSON text of `root` (pretty or compact), doubles in text_double's
+ * shortest form (json-glib 1.6 writes 17 digits, and 3e-10 as the invalid
+ * "3e-10.0"); caller frees. */
 char *json_text(JsonNode *root, gboolean pretty);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(result_row, row_free)

@@ -389,7 +389,8 @@ static void load_platform(loader *L, study_platform *sp)
   if (study_platform_load(sp, &e) && !study_platform_hash(sp, sp->hash, &e))
     g_clear_pointer(&sp->p, platform_free);
   if (!sp->p) {
-    if (strstr(e->message, sp->label))
+    /* a shorthand's own message names it (its label is torus-4x4x4) */
+    if (strstr(e->message, sp->label) || (!strchr(sp->spec, '/') && strstr(e->message, sp->spec)))
       add_problem(L, sp->line, "%s", e->message);
     else
       add_problem(L, sp->line, "platform '%s': %s", sp->label, e->message);
@@ -417,8 +418,10 @@ static void read_platforms(loader *L)
   g_auto(GStrv) items = get_list(L, "study", "platforms");
   for (int i = 0; items && items[i]; i++) {
     g_autofree char *spec = resolve_spec(L, items[i]);
+    /* a shorthand is labelled as the shipped files are named (torus-4x4x4),
+     * so that one study never mixes torus:4x4x4 and mesh-4x4x4 */
     g_autofree char *label = strcmp(spec, items[i]) != 0 || g_file_test(spec, G_FILE_TEST_EXISTS)
-                                 ? path_label(items[i]) : g_strdup(items[i]);
+                                 ? path_label(items[i]) : g_strdelimit(g_strdup(items[i]), ":", '-');
     study_platform *sp = new_platform(L, label, line_of(L, "study", "platforms"));
     sp->spec = g_steal_pointer(&spec);
   }

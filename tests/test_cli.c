@@ -134,6 +134,107 @@ Test(cli, help_everywhere)
   g_free(list);
 }
 
+/* The help of one subcommand (or verb, "trace matrix") as `mapsim help`
+ * prints it and as --help prints it: the same text, exit 0. */
+static char *help_of(const char *cmd, const char *verb)
+{
+  char *a = NULL, *b = NULL;
+  const char *by_help[] = { "help", cmd, verb, NULL };
+  const char *by_flag[] = { cmd, verb ? verb : "--help", verb ? "--help" : NULL, NULL };
+  cr_assert_eq(tu_run(&a, NULL, by_help), 0, "mapsim help %s %s", cmd, verb ? verb : "");
+  cr_assert_eq(tu_run(&b, NULL, by_flag), 0, "mapsim %s %s --help", cmd, verb ? verb : "");
+  cr_assert_str_eq(a, b, "mapsim help %s %s differs from --help", cmd, verb ? verb : "");
+  g_free(b);
+  return a;
+}
+
+/* Every help: reached by `mapsim help X`, usage written [OPTION...] as the
+ * general usage writes it (GLib's own would be [OPTION?] in the C
+ * locale), no pointer into the source (a user has no headers). */
+Test(cli, help_consistent)
+{
+  char *list = NULL;
+  const char *args[] = { "--help", NULL };
+  cr_assert_eq(tu_run(&list, NULL, args), 0);
+  cr_assert_not_null(strstr(list, "Usage: mapsim SUBCOMMAND [OPTION...]"), "%s", list);
+  cr_assert_not_null(strstr(list, "mapsim help SUBCOMMAND"), "%s", list);
+  /* compare takes several inputs: its summary says so */
+  cr_assert_not_null(strstr(list, "  compare      traces or matrices (repeatable)"), "%s", list);
+  char **lines = g_strsplit(strstr(list, "Subcommands:\n"), "\n", -1);
+  GRegex *source = g_regex_new("[a-z_-]+\\.[ch]\\b", 0, 0, NULL);
+  int seen = 0;
+  for (int i = 1; lines[i] && g_str_has_prefix(lines[i], "  "); i++) {
+    g_auto(GStrv) words = g_strsplit(g_strstrip(lines[i]), " ", 2);
+    const char *verbs[] = { NULL, NULL, NULL };
+    if (strcmp(words[0], "trace") == 0)
+      verbs[0] = "info", verbs[1] = "matrix";
+    if (strcmp(words[0], "export") == 0)
+      verbs[0] = "simgrid", verbs[1] = "mapping";
+    for (int v = -1; v < 0 || verbs[v]; v++) {
+      char *text = help_of(words[0], v < 0 ? NULL : verbs[v]);
+      g_autofree char *usage = g_strdup_printf("  mapsim %s%s%s [OPTION...]", words[0],
+                                               v < 0 ? "" : " ", v < 0 ? "" : verbs[v]);
+      cr_assert(strstr(text, usage) || (v < 0 && verbs[0]), "%s: no '%s' in\n%s", words[0],
+                usage, text);
+      cr_assert_null(strstr(text, "[OPTION?]"), "%s", text);
+      GMatchInfo *m = NULL;
+      cr_assert_not(g_regex_match(source, text, 0, &m), "mapsim %s %s --help points to the "
+                    "source: '%s'", words[0], v < 0 ? "" : verbs[v], g_match_info_fetch(m, 0));
+      g_match_info_free(m);
+      g_free(text);
+      seen++;
+    }
+  }
+  cr_assert_geq(seen, 16, "only %d helps", seen);
+  g_regex_unref(source);
+  g_strfreev(lines);
+  g_free(list);
+}
+
+/* Options are listed where they do something: plot draws a run's links
+ * from its JSON, so the allocation, cores, fill, tie rule and preset of a
+ * replay are not its options; --set says the units of its values. */
+Test(cli, help_lists_what_applies)
+{
+  char *plot = help_of("plot", NULL);
+  const char *absent[] = { "--alloc", "--cores", "--fill", "--tie", "--preset" };
+  for (size_t i = 0; i < G_N_ELEMENTS(absent); i++)
+    cr_assert_null(strstr(plot, absent[i]), "plot --help lists %s:\n%s", absent[i], plot);
+  cr_assert_not_null(strstr(plot, "--platform"), "%s", plot);
+  cr_assert_not_null(strstr(plot, "--set"), "%s", plot);
+  const char *refused[] = { "plot", "x.json", "--tie", "simgrid", NULL };
+  char *err = NULL;
+  cr_assert_eq(tu_run(NULL, &err, refused), 2);
+  cr_assert_not_null(strstr(err, "Unknown option --tie"), "%s", err);
+  g_free(err);
+  char *compare = help_of("compare", NULL);
+  cr_assert_not_null(strstr(compare, "--tie"), "%s", compare);
+  cr_assert_not_null(strstr(compare, "(bandwidth bytes/s, latency and overheads s, sizes bytes)"),
+                     "--set without units:\n%s", compare);
+  g_free(compare);
+  g_free(plot);
+}
+
+/* Without -o, trace matrix prints the matrix: the same text as its file. */
+Test(cli, trace_matrix_to_stdout)
+{
+  g_autofree char *ring = tu_src("traces/data/ring-8");
+  char *dir = tu_tmp_dir();
+  g_autofree char *csv = g_build_filename(dir, "m.csv", NULL);
+  const char *to_file[] = { "trace", "matrix", ring, "--kind", "count", "-o", csv, NULL };
+  const char *to_out[] = { "trace", "matrix", ring, "--kind", "count", NULL };
+  char *out = NULL;
+  cr_assert_eq(tu_run(NULL, NULL, to_file), 0);
+  cr_assert_eq(tu_run(&out, NULL, to_out), 0);
+  g_autofree char *text = tu_read(dir, "m.csv");
+  cr_assert_str_eq(out, text);
+  /* the ring: rank r sends to r+1 mod 8 only */
+  cr_assert(g_str_has_prefix(out, "0,5,0,0,0,0,0,0\n0,0,5,0,0,0,0,0\n"), "%s", out);
+  g_free(out);
+  tu_rm_rf(dir);
+  g_free(dir);
+}
+
 /* Bad input: exit 2, exactly one line on stderr naming what is wrong. */
 Test(cli, bad_input_one_line_exit_2)
 {
@@ -158,7 +259,7 @@ Test(cli, bad_input_one_line_exit_2)
     { { "metrics", "-p", "torus:4x4x4", "-m", pair, "--mapping", missing, NULL }, "rank 1 is not mapped" },
     { { "metrics", "-p", "torus:4x4x4", "-m", pair, "--mapping", text, NULL }, ":1: expected 'rank node'" },
     { { "metrics", "-p", "torus:2x2x2", "-m", cg, NULL }, "64 ranks do not fit 8 allocated nodes" },
-    { { "metrics", "-p", "torus:4x4x4", "-m", pair, "--alloc", "random:1", NULL }, "2 ranks do not fit 1 allocated nodes" },
+    { { "metrics", "-p", "torus:4x4x4", "-m", pair, "--alloc", "random:1", NULL }, "2 ranks do not fit 1 allocated node x 1 core, expected at most 1 rank " },
     { { "metrics", "-m", pair, NULL }, "--platform: missing" },
     { { "metrics", "-p", "torus:4x4x4", NULL }, "expected exactly one of --matrix M or --trace T" },
     { { "route", "-p", "torus:4x4x4", "0", "64", NULL }, "node '64': expected an id in [0, 64)" },

@@ -337,3 +337,81 @@ Test(compare_cli, small_changes_keep_their_sign_and_digits, .timeout = 60)
   g_free(out);
   g_free(ring);
 }
+
+/* Significant digits of a number's text ("0.00301" and "3.01e-03": 3). */
+static int sig_digits(const char *t)
+{
+  int n = 0, lead = 1, zeros = 0;
+  for (; *t && *t != 'e' && *t != 'E'; t++) {
+    if (!g_ascii_isdigit(*t))
+      continue;
+    if (lead && *t == '0')
+      continue;
+    lead = 0;
+    zeros = *t == '0' ? zeros + 1 : 0;
+    n++;
+  }
+  return n - zeros;
+}
+
+/* The fewest significant digits that read back as v. */
+static int shortest_digits(double v)
+{
+  char buf[64];
+  for (int p = 1; p < 17; p++) {
+    g_snprintf(buf, sizeof buf, "%.*g", p, v);
+    if (g_ascii_strtod(buf, NULL) == v)
+      return p;
+  }
+  return 17;
+}
+
+static void assert_shortest(const char *text, const char *where)
+{
+  double v = g_ascii_strtod(text, NULL);
+  cr_assert_leq(sig_digits(text), shortest_digits(v), "%s: %s has more digits than %.17g needs",
+                where, text, v);
+}
+
+/* No float noise: every fractional number of --csv and --json has no more
+ * digits than the shortest text that reads back as the same double
+ * (6.9999999999999999e-06 was printed for 7e-06). */
+Test(compare_cli, numbers_in_shortest_form)
+{
+  char *trace = tu_src("traces/data/cg-16");
+  char *csv = NULL, *json = NULL;
+  const char *a1[] = { "compare", "-t", trace, "-p", "torus:4x4x4", "-s", "identity", "-s",
+                       "random", "--csv", NULL };
+  const char *a2[] = { "compare", "-t", trace, "-p", "torus:4x4x4", "-s", "identity", "-s",
+                       "random", "--json", NULL };
+  cr_assert_eq(tu_run(&csv, NULL, a1), 0);
+  cr_assert_eq(tu_run(&json, NULL, a2), 0);
+  int checked = 0;
+  g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
+  for (int l = 1; lines[l] && *lines[l]; l++) {
+    g_auto(GStrv) cells = g_strsplit(lines[l], ",", -1);
+    for (int k = 0; cells[k]; k++) {
+      char *end = NULL;
+      g_ascii_strtod(cells[k], &end);
+      if (*cells[k] && !*end && strpbrk(cells[k], ".eE")) {
+        assert_shortest(cells[k], "csv");
+        checked++;
+      }
+    }
+  }
+  GRegex *num = g_regex_new(" : (-?[0-9][0-9.eE+-]*)[,\n]", 0, 0, NULL);
+  GMatchInfo *m = NULL;
+  for (g_regex_match(num, json, 0, &m); g_match_info_matches(m); g_match_info_next(m, NULL)) {
+    g_autofree char *t = g_match_info_fetch(m, 1);
+    if (strpbrk(t, ".eE")) {
+      assert_shortest(t, "json");
+      checked++;
+    }
+  }
+  g_match_info_free(m);
+  g_regex_unref(num);
+  cr_assert_geq(checked, 40, "only %d numbers checked", checked);
+  g_free(csv);
+  g_free(json);
+  g_free(trace);
+}

@@ -136,8 +136,21 @@ Test(launch, host_names)
   char *f3 = tu_write_tmp("hosts3", "a\nb\nc\n");
   cr_assert_null(host_names_new(p, f3, &e));
   cr_assert(strstr(e->message, "3 host names, expected 4 (one per node of torus:2x2, in node "
-                               "order) or 2 (one per allocated node"), "%s", e->message);
+                               "order), 2 (one per allocated node, in allocation order) or 1 "
+                               "(every rank on one host)"), "%s", e->message);
   g_clear_error(&e);
+  /* one host for the whole job, as a launcher's hostfile writes it (Open
+   * MPI's slots, MPICH's host:N): every node, allocated or not, is it */
+  const char *one_host[] = { "solo\n", "solo slots=8 max_slots=16 # the laptop\n", "solo:8\n" };
+  for (size_t i = 0; i < G_N_ELEMENTS(one_host); i++) {
+    g_autofree char *f1 = tu_write_tmp("hosts1", one_host[i]);
+    h = host_names_new(p, f1, &e);
+    cr_assert_not_null(h, "%s: %s", one_host[i], e ? e->message : "");
+    for (int n = 0; n < 4; n++)
+      cr_assert_str_eq(host_names_get(h, n), "solo", "%s node %d", one_host[i], n);
+    host_names_free(h);
+    g_unlink(f1);
+  }
   /* two nodes under one name would put both nodes' ranks on one host */
   char *fdup = tu_write_tmp("hostsdup", "# names\nalpha\nbeta\n\nalpha # again\ndelta\n");
   cr_assert_null(host_names_new(p, fdup, &e));
@@ -147,8 +160,9 @@ Test(launch, host_names)
   g_clear_error(&e);
   char *fbad = tu_write_tmp("hostsbad", "a\nb c\n");
   cr_assert_null(host_names_new(p, fbad, &e));
-  cr_assert(g_str_has_suffix(strstr(e->message, ":2: 'b c'"), "(no spaces, commas, '=')"), "%s",
-            e->message);
+  cr_assert(g_str_has_suffix(strstr(e->message, ":2: 'b c'"),
+                             "expected one host name per line (no commas or '='; a hostfile's "
+                             "'host slots=N' or 'host:N' is read as host)"), "%s", e->message);
   g_clear_error(&e);
   const char *files[] = { f4, alloc, f2, f3, fdup, fbad };
   for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
@@ -396,4 +410,44 @@ Test(launch, mpich_hostfile, .timeout = 300)
 {
   const char *opts[] = { "-f", "FILE", "-launcher", "ssh", "-launcher-exec", "AGENT", NULL };
   launch(&mpi_mpich, "MAPSIM_HOST_APP_MPICH", "hostfile", opts);
+}
+
+/* A job on one machine: a names file of one line (here Open MPI's hostfile
+ * line for it) puts every node's ranks on that host, and mpirun runs the
+ * rankfile (each node's ranks on the host's first cores). */
+Test(launch, open_mpi_rankfile_one_host, .timeout = 300)
+{
+  const char *app = g_getenv("MAPSIM_HOST_APP");
+  if (!app)
+    cr_skip_test("MAPSIM_HOST_APP was not built (its MPI was not found when building)");
+  mpi_skip_unless_launcher_starts(&mpi_open_mpi, app);
+  job j;
+  job_make(&j, "openmpi-rankfile");
+  cr_assert(g_file_set_contents(j.hosts, "localhost slots=2\n", -1, NULL));
+  const char *args[] = { "export", "mapping", "-p", "torus:2x2", "--cores", "2", "-M", j.map,
+                         "--format", "openmpi-rankfile", "--hosts", j.hosts, "-o", j.file, NULL };
+  char *out = NULL, *err = NULL;
+  cr_assert_eq(tu_run(NULL, &err, args), 0, "%s", err);
+  g_free(err);
+  g_autofree char *rankfile = NULL;
+  cr_assert(g_file_get_contents(j.file, &rankfile, NULL, NULL));
+  cr_assert_str_eq(rankfile, "rank 0=localhost slot=0\nrank 1=localhost slot=0\n"
+                             "rank 2=localhost slot=1\nrank 3=localhost slot=0\n"
+                             "rank 4=localhost slot=0\nrank 5=localhost slot=1\n");
+  GPtrArray *a = mpi_argv(&mpi_open_mpi, 6, NULL);
+  const char *opts[] = { "--rankfile", j.file, "--mca", "btl", "self,tcp", app, NULL };
+  for (int i = 0; opts[i]; i++)
+    g_ptr_array_add(a, g_strdup(opts[i]));
+  g_ptr_array_add(a, NULL);
+  int rc = mpi_run((char **)a->pdata, &out, &err, NULL, NULL);
+  g_autofree char *shown = g_strjoinv(" ", (char **)a->pdata);
+  cr_assert_eq(rc, 0, "%s failed (%d):\n%s%s", shown, rc, out, err);
+  for (int r = 0; r < 6; r++) {
+    g_autofree char *line = g_strdup_printf("rank %d host ", r);
+    cr_assert(strstr(out, line), "%s: '%s' missing in\n%s", shown, line, out);
+  }
+  g_free(out);
+  g_free(err);
+  g_ptr_array_unref(a);
+  job_free(&j);
 }

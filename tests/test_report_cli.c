@@ -82,7 +82,7 @@ Test(report_cli, correlations_equal_the_textbook_formulas, .timeout = 240)
   g_auto(GStrv) head = g_strsplit(lines[0], ",", -1);
   int cp = column(head, "platform"), cx = column(head, "pre_hop_bytes"),
       cm = column(head, "pre_max_link_bytes"), cy = column(head, "makespan_s");
-  const char *plats[] = { "torus:4x4", "mesh:4x4" };
+  const char *plats[] = { "torus-4x4", "mesh-4x4" }; /* labels of the shorthands */
   const char *metrics[] = { "pre_hop_bytes", "pre_max_link_bytes" };
   int cols[] = { cx, cm };
   int checked = 0;
@@ -119,8 +119,8 @@ Test(report_cli, correlations_equal_the_textbook_formulas, .timeout = 240)
   cr_assert_eq(checked, 4);
   /* the verdict names a metric and its rho for each platform */
   g_autofree char *html = tu_read(out, "index.html");
-  cr_assert(strstr(html, " the ranking best on torus:4x4 (ρ = ") ||
-            strstr(html, "predicts the ranking well on torus:4x4"), "no verdict for torus:4x4");
+  cr_assert(strstr(html, " the ranking best on torus-4x4 (ρ = ") ||
+            strstr(html, "predicts the ranking well on torus-4x4"), "no verdict for torus-4x4");
 }
 
 /* Every figure the page names exists as PNG and SVG, the PNGs are PNGs,

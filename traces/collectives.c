@@ -190,7 +190,11 @@ static void build_chain(coll_op op, int P, int root, const int64_t *bytes, GArra
 }
 
 const coll_algo coll_algos[] = {
-  { "auto", 0xffffffffu, "the per-op default (see collectives.h)", NULL },
+  { "auto", 0xffffffffu,
+    "per op: binomial for rooted ops, dissemination for barrier, pairwise for alltoall and "
+    "reduce_scatter, chain for scans; allreduce and allgather recursive_doubling below "
+    G_STRINGIFY(COLL_AUTO_SHORT_BYTES) " bytes per rank (allgather: P a power of two), else ring",
+    NULL },
   { "binomial", ROOTED_TO_ALL | ROOTED_FROM_ALL,
     "binomial tree: ceil(log2 P) rounds, P-1 messages", build_binomial },
   { "linear", ROOTED_TO_ALL | ROOTED_FROM_ALL,

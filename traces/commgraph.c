@@ -498,15 +498,11 @@ double *commgraph_dense(const commgraph *g, int kind, GError **error)
   return d;
 }
 
-gboolean commgraph_save(const commgraph *g, int kind, const char *path, const progress *prog,
-                        GError **error)
+gboolean commgraph_write(const commgraph *g, int kind, gboolean mtx, FILE *f,
+                         const progress *prog)
 {
-  output *o = output_open(path, prog, error);
-  if (!o)
-    return FALSE;
-  FILE *f = output_stream(o);
   const int64_t *val = kind == 0 ? g->bytes : g->msgs;
-  if (g_str_has_suffix(path, ".mtx")) {
+  if (mtx) {
     int nnz = 0;
     for (int e = 0; e < g->nedges; e++)
       nnz += val && val[e] != 0;
@@ -518,24 +514,34 @@ gboolean commgraph_save(const commgraph *g, int kind, const char *path, const pr
       for (int e = g->xadj[i]; e < g->xadj[i + 1]; e++)
         if (val && val[e])
           fprintf(f, "%d %d %" G_GINT64_FORMAT "\n", i + 1, g->adj[e] + 1, val[e]);
-  } else {
-    /* dense: n^2 cells, so rows report progress and may be interrupted */
-    for (int i = 0; i < g->n && !output_stopped(o); i++) {
-      int e = g->xadj[i];
-      for (int j = 0; j < g->n; j++) {
-        int64_t v = 0;
-        if (e < g->xadj[i + 1] && g->adj[e] == j) {
-          v = val ? val[e] : 0;
-          e++;
-        }
-        if (j)
-          fputc(',', f);
-        fprintf(f, "%" G_GINT64_FORMAT, v);
-      }
-      fputc('\n', f);
-      progress_report(prog, "matrix rows", (uint64_t)i + 1, (uint64_t)g->n);
-    }
+    return TRUE;
   }
+  /* dense: n^2 cells, so rows report progress and may be interrupted */
+  for (int i = 0; i < g->n && !progress_stopped(prog); i++) {
+    int e = g->xadj[i];
+    for (int j = 0; j < g->n; j++) {
+      int64_t v = 0;
+      if (e < g->xadj[i + 1] && g->adj[e] == j) {
+        v = val ? val[e] : 0;
+        e++;
+      }
+      if (j)
+        fputc(',', f);
+      fprintf(f, "%" G_GINT64_FORMAT, v);
+    }
+    fputc('\n', f);
+    progress_report(prog, "matrix rows", (uint64_t)i + 1, (uint64_t)g->n);
+  }
+  return !progress_stopped(prog);
+}
+
+gboolean commgraph_save(const commgraph *g, int kind, const char *path, const progress *prog,
+                        GError **error)
+{
+  output *o = output_open(path, prog, error);
+  if (!o)
+    return FALSE;
+  commgraph_write(g, kind, g_str_has_suffix(path, ".mtx"), output_stream(o), prog);
   return output_commit(o, error);
 }
 

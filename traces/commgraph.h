@@ -19,6 +19,7 @@
 
 #include <glib.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "util/progress.h"
 
@@ -76,6 +77,11 @@ double *commgraph_dense(const commgraph *g, int kind, GError **error);
  * and stops when it says so. */
 gboolean commgraph_save(const commgraph *g, int kind, const char *path, const progress *prog,
                         GError **error);
+
+/* The same text to an open stream (a terminal, a pipe): dense CSV, or
+ * MatrixMarket when `mtx`. FALSE when `prog` said stop before the end. */
+gboolean commgraph_write(const commgraph *g, int kind, gboolean mtx, FILE *f,
+                         const progress *prog);
 
 /* Sums over all edges. */
 int64_t commgraph_total_bytes(const commgraph *g);

@@ -6,6 +6,7 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
 #include <unistd.h>
@@ -66,12 +67,13 @@ static const common_opt common_opts[] = {
   { CLI_OPT_PLATFORMS, "platform", 'p', ARG_STRV, AT(platforms), 0, 0,
     "Platform file or shorthand (repeatable)", "P", NULL },
   { CLI_OPT_SET, "set", 0, ARG_STRV, AT(sets), 0, 0,
-    "Override a platform key, e.g. linktype.optical.bandwidth=62.5e9 (repeatable)",
+    "Override a platform key (repeatable), e.g. linktype.optical.bandwidth=62.5e9: values in "
+    "the platform file's units (bandwidth bytes/s, latency and overheads s, sizes bytes)",
     "GROUP.KEY=VALUE", NULL },
-  { CLI_OPT_SET, "preset", 0, ARG_KEY, AT(sets), 0, 0,
+  { CLI_OPT_RULES, "preset", 0, ARG_KEY, AT(sets), 0, 0,
     "Protocol and routing choices: mapsim (default) or simgrid (SMPI's; the options below "
     "override it)", "NAME", "platform.preset" },
-  { CLI_OPT_SET, "tie", 0, ARG_KEY, AT(sets), 0, 0,
+  { CLI_OPT_RULES, "tie", 0, ARG_KEY, AT(sets), 0, 0,
     "Torus ring tie rule: positive (default: + at distance n/2) or simgrid (- from n/2)",
     "RULE", "routing.tie" },
   { CLI_OPT_PROTOCOL, "eager-limit", 0, ARG_KEY, AT(sets), 0, 0,
@@ -365,13 +367,29 @@ gboolean cli_parse(int *argc, char ***argv, const char *name, const char *usage,
     }
     g_array_append_val(shared, e);
   }
+  gboolean help = FALSE;
+  GOptionEntry help_entry = { "help", 'h', 0, G_OPTION_ARG_NONE, &help, "Show this help", NULL };
+  g_array_append_val(shared, help_entry);
   g_option_group_add_entries(group, (const GOptionEntry *)(void *)shared->data);
   g_option_context_set_main_group(ctx, group);
+  /* the help is printed here, not by GLib: in the C locale GLib would turn
+   * its "[OPTION…]" into "[OPTION?]" */
+  g_option_context_set_help_enabled(ctx, FALSE);
   GError *e = NULL;
   gboolean ok = g_option_context_parse(ctx, argc, argv, &e);
   if (!ok) {
     fprintf(stderr, "mapsim %s: %s (see mapsim %s --help)\n", name, e->message, name);
     g_error_free(e);
+  } else if (help) {
+    g_autofree char *text = g_option_context_get_help(ctx, TRUE, NULL);
+    g_auto(GStrv) parts = g_strsplit(text, "\u2026", -1);
+    g_autofree char *ascii = g_strjoinv("...", parts);
+    fputs(ascii, stdout);
+    fflush(stdout);
+    g_option_context_free(ctx);
+    g_array_free(shared, TRUE);
+    cli_common_clear(c);
+    exit(STATUS_OK);
   }
   g_option_context_free(ctx);
   g_array_free(shared, TRUE);

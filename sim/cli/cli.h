@@ -82,13 +82,14 @@ enum {
   CLI_OPT_COLLECTIVES = 1u << 17, /* --collectives SPEC */
   CLI_OPT_TRACES = 1u << 18,    /* --trace/-t T, repeatable */
   CLI_OPT_MATRICES = 1u << 19,  /* --matrix/-m M and --counts/-c C, repeatable */
-  CLI_OPT_SET = 1u << 20,       /* --set GROUP.KEY=VALUE, repeatable; --preset, --tie */
+  CLI_OPT_SET = 1u << 20,       /* --set GROUP.KEY=VALUE, repeatable */
   CLI_OPT_MEMORY = 1u << 21,    /* --max-memory SIZE (every subcommand has it) */
   CLI_OPT_PROTOCOL = 1u << 22,  /* --eager-limit, --eager-start, --handshake, --envelope,
                                    --sharing, --send-overhead, --recv-overhead */
+  CLI_OPT_RULES = 1u << 23,     /* --preset, --tie (routes and protocol: not for drawing) */
 };
 #define CLI_OPT_GRAPH (CLI_OPT_MATRIX | CLI_OPT_COUNTS | CLI_OPT_TRACE)
-#define CLI_OPT_PLACE (CLI_OPT_PLATFORM | CLI_OPT_ALLOC | CLI_OPT_CORES | CLI_OPT_SET)
+#define CLI_OPT_PLACE (CLI_OPT_PLATFORM | CLI_OPT_ALLOC | CLI_OPT_CORES | CLI_OPT_SET | CLI_OPT_RULES)
 
 /* Values of the shared options (unset: NULL / 0 / defaults below). */
 typedef struct cli_common {

@@ -96,8 +96,7 @@ int cmd_commstats(int argc, char **argv)
                  "         korndoerfer2021 computes its Tables 2 and 3 with)\n"
                  "  SP(k)  split fraction: 1 - the share of S inside the diagonal k x k blocks of\n"
                  "         consecutive ranks\n"
-                 "A trace gives both the message-count and the byte matrix; exact formulae in\n"
-                 "traces/commstats.h.\n\n"
+                 "A trace gives both the message-count and the byte matrix.\n\n"
                  "Examples:\n  mapsim commstats --matrix tests/data/maplib/cg.p2p.count.csv --json\n"
                  "  mapsim commstats --trace traces/data/ring-8/traces.otf2 --split 2",
                  CLI_OPT_MATRIX | CLI_OPT_TRACE | CLI_OPT_JSON, &c, entries))

@@ -349,7 +349,7 @@ int cmd_compare(int argc, char **argv)
                  "    -s identity -s random -s hilbert -s greedy+wh -s scotch\n"
                  "  mapsim compare -m tests/data/maplib/cg.p2p.size.csv -m tests/data/maplib/amg.p2p.size.csv \\\n"
                  "    -p torus:4x4x4 -s identity -s greedy+wh -s scotch --csv",
-                 CLI_OPT_PLATFORMS | CLI_OPT_ALLOC | CLI_OPT_CORES | CLI_OPT_SET | CLI_OPT_TRACES |
+                 CLI_OPT_PLATFORMS | CLI_OPT_ALLOC | CLI_OPT_CORES | CLI_OPT_SET | CLI_OPT_RULES | CLI_OPT_TRACES |
                  CLI_OPT_MATRICES | CLI_OPT_STRATEGIES | CLI_OPT_SEED | CLI_OPT_MODEL |
                  CLI_OPT_REPLAY | CLI_OPT_PROTOCOL | CLI_OPT_COLLECTIVES | CLI_OPT_THREADS | CLI_OPT_PROGRESS |
                  CLI_OPT_JSON | CLI_OPT_CSV, &c, entries))

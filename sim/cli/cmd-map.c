@@ -178,7 +178,8 @@ int cmd_map(int argc, char **argv)
       "File -o writes: mapsim (default) or a launcher's (listed below)", "F" },
     { "hosts", 0, 0, G_OPTION_ARG_STRING, &hosts,
       "Host names of a launcher file: a pattern with the node id (node-%d, nid%05d; default "
-      LAUNCH_DEFAULT_HOSTS ") or a file, one name per node or per allocated node", "SPEC" },
+      LAUNCH_DEFAULT_HOSTS ") or a file, one name per node, per allocated node, or one for all "
+      "(a hostfile's 'host slots=N' lines do)", "SPEC" },
     { NULL },
   };
   int status = 2;

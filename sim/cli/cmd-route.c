@@ -58,7 +58,7 @@ int cmd_route(int argc, char **argv)
                  "The links a message takes from node SRC to node DST (ids, or coordinates x,y,z).",
                  "Example:\n  mapsim route --platform haec:4x4x4 0 63\n  mapsim route --platform torus:4x4x4 0,0,0 2,3,1\n"
                  "  mapsim route --platform torus:4x4x4 2,0,0 0,0,0 --tie simgrid",
-                 CLI_OPT_PLATFORM | CLI_OPT_SET | CLI_OPT_JSON, &c, NULL))
+                 CLI_OPT_PLATFORM | CLI_OPT_SET | CLI_OPT_RULES | CLI_OPT_JSON, &c, NULL))
     goto out;
   if (argc != 3) {
     fprintf(stderr, "mapsim route: expected two nodes SRC DST (see mapsim route --help)\n");

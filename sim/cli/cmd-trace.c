@@ -1,5 +1,6 @@
 /* cmd-trace.c - `mapsim trace info|matrix`: facts about an OTF2 trace and
  * its communication matrix. */
+#include <errno.h>
 #include <json-glib/json-glib.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "sim/cli/cli.h"
 #include "sim/replay.h"
 #include "traces/trace.h"
+#include "util/status.h"
 
 #define MEMBER_INT(b, name, v) \
   do { json_builder_set_member_name(b, name); json_builder_add_int_value(b, (gint64)(v)); } while (0)
@@ -153,7 +155,8 @@ static int trace_matrix(int argc, char **argv)
   char *kind = NULL, *out = NULL, *algo = NULL;
   const GOptionEntry entries[] = {
     { "kind", 'k', 0, G_OPTION_ARG_STRING, &kind, "count or bytes (default bytes)", "K" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Output .csv (dense, MapLib layout) or .mtx", "M" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out,
+      "Output .csv (dense, MapLib layout) or .mtx (default: the CSV on standard output)", "M" },
     { "collectives", 0, 0, G_OPTION_ARG_STRING, &algo,
       "Add collectives expanded with algorithm ALGO (auto, binomial, ring, ...)", "ALGO" },
     { NULL },
@@ -165,28 +168,30 @@ static int trace_matrix(int argc, char **argv)
   cli_common c;
   if (!cli_parse(&argc, &argv, "trace matrix", "TRACE", "The communication matrix of a trace "
                  "(row = sender, column = receiver).",
-                 "Example:\n  mapsim trace matrix traces/data/cg-16 --kind count -o M.csv",
+                 "Examples:\n  mapsim trace matrix traces/data/ring-8\n"
+                 "  mapsim trace matrix traces/data/cg-16 --kind count -o M.csv",
                  CLI_OPT_PROGRESS, &c, entries))
     goto out;
   int k = kind == NULL || strcmp(kind, "bytes") == 0 ? 0 : strcmp(kind, "count") == 0 ? 1 : -1;
-  if (k < 0 || argc != 2 || out == NULL) {
+  if (k < 0 || argc != 2) {
     g_set_error(&e, TRACE_ERROR, TRACE_ERROR_IO, "%s",
                 k < 0 ? "--kind: expected count or bytes"
-                      : argc != 2 ? "trace matrix: expected one TRACE argument"
-                                  : "--output: missing, expected -o M.csv or M.mtx");
+                      : "trace matrix: expected one TRACE argument");
     status = cli_fail(e);
     goto out;
   }
   t = cli_read_trace(argv[1], &e);
   if (t)
     g = trace_commgraph(t, algo != NULL, algo, &e);
-  gboolean saved = g && commgraph_save(g, k, out, cli_progress(&c), &e);
+  const progress *prog = cli_progress(&c);
+  gboolean saved = g && (out ? commgraph_save(g, k, out, prog, &e)
+                             : commgraph_write(g, k, FALSE, stdout, prog));
   cli_progress_end();
-  if (!saved) {
-    status = cli_fail(e);
-    goto out;
-  }
-  status = 0;
+  if (g && !out && fflush(stdout) != 0)
+    g_set_error(&e, G_FILE_ERROR, G_FILE_ERROR_IO, "standard output: %s", g_strerror(errno));
+  if (progress_stopped(prog) && !e)
+    g_set_error(&e, STATUS_ERROR, STATUS_ERROR_INTERRUPTED, "interrupted");
+  status = saved && !e ? 0 : cli_fail(e);
 out:
   commgraph_free(g);
   trace_free(t);
@@ -204,7 +209,7 @@ int cmd_trace(int argc, char **argv)
     return trace_matrix(argc - 1, argv + 1);
   if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
     printf("Usage: mapsim trace info TRACE [--json]\n"
-           "       mapsim trace matrix TRACE --kind count|bytes -o M.csv|M.mtx [--collectives ALGO]\n"
+           "       mapsim trace matrix TRACE [--kind count|bytes] [-o M.csv|M.mtx] [--collectives ALGO]\n"
            "Collective algorithms:\n");
     for (int i = 0; i < coll_nalgos; i++)
       printf("  %-20s %s\n", coll_algos[i].name, coll_algos[i].summary);

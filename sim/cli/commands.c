@@ -13,7 +13,7 @@ const cli_command cli_commands[] = {
   { "map", "place ranks with a strategy pipeline; metrics before and after", cmd_map },
   { "strategies", "list the mapping strategies, their papers and options", cmd_strategies },
   { "simulate", "replay a trace on the modeled network: simulated time, pre/post metrics", cmd_simulate },
-  { "compare", "one trace, several platforms and strategies: pre/post metrics side by side", cmd_compare },
+  { "compare", "traces or matrices (repeatable) x platforms x strategies: ranked, pre/post side by side", cmd_compare },
   { "show", "draw a small platform with a mapping's ranks and link loads (teaching)", cmd_show },
   { "study", "a study file: inputs x platforms x strategies x models x seeds, resumable, results and report", cmd_study },
   { "plot", "one run's link loads on the topology, per direction, and its matrix (PNG, SVG)", cmd_plot },

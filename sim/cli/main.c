@@ -14,7 +14,39 @@ static void usage(FILE *out)
                "Subcommands:\n");
   for (int i = 0; i < cli_ncommands; i++)
     fprintf(out, "  %-12s %s\n", cli_commands[i].name, cli_commands[i].summary);
-  fprintf(out, "\n`mapsim SUBCOMMAND --help` explains each one, with an example.\n");
+  fprintf(out, "\n`mapsim help SUBCOMMAND` (or `mapsim SUBCOMMAND --help`) explains each one, "
+               "with examples.\n");
+}
+
+static const cli_command *find_command(const char *name)
+{
+  for (int i = 0; i < cli_ncommands; i++)
+    if (strcmp(name, cli_commands[i].name) == 0)
+      return &cli_commands[i];
+  return NULL;
+}
+
+static int unknown_command(const char *name)
+{
+  fprintf(stderr, "mapsim: unknown subcommand '%s', expected one of:", name);
+  for (int i = 0; i < cli_ncommands; i++)
+    fprintf(stderr, " %s", cli_commands[i].name);
+  fprintf(stderr, "\n");
+  return 2;
+}
+
+/* `mapsim help SUBCOMMAND [VERB]`: the subcommand's own --help. */
+static int help(int argc, char **argv)
+{
+  if (argc < 3) {
+    usage(stdout);
+    return 0;
+  }
+  const cli_command *cmd = find_command(argv[2]);
+  if (!cmd)
+    return unknown_command(argv[2]);
+  char *args[] = { argv[2], argc > 3 ? argv[3] : "--help", argc > 3 ? "--help" : NULL, NULL };
+  return cmd->run(argc > 3 ? 3 : 2, args);
 }
 
 int main(int argc, char **argv)
@@ -25,7 +57,9 @@ int main(int argc, char **argv)
     return 2;
   }
   const char *name = argv[1];
-  if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+  if (strcmp(name, "help") == 0)
+    return help(argc, argv);
+  if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
     usage(stdout);
     return 0;
   }
@@ -33,21 +67,15 @@ int main(int argc, char **argv)
     printf("mapsim 0.1.0\n");
     return 0;
   }
+  const cli_command *cmd = find_command(name);
+  if (!cmd)
+    return unknown_command(name);
   cli_install_signals();
-  for (int i = 0; i < cli_ncommands; i++) {
-    if (strcmp(name, cli_commands[i].name) != 0)
-      continue;
-    int status = cli_commands[i].run(argc - 1, argv + 1);
-    if (cli_interrupted() && status != STATUS_INTERRUPTED) {
-      output_abort_all();
-      fprintf(stderr, "mapsim: interrupted\n");
-      status = STATUS_INTERRUPTED;
-    }
-    return status;
+  int status = cmd->run(argc - 1, argv + 1);
+  if (cli_interrupted() && status != STATUS_INTERRUPTED) {
+    output_abort_all();
+    fprintf(stderr, "mapsim: interrupted\n");
+    status = STATUS_INTERRUPTED;
   }
-  fprintf(stderr, "mapsim: unknown subcommand '%s', expected one of:", name);
-  for (int i = 0; i < cli_ncommands; i++)
-    fprintf(stderr, " %s", cli_commands[i].name);
-  fprintf(stderr, "\n");
-  return 2;
+  return status;
 }

@@ -115,10 +115,10 @@ gboolean rep_write_correlations(const study *s, GPtrArray *cs, const char *dir, 
     }
     g_string_append_printf(o, "%d,", c->n);
     if (!isnan(c->rho))
-      g_string_append_printf(o, "%.17g", c->rho);
+      text_double(o, c->rho);
     g_string_append_c(o, ',');
     if (!isnan(c->r))
-      g_string_append_printf(o, "%.17g", c->r);
+      text_double(o, c->r);
     g_string_append_c(o, ',');
     csv_cell(o, c->why ? c->why : "");
     g_string_append_c(o, '\n');
