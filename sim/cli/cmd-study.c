@@ -13,37 +13,64 @@
 #include "sim/report/report.h"
 #include "sim/study.h"
 
-/* The built-in demo: the bundled traces on the paper's three platforms. */
-static const char demo_study[] =
-  "# The built-in demo study (mapsim study --demo): the bundled traces on the\n"
-  "# three 4x4x4 platforms of korndoerfer2021 (mesh, torus, HAEC Box) with the\n"
-  "# main strategies. Communication only (compute-scale 0), links shared by\n"
-  "# concurrent messages (model flow), so that the mapping shows in the time.\n"
-  "# Copy it (mapsim study --show-demo > my.ini) and edit it for your own study.\n"
-  "[study]\n"
-  "name = demo: the bundled traces on the paper's 4x4x4 platforms\n"
-  "traces = traces/data/stencil3d-64; traces/data/cg-16; traces/data/alltoall-16; "
-  "traces/data/ring-8\n"
-  "platforms = configs/mesh-4x4x4.ini; configs/torus-4x4x4.ini; configs/haec-4x4x4.ini\n"
-  "strategies = identity; random; hilbert; morton; greedy; greedy+wh; greedy+wh+mc; kl; scotch\n"
-  "models = flow\n"
-  "compute-scale = 0\n"
-  "\n"
-  "[report]\n"
-  "time = makespan_s\n"
-  "links = stencil3d-64\n";
-
-/* Where the bundled traces and configs are: $MAPSIM_DATA, the source tree
- * this binary was built from, or the installed data folder. */
+/* Where the bundled traces and configs are: $MAPSIM_DATA; the data folder
+ * installed next to this binary (BIN/../share/mapsim, wherever the install
+ * was moved); the source tree it was built from; the configured data
+ * folder. */
 static char *data_root(void)
 {
   const char *env = g_getenv("MAPSIM_DATA");
   if (env && *env)
-    return g_strdup(env);
+    return g_canonicalize_filename(env, NULL);
+  g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+  g_autofree char *bin = exe ? g_path_get_dirname(exe) : NULL;
+  g_autofree char *installed = bin ? g_build_filename(bin, "..", "share", "mapsim", NULL) : NULL;
+  g_autofree char *probe = installed ? g_build_filename(installed, "traces", "data", NULL) : NULL;
+  if (probe && g_file_test(probe, G_FILE_TEST_IS_DIR))
+    return g_canonicalize_filename(installed, NULL);
   g_autofree char *src = g_build_filename(MAPSIM_SOURCE_ROOT, "traces", "data", NULL);
   if (g_file_test(src, G_FILE_TEST_IS_DIR))
     return g_strdup(MAPSIM_SOURCE_ROOT);
   return g_strdup(MAPSIM_DATADIR);
+}
+
+/* The built-in demo: the bundled traces on the paper's three platforms,
+ * with absolute paths into `root` (data_root), so that a copy works in any
+ * folder. Caller frees. */
+static char *demo_study(const char *root)
+{
+  static const char *const traces[] = { "stencil3d-64", "cg-16", "alltoall-16", "ring-8" };
+  static const char *const platforms[] = { "mesh-4x4x4", "torus-4x4x4", "haec-4x4x4" };
+  GString *s = g_string_new(
+      "# The built-in demo study (mapsim study --demo): the bundled traces on the\n"
+      "# three 4x4x4 platforms of korndoerfer2021 (mesh, torus, HAEC Box) with the\n"
+      "# main strategies. Communication only (compute-scale 0), links shared by\n"
+      "# concurrent messages (model flow), so that the mapping shows in the time.\n"
+      "# Copy it (mapsim study --show-demo > my.ini) and edit it for your own study:\n"
+      "# the paths below are absolute, so the copy runs from any folder; your own\n"
+      "# relative paths are taken from the study file's folder.\n"
+      "[study]\n"
+      "name = demo: the bundled traces on the paper's 4x4x4 platforms\n"
+      "traces = ");
+  for (size_t i = 0; i < G_N_ELEMENTS(traces); i++) {
+    g_autofree char *path = g_build_filename(root, "traces", "data", traces[i], NULL);
+    g_string_append_printf(s, "%s%s", i ? "; " : "", path);
+  }
+  g_string_append(s, "\nplatforms = ");
+  for (size_t i = 0; i < G_N_ELEMENTS(platforms); i++) {
+    g_autofree char *file = g_strconcat(platforms[i], ".ini", NULL);
+    g_autofree char *path = g_build_filename(root, "configs", file, NULL);
+    g_string_append_printf(s, "%s%s", i ? "; " : "", path);
+  }
+  g_string_append(s, "\nstrategies = identity; random; hilbert; morton; greedy; greedy+wh; "
+                     "greedy+wh+mc; kl; scotch\n"
+                     "models = flow\n"
+                     "compute-scale = 0\n"
+                     "\n"
+                     "[report]\n"
+                     "time = makespan_s\n"
+                     "links = stencil3d-64\n");
+  return g_string_free(s, FALSE);
 }
 
 /* The mapsim binary the batch tasks run. */
@@ -212,7 +239,8 @@ static int run(const cli_common *c, study_args *a, const char *file)
     s = study_load(merge_ini, NULL, NULL, &e);
   } else if (a->demo) {
     root = data_root();
-    s = study_load("demo", demo_study, root, &e);
+    g_autofree char *text = demo_study(root);
+    s = study_load("demo", text, root, &e);
   } else {
     s = study_load(file, NULL, NULL, &e);
   }
@@ -357,7 +385,8 @@ int cmd_study(int argc, char **argv)
                  CLI_OPT_THREADS | CLI_OPT_PROGRESS, &c, entries))
     goto out;
   if (a.show_demo) {
-    fputs(demo_study, stdout);
+    g_autofree char *root = data_root(), *text = demo_study(root);
+    fputs(text, stdout);
     status = 0;
     goto out;
   }
