@@ -1,6 +1,7 @@
 #!/bin/sh
-# demo.sh - the five-minute tour (run by `./setup demo`): the paper's three
-# 4x4x4 platforms, a bundled trace, and where its ranks should live.
+# demo.sh - the five-minute tour, `sh demo.sh` after a build (`./setup demo`
+# runs the demo study instead): the paper's three 4x4x4 platforms, a bundled
+# trace, and where its ranks should live.
 set -eu
 cd "$(dirname "$0")"
 M=build/mapsim
