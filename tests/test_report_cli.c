@@ -382,7 +382,7 @@ Test(report_cli, ties_verdicts_and_undefined_correlations, .timeout = 240)
   const char *args[] = { "study", file, "-o", out, "-q", NULL };
   cr_assert_eq(tu_run(&so, &se, args), 0, "%s%s", so, se);
   /* the console ranking shows the tie too */
-  cr_assert(g_regex_match_simple("torus:4x4x4 +greedy -79.9% +random -39.8% +=3 identity +=3 "
+  cr_assert(g_regex_match_simple("torus-4x4x4 +greedy -79.9% +random -39.8% +=3 identity +=3 "
                                  "sweep 0%", so, 0, 0), "%s", so);
   g_free(so);
   g_free(se);
@@ -433,8 +433,8 @@ Test(report_cli, plot_draws_study_cells_on_one_scale, .timeout = 120)
   g_autofree char *file = tu_data("studies/y_grid.ini");
   for (int own = 0; own < 2; own++) {
     char *err = NULL;
-    const char *args[] = { "plot", "--study", file, "--cell", "cg-16,torus:4x4x4,identity",
-                           "--cell", "cg-16,torus:4x4x4,random", "-o", dir,
+    const char *args[] = { "plot", "--study", file, "--cell", "cg-16,torus-4x4x4,identity",
+                           "--cell", "cg-16,torus-4x4x4,random", "-o", dir,
                            own ? "--scale" : NULL, "own", NULL };
     cr_assert_eq(tu_run(NULL, &err, args), 0, "%s", err);
     g_free(err);
@@ -444,7 +444,7 @@ Test(report_cli, plot_draws_study_cells_on_one_scale, .timeout = 120)
     cr_assert(svg_has_color(rnd, plot_heat(1.0)) == (own == 1), "own %d", own);
   }
   char *err = NULL;
-  const char *bad[] = { "plot", "--study", file, "--cell", "cg-16,torus:4x4x4,nope", "-o", dir,
+  const char *bad[] = { "plot", "--study", file, "--cell", "cg-16,torus-4x4x4,nope", "-o", dir,
                         NULL };
   cr_assert_eq(tu_run(NULL, &err, bad), 2);
   cr_assert_not_null(strstr(err, "no strategy nope in"), "%s", err);

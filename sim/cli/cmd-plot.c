@@ -167,7 +167,7 @@ int cmd_plot(int argc, char **argv)
                  "tests/data/runs/y_cg16_random_haec.json -o figures   # one colour scale\n"
                  "  mapsim plot tests/data/runs/y_cg_torus_metrics.json -o figures\n"
                  "  mapsim plot --study tests/data/studies/y_grid.ini --cell "
-                 "cg-16,torus:4x4x4,identity --cell cg-16,torus:4x4x4,random -o figures",
+                 "cg-16,torus-4x4x4,identity --cell cg-16,torus-4x4x4,random -o figures",
                  CLI_OPT_PLATFORM | CLI_OPT_SET | CLI_OPT_GRAPH | CLI_OPT_COLLECTIVES, &c, entries))
     goto out;
   int nruns = argc - 1;
