@@ -14,8 +14,11 @@
  *   [model]         router_delay, eager_threshold, handshake = rts-cts | sync,
  *                   send_overhead, recv_overhead, packet_size, packet_header,
  *                   envelope, sharing = fair | latency, eager_start = send | match
- * Relative file names are relative to the INI file. Unknown groups or keys
- * and groups or keys given twice are errors (they are usually typos). Full reference: configs/README.md.
+ * Numbers may carry units (util/units.h): bandwidth = 100Gbit/s, latency =
+ * 10ps, eager_threshold = 64KiB. Relative file names are relative to the
+ * INI file. Unknown groups or keys and groups or keys given twice are
+ * errors (they are usually typos), named with the nearest valid one.
+ * Full reference: configs/README.md.
  */
 #include "routing/platform-private.h"
 
@@ -25,6 +28,7 @@
 #include <string.h>
 
 #include "util/budget.h"
+#include "util/suggest.h"
 
 typedef struct {
   const char *path;
@@ -43,48 +47,77 @@ static const char *const known_keys[][12] = {
     "packet_size", "packet_header", "envelope", "sharing", "eager_start", NULL },
 };
 
+static const char *const linktype_keys[] = { "linktype.NAME", "bandwidth", "latency", NULL };
+
+/* The numbers of [model] with their quantity and smallest value; the one
+ * table the reader and platform_key_quantity use. */
+static const struct {
+  const char *key;
+  units_quantity q;
+  gboolean integer;
+  double min;
+  size_t off;
+} model_numbers[] = {
+  { "router_delay", UNITS_TIME, FALSE, 0, G_STRUCT_OFFSET(platform_model, router_delay) },
+  { "send_overhead", UNITS_TIME, FALSE, 0, G_STRUCT_OFFSET(platform_model, send_overhead) },
+  { "recv_overhead", UNITS_TIME, FALSE, 0, G_STRUCT_OFFSET(platform_model, recv_overhead) },
+  { "eager_threshold", UNITS_SIZE, TRUE, 0, G_STRUCT_OFFSET(platform_model, eager_threshold) },
+  { "packet_size", UNITS_SIZE, TRUE, 1, G_STRUCT_OFFSET(platform_model, packet_size) },
+  { "packet_header", UNITS_SIZE, TRUE, 0, G_STRUCT_OFFSET(platform_model, packet_header) },
+  { "envelope", UNITS_SIZE, TRUE, 0, G_STRUCT_OFFSET(platform_model, envelope) },
+};
+
+/* The known keys of `group` (entry 0 is the group's name), or NULL. */
+static const char *const *group_keys(const char *group)
+{
+  if (g_str_has_prefix(group, "linktype."))
+    return linktype_keys;
+  for (size_t i = 0; i < G_N_ELEMENTS(known_keys); i++)
+    if (strcmp(known_keys[i][0], group) == 0)
+      return known_keys[i];
+  return NULL;
+}
+
+/* " (did you mean PREFIXNAME?)" or "" */
+static char *did_you_mean(const char *word, const char *const *names, int n, const char *prefix)
+{
+  suggestion sg;
+  suggestion_init(&sg, word);
+  for (int i = 0; n < 0 ? names[i] != NULL : i < n; i++)
+    suggestion_add(&sg, names[i]);
+  const char *near = suggestion_best(&sg);
+  return near ? g_strdup_printf(" (did you mean %s%s?)", prefix, near) : g_strdup("");
+}
+
 static gboolean check_keys(ini_ctx *c, GError **error)
 {
   gsize ngroups = 0;
   char **groups = g_key_file_get_groups(c->kf, &ngroups);
   gboolean ok = TRUE;
   for (gsize g = 0; g < ngroups && ok; g++) {
-    if (g_str_has_prefix(groups[g], "linktype.")) {
-      char **keys = g_key_file_get_keys(c->kf, groups[g], NULL, NULL);
-      for (int k = 0; keys && keys[k] && ok; k++)
-        if (strcmp(keys[k], "bandwidth") && strcmp(keys[k], "latency")) {
-          g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
-                      "%s: [%s] %s: unknown key, expected bandwidth or latency", c->path,
-                      groups[g], keys[k]);
-          ok = FALSE;
-        }
-      g_strfreev(keys);
-      continue;
-    }
-    const char *const *known = NULL;
-    for (size_t i = 0; i < G_N_ELEMENTS(known_keys); i++)
-      if (strcmp(known_keys[i][0], groups[g]) == 0)
-        known = known_keys[i];
+    const char *const *known = group_keys(groups[g]);
     if (!known) {
+      const char *names[G_N_ELEMENTS(known_keys)];
+      for (size_t i = 0; i < G_N_ELEMENTS(known_keys); i++)
+        names[i] = known_keys[i][0];
+      g_autofree char *hint = did_you_mean(groups[g], names, G_N_ELEMENTS(names), "");
       g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
-                  "%s: [%s]: unknown group, expected platform, topology, linktype.NAME, links, "
-                  "nodes, allocation, routing or model", c->path, groups[g]);
+                  "%s: [%s]: unknown group%s, expected platform, topology, linktype.NAME, links, "
+                  "nodes, allocation, routing or model", c->path, groups[g], hint);
       ok = FALSE;
       break;
     }
     char **keys = g_key_file_get_keys(c->kf, groups[g], NULL, NULL);
     for (int k = 0; keys && keys[k] && ok; k++) {
-      gboolean found = FALSE;
-      for (int i = 1; known[i]; i++)
-        found = found || strcmp(known[i], keys[k]) == 0;
-      if (!found) {
-        char *list = g_strjoinv(", ", (char **)(known + 1));
-        g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
-                    "%s: [%s] %s: unknown key, expected one of %s", c->path, groups[g], keys[k],
-                    list);
-        g_free(list);
-        ok = FALSE;
-      }
+      if (g_strv_contains(known + 1, keys[k]))
+        continue;
+      char *list = g_strjoinv(", ", (char **)(known + 1));
+      g_autofree char *hint = did_you_mean(keys[k], known + 1, -1, "");
+      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                  "%s: [%s] %s: unknown key%s, expected one of %s", c->path, groups[g], keys[k],
+                  hint, list);
+      g_free(list);
+      ok = FALSE;
     }
     g_strfreev(keys);
   }
@@ -92,26 +125,53 @@ static gboolean check_keys(ini_ctx *c, GError **error)
   return ok;
 }
 
-/* A number key; `present` tells whether it was there. */
-static gboolean get_double(ini_ctx *c, const char *group, const char *key, double *out,
-                           gboolean *present, GError **error)
+gboolean platform_key_quantity(const char *key, units_quantity *q)
 {
-  char *s = g_key_file_get_value(c->kf, group, key, NULL);
+  const char *dot = strrchr(key, '.');
+  if (!dot) {
+    for (int i = 0; i < platform_nshorthand_params; i++)
+      if (strcmp(platform_shorthand_params[i].key, key) == 0) {
+        *q = platform_shorthand_params[i].quantity;
+        return platform_shorthand_params[i].number;
+      }
+    return FALSE;
+  }
+  g_autofree char *group = g_strndup(key, (gsize)(dot - key));
+  const char *name = dot + 1;
+  if (g_str_has_prefix(group, "linktype.") && (strcmp(name, "bandwidth") == 0 ||
+                                               strcmp(name, "latency") == 0)) {
+    *q = strcmp(name, "bandwidth") == 0 ? UNITS_BANDWIDTH : UNITS_TIME;
+    return TRUE;
+  }
+  if (strcmp(group, "nodes") == 0 && strcmp(name, "cores") == 0) {
+    *q = UNITS_NUMBER;
+    return TRUE;
+  }
+  for (size_t i = 0; strcmp(group, "model") == 0 && i < G_N_ELEMENTS(model_numbers); i++)
+    if (strcmp(model_numbers[i].key, name) == 0) {
+      *q = model_numbers[i].q;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* A number key of quantity q (units.h); `present` tells whether it was
+ * there. */
+static gboolean get_double(ini_ctx *c, const char *group, const char *key, units_quantity q,
+                           double *out, gboolean *present, GError **error)
+{
+  g_autofree char *s = g_key_file_get_value(c->kf, group, key, NULL);
   if (present)
     *present = s != NULL;
   if (!s)
     return TRUE;
-  char *end;
-  errno = 0;
-  double v = g_ascii_strtod(g_strstrip(s), &end);
-  gboolean ok = !errno && end != s && *end == '\0' && isfinite(v);
-  if (!ok)
-    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
-                "%s: [%s] %s = '%s': expected a number", c->path, group, key, s);
-  else
-    *out = v;
-  g_free(s);
-  return ok;
+  GError *e = NULL;
+  if (units_parse(s, q, out, &e))
+    return TRUE;
+  g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE, "%s: [%s] %s = %s", c->path, group,
+              key, e->message);
+  g_error_free(e);
+  return FALSE;
 }
 
 static char *resolve(ini_ctx *c, const char *file)
@@ -129,8 +189,8 @@ static gboolean read_linktypes(ini_ctx *c, platform *p, GError **error)
     double bw = 0, lat = 0;
     gboolean has_bw, has_lat;
     char *where = g_strdup_printf("%s: [%s]", c->path, groups[g]);
-    ok = get_double(c, groups[g], "bandwidth", &bw, &has_bw, error) &&
-         get_double(c, groups[g], "latency", &lat, &has_lat, error);
+    ok = get_double(c, groups[g], "bandwidth", UNITS_BANDWIDTH, &bw, &has_bw, error) &&
+         get_double(c, groups[g], "latency", UNITS_TIME, &lat, &has_lat, error);
     if (ok && (!has_bw || !has_lat)) {
       g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
                   "%s: missing %s, expected bandwidth (bytes/s) and latency (s)", where,
@@ -329,30 +389,22 @@ out:
 
 static gboolean read_model(ini_ctx *c, platform *p, GError **error)
 {
-  static const struct { const char *key; gboolean integer; double min; size_t off; } fields[] = {
-    { "router_delay", FALSE, 0, G_STRUCT_OFFSET(platform_model, router_delay) },
-    { "send_overhead", FALSE, 0, G_STRUCT_OFFSET(platform_model, send_overhead) },
-    { "recv_overhead", FALSE, 0, G_STRUCT_OFFSET(platform_model, recv_overhead) },
-    { "eager_threshold", TRUE, 0, G_STRUCT_OFFSET(platform_model, eager_threshold) },
-    { "packet_size", TRUE, 1, G_STRUCT_OFFSET(platform_model, packet_size) },
-    { "packet_header", TRUE, 0, G_STRUCT_OFFSET(platform_model, packet_header) },
-    { "envelope", TRUE, 0, G_STRUCT_OFFSET(platform_model, envelope) },
-  };
-  for (size_t i = 0; i < G_N_ELEMENTS(fields); i++) {
+  for (size_t i = 0; i < G_N_ELEMENTS(model_numbers); i++) {
     double v;
     gboolean present;
-    if (!get_double(c, "model", fields[i].key, &v, &present, error))
+    if (!get_double(c, "model", model_numbers[i].key, model_numbers[i].q, &v, &present, error))
       return FALSE;
     if (!present)
       continue;
-    if (v < fields[i].min || (fields[i].integer && (v != floor(v) || v > 1e18))) {
+    gboolean integer = model_numbers[i].integer;
+    if (v < model_numbers[i].min || (integer && (v != floor(v) || v > 1e18))) {
       g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
-                  "%s: [model] %s = %g: expected %s >= %g", c->path, fields[i].key, v,
-                  fields[i].integer ? "a whole number" : "a number", fields[i].min);
+                  "%s: [model] %s = %g: expected %s >= %g", c->path, model_numbers[i].key, v,
+                  integer ? "a whole number" : "a number", model_numbers[i].min);
       return FALSE;
     }
-    char *base = (char *)&p->model + fields[i].off;
-    if (fields[i].integer)
+    char *base = (char *)&p->model + model_numbers[i].off;
+    if (integer)
       *(int64_t *)(void *)base = (int64_t)v;
     else
       *(double *)(void *)base = v;
@@ -519,46 +571,118 @@ static gboolean check_repeats(const char *path, const char *text, GError **error
   return ok;
 }
 
-gboolean platform_keyfile_set(GKeyFile *kf, const char *const *sets, GError **error)
+/* Every group a --set may name on this key file: the fixed ones and the
+ * link types it defines (caller frees the array, not the strings). */
+static GPtrArray *settable_groups(GKeyFile *kf)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+  for (size_t i = 0; i < G_N_ELEMENTS(known_keys); i++)
+    g_ptr_array_add(names, g_strdup(known_keys[i][0]));
+  g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
+  for (int i = 0; groups[i]; i++)
+    if (g_str_has_prefix(groups[i], "linktype."))
+      g_ptr_array_insert(names, 2, g_strdup(groups[i]));
+  return names;
+}
+
+/* Checks one override against the key file: its group must be one of the
+ * platform's (a link type it defines) and its key one of the group's.
+ * FALSE + error naming the nearest valid name; `*skip` when the group is a
+ * link type the platform lacks and the override is optional. */
+static gboolean check_set(GKeyFile *kf, const char *source, const char *set, gboolean optional,
+                          const char *group, const char *key, gboolean *skip, GError **error)
+{
+  *skip = FALSE;
+  const char *const *known = group_keys(group);
+  gboolean is_type = g_str_has_prefix(group, "linktype.");
+  if (!known || (is_type && !g_key_file_has_group(kf, group))) {
+    if (is_type && optional) {
+      *skip = TRUE;
+      return TRUE;
+    }
+    GPtrArray *names = settable_groups(kf);
+    g_autofree char *hint = did_you_mean(group, (const char *const *)names->pdata,
+                                         (int)names->len, "");
+    g_ptr_array_add(names, NULL);
+    g_autofree char *list = g_strjoinv(", ", (char **)names->pdata);
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "--set '%s': %s has no group [%s]%s, expected one of its groups: %s%s", set,
+                source, group, hint, list,
+                is_type ? " (--set-if-present applies it only where the group exists)" : "");
+    g_ptr_array_unref(names);
+    return FALSE;
+  }
+  if (g_strv_contains(known + 1, key))
+    return TRUE;
+  g_autofree char *prefix = g_strconcat(group, ".", NULL);
+  g_autofree char *hint = did_you_mean(key, known + 1, -1, prefix);
+  g_autofree char *list = g_strjoinv(", ", (char **)(known + 1));
+  g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+              "--set '%s': [%s] has no key '%s'%s, expected one of: %s", set, group, key, hint,
+              list);
+  return FALSE;
+}
+
+/* Applies the overrides to the key file the platform p stands for; the
+ * ones applied go to `applied` (GROUP.KEY=VALUE), the optional ones left
+ * out to p->left_out and a note. */
+static gboolean keyfile_set(GKeyFile *kf, platform *p, const char *const *sets,
+                            GPtrArray *applied, GError **error)
 {
   for (int i = 0; sets && sets[i]; i++) {
-    const char *eq = strchr(sets[i], '=');
+    gboolean optional = sets[i][0] == '?';
+    const char *set = sets[i] + optional;
+    const char *eq = strchr(set, '=');
     const char *dot = NULL;
     gboolean plain = TRUE; /* names GKeyFile takes: visible ASCII, no brackets */
-    for (const char *s = sets[i]; eq && s < eq; s++) {
+    for (const char *s = set; eq && s < eq; s++) {
       if (*s == '.')
         dot = s;
       plain = plain && g_ascii_isgraph(*s) && *s != '[' && *s != ']';
     }
-    if (!eq || !dot || dot == sets[i] || dot + 1 == eq || !plain) {
+    if (!eq || !dot || dot == set || dot + 1 == eq || !plain) {
       g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
                   "--set '%s': expected GROUP.KEY=VALUE, e.g. linktype.optical.bandwidth=62.5e9 "
-                  "or nodes.cores=4", sets[i]);
+                  "or nodes.cores=4", set);
       return FALSE;
     }
-    g_autofree char *group = g_strndup(sets[i], (gsize)(dot - sets[i]));
+    g_autofree char *group = g_strndup(set, (gsize)(dot - set));
     g_autofree char *key = g_strndup(dot + 1, (gsize)(eq - dot - 1));
+    gboolean skip;
+    if (!check_set(kf, p->source, set, optional, group, key, &skip, error))
+      return FALSE;
+    if (skip) {
+      g_ptr_array_add(p->notes, g_strdup_printf("--set-if-present '%s': %s has no [%s], left "
+                                                "out", set, p->source, group));
+      g_ptr_array_add(p->left_out, g_strdup(set));
+      continue;
+    }
     g_key_file_set_value(kf, group, key, eq + 1);
+    g_ptr_array_add(applied, g_strdup(set));
   }
   return TRUE;
 }
 
-/* The platform an INI key file describes. */
+/* The platform an INI key file describes, with the overrides `sets`. */
 static platform *from_keyfile(GKeyFile *kf, const char *source, const char *dir,
                               const char *const *sets, GError **error)
 {
   ini_ctx c = { source, kf, g_strdup(dir) };
   platform *p = NULL;
+  GPtrArray *applied = g_ptr_array_new_with_free_func(g_free);
   if (!check_keys(&c, error))
     goto out;
   p = platform_alloc(source);
+  if (!keyfile_set(kf, p, sets, applied, error))
+    goto fail;
   char *name = g_key_file_get_string(c.kf, "platform", "name", NULL);
   if (name) {
     g_free(p->name);
     p->name = name;
   }
-  if (sets && sets[0]) {
-    g_autofree char *all = g_strjoinv(" ", (char **)sets);
+  if (applied->len) {
+    g_ptr_array_add(applied, NULL);
+    g_autofree char *all = g_strjoinv(" ", (char **)applied->pdata);
     char *named = g_strdup_printf("%s [%s]", p->name, all);
     g_free(p->name);
     p->name = named;
@@ -576,6 +700,7 @@ fail:
   platform_free(p);
   p = NULL;
 out:
+  g_ptr_array_unref(applied);
   g_free(c.dir);
   return p;
 }
@@ -593,7 +718,7 @@ platform *platform_load_ini(const char *path, const char *const *sets, GError **
     g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
                 "%s: %s, expected an INI platform file", path, e->message);
     g_error_free(e);
-  } else if (read && check_repeats(path, text, error) && platform_keyfile_set(kf, sets, error)) {
+  } else if (read && check_repeats(path, text, error)) {
     g_autofree char *dir = g_path_get_dirname(path);
     p = from_keyfile(kf, path, dir, sets, error);
   }
@@ -606,7 +731,5 @@ platform *platform_from_keyfile(GKeyFile *kf, const char *source, const char *co
                                 GError **error)
 {
   g_key_file_set_list_separator(kf, ',');
-  if (!platform_keyfile_set(kf, sets, error))
-    return NULL;
   return from_keyfile(kf, source, ".", sets, error);
 }

@@ -34,10 +34,7 @@ platform *platform_load_json(const char *path, GError **error);
 platform *platform_load_shorthand(const char *spec, const char *const *sets, GError **error);
 
 /* The INI format from a key file built elsewhere (a shorthand): applies
- * `sets`, then builds; `source` names the platform in messages. */
+ * `sets` (platform_load_with's rules), then builds; `source` names the
+ * platform in messages. */
 platform *platform_from_keyfile(GKeyFile *kf, const char *source, const char *const *sets,
                                 GError **error);
-
-/* Applies GROUP.KEY=VALUE overrides to a key file (the last dot splits
- * group and key: linktype.optical.bandwidth=62.5e9). */
-gboolean platform_keyfile_set(GKeyFile *kf, const char *const *sets, GError **error);

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "util/budget.h"
+#include "util/suggest.h"
+#include "util/sweep.h"
 
 G_DEFINE_QUARK(platform-error-quark, platform_error)
 
@@ -26,6 +28,7 @@ platform *platform_alloc(const char *source)
   p->name = g_path_get_basename(source);
   p->cores_per_node = 1;
   p->notes = g_ptr_array_new_with_free_func(g_free);
+  p->left_out = g_ptr_array_new_with_free_func(g_free);
   p->model = (platform_model){
     .router_delay = 0.0,
     .eager_threshold = 65536,
@@ -134,6 +137,7 @@ void platform_free(platform *p)
   g_free(p->alloc);
   g_free(p->alloc_index);
   g_ptr_array_unref(p->notes);
+  g_ptr_array_unref(p->left_out);
   g_free(p->name);
   g_free(p->source);
   g_free(p);
@@ -457,42 +461,84 @@ static void kf_set_double(GKeyFile *kf, const char *group, const char *key, doub
   g_key_file_set_value(kf, group, key, g_ascii_dtostr(buf, sizeof buf, v));
 }
 
-/* The shorthand's parameters: KEY=VALUE segments after the shape. */
-static gboolean shorthand_param(GKeyFile *kf, const char *spec, const char *seg, int ndims,
-                                gboolean haec, GError **error)
+const platform_shorthand_param platform_shorthand_params[] = {
+  { "bw", "linktype.optical", "bandwidth", UNITS_BANDWIDTH, TRUE, FALSE,
+    "optical link bandwidth (default 31.25e9 bytes/s = 250Gbit/s)" },
+  { "lat", "linktype.optical", "latency", UNITS_TIME, TRUE, FALSE,
+    "optical link latency (default 10ps)" },
+  { "wbw", "linktype.wireless", "bandwidth", UNITS_BANDWIDTH, TRUE, TRUE,
+    "HAEC wireless link bandwidth (default 12.5e9 bytes/s = 100Gbit/s)" },
+  { "wlat", "linktype.wireless", "latency", UNITS_TIME, TRUE, TRUE,
+    "HAEC wireless link latency (default 100ps)" },
+  { "kinds", "topology", "connectivity", UNITS_NUMBER, FALSE, FALSE,
+    "per dimension mesh, torus or crossbar (kinds=torus,torus,mesh)" },
+  { "cores", "nodes", "cores", UNITS_NUMBER, FALSE, FALSE, "cores (ranks) per node (default 1)" },
+  { "order", "routing", "order", UNITS_NUMBER, FALSE, FALSE,
+    "dimension order of the routes (default xyz)" },
+};
+const int platform_nshorthand_params = G_N_ELEMENTS(platform_shorthand_params);
+
+char *platform_shorthand_help(void)
 {
-  static const struct { const char *key, *group, *ini; gboolean number, haec_only; } params[] = {
-    { "bw", "linktype.optical", "bandwidth", TRUE, FALSE },
-    { "lat", "linktype.optical", "latency", TRUE, FALSE },
-    { "wbw", "linktype.wireless", "bandwidth", TRUE, TRUE },
-    { "wlat", "linktype.wireless", "latency", TRUE, TRUE },
-    { "kinds", "topology", "connectivity", FALSE, FALSE },
-    { "cores", "nodes", "cores", FALSE, FALSE },
-    { "order", "routing", "order", FALSE, FALSE },
-  };
+  GString *s = g_string_new("Platform shorthands: mesh:XxYxZ, torus:XxYxZ (1 to 8 sizes), "
+                            "haec:XxYxZ (the last dimension the wireless crossbar), then "
+                            ":KEY=VALUE parameters:\n");
+  for (int i = 0; i < platform_nshorthand_params; i++) {
+    const platform_shorthand_param *k = &platform_shorthand_params[i];
+    g_string_append_printf(s, "  %-7s %s%s\n", k->key, k->help, k->haec_only ? ", haec only" : "");
+  }
+  g_autofree char *units = units_help();
+  g_string_append_printf(s, "Numbers here and in --set, platform and study files may carry "
+                         "units:\n%sExample: torus:4x4x4:kinds=torus,torus,mesh:bw=500Gbit/s:"
+                         "lat=20ps", units);
+  return g_string_free(s, FALSE);
+}
+
+/* The shorthand's parameters: KEY=VALUE segments after the shape. */
+static gboolean shorthand_param(GKeyFile *kf, const char *spec, const char *seg, gboolean haec,
+                                GError **error)
+{
   const char *eq = strchr(seg, '=');
-  for (size_t k = 0; eq && k < G_N_ELEMENTS(params); k++) {
-    if (strncmp(seg, params[k].key, (size_t)(eq - seg)) != 0 || params[k].key[eq - seg])
+  for (int k = 0; eq && k < platform_nshorthand_params; k++) {
+    const platform_shorthand_param *pr = &platform_shorthand_params[k];
+    if (strncmp(seg, pr->key, (size_t)(eq - seg)) != 0 || pr->key[eq - seg])
       continue;
-    if (params[k].haec_only && !haec)
-      break;
-    if (params[k].number) {
-      char *end = NULL;
-      double v = g_ascii_strtod(eq + 1, &end);
-      if (!eq[1] || *end || !isfinite(v)) {
-        g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
-                    "platform '%s': %s: expected a number", spec, seg);
+    if (pr->haec_only && !haec) {
+      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                  "platform '%s': '%s': %s is a parameter of the HAEC Box's wireless links, "
+                  "expected haec:XxYxZ or a parameter of its optical links (bw, lat)", spec, seg,
+                  pr->key);
+      return FALSE;
+    }
+    if (pr->number) {
+      double v;
+      GError *e = NULL;
+      if (!units_parse(eq + 1, pr->quantity, &v, &e)) {
+        g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE, "platform '%s': %s: %s", spec,
+                    pr->key, e->message);
+        g_error_free(e);
         return FALSE;
       }
-      kf_set_double(kf, params[k].group, params[k].ini, v);
+      kf_set_double(kf, pr->group, pr->ini, v);
     } else {
-      g_key_file_set_value(kf, params[k].group, params[k].ini, eq + 1);
+      g_key_file_set_value(kf, pr->group, pr->ini, eq + 1);
     }
     return TRUE;
   }
+  GString *keys = g_string_new(NULL);
+  g_autofree char *key = eq ? g_strndup(seg, (gsize)(eq - seg)) : g_strdup(seg);
+  suggestion sg;
+  suggestion_init(&sg, key);
+  for (int k = 0; k < platform_nshorthand_params; k++)
+    if (haec || !platform_shorthand_params[k].haec_only) {
+      suggestion_add(&sg, platform_shorthand_params[k].key);
+      g_string_append_printf(keys, "%s%s", keys->len ? ", " : "", platform_shorthand_params[k].key);
+    }
+  const char *near = suggestion_best(&sg);
   g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
-              "platform '%s': '%s', expected KEY=VALUE with KEY one of bw, lat%s, kinds, "
-              "cores, order", spec, seg, haec ? ", wbw, wlat" : "");
+              "platform '%s': '%s'%s%s%s, expected KEY=VALUE with KEY one of %s", spec, seg,
+              near ? " (did you mean " : "", near ? near : "", near ? "?)" : "", keys->str);
+  g_string_free(keys, TRUE);
   return FALSE;
 }
 
@@ -549,7 +595,7 @@ static GKeyFile *shorthand_keyfile(const char *spec, GError **error)
     g_key_file_set_value(kf, "links", key, "wireless");
   }
   for (int i = 2; i < nparts; i++)
-    if (!shorthand_param(kf, spec, parts[i], ndims, haec, error)) {
+    if (!shorthand_param(kf, spec, parts[i], haec, error)) {
       g_key_file_free(kf);
       kf = NULL;
       goto out;
@@ -577,6 +623,15 @@ platform *platform_load(const char *spec, GError **error)
 
 platform *platform_load_with(const char *spec, const char *const *sets, GError **error)
 {
+  const char *swept = sweep_has(spec) ? spec : NULL;
+  for (int i = 0; !swept && sets && sets[i]; i++)
+    swept = sweep_has(sets[i]) ? sets[i] : NULL;
+  if (swept) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "'%s': a sweep ({...}) stands for several platforms, expected one value here "
+                "(compare and study expand sweeps)", swept);
+    return NULL;
+  }
   if (g_str_has_suffix(spec, ".json")) {
     if (sets && sets[0]) {
       g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,

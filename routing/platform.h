@@ -9,15 +9,16 @@
  *    and listed in `notes`;
  *  - a shorthand `KIND:SHAPE[:KEY=VALUE...]`, KIND one of mesh, torus,
  *    haec: `torus:4x4x4`, `mesh:8x8x8`, `haec:4x4x4`, `torus:4x4x4x4x2`,
- *    `torus:4x4x4:kinds=torus,torus,mesh:bw=62.5e9:lat=10e-12`. Shorthand
+ *    `torus:4x4x4:kinds=torus,torus,mesh:bw=62.5e9:lat=10ps`. Shorthand
  *    links are the paper's future-generation links (Table 4): optical 250
  *    Gbit/s (31.25e9 bytes/s) and 10 ps on mesh/torus dimensions and on the
  *    HAEC board dimensions; wireless 100 Gbit/s (12.5e9 bytes/s) and 100 ps
  *    on the HAEC crossbar dimension (the last one). One core per node, all
- *    nodes allocated, XYZ dimension-order routing. KEYs: kinds (mesh,
- *    torus, crossbar per dimension), bw and lat (optical links), wbw and
- *    wlat (HAEC wireless links), cores, order. A shorthand stands for the
- *    INI file it generates.
+ *    nodes allocated, XYZ dimension-order routing. The KEYs are
+ *    platform_shorthand_params. A shorthand stands for the INI file it
+ *    generates.
+ * Numbers in INI files, shorthands and overrides may carry units
+ * (util/units.h): bw=100Gbit/s, lat=10ps, eager_threshold=64KiB.
  *
  * Per-link arrays (bandwidth, latency, type) are flat, indexed by link id.
  * A link type pattern per dimension (`y = mezzanine,cable`) gives the link
@@ -34,6 +35,7 @@
 
 #include "routing/route.h"
 #include "routing/topology.h"
+#include "util/units.h"
 
 G_BEGIN_DECLS
 
@@ -121,6 +123,8 @@ typedef struct platform {
   int *alloc_index;         /* nnodes: position in alloc, or -1 */
   platform_model model;
   GPtrArray *notes;         /* strings: what a loader ignored */
+  GPtrArray *left_out;      /* strings: the ?GROUP.KEY=VALUE overrides (--set-if-present)
+                               left out, as GROUP.KEY=VALUE */
 } platform;
 
 /* A named set of protocol and routing choices ([platform] preset, --preset):
@@ -180,9 +184,40 @@ platform *platform_load(const char *spec, GError **error);
  * before '=' ends the group): linktype.optical.bandwidth=62.5e9,
  * nodes.cores=4, topology.connectivity=torus,torus,mesh. They apply to INI
  * files and shorthands (which stand for an INI file), before the platform
- * is built, and are checked like keys of the file; the platform's name
- * lists them. `sets` is NULL-terminated or NULL. */
+ * is built, and their values are checked like keys of the file. GROUP
+ * must be one of the platform's groups - platform, topology, links, nodes,
+ * allocation, routing, model, or a link type the platform defines - and
+ * KEY one of the group's, else an error names the nearest valid one. An
+ * override written "?GROUP.KEY=VALUE" (--set-if-present) is left out (in
+ * p->left_out, with a note) on a platform without that link type, so one list of
+ * overrides serves a torus and a HAEC Box. The platform's name lists the
+ * overrides applied. A sweep ({...}, util/sweep.h) is refused here: the
+ * study and compare expand it first. `sets` is NULL-terminated or NULL. */
 platform *platform_load_with(const char *spec, const char *const *sets, GError **error);
+
+/* The parameters a shorthand takes after its shape (KEY=VALUE): the INI
+ * group and key each stands for, its quantity, whether it is a number, and
+ * its help line. The one table the shorthand parser and --help read. */
+typedef struct platform_shorthand_param {
+  const char *key;         /* bw */
+  const char *group, *ini; /* linktype.optical, bandwidth */
+  units_quantity quantity;
+  gboolean number;         /* FALSE: a word or list, passed on as written */
+  gboolean haec_only;
+  const char *help;
+} platform_shorthand_param;
+
+extern const platform_shorthand_param platform_shorthand_params[];
+extern const int platform_nshorthand_params;
+
+/* The shorthands and their parameters as lines for --help, from
+ * platform_shorthand_params (caller frees). */
+char *platform_shorthand_help(void);
+
+/* The quantity of a platform key named as --set names it (GROUP.KEY, e.g.
+ * linktype.wireless.bandwidth, model.eager_threshold, nodes.cores) or as a
+ * shorthand parameter (bw, wlat); FALSE when the key is not a number. */
+gboolean platform_key_quantity(const char *key, units_quantity *q);
 
 /* Replaces the allocation: "all", "random:N" or "random:N:SEED" (a seeded
  * random sparse set of N nodes, ascending ids), or the path of a node list

@@ -85,13 +85,15 @@ Test(overrides, bad_sets_and_shorthands_named)
   struct { const char *spec; const char *set; const char *expect; } cases[] = {
     { "torus:4x4", "nokey", "--set 'nokey': expected GROUP.KEY=VALUE" },
     { "torus:4x4", "=1", "expected GROUP.KEY=VALUE" },
-    { "torus:4x4", "bogus.key=1", "[bogus]: unknown group" },
-    { "torus:4x4", "nodes.colors=1", "[nodes] colors: unknown key" },
-    { "torus:4x4", "linktype.optical.bandwidth=fast", "expected a number" },
+    { "torus:4x4", "bogus.key=1", "torus:4x4 has no group [bogus], expected one of its groups: "
+      "platform, topology, linktype.optical, links" },
+    { "torus:4x4", "nodes.colors=1", "[nodes] has no key 'colors', expected one of: cores" },
+    { "torus:4x4", "linktype.optical.bandwidth=fast",
+      "[linktype.optical] bandwidth = 'fast', expected a bandwidth in bytes/s" },
     { json, "nodes.cores=2", "--set applies to INI platform files and shorthands" },
-    { "torus:4x4:bw=x", NULL, "bw=x: expected a number" },
+    { "torus:4x4:bw=x", NULL, "bw: 'x', expected a bandwidth in bytes/s" },
     { "torus:4x4:speed=1", NULL, "'speed=1', expected KEY=VALUE with KEY one of bw" },
-    { "torus:4x4:wbw=1e9", NULL, "'wbw=1e9', expected" },
+    { "torus:4x4:wbw=1e9", NULL, "wbw is a parameter of the HAEC Box's wireless links" },
     { "torus:4x4:kinds=torus,ring", NULL, "connectivity" },
   };
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -130,4 +132,138 @@ Test(overrides, cli_set_halves_hop_time)
   cr_assert_float_eq(hop_time[1], hop_time[0] / 2, 1e-15);
   cr_assert_float_eq(hop_time[0], hop_bytes[0] / 31.25e9, 1e-15);
   g_free(tr);
+}
+
+/* The link type a platform names `name`, or -1. */
+static int linktype_of(const platform *p, const char *name)
+{
+  for (int i = 0; i < p->nlinktypes; i++)
+    if (strcmp(p->linktypes[i].name, name) == 0)
+      return i;
+  return -1;
+}
+
+/* Units in a file, a shorthand and an override give the very numbers
+ * their exponent forms give (util/units.h). */
+Test(overrides, units_everywhere)
+{
+  char *plain = tu_write_tmp("plain.ini", "[topology]\nshape = 4x4\n"
+                             "[linktype.optical]\nbandwidth = 31.25e9\nlatency = 10e-12\n"
+                             "[model]\neager_threshold = 65536\nrouter_delay = 1e-9\n"
+                             "send_overhead = 1.5e-6\npacket_size = 2048\n");
+  char *units = tu_write_tmp("units.ini", "[topology]\nshape = 4x4\n"
+                             "[linktype.optical]\nbandwidth = 250Gbit/s\nlatency = 10ps\n"
+                             "[model]\neager_threshold = 64KiB\nrouter_delay = 1ns\n"
+                             "send_overhead = 1.5us\npacket_size = 2Ki\n");
+  platform *a = load(plain, NULL), *b = load(units, NULL);
+  cr_assert(a->linktypes[0].bandwidth == b->linktypes[0].bandwidth);
+  cr_assert(a->linktypes[0].latency == b->linktypes[0].latency);
+  cr_assert_eq(b->model.eager_threshold, 65536);
+  cr_assert_eq(b->model.packet_size, 2048);
+  cr_assert(a->model.router_delay == b->model.router_delay);
+  cr_assert(a->model.send_overhead == b->model.send_overhead);
+  platform_free(a);
+  platform_free(b);
+  /* shorthands: the paper's wireless links written three ways */
+  const char *specs[] = { "haec:4x4x4:wbw=12.5e9:wlat=100e-12", "haec:4x4x4:wbw=100Gbit/s:wlat=100ps",
+                          "haec:4x4x4:wbw=12.5G:wlat=0.1ns" };
+  for (size_t i = 0; i < G_N_ELEMENTS(specs); i++) {
+    platform *h = load(specs[i], NULL);
+    int w = linktype_of(h, "wireless");
+    cr_assert(h->linktypes[w].bandwidth == 12.5e9, "%s", specs[i]);
+    cr_assert(h->linktypes[w].latency == 100e-12, "%s", specs[i]);
+    platform_free(h);
+  }
+  const char *const sets[] = { "linktype.optical.bandwidth=500Gbit/s", "model.envelope=16B",
+                               "model.eager_threshold=1MiB", NULL };
+  platform *t = load("torus:4x4", sets);
+  cr_assert(t->linktypes[0].bandwidth == 62.5e9);
+  cr_assert_eq(t->model.envelope, 16);
+  cr_assert_eq(t->model.eager_threshold, 1 << 20);
+  platform_free(t);
+  g_free(plain);
+  g_free(units);
+}
+
+/* A typo in an override names the group or key and the nearest valid
+ * one; a link type's typo never reads "missing latency". */
+Test(overrides, typos_named_with_the_nearest)
+{
+  static const struct { const char *spec, *set, *expect; } cases[] = {
+    { "torus:4x4", "linktype.opticl.bandwidth=62.5e9",
+      "--set 'linktype.opticl.bandwidth=62.5e9': torus:4x4 has no group [linktype.opticl] (did "
+      "you mean linktype.optical?)" },
+    { "haec:4x4x4", "linktype.wirelss.latency=1ns",
+      "has no group [linktype.wirelss] (did you mean linktype.wireless?)" },
+    { "torus:4x4", "nodes.core=4", "[nodes] has no key 'core' (did you mean nodes.cores?)" },
+    { "torus:4x4", "model.eager_treshold=1",
+      "[model] has no key 'eager_treshold' (did you mean model.eager_threshold?)" },
+    { "torus:4x4", "modle.envelope=1", "has no group [modle] (did you mean model?)" },
+    { "torus:4x4", "linktype.optical.latency=100Gbit/s",
+      "latency = '100Gbit/s' is a bandwidth, expected a time in seconds" },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    const char *const sets[] = { cases[i].set, NULL };
+    GError *e = NULL;
+    cr_assert_null(platform_load_with(cases[i].spec, sets, &e), "%s", cases[i].set);
+    cr_assert_not_null(strstr(e->message, cases[i].expect), "%s: %s", cases[i].set, e->message);
+    cr_assert_null(strstr(e->message, "missing"), "%s", e->message);
+    g_error_free(e);
+  }
+}
+
+/* One list of overrides for a torus and a HAEC Box: an optional one is
+ * left out (and said so) where its link type does not exist, the others
+ * apply everywhere; without the mark it is an error on the torus. */
+Test(overrides, set_if_present_covers_torus_and_haec)
+{
+  const char *const sets[] = { "?linktype.wireless.bandwidth=25e9",
+                               "linktype.optical.latency=20ps", NULL };
+  platform *t = load("torus:4x4x4", sets), *h = load("haec:4x4x4", sets);
+  cr_assert(t->linktypes[linktype_of(t, "optical")].latency == 20e-12);
+  cr_assert(h->linktypes[linktype_of(h, "optical")].latency == 20e-12);
+  cr_assert(h->linktypes[linktype_of(h, "wireless")].bandwidth == 25e9);
+  cr_assert_eq(t->left_out->len, 1);
+  cr_assert_str_eq(g_ptr_array_index(t->left_out, 0), "linktype.wireless.bandwidth=25e9");
+  cr_assert_eq(h->left_out->len, 0);
+  cr_assert_str_eq(t->name, "torus:4x4x4 [linktype.optical.latency=20ps]", "only what applied");
+  cr_assert_not_null(strstr(g_ptr_array_index(t->notes, 0), "left out"));
+  platform_free(t);
+  platform_free(h);
+  const char *const strict[] = { "linktype.wireless.bandwidth=25e9", NULL };
+  GError *e = NULL;
+  cr_assert_null(platform_load_with("torus:4x4x4", strict, &e));
+  cr_assert_not_null(strstr(e->message, "torus:4x4x4 has no group [linktype.wireless]"), "%s",
+                     e->message);
+  cr_assert_not_null(strstr(e->message, "--set-if-present"), "%s", e->message);
+  g_error_free(e);
+  /* an optional override of a group no platform has is still a typo */
+  const char *const bogus[] = { "?modle.envelope=1", NULL };
+  cr_assert_null(platform_load_with("torus:4x4x4", bogus, &e));
+  g_error_free(e);
+}
+
+/* Every command taking --platform lists the shorthand parameters of the
+ * parser's own table, and the units, in its --help. */
+Test(overrides, shorthand_parameters_in_help)
+{
+  const char *commands[][2] = { { "topo", NULL }, { "route", NULL }, { "metrics", NULL },
+                                { "map", NULL }, { "simulate", NULL }, { "compare", NULL },
+                                { "show", NULL }, { "plot", NULL }, { "export", "simgrid" },
+                                { "export", "mapping" } };
+  for (size_t c = 0; c < G_N_ELEMENTS(commands); c++) {
+    char *out = NULL;
+    const char *args[] = { commands[c][0], commands[c][1] ? commands[c][1] : "--help",
+                           commands[c][1] ? "--help" : NULL, NULL };
+    cr_assert_eq(tu_run(&out, NULL, args), 0, "%s --help", commands[c][0]);
+    for (int i = 0; i < platform_nshorthand_params; i++) {
+      g_autofree char *line = g_strdup_printf("\n  %-7s %s", platform_shorthand_params[i].key,
+                                              platform_shorthand_params[i].help);
+      cr_assert_not_null(strstr(out, line), "%s %s --help lacks %s", commands[c][0],
+                         commands[c][1] ? commands[c][1] : "", platform_shorthand_params[i].key);
+    }
+    cr_assert_not_null(strstr(out, "Gbit/s"), "%s: no units", commands[c][0]);
+    cr_assert_not_null(strstr(out, "--set-if-present"), "%s", commands[c][0]);
+    g_free(out);
+  }
 }

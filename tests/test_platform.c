@@ -200,7 +200,7 @@ Test(platform, bad_files_give_one_line_errors)
     { "n_negative_latency.ini", "latency -1, expected a non-negative" },
     { "n_zero_size.ini", "shape = '4x0x4': expected" },
     { "n_bad_connectivity.ini", "connectivity = 'ring'" },
-    { "n_bad_number.ini", "bandwidth = 'fast': expected a number" },
+    { "n_bad_number.ini", "bandwidth = 'fast', expected a bandwidth in bytes/s" },
     { "n_unknown_linktype.ini", "unknown link type 'b'" },
     { "n_unknown_key.ini", "[topology] wrap: unknown key" },
     { "n_malformed.ini", "expected an INI platform file" },

@@ -67,9 +67,14 @@ static const common_opt common_opts[] = {
   { CLI_OPT_PLATFORMS, "platform", 'p', ARG_STRV, AT(platforms), 0, 0,
     "Platform file or shorthand (repeatable)", "P", NULL },
   { CLI_OPT_SET, "set", 0, ARG_STRV, AT(sets), 0, 0,
-    "Override a platform key (repeatable), e.g. linktype.optical.bandwidth=62.5e9: values in "
-    "the platform file's units (bandwidth bytes/s, latency and overheads s, sizes bytes)",
+    "Override a platform key (repeatable), e.g. linktype.optical.bandwidth=62.5e9 or "
+    "=500Gbit/s, model.eager_threshold=64KiB: a number alone is in the platform file's unit "
+    "(bandwidth bytes/s, latency and overheads s, sizes bytes); the units are listed below",
     "GROUP.KEY=VALUE", NULL },
+  { CLI_OPT_SET, "set-if-present", 0, ARG_STRV, AT(sets), 0, 0,
+    "The same, left out on a platform without that link type: "
+    "linktype.wireless.bandwidth=25e9 for a torus and a HAEC Box at once (repeatable)",
+    "GROUP.KEY=VALUE", "?" },
   { CLI_OPT_RULES, "preset", 0, ARG_KEY, AT(sets), 0, 0,
     "Protocol and routing choices: mapsim (default) or simgrid (SMPI's; the options below "
     "override it)", "NAME", "platform.preset" },
@@ -254,7 +259,9 @@ static gboolean common_cb(const char *option_name, const char *value, gpointer d
     char ***v = at;
     guint n = *v ? g_strv_length(*v) : 0;
     *v = g_renew(char *, *v, n + 2);
-    (*v)[n] = o->kind == ARG_KEY ? g_strdup_printf("%s=%s", o->key, value) : g_strdup(value);
+    /* ARG_STRV with a key: the value marked with it (--set-if-present's '?') */
+    (*v)[n] = o->kind == ARG_KEY ? g_strdup_printf("%s=%s", o->key, value)
+                                 : g_strconcat(o->key ? o->key : "", value, NULL);
     (*v)[n + 1] = NULL;
     return TRUE;
   }
@@ -344,7 +351,13 @@ gboolean cli_parse(int *argc, char ***argv, const char *name, const char *usage,
   g_set_prgname(prog);
   GOptionContext *ctx = g_option_context_new(usage);
   g_option_context_set_summary(ctx, summary);
-  g_autofree char *description = examples ? g_strconcat(examples, "\n", NULL) : NULL;
+  /* commands taking a platform list the shorthands' parameters and units */
+  g_autofree char *shorthands = common & (CLI_OPT_PLATFORM | CLI_OPT_PLATFORMS)
+                                    ? platform_shorthand_help() : NULL;
+  g_autofree char *description = examples || shorthands
+                                     ? g_strconcat(examples ? examples : "", examples ? "\n\n" : "",
+                                                   shorthands ? shorthands : "", "\n", NULL)
+                                     : NULL;
   if (description)
     g_option_context_set_description(ctx, description);
   GOptionGroup *group = g_option_group_new(name, summary, "Options", &ps, NULL);
