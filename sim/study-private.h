@@ -23,6 +23,18 @@ gboolean study_platform_hash(const study_platform *sp, char out[65], GError **er
 /* Loads sp->p from its spec and overrides; FALSE + error otherwise. */
 gboolean study_platform_load(study_platform *sp, GError **error);
 
+/* Does a platform or allocation spec name a file: a '/' before any ':'
+ * (torus:4x4x4:bw=100Gbit/s is a shorthand), or an .ini or .json name? */
+gboolean study_spec_is_path(const char *spec);
+
+/* Frees what a platform of a study holds and zeroes it. */
+void study_platform_clear(study_platform *sp);
+
+/* Appends the platforms of `g` to s, every sweep in a spec or an override
+ * expanded (study-lists.c), each loaded (a failure kept in its error).
+ * FALSE + error on a malformed sweep. */
+gboolean study_grid_add_platforms(study *s, const study_grid_platforms *g, GError **error);
+
 /* The row of a finished cell (its result or its error). */
 result_row *study_cell_row(const study *s, const study_cell *c, const run_result *res,
                     const GError *error);

@@ -17,7 +17,8 @@ static char *absolute(const study *s, const char *path)
 }
 
 /* A path key made absolute; `if_file`: only when it names an existing
- * file (a platform spec may be a shorthand). */
+ * file or looks like a path (a platform spec may be a shorthand; a path
+ * with a sweep or a glob names no file yet). */
 static void fix_value(const study *s, GKeyFile *kf, const char *group, const char *key,
                       gboolean if_file)
 {
@@ -25,12 +26,15 @@ static void fix_value(const study *s, GKeyFile *kf, const char *group, const cha
   if (!v || !*g_strstrip(v))
     return;
   g_autofree char *abs = absolute(s, v);
-  if (if_file && !g_file_test(abs, G_FILE_TEST_IS_REGULAR))
+  if (if_file && !g_file_test(abs, G_FILE_TEST_IS_REGULAR) && !study_spec_is_path(v))
     return;
   g_key_file_set_value(kf, group, key, abs);
 }
 
-static void fix_list(const study *s, GKeyFile *kf, const char *key, gboolean if_file)
+/* The same for a list; an item naming a labelled group ("PREFIX ITEM")
+ * stays as it is. */
+static void fix_list(const study *s, GKeyFile *kf, const char *key, const char *prefix,
+                     gboolean if_file)
 {
   g_autofree char *v = g_key_file_get_value(kf, "study", key, NULL);
   if (!v)
@@ -42,7 +46,10 @@ static void fix_list(const study *s, GKeyFile *kf, const char *key, gboolean if_
     if (!*item)
       continue;
     g_autofree char *abs = absolute(s, item);
-    gboolean use = !if_file || g_file_test(abs, G_FILE_TEST_IS_REGULAR);
+    g_autofree char *group = g_strconcat(prefix, item, NULL);
+    gboolean use = (!if_file || g_file_test(abs, G_FILE_TEST_IS_REGULAR) ||
+                    study_spec_is_path(item)) &&
+                   !(g_key_file_has_group(kf, group) && !strchr(item, '/'));
     g_string_append_printf(out, "%s%s", out->len ? "; " : "", use ? abs : item);
   }
   g_key_file_set_value(kf, "study", key, out->str);
@@ -57,9 +64,9 @@ char *study_resolved_text(const study *s, GError **error)
     return NULL;
   if (!g_key_file_has_key(kf, "study", "name", NULL))
     g_key_file_set_value(kf, "study", "name", s->name);
-  fix_list(s, kf, "traces", FALSE);
-  fix_list(s, kf, "matrices", FALSE);
-  fix_list(s, kf, "platforms", TRUE);
+  fix_list(s, kf, "traces", "input ", FALSE);
+  fix_list(s, kf, "matrices", "input ", FALSE);
+  fix_list(s, kf, "platforms", "platform ", TRUE);
   fix_value(s, kf, "study", "alloc", TRUE);
   g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
   for (int i = 0; groups[i]; i++) {

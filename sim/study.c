@@ -719,18 +719,9 @@ study *study_new_grid(const trace *t, commgraph *g, const char *label,
                                 .kinds = { STUDY_KIND_BYTES }, .t = (trace *)t, .g = g,
                                 .g_collectives = with_colls };
   s->borrowed_trace = TRUE;
-  int np = platforms->n;
-  s->nplatforms = np;
-  s->platforms = g_new0(study_platform, MAX(np, 1));
-  for (int i = 0; i < np; i++) {
-    study_platform *sp = &s->platforms[i];
-    sp->label = g_strdup(platforms->specs[i]);
-    sp->spec = g_strdup(platforms->specs[i]);
-    sp->alloc = g_strdup(platforms->alloc);
-    sp->cores = platforms->cores;
-    sp->fill = g_strdup(platforms->fill);
-    sp->sets = g_strdupv((char **)platforms->sets);
-    study_platform_load(sp, &sp->error);
+  if (!study_grid_add_platforms(s, platforms, error)) {
+    study_free(s);
+    return NULL;
   }
   s->nstrategies = nstrategies;
   s->strategies = g_new0(study_strategy, MAX(nstrategies, 1));
@@ -773,16 +764,8 @@ void study_free(study *s)
     g_free(in->coords);
   }
   g_free(s->inputs);
-  for (int i = 0; i < s->nplatforms; i++) {
-    study_platform *sp = &s->platforms[i];
-    g_free(sp->label);
-    g_free(sp->spec);
-    g_free(sp->alloc);
-    g_free(sp->fill);
-    g_strfreev(sp->sets);
-    platform_free(sp->p);
-    g_clear_error(&sp->error);
-  }
+  for (int i = 0; i < s->nplatforms; i++)
+    study_platform_clear(&s->platforms[i]);
   g_free(s->platforms);
   for (int i = 0; i < s->nstrategies; i++) {
     g_free(s->strategies[i].label);

@@ -97,6 +97,14 @@ typedef struct study_platform {
   platform *p;               /* NULL when it did not load (error) */
   GError *error;
   char hash[65];
+  /* a platform of a sweep (util/sweep.h): the entry of the study file (or
+   * of compare's -p) it was expanded from, and the values it takes */
+  int entry;
+  int nswept;
+  struct study_swept {
+    char *key;               /* what was swept (bw, linktype.wireless.bandwidth), or NULL */
+    char *value;             /* as written (25e9, 100Gbit/s) */
+  } *swept;
 } study_platform;
 
 typedef struct study_strategy {
@@ -144,6 +152,22 @@ typedef struct study {
   const progress *prog;
   gint done, to_run;
 } study;
+
+/* Platforms of one entry of a study that differ in the value of one
+ * numeric key only: a sweep the report plots the ranking metric against
+ * (study_sweeps). */
+typedef struct study_sweep {
+  char *key;                 /* bw, linktype.wireless.bandwidth, model.envelope */
+  units_quantity quantity;   /* of the key (routing/platform.h) */
+  int n;
+  int *platforms;            /* by ascending value */
+  double *values;            /* in the quantity's unit (bytes/s, s, bytes) */
+  char *fixed;               /* the entry's other swept values, "key=value ..."; "" when none */
+} study_sweep;
+
+/* Every sweep of the study with at least two values, in the order of the
+ * platforms; caller frees with g_ptr_array_unref(). */
+GPtrArray *study_sweeps(const study *s);
 
 /* Reads and checks a study file. Relative paths are taken from the file's
  * folder, or from `base_dir` when given (a built-in study). On any problem:

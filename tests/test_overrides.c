@@ -243,6 +243,33 @@ Test(overrides, set_if_present_covers_torus_and_haec)
   g_error_free(e);
 }
 
+/* Through the command: --set-if-present on a torus and a HAEC Box in one
+ * compare; a sweep in --set becomes one platform per value there and is
+ * refused where one platform is expected. */
+Test(overrides, cli_set_if_present_and_sweeps)
+{
+  char *tr = tu_src("traces/data/ring-8");
+  char *out = NULL, *err = NULL;
+  const char *both[] = { "compare", "-t", tr, "-p", "torus:2x2x2", "-p", "haec:2x2x2",
+                         "--set-if-present", "linktype.wireless.bandwidth={25e9,50e9}", "-s",
+                         "identity", "--csv", NULL };
+  cr_assert_eq(tu_run(&out, &err, both), 0, "%s", err);
+  cr_assert_eq(tu_lines(out), 4, "a header, one torus, two HAEC Boxes:\n%s", out);
+  cr_assert_not_null(strstr(out, ",haec:2x2x2 linktype.wireless.bandwidth=25e9,"), "%s", out);
+  cr_assert_not_null(strstr(out, ",haec:2x2x2 linktype.wireless.bandwidth=50e9,"), "%s", out);
+  cr_assert_not_null(strstr(out, ",torus:2x2x2,"), "%s", out);
+  g_free(out);
+  g_free(err);
+  const char *one[] = { "topo", "-p", "torus:2x2x2", "--set",
+                        "linktype.optical.bandwidth={1e9,2e9}", NULL };
+  cr_assert_eq(tu_run(&out, &err, one), 2);
+  cr_assert_eq(tu_lines(err), 1, "%s", err);
+  cr_assert_not_null(strstr(err, "a sweep ({...}) stands for several platforms"), "%s", err);
+  g_free(out);
+  g_free(err);
+  g_free(tr);
+}
+
 /* Every command taking --platform lists the shorthand parameters of the
  * parser's own table, and the units, in its --help. */
 Test(overrides, shorthand_parameters_in_help)

@@ -1,0 +1,252 @@
+/* test_study_file.c - study files as people write them: lists that name
+ * labelled groups (and one error when a name is a label and a file at
+ * once), globs of traces, brace sweeps expanded into labelled platforms and
+ * strategies, overrides in [study] and [platform] groups. */
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "testutil.h"
+
+/* A study folder: the bundled ring-8 and cg-16 traces under runs/ and the
+ * study file `text` (its paths relative to the folder); caller frees. */
+static char *study_dir(const char *text, char **file)
+{
+  char *dir = tu_tmp_dir();
+  g_autofree char *runs = g_build_filename(dir, "runs", NULL);
+  cr_assert_eq(g_mkdir(runs, 0755), 0);
+  const char *traces[] = { "ring-8", "cg-16" };
+  for (size_t i = 0; i < G_N_ELEMENTS(traces); i++) {
+    g_autofree char *rel = g_build_filename("traces", "data", traces[i], NULL);
+    g_autofree char *from = tu_src(rel);
+    g_autofree char *to = g_build_filename(runs, traces[i], NULL);
+    tu_copy_dir(from, to);
+  }
+  *file = g_build_filename(dir, "s.ini", NULL);
+  cr_assert(g_file_set_contents(*file, text, -1, NULL));
+  return dir;
+}
+
+static int check(const char *file, char **out, char **err)
+{
+  const char *args[] = { "study", file, "--check", NULL };
+  return tu_run(out, err, args);
+}
+
+static int run(const char *file, const char *dir, gboolean report, char **out, char **err)
+{
+  g_autofree char *o = g_build_filename(dir, "out", NULL);
+  const char *args[] = { "study", file, "-o", o, "-q", "-j", "2", report ? NULL : "--no-report",
+                         NULL };
+  return tu_run(out, err, args);
+}
+
+/* Column `name` of every row of results.csv (no quoted cells here). */
+static GPtrArray *column(const char *dir, const char *name)
+{
+  g_autofree char *out = g_build_filename(dir, "out", NULL);
+  g_autofree char *csv = tu_read(out, "results.csv");
+  g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
+  g_auto(GStrv) head = g_strsplit(lines[0], ",", -1);
+  int c = -1;
+  for (int i = 0; head[i]; i++)
+    if (strcmp(head[i], name) == 0)
+      c = i;
+  cr_assert_geq(c, 0, "no column %s", name);
+  GPtrArray *v = g_ptr_array_new_with_free_func(g_free);
+  for (int l = 1; lines[l] && *lines[l]; l++) {
+    g_auto(GStrv) cells = g_strsplit(lines[l], ",", -1);
+    g_ptr_array_add(v, g_strdup(cells[c]));
+  }
+  return v;
+}
+
+/* The distinct values of a column, in order of first appearance, joined
+ * by "; ". */
+static char *distinct(const char *dir, const char *name)
+{
+  g_autoptr(GPtrArray) v = column(dir, name);
+  GString *s = g_string_new(NULL);
+  for (guint i = 0; i < v->len; i++) {
+    gboolean seen = FALSE;
+    for (guint j = 0; j < i && !seen; j++)
+      seen = strcmp(v->pdata[i], v->pdata[j]) == 0;
+    if (!seen)
+      g_string_append_printf(s, "%s%s", s->len ? "; " : "", (char *)v->pdata[i]);
+  }
+  return g_string_free(s, FALSE);
+}
+
+/* Lists name what the file labels, in the list's order; the emitted batch
+ * study keeps the labels. */
+Test(study_file, lists_name_labelled_groups, .timeout = 120)
+{
+  char *file = NULL;
+  g_autofree char *dir = study_dir(
+      "[study]\n"
+      "traces = ring\n"
+      "platforms = mesh8; torus8\n"
+      "strategies = wh16; identity\n"
+      "models = flow\n"
+      "[input ring]\n"
+      "trace = runs/ring-8\n"
+      "[platform torus8]\n"
+      "spec = torus:2x2x2\n"
+      "[platform mesh8]\n"
+      "spec = mesh:2x2x2\n"
+      "[strategy wh16]\n"
+      "pipeline = greedy+wh:delta=16\n", &file);
+  char *out = NULL, *err = NULL;
+  cr_assert_eq(run(file, dir, FALSE, &out, &err), 0, "%s%s", out, err);
+  cr_assert_not_null(strstr(out, "4 cells: 1 input (1 trace), 2 platforms, 2 strategies"), "%s",
+                     out);
+  g_free(out);
+  g_free(err);
+  g_autofree char *plats = distinct(dir, "platform"), *strats = distinct(dir, "strategy");
+  g_autofree char *inputs = distinct(dir, "input");
+  cr_assert_str_eq(plats, "mesh8; torus8", "in the list's order");
+  cr_assert_str_eq(strats, "wh16; identity");
+  cr_assert_str_eq(inputs, "ring");
+  g_autofree char *batch = g_build_filename(dir, "batch", NULL);
+  const char *emit[] = { "study", file, "--emit-slurm", batch, NULL };
+  cr_assert_eq(tu_run(NULL, NULL, emit), 0);
+  g_autofree char *ini = g_build_filename(batch, "study.ini", NULL);
+  cr_assert_eq(check(ini, &out, &err), 0, "%s", err);
+  cr_assert_not_null(strstr(out, "4 cells: 1 input (1 trace), 2 platforms, 2 strategies"), "%s",
+                     out);
+  g_free(out);
+  g_free(err);
+  g_free(file);
+}
+
+/* A name that is a label and a file (or a strategy) is one error that says
+ * so, for inputs, platforms and strategies alike. */
+Test(study_file, label_and_file_is_one_error, .timeout = 60)
+{
+  static const struct { const char *study, *other, *expect; } cases[] = {
+    { "[study]\ntraces = cg\nplatforms = torus:4x4\nstrategies = identity\n"
+      "[input cg]\ntrace = runs/cg-16\n", "cg",
+      "s.ini:2: input 'cg' names both the group [input cg] (line 5) and the file " },
+    { "[study]\ntraces = runs/cg-16\nplatforms = torus16\nstrategies = identity\n"
+      "[platform torus16]\nspec = torus:4x4\n", "torus16",
+      "s.ini:3: platform 'torus16' names both the group [platform torus16] (line 5) and the "
+      "file " },
+    { "[study]\ntraces = runs/cg-16\nplatforms = torus:4x4\nstrategies = identity; greedy\n"
+      "[strategy greedy]\npipeline = greedy+wh\n", NULL,
+      "s.ini:4: strategy 'greedy' names both the group [strategy greedy] (line 5) and a "
+      "strategy pipeline, expected one of them" },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    char *file = NULL;
+    g_autofree char *dir = study_dir(cases[i].study, &file);
+    if (cases[i].other) {
+      g_autofree char *path = g_build_filename(dir, cases[i].other, NULL);
+      cr_assert(g_file_set_contents(path, "", -1, NULL));
+    }
+    char *out = NULL, *err = NULL;
+    cr_assert_eq(check(file, &out, &err), 2, "case %zu: %s", i, out);
+    cr_assert_eq(tu_lines(err), 1, "case %zu: one line:\n%s", i, err);
+    cr_assert_not_null(strstr(err, cases[i].expect), "case %zu:\n%s", i, err);
+    g_free(out);
+    g_free(err);
+    g_free(file);
+  }
+}
+
+/* A glob: every match an input, in name order; a glob without a match is
+ * an error naming it. */
+Test(study_file, globs_of_traces, .timeout = 120)
+{
+  char *file = NULL;
+  g_autofree char *dir = study_dir("[study]\ntraces = runs/*\nplatforms = torus:4x4\n"
+                                   "strategies = identity\nmodels = flow\n", &file);
+  char *out = NULL, *err = NULL;
+  cr_assert_eq(run(file, dir, FALSE, &out, &err), 0, "%s%s", out, err);
+  cr_assert_not_null(strstr(out, "2 cells: 2 inputs (2 traces)"), "%s", out);
+  g_free(out);
+  g_free(err);
+  g_autofree char *inputs = distinct(dir, "input");
+  cr_assert_str_eq(inputs, "cg-16; ring-8", "sorted by name");
+  cr_assert(g_file_set_contents(file, "[study]\ntraces = runs/*; none/*\nplatforms = torus:4x4\n"
+                                "strategies = identity\n", -1, NULL));
+  cr_assert_eq(check(file, &out, &err), 2);
+  cr_assert_eq(tu_lines(err), 1, "%s", err);
+  cr_assert_not_null(strstr(err, "s.ini:2: [study] traces: 'none/*' matches no file or folder"),
+                     "%s", err);
+  g_free(out);
+  g_free(err);
+  g_free(file);
+}
+
+/* Brace sweeps in a shorthand, a platform's override, a study's optional
+ * override and a strategy: labelled cells carrying the values; an
+ * optional override left out on a torus makes no copies of it. */
+Test(study_file, sweeps_become_labelled_cells, .timeout = 240)
+{
+  char *file = NULL;
+  g_autofree char *dir = study_dir(
+      "[study]\n"
+      "traces = runs/ring-8\n"
+      "platforms = torus:2x2x2:bw={15.625e9,31.25e9}; haec8; torus8\n"
+      "strategies = identity; greedy+wh:delta={4,16}\n"
+      "models = flow\n"
+      "set-if-present = linktype.wireless.latency={100ps,200ps}\n"
+      "[platform haec8]\n"
+      "spec = haec:2x2x2\n"
+      "set = linktype.wireless.bandwidth={3.125e9..12.5e9*2}\n"
+      "[platform torus8]\n"
+      "spec = torus:2x2x2\n", &file);
+  char *out = NULL, *err = NULL;
+  cr_assert_eq(run(file, dir, FALSE, &out, &err), 0, "%s%s", out, err);
+  /* 2 torus bandwidths + 3 x 2 HAEC Boxes + 1 torus; 3 strategies */
+  cr_assert_not_null(strstr(out, "27 cells: 1 input (1 trace), 9 platforms, 3 strategies"), "%s",
+                     out);
+  g_free(out);
+  g_free(err);
+  g_autofree char *plats = distinct(dir, "platform"), *strats = distinct(dir, "strategy");
+  cr_assert_str_eq(plats,
+                   "torus-2x2x2-bw=15.625e9; torus-2x2x2-bw=31.25e9; "
+                   "haec8 linktype.wireless.latency=100ps linktype.wireless.bandwidth=3.125e9; "
+                   "haec8 linktype.wireless.latency=100ps linktype.wireless.bandwidth=6.25e9; "
+                   "haec8 linktype.wireless.latency=100ps linktype.wireless.bandwidth=1.25e10; "
+                   "haec8 linktype.wireless.latency=200ps linktype.wireless.bandwidth=3.125e9; "
+                   "haec8 linktype.wireless.latency=200ps linktype.wireless.bandwidth=6.25e9; "
+                   "haec8 linktype.wireless.latency=200ps linktype.wireless.bandwidth=1.25e10; "
+                   "torus8");
+  cr_assert_str_eq(strats, "identity; greedy+wh:delta=4; greedy+wh:delta=16");
+  /* the swept bandwidth is the platform's: half the bandwidth, twice the
+   * hop time (bytes / bandwidth summed over links) */
+  g_autoptr(GPtrArray) p = column(dir, "platform");
+  g_autoptr(GPtrArray) s = column(dir, "strategy");
+  g_autoptr(GPtrArray) t = column(dir, "pre_hop_time");
+  double half = NAN, full = NAN;
+  for (guint i = 0; i < p->len; i++)
+    if (strcmp(s->pdata[i], "identity") == 0) {
+      if (strcmp(p->pdata[i], "torus-2x2x2-bw=15.625e9") == 0)
+        half = g_ascii_strtod(t->pdata[i], NULL);
+      if (strcmp(p->pdata[i], "torus-2x2x2-bw=31.25e9") == 0)
+        full = g_ascii_strtod(t->pdata[i], NULL);
+    }
+  cr_assert(full > 0 && fabs(half - 2 * full) <= 1e-12 * half, "%g against %g", half, full);
+  g_free(file);
+}
+
+/* Overrides in [study] and [platform]: a typo in a link type names the
+ * group and the nearest valid one, at the line of the override. */
+Test(study_file, overrides_checked_like_set, .timeout = 60)
+{
+  char *file = NULL;
+  g_autofree char *dir = study_dir("[study]\ntraces = runs/ring-8\nplatforms = torus:2x2x2\n"
+                                   "strategies = identity\nset = linktype.opticl.latency=20ps\n",
+                                   &file);
+  char *out = NULL, *err = NULL;
+  cr_assert_eq(check(file, &out, &err), 2);
+  cr_assert_eq(tu_lines(err), 1, "%s", err);
+  cr_assert_not_null(strstr(err, "s.ini:5: --set 'linktype.opticl.latency=20ps': torus:2x2x2 "
+                                 "has no group [linktype.opticl] (did you mean "
+                                 "linktype.optical?)"), "%s", err);
+  cr_assert_null(strstr(err, "missing"), "%s", err);
+  g_free(out);
+  g_free(err);
+  g_free(file);
+}
