@@ -1,7 +1,8 @@
 /* test_study_file.c - study files as people write them: lists that name
  * labelled groups (and one error when a name is a label and a file at
  * once), globs of traces, brace sweeps expanded into labelled platforms and
- * strategies, overrides in [study] and [platform] groups. */
+ * strategies, overrides in [study] and [platform] groups, and the sweep
+ * figure of the report, checked in its HTML and its SVG. */
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
@@ -248,5 +249,54 @@ Test(study_file, overrides_checked_like_set, .timeout = 60)
   cr_assert_null(strstr(err, "missing"), "%s", err);
   g_free(out);
   g_free(err);
+  g_free(file);
+}
+
+/* The co-design figure: the ranking metric against the swept bandwidth,
+ * one line per strategy, in the page and as an SVG with one marker per
+ * swept value and strategy. */
+Test(study_file, sweep_figure_in_the_report, .timeout = 240)
+{
+  char *file = NULL;
+  g_autofree char *dir = study_dir(
+      "[study]\n"
+      "traces = runs/ring-8\n"
+      "platforms = haec8\n"
+      "strategies = identity; random; greedy\n"
+      "models = flow\n"
+      "compute-scale = 0\n"
+      "[platform haec8]\n"
+      "spec = haec:2x2x2\n"
+      "set = linktype.wireless.bandwidth={3.125e9..25e9*2}\n", &file);
+  char *out = NULL, *err = NULL;
+  cr_assert_eq(run(file, dir, TRUE, &out, &err), 0, "%s%s", out, err);
+  g_free(out);
+  g_free(err);
+  g_autofree char *o = g_build_filename(dir, "out", NULL);
+  g_autofree char *html = tu_read(o, "index.html");
+  cr_assert_not_null(strstr(html, "<details id=\"sweeps\" open>"), "no sweep section");
+  cr_assert_not_null(strstr(html, "ring-8, model flow: makespan_s against "
+                                  "linktype.wireless.bandwidth; x: linktype.wireless.bandwidth "
+                                  "(bytes/s), y: makespan_s (from zero), one line per strategy; "
+                                  "platforms haec8 linktype.wireless.bandwidth=3.125e9 to haec8 "
+                                  "linktype.wireless.bandwidth=2.5e10"), "no sweep figure");
+  /* figures are named after what they show */
+  const char *name = "figures/sweep_ring-8_linktype.wireless.bandwidth.svg";
+  g_autofree char *href = g_strdup_printf("href=\"%s\"", name);
+  cr_assert_not_null(strstr(html, href), "no link to %s", name);
+  g_autofree char *svg = tu_read(o, name);
+  cr_assert_not_null(strstr(svg, "<title>ring-8, model flow: makespan_s against "
+                                 "linktype.wireless.bandwidth</title>"), "%.400s", svg);
+  cr_assert_not_null(strstr(svg, "<desc>x: linktype.wireless.bandwidth (bytes/s) (log scale); "
+                                 "y: makespan_s; one line per strategy: 4 values each</desc>"),
+                     "%.400s", svg);
+  /* the strategies' colours (plot.c's palette: 0072B2, E69F00, D55E00):
+   * a marker per swept value, and one in the legend */
+  const char *fills[] = { "fill:rgb(0%,44.705882%,69.803922%);fill-opacity:0.85",
+                          "fill:rgb(90.196078%,62.352941%,0%);fill-opacity:0.85",
+                          "fill:rgb(83.529412%,36.862745%,0%);fill-opacity:0.85" };
+  for (size_t i = 0; i < G_N_ELEMENTS(fills); i++)
+    cr_assert_eq(tu_count(svg, fills[i]), 4 + 1, "strategy %zu: %d markers", i,
+                 tu_count(svg, fills[i]));
   g_free(file);
 }

@@ -19,6 +19,9 @@
  *  - fig_scatter: each static metric against the simulated time, one row
  *    per metric and one column per platform, with Spearman's rho, Pearson's
  *    r and n in each panel (or why they are undefined).
+ *  - fig_sweep: the ranking metric against a swept platform parameter, one
+ *    line per strategy, the best strategy named under each value (the
+ *    co-design question: which mapping wins at which bandwidth).
  *
  * Axes of values start at zero, or are marked broken (plot_zero_range);
  * category labels that do not fit are rotated.
@@ -104,5 +107,22 @@ typedef struct fig_scatter_data {
 
 gboolean fig_scatter(const char *dir, const char *stem, const fig_scatter_data *d,
                      GError **error);
+
+typedef struct fig_sweep_data {
+  const char *title;
+  const char *x_label;         /* the swept key with its unit */
+  plot_unit x_unit;
+  const double *x;             /* the swept values, ascending */
+  int nx;
+  const char *y_label;
+  plot_unit y_unit;
+  const char *const *series;   /* strategy labels */
+  int nseries;
+  const double *y;             /* nseries x nx, row-major; NAN: no value */
+} fig_sweep_data;
+
+/* The SVG also carries the title and both axis labels as its <title> and
+ * <desc> (cairo draws text as glyphs). */
+gboolean fig_sweep(const char *dir, const char *stem, const fig_sweep_data *d, GError **error);
 
 G_END_DECLS

@@ -204,6 +204,60 @@ static void html_rankings(rep_page *pg, GPtrArray *groups)
   rep_section_close(pg);
 }
 
+/* ---- sweeps: the ranking metric against a swept platform value ---- */
+
+static gboolean html_sweep(rep_page *pg, const study_sweep *sw, int i, int k, int m,
+                           GError **error)
+{
+  const study *s = pg->s;
+  const study_input *in = &s->inputs[i];
+  g_autofree char *metric = report_rank_metric(s, i);
+  double *y = g_new(double, (gsize)s->nstrategies * (gsize)sw->n);
+  for (int st = 0; st < s->nstrategies; st++)
+    for (int j = 0; j < sw->n; j++)
+      y[st * sw->n + j] = report_mean(s, i, k, sw->platforms[j], st, m, metric, NULL);
+  g_autofree char *ctx = rep_context_label(s, i, k, in->t ? m : -1);
+  g_autofree char *title = g_strdup_printf("%s: %s against %s%s%s", ctx, metric, sw->key,
+                                           *sw->fixed ? ", " : "", sw->fixed);
+  const char *unit = units_name(sw->quantity);
+  g_autofree char *xlabel = *unit ? g_strdup_printf("%s (%s)", sw->key, unit)
+                                  : g_strdup(sw->key);
+  const char **series = rep_strategy_labels(s);
+  fig_sweep_data d = { title, xlabel, sw->quantity == UNITS_TIME ? PLOT_SECONDS : PLOT_NUMBER,
+                       sw->values, sw->n, metric, rep_unit_of(rep_column_field(metric)), series,
+                       s->nstrategies, y };
+  const char *parts[] = { in->label, sw->key, *sw->fixed ? sw->fixed : NULL, NULL };
+  g_autofree char *stem = rep_stem(pg, "sweep", parts);
+  g_autofree char *caption = g_strdup_printf(
+      "%s; x: %s, y: %s (from zero), one line per strategy; platforms %s to %s", title, xlabel,
+      metric, s->platforms[sw->platforms[0]].label, s->platforms[sw->platforms[sw->n - 1]].label);
+  gboolean ok = fig_sweep(pg->figdir, stem, &d, error) && html_figure(pg, stem, caption, error);
+  g_free(series);
+  g_free(y);
+  return ok;
+}
+
+/* Per sweep of the study (study_sweeps) and per input, kind and model, the
+ * co-design figure: which mapping wins at which value. */
+static gboolean html_sweeps(rep_page *pg, GError **error)
+{
+  const study *s = pg->s;
+  GPtrArray *sweeps = study_sweeps(s);
+  gboolean ok = TRUE;
+  if (sweeps->len) {
+    rep_section_open(pg, "sweeps", "Sweeps", "the ranking metric against each swept platform "
+                     "value, and which strategy wins where", TRUE);
+    for (guint w = 0; ok && w < sweeps->len; w++)
+      for (int i = 0; ok && i < s->ninputs; i++)
+        for (int k = 0; ok && k < s->inputs[i].nkinds; k++)
+          for (int m = 0; ok && m < study_input_nmodels(s, i); m++)
+            ok = html_sweep(pg, sweeps->pdata[w], i, k, m, error);
+    rep_section_close(pg);
+  }
+  g_ptr_array_unref(sweeps);
+  return ok;
+}
+
 /* ---- strategies per platform (Figs. 4-6) ---- */
 
 static gboolean html_groups(rep_page *pg, GError **error)
@@ -551,15 +605,18 @@ char *report_study(const study *s, const char *dir, int threads, GError **error)
   g_string_append(h, "</h1>\n<p>");
   g_autofree char *size = study_describe(s);
   html_printf(h, "%s.", size);
-  g_string_append(h, "</p>\n<nav><a href=\"#summary\">summary</a><a href=\"#ranking\">ranking"
-                     "</a><a href=\"#prepost\">static vs simulated</a><a href=\"#strategies\">"
+  GPtrArray *sweeps = study_sweeps(s);
+  g_string_append_printf(h, "</p>\n<nav><a href=\"#summary\">summary</a><a href=\"#ranking\">"
+                         "ranking</a>%s", sweeps->len ? "<a href=\"#sweeps\">sweeps</a>" : "");
+  g_ptr_array_unref(sweeps);
+  g_string_append(h, "<a href=\"#prepost\">static vs simulated</a><a href=\"#strategies\">"
                      "strategies</a><a href=\"#matrices\">matrices</a><a href=\"#links\">link "
                      "loads</a><a href=\"#cells\">cells and checks</a></nav>\n");
   html_summary(&pg, groups, cs, cols);
   html_rankings(&pg, groups);
   plot_begin(threads);
   /* the sections, in page order: one call each */
-  gboolean ok = rep_write_correlations(s, cs, dir, error) &&
+  gboolean ok = html_sweeps(&pg, error) && rep_write_correlations(s, cs, dir, error) &&
                 rep_html_correlations(&pg, cs, cols, error) && html_groups(&pg, error) &&
                 html_matrices(&pg, error) && html_links(&pg, groups, error);
   ok = plot_end(ok ? error : NULL) && ok;

@@ -4,6 +4,8 @@
  *
  * The page (korndoerfer2021 Section 7; deveci-geometric Fig. 12):
  *  - the strategies ranked per platform, with the change against identity;
+ *  - when the study sweeps a platform value (study_sweeps), the ranking
+ *    metric of every strategy against it: which mapping wins where;
  *  - pre vs post: whether each static metric predicts the simulated time,
  *    Spearman's rho and Pearson's r per platform (also correlations.csv),
  *    a verdict sentence per platform, and the scatter plots;
