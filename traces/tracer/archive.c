@@ -11,8 +11,9 @@
  * COMM_SELF group per communicator; MPI regions; clock properties with the
  * global offset and length in rank 0's clock after the offsets are applied.
  *
- * Output: $MAPSIM_TRACE_DIR, default ./mapsim-trace-<date>_<time>_<pid>,
- * which must not exist yet. The archive is written to a hidden sibling
+ * Output: $MAPSIM_TRACE_DIR, default ./mapsim-trace-<date>_<time>_<pid>;
+ * when it exists, NAME.1, NAME.2, ... (the first that does not), said in
+ * one line, or with MAPSIM_TRACE_EXISTING=error the program is stopped. The archive is written to a hidden sibling
  * directory and renamed at the end of MPI_Finalize: a run that dies leaves
  * no half-written archive under the final name. Any failure prints one
  * line "mapsim-trace: ..." on stderr and the program runs on untraced.
@@ -81,20 +82,46 @@ static char *default_dir(void)
   return g_strdup_printf("mapsim-trace-%s_%ld", stamp, (long)getpid());
 }
 
-/* Rank 0: the final and the temporary directory; NULL + message if the
- * final one exists or its parent cannot be made. */
-static gboolean choose_dirs(char **dir, char **tmp)
+/* A directory name that does not exist yet: `dir` itself, else dir.1,
+ * dir.2, ... */
+static char *unused_name(const char *dir)
+{
+  char *name = g_strdup(dir);
+  for (int k = 1; g_file_test(name, G_FILE_TEST_EXISTS) && k < 1000000; k++) {
+    g_free(name);
+    name = g_strdup_printf("%s.%d", dir, k);
+  }
+  return name;
+}
+
+/* Rank 0: the final and the temporary directory; FALSE + message if the
+ * final one exists and MAPSIM_TRACE_EXISTING=error asks for an error
+ * (*stop set), or its parent cannot be made. An existing directory is
+ * otherwise never reused: the archive goes to a new name, said in one
+ * line. */
+static gboolean choose_dirs(char **dir, char **tmp, gboolean *stop)
 {
   const char *env = g_getenv("MAPSIM_TRACE_DIR");
+  const char *existing = g_getenv("MAPSIM_TRACE_EXISTING");
   *dir = env && *env ? g_strdup(env) : default_dir();
-  char *parent = g_path_get_dirname(*dir), *base = g_path_get_basename(*dir);
-  *tmp = g_strdup_printf("%s/.%s.tmp-%ld", parent, base, (long)getpid());
   gboolean ok = TRUE;
   if (g_file_test(*dir, G_FILE_TEST_EXISTS)) {
-    fprintf(stderr, "mapsim-trace: %s: exists, expected a new directory (set MAPSIM_TRACE_DIR); "
-            "tracing off\n", *dir);
-    ok = FALSE;
-  } else if (g_mkdir_with_parents(parent, 0755) != 0) {
+    if (existing && strcmp(existing, "error") == 0) {
+      fprintf(stderr, "mapsim-trace: %s: exists, expected a new directory (MAPSIM_TRACE_EXISTING="
+              "error); stopping the program\n", *dir);
+      *stop = TRUE;
+      ok = FALSE;
+    } else {
+      char *fresh = unused_name(*dir);
+      fprintf(stderr, "mapsim-trace: %s exists: the archive goes to %s (MAPSIM_TRACE_EXISTING="
+              "error stops the program instead)\n", *dir, fresh);
+      g_free(*dir);
+      *dir = fresh;
+    }
+  }
+  char *parent = g_path_get_dirname(*dir), *base = g_path_get_basename(*dir);
+  *tmp = g_strdup_printf("%s/.%s.tmp-%ld", parent, base, (long)getpid());
+  if (ok && g_mkdir_with_parents(parent, 0755) != 0) {
     fprintf(stderr, "mapsim-trace: %s: %s, expected a writable directory; tracing off\n", parent,
             g_strerror(errno));
     ok = FALSE;
@@ -158,6 +185,7 @@ static gboolean open_archive(void)
 
 void tr_start(void)
 {
+  tr.started = TRUE;
   PMPI_Comm_rank(MPI_COMM_WORLD, &tr.rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &tr.size);
   tr.thread = pthread_self();
@@ -165,7 +193,10 @@ void tr_start(void)
   PMPI_Comm_group(MPI_COMM_WORLD, &tr.world_group);
   clock_anchor();
   char *dir = NULL, *tmp = NULL;
-  gboolean ok = tr.rank != 0 || choose_dirs(&dir, &tmp);
+  gboolean stop = FALSE;
+  gboolean ok = tr.rank != 0 || choose_dirs(&dir, &tmp, &stop);
+  if (stop)
+    PMPI_Abort(MPI_COMM_WORLD, 2);
   if (all_agree(ok)) {
     tr.dir = bcast_string(dir);
     tr.tmp = bcast_string(tmp);

@@ -65,13 +65,3 @@ void tr_rec_coll_begin(uint64_t t)
 {
   OTF2_EvtWriter_MpiCollectiveBegin(tr.evt, NULL, t);
 }
-
-void tr_rec_coll_end(uint64_t t, OTF2_CollectiveOp op, tr_comm *c, uint32_t root,
-                     uint64_t sent, uint64_t recvd)
-{
-  if (c == NULL) {
-    tr.unknown_comm_ops++;
-    return;
-  }
-  OTF2_EvtWriter_MpiCollectiveEnd(tr.evt, NULL, t, op, c->local_id, root, sent, recvd);
-}

@@ -39,10 +39,7 @@ void tr_requests_free(void)
   g_clear_pointer(&tr.requests, g_hash_table_destroy);
   g_clear_pointer(&tr.req_blocks, g_ptr_array_unref);
   tr.req_free = NULL;
-  g_clear_pointer(&tr.scratch_req, g_free);
-  g_clear_pointer(&tr.scratch_status, g_free);
-  g_clear_pointer(&tr.scratch_index, g_free);
-  tr.scratch_len = 0;
+  tr_scratch_free();
 }
 
 static tr_req *req_alloc(void)
@@ -135,13 +132,27 @@ void tr_req_tested(MPI_Request handle, uint64_t t)
     OTF2_EvtWriter_MpiRequestTest(tr.evt, NULL, t, r->id);
 }
 
-void tr_scratch(int n)
+void *tr_scratch_get(tr_scratch *s, size_t bytes)
 {
-  if (n <= tr.scratch_len)
-    return;
-  int len = MAX(n, 2 * tr.scratch_len);
-  tr.scratch_req = g_renew(MPI_Request, tr.scratch_req, len);
-  tr.scratch_status = g_renew(MPI_Status, tr.scratch_status, len);
-  tr.scratch_index = g_renew(int, tr.scratch_index, len);
-  tr.scratch_len = len;
+  if (bytes > s->bytes) {
+    s->bytes = MAX(bytes, 2 * s->bytes);
+    g_free(s->p);
+    s->p = g_malloc(s->bytes);
+  }
+  return s->p;
+}
+
+MPI_Status *tr_status_scratch(int n)
+{
+  return tr_scratch_get(&tr.ignored_statuses, sizeof(MPI_Status) * (size_t)MAX(n, 1));
+}
+
+void tr_scratch_free(void)
+{
+  tr_scratch *all[] = { &tr.saved_reqs, &tr.ignored_statuses, &tr.f_reqs, &tr.f_cstatuses,
+                        &tr.f_statuses, &tr.f_indices, &tr.f_types[0], &tr.f_types[1] };
+  for (size_t i = 0; i < G_N_ELEMENTS(all); i++) {
+    g_clear_pointer(&all[i]->p, g_free);
+    all[i]->bytes = 0;
+  }
 }

@@ -1,6 +1,14 @@
 /* tracer.h - the inside of libmapsim-trace, a PMPI interposition library
  * that writes one OTF2 archive per MPI run with Score-P-like definitions.
  *
+ * The wrappers are generated (gen-wrappers.py) from calls.tbl, the one
+ * table of wrapped functions: the C ones call PMPI_*, the Fortran ones
+ * (mpif.h, `use mpi`, `use mpi_f08`) the library's own Fortran function;
+ * both between the same hooks (hooks.h, implemented in wrap-*.c), which
+ * see C arguments only. While a Fortran wrapper runs the library's
+ * function, `nested` is set: MPICH's Fortran bindings call the C MPI_*
+ * functions, whose wrappers must not record the call a second time.
+ *
  * One process holds one `tr_state` (the MPI library it wraps is process-wide
  * too): the OTF2 archive and this rank's event writer, the communicators
  * and requests it knows, the clock offsets. Wrappers (wrap-*.c) call the
@@ -66,8 +74,21 @@ typedef struct tr_req {
   struct tr_req *next_free;
 } tr_req;
 
+/* A buffer that grows and is reused: scratch without allocation per call. */
+typedef struct tr_scratch {
+  void *p;
+  size_t bytes;
+} tr_scratch;
+
+/* At least `bytes` of `s`; the contents are not kept when it grows. */
+void *tr_scratch_get(tr_scratch *s, size_t bytes);
+
 typedef struct tr_state {
   gboolean on;              /* events are being recorded */
+  gboolean init_seen;       /* a wrapper of MPI_Init or MPI_Init_thread ran */
+  gboolean started;         /* tr_start ran (tracing on, or failed saying why) */
+  gboolean wrong_mpi;       /* built for another MPI library: everything passes through */
+  int nested;               /* inside a Fortran wrapper's call of the library */
   int rank, size;           /* in MPI_COMM_WORLD */
   pthread_t thread;         /* the thread that initialised MPI */
   MPI_Comm comm;            /* private duplicate of MPI_COMM_WORLD */
@@ -93,11 +114,11 @@ typedef struct tr_state {
   GPtrArray *req_blocks;    /* pool of tr_req arrays (owned) */
   tr_req *req_free;
   uint64_t next_request;
-  /* scratch for the Waitall/Waitsome/Waitany and Test calls (no allocation per call) */
-  MPI_Request *scratch_req;
-  MPI_Status *scratch_status;
-  int *scratch_index;
-  int scratch_len;
+  /* scratch (no allocation per call): the handles of a Wait/Test call before
+   * it (saved by its pre hook), the statuses of a caller that ignores them,
+   * and the C forms of Fortran arguments (fortran.c) */
+  tr_scratch saved_reqs, ignored_statuses;
+  tr_scratch f_reqs, f_cstatuses, f_statuses, f_indices, f_types[2];
   /* what could not be recorded, reported at MPI_Finalize */
   int64_t unknown_comm_ops; /* operations on communicators not traced */
 } tr_state;
@@ -154,14 +175,16 @@ void tr_req_drop(MPI_Request handle);
 void tr_req_complete(MPI_Request before, MPI_Status *status, uint64_t t);
 /* Records MpiRequestTest for an active tracked request. */
 void tr_req_tested(MPI_Request handle, uint64_t t);
-/* Scratch arrays of at least n entries. */
-void tr_scratch(int n);
+/* n statuses for a caller that passed MPI_STATUSES_IGNORE. */
+MPI_Status *tr_status_scratch(int n);
+/* Frees every scratch buffer. */
+void tr_scratch_free(void);
 
 /* ---- records (events.c) ------------------------------------------------ */
-/* Recording is on and this is the traced thread. */
+/* Recording is on, this is the traced thread and no wrapper runs below. */
 static inline gboolean tr_active(void)
 {
-  return tr.on && pthread_equal(pthread_self(), tr.thread);
+  return tr.on && !tr.nested && pthread_equal(pthread_self(), tr.thread);
 }
 
 uint64_t tr_enter(tr_region r);           /* returns the Enter time */
@@ -173,5 +196,30 @@ uint64_t tr_status_bytes(const MPI_Status *st);
 void tr_rec_send(uint64_t t, tr_comm *c, int dest, int tag, uint64_t bytes);
 void tr_rec_recv(uint64_t t, tr_comm *c, const MPI_Status *st);
 void tr_rec_coll_begin(uint64_t t);
-void tr_rec_coll_end(uint64_t t, OTF2_CollectiveOp op, tr_comm *c, uint32_t root,
-                     uint64_t sent, uint64_t recvd);
+
+/* ---- collectives (wrap-coll.c) ------------------------------------------ */
+/* What a collective call records at its end (or its completion). */
+typedef struct {
+  OTF2_CollectiveOp op;
+  uint32_t root;
+  uint64_t sent, recvd;
+} coll_rec;
+
+/* Enter (and CollectiveBegin of a blocking call); *c = the communicator,
+ * NULL when it is not traced. Returns the Enter time. */
+uint64_t tr_coll_begin(tr_region reg, MPI_Comm comm, int nonblocking, tr_comm **c);
+/* CollectiveEnd (blocking) or NonBlockingCollectiveRequest for `req`, and
+ * Leave. */
+void tr_coll_end(tr_region reg, uint64_t t, tr_comm *c, const coll_rec *cr, int rc,
+                 MPI_Request req, int nonblocking);
+
+/* ---- communicator constructors (wrap-comm.c) ---------------------------- */
+uint64_t tr_create_begin(tr_region reg);
+/* Registers *newcomm made from `parent`; CollectiveEnd on `over` and Leave. */
+void tr_create_end(tr_region reg, uint64_t t, int rc, MPI_Comm parent, MPI_Comm over,
+                   MPI_Comm *newcomm);
+
+/* ---- the process (wrap-env.c) ------------------------------------------- */
+/* One line "mapsim-trace: ..." on stderr from the first rank only (the rank
+ * the launcher gives it when MPI cannot say yet). */
+void tr_say(const char *fmt, ...) G_GNUC_PRINTF(1, 2);

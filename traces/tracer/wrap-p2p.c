@@ -1,173 +1,131 @@
-/* wrap-p2p.c - point-to-point and request wrappers.
+/* wrap-p2p.c - the hooks of point-to-point and request calls (hooks.h;
+ * the wrappers that call them, C and Fortran, are generated from
+ * calls.tbl).
  *
  * Records, as Score-P writes them: blocking sends MpiSend at entry,
  * blocking receives MpiRecv at return (source, tag and size from the
  * status); non-blocking sends MpiIsend and receives MpiIrecvRequest at the
  * call, their completion (requests.c) in whichever Wait/Test completes
  * them; persistent requests record at each MPI_Start. Tests that complete
- * nothing record MpiRequestTest for each request still active. Every
- * wrapper is Enter, records, PMPI call, records, Leave; a status the caller
- * ignores is replaced by one of ours (receives need it).
+ * nothing record MpiRequestTest for each request still active. Every call
+ * is Enter, records, the MPI call, records, Leave; the statuses the hooks
+ * get are never MPI_STATUS(ES)_IGNORE (the wrappers substitute their own).
  */
-#include "traces/tracer/tracer.h"
+#include "traces/tracer/hooks.h"
 
 #include <string.h>
 
+static void leave_now(tr_region reg, uint64_t t)
+{
+  tr_leave(reg, MAX(t, tr_clock()));
+}
+
 /* ---- blocking ---------------------------------------------------------- */
 
-#define BLOCKING_SEND(fn)                                                                   \
-  TR_API int MPI_##fn(const void *buf, int count, MPI_Datatype type, int dest, int tag,    \
-                      MPI_Comm comm)                                                        \
-  {                                                                                         \
-    if (!tr_active())                                                                       \
-      return PMPI_##fn(buf, count, type, dest, tag, comm);                                  \
-    uint64_t t = tr_enter(TR_MPI_##fn);                                                     \
-    tr_rec_send(t, tr_comm_find(comm), dest, tag, tr_bytes(count, type));                   \
-    int rc = PMPI_##fn(buf, count, type, dest, tag, comm);                                  \
-    tr_leave(TR_MPI_##fn, tr_clock());                                                      \
-    return rc;                                                                              \
-  }
-
-BLOCKING_SEND(Send)
-BLOCKING_SEND(Bsend)
-BLOCKING_SEND(Ssend)
-BLOCKING_SEND(Rsend)
-
-TR_API int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-                    MPI_Status *status)
+uint64_t tr_pre_send(tr_region reg, const void *buf, int count, MPI_Datatype type, int dest,
+                     int tag, MPI_Comm comm)
 {
-  if (!tr_active())
-    return PMPI_Recv(buf, count, type, source, tag, comm, status);
-  MPI_Status own;
-  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
-  tr_enter(TR_MPI_Recv);
-  int rc = PMPI_Recv(buf, count, type, source, tag, comm, st);
-  uint64_t t = tr_clock();
+  uint64_t t = tr_enter(reg);
+  tr_rec_send(t, tr_comm_find(comm), dest, tag, tr_bytes(count, type));
+  return t;
+}
+
+void tr_post_send(tr_region reg, uint64_t t, int rc, const void *buf, int count,
+                  MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+  leave_now(reg, t);
+}
+
+uint64_t tr_pre_recv(tr_region reg, void *buf, int count, MPI_Datatype type, int source, int tag,
+                     MPI_Comm comm, MPI_Status *status)
+{
+  return tr_enter(reg);
+}
+
+/* A blocking receive's MpiRecv at return, then Leave. */
+static void received(tr_region reg, uint64_t t0, int rc, MPI_Comm comm, const MPI_Status *st)
+{
+  uint64_t t = MAX(t0, tr_clock());
   if (rc == MPI_SUCCESS)
     tr_rec_recv(t, tr_comm_find(comm), st);
-  tr_leave(TR_MPI_Recv, t);
-  return rc;
+  tr_leave(reg, t);
 }
 
-TR_API int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                        int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                        int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+void tr_post_recv(tr_region reg, uint64_t t, int rc, void *buf, int count, MPI_Datatype type,
+                  int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-  if (!tr_active())
-    return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                         recvtype, source, recvtag, comm, status);
-  MPI_Status own;
-  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
-  uint64_t t = tr_enter(TR_MPI_Sendrecv);
-  tr_comm *c = tr_comm_find(comm);
-  tr_rec_send(t, c, dest, sendtag, tr_bytes(sendcount, sendtype));
-  int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                         recvtype, source, recvtag, comm, st);
-  t = tr_clock();
-  if (rc == MPI_SUCCESS)
-    tr_rec_recv(t, c, st);
-  tr_leave(TR_MPI_Sendrecv, t);
-  return rc;
+  received(reg, t, rc, comm, status);
 }
 
-TR_API int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
-                                int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+uint64_t tr_pre_sendrecv(tr_region reg, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         int dest, int sendtag, void *recvbuf, int recvcount,
+                         MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                         MPI_Status *status)
 {
-  if (!tr_active())
-    return PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, status);
-  MPI_Status own;
-  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
-  uint64_t t = tr_enter(TR_MPI_Sendrecv_replace);
-  tr_comm *c = tr_comm_find(comm);
-  tr_rec_send(t, c, dest, sendtag, tr_bytes(count, type));
-  int rc = PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, st);
-  t = tr_clock();
-  if (rc == MPI_SUCCESS)
-    tr_rec_recv(t, c, st);
-  tr_leave(TR_MPI_Sendrecv_replace, t);
-  return rc;
+  return tr_pre_send(reg, sendbuf, sendcount, sendtype, dest, sendtag, comm);
 }
 
-TR_API int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+void tr_post_sendrecv(tr_region reg, uint64_t t, int rc, const void *sendbuf, int sendcount,
+                      MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount,
+                      MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                      MPI_Status *status)
 {
-  if (!tr_active())
-    return PMPI_Probe(source, tag, comm, status);
-  tr_enter(TR_MPI_Probe);
-  int rc = PMPI_Probe(source, tag, comm, status);
-  tr_leave(TR_MPI_Probe, tr_clock());
-  return rc;
+  received(reg, t, rc, comm, status);
 }
 
-TR_API int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+uint64_t tr_pre_sendrecv_replace(tr_region reg, void *buf, int count, MPI_Datatype type, int dest,
+                                 int sendtag, int source, int recvtag, MPI_Comm comm,
+                                 MPI_Status *status)
 {
-  if (!tr_active())
-    return PMPI_Iprobe(source, tag, comm, flag, status);
-  tr_enter(TR_MPI_Iprobe);
-  int rc = PMPI_Iprobe(source, tag, comm, flag, status);
-  tr_leave(TR_MPI_Iprobe, tr_clock());
-  return rc;
+  return tr_pre_send(reg, buf, count, type, dest, sendtag, comm);
+}
+
+void tr_post_sendrecv_replace(tr_region reg, uint64_t t, int rc, void *buf, int count,
+                              MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
+                              MPI_Comm comm, MPI_Status *status)
+{
+  received(reg, t, rc, comm, status);
 }
 
 /* ---- non-blocking ------------------------------------------------------ */
 
-static void rec_isend(uint64_t t, MPI_Comm comm, int dest, int tag, uint64_t bytes,
-                      MPI_Request req)
+uint64_t tr_pre_isend(tr_region reg, const void *buf, int count, MPI_Datatype type, int dest,
+                      int tag, MPI_Comm comm, MPI_Request *req)
 {
-  if (dest == MPI_PROC_NULL)
-    return;
-  tr_comm *c = tr_comm_find(comm);
-  if (c == NULL) {
-    tr.unknown_comm_ops++;
-    return;
-  }
-  tr_req *r = tr_req_new(req, TR_REQ_ISEND, c->local_id);
-  OTF2_EvtWriter_MpiIsend(tr.evt, NULL, t, (uint32_t)dest, c->local_id, (uint32_t)tag, bytes,
-                          r->id);
+  return tr_enter(reg);
 }
 
-#define NONBLOCKING_SEND(fn)                                                                \
-  TR_API int MPI_##fn(const void *buf, int count, MPI_Datatype type, int dest, int tag,    \
-                      MPI_Comm comm, MPI_Request *req)                                      \
-  {                                                                                         \
-    if (!tr_active())                                                                       \
-      return PMPI_##fn(buf, count, type, dest, tag, comm, req);                             \
-    uint64_t t = tr_enter(TR_MPI_##fn);                                                     \
-    int rc = PMPI_##fn(buf, count, type, dest, tag, comm, req);                             \
-    if (rc == MPI_SUCCESS)                                                                  \
-      rec_isend(t, comm, dest, tag, tr_bytes(count, type), *req);                           \
-    tr_leave(TR_MPI_##fn, tr_clock());                                                      \
-    return rc;                                                                              \
-  }
-
-NONBLOCKING_SEND(Isend)
-NONBLOCKING_SEND(Ibsend)
-NONBLOCKING_SEND(Issend)
-NONBLOCKING_SEND(Irsend)
-
-static void rec_irecv(uint64_t t, MPI_Comm comm, int source, MPI_Request req)
+void tr_post_isend(tr_region reg, uint64_t t, int rc, const void *buf, int count,
+                   MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req)
 {
-  if (source == MPI_PROC_NULL)
-    return;
-  tr_comm *c = tr_comm_find(comm);
-  if (c == NULL) {
+  tr_comm *c = rc == MPI_SUCCESS && dest != MPI_PROC_NULL ? tr_comm_find(comm) : NULL;
+  if (c) {
+    tr_req *r = tr_req_new(*req, TR_REQ_ISEND, c->local_id);
+    OTF2_EvtWriter_MpiIsend(tr.evt, NULL, t, (uint32_t)dest, c->local_id, (uint32_t)tag,
+                            tr_bytes(count, type), r->id);
+  } else if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL) {
     tr.unknown_comm_ops++;
-    return;
   }
-  tr_req *r = tr_req_new(req, TR_REQ_IRECV, c->local_id);
-  OTF2_EvtWriter_MpiIrecvRequest(tr.evt, NULL, t, r->id);
+  leave_now(reg, t);
 }
 
-TR_API int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
-                     MPI_Comm comm, MPI_Request *req)
+uint64_t tr_pre_irecv(tr_region reg, void *buf, int count, MPI_Datatype type, int source,
+                      int tag, MPI_Comm comm, MPI_Request *req)
 {
-  if (!tr_active())
-    return PMPI_Irecv(buf, count, type, source, tag, comm, req);
-  uint64_t t = tr_enter(TR_MPI_Irecv);
-  int rc = PMPI_Irecv(buf, count, type, source, tag, comm, req);
-  if (rc == MPI_SUCCESS)
-    rec_irecv(t, comm, source, *req);
-  tr_leave(TR_MPI_Irecv, tr_clock());
-  return rc;
+  return tr_enter(reg);
+}
+
+void tr_post_irecv(tr_region reg, uint64_t t, int rc, void *buf, int count, MPI_Datatype type,
+                   int source, int tag, MPI_Comm comm, MPI_Request *req)
+{
+  tr_comm *c = rc == MPI_SUCCESS && source != MPI_PROC_NULL ? tr_comm_find(comm) : NULL;
+  if (c) {
+    tr_req *r = tr_req_new(*req, TR_REQ_IRECV, c->local_id);
+    OTF2_EvtWriter_MpiIrecvRequest(tr.evt, NULL, t, r->id);
+  } else if (rc == MPI_SUCCESS && source != MPI_PROC_NULL) {
+    tr.unknown_comm_ops++;
+  }
+  leave_now(reg, t);
 }
 
 /* ---- persistent -------------------------------------------------------- */
@@ -189,36 +147,32 @@ static void track_persistent(MPI_Comm comm, tr_req_kind kind, int peer, int tag,
   r->bytes = bytes;
 }
 
-#define PERSISTENT_SEND(fn)                                                                 \
-  TR_API int MPI_##fn(const void *buf, int count, MPI_Datatype type, int dest, int tag,    \
-                      MPI_Comm comm, MPI_Request *req)                                      \
-  {                                                                                         \
-    if (!tr_active())                                                                       \
-      return PMPI_##fn(buf, count, type, dest, tag, comm, req);                             \
-    tr_enter(TR_MPI_##fn);                                                                  \
-    int rc = PMPI_##fn(buf, count, type, dest, tag, comm, req);                             \
-    if (rc == MPI_SUCCESS)                                                                  \
-      track_persistent(comm, TR_REQ_ISEND, dest, tag, tr_bytes(count, type), *req);         \
-    tr_leave(TR_MPI_##fn, tr_clock());                                                      \
-    return rc;                                                                              \
-  }
-
-PERSISTENT_SEND(Send_init)
-PERSISTENT_SEND(Bsend_init)
-PERSISTENT_SEND(Ssend_init)
-PERSISTENT_SEND(Rsend_init)
-
-TR_API int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag,
-                         MPI_Comm comm, MPI_Request *req)
+uint64_t tr_pre_send_init(tr_region reg, const void *buf, int count, MPI_Datatype type, int dest,
+                          int tag, MPI_Comm comm, MPI_Request *req)
 {
-  if (!tr_active())
-    return PMPI_Recv_init(buf, count, type, source, tag, comm, req);
-  tr_enter(TR_MPI_Recv_init);
-  int rc = PMPI_Recv_init(buf, count, type, source, tag, comm, req);
+  return tr_enter(reg);
+}
+
+void tr_post_send_init(tr_region reg, uint64_t t, int rc, const void *buf, int count,
+                       MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req)
+{
+  if (rc == MPI_SUCCESS)
+    track_persistent(comm, TR_REQ_ISEND, dest, tag, tr_bytes(count, type), *req);
+  leave_now(reg, t);
+}
+
+uint64_t tr_pre_recv_init(tr_region reg, void *buf, int count, MPI_Datatype type, int source,
+                          int tag, MPI_Comm comm, MPI_Request *req)
+{
+  return tr_enter(reg);
+}
+
+void tr_post_recv_init(tr_region reg, uint64_t t, int rc, void *buf, int count,
+                       MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request *req)
+{
   if (rc == MPI_SUCCESS)
     track_persistent(comm, TR_REQ_IRECV, source, tag, 0, *req);
-  tr_leave(TR_MPI_Recv_init, tr_clock());
-  return rc;
+  leave_now(reg, t);
 }
 
 static void rec_start(uint64_t t, MPI_Request req)
@@ -235,58 +189,57 @@ static void rec_start(uint64_t t, MPI_Request req)
     OTF2_EvtWriter_MpiIrecvRequest(tr.evt, NULL, t, r->id);
 }
 
-TR_API int MPI_Start(MPI_Request *req)
+uint64_t tr_pre_start(tr_region reg, MPI_Request *req)
 {
-  if (!tr_active())
-    return PMPI_Start(req);
-  uint64_t t = tr_enter(TR_MPI_Start);
+  uint64_t t = tr_enter(reg);
   rec_start(t, *req);
-  int rc = PMPI_Start(req);
-  tr_leave(TR_MPI_Start, tr_clock());
-  return rc;
+  return t;
 }
 
-TR_API int MPI_Startall(int count, MPI_Request reqs[])
+void tr_post_start(tr_region reg, uint64_t t, int rc, MPI_Request *req)
 {
-  if (!tr_active())
-    return PMPI_Startall(count, reqs);
-  uint64_t t = tr_enter(TR_MPI_Startall);
+  leave_now(reg, t);
+}
+
+uint64_t tr_pre_startall(tr_region reg, int count, MPI_Request *reqs)
+{
+  uint64_t t = tr_enter(reg);
   for (int i = 0; i < count; i++)
     rec_start(t, reqs[i]);
-  int rc = PMPI_Startall(count, reqs);
-  tr_leave(TR_MPI_Startall, tr_clock());
-  return rc;
+  return t;
 }
 
-TR_API int MPI_Request_free(MPI_Request *req)
+void tr_post_startall(tr_region reg, uint64_t t, int rc, int count, MPI_Request *reqs)
 {
-  if (!tr_active())
-    return PMPI_Request_free(req);
-  tr_enter(TR_MPI_Request_free);
+  leave_now(reg, t);
+}
+
+uint64_t tr_pre_request_free(tr_region reg, MPI_Request *req)
+{
+  uint64_t t = tr_enter(reg);
   tr_req_drop(*req);
-  int rc = PMPI_Request_free(req);
-  tr_leave(TR_MPI_Request_free, tr_clock());
-  return rc;
+  return t;
 }
 
-TR_API int MPI_Cancel(MPI_Request *req)
+void tr_post_request_free(tr_region reg, uint64_t t, int rc, MPI_Request *req)
 {
-  if (!tr_active())
-    return PMPI_Cancel(req);
-  tr_enter(TR_MPI_Cancel);
-  int rc = PMPI_Cancel(req);
-  tr_leave(TR_MPI_Cancel, tr_clock());
-  return rc;
+  leave_now(reg, t);
 }
 
 /* ---- completion -------------------------------------------------------- */
 
-/* Copies the handles before MPI overwrites them (scratch, no allocation). */
+/* The handles before MPI overwrites them (scratch, no allocation). */
 static MPI_Request *save_handles(int n, const MPI_Request reqs[])
 {
-  tr_scratch(n);
-  memcpy(tr.scratch_req, reqs, sizeof(MPI_Request) * (size_t)MAX(n, 0));
-  return tr.scratch_req;
+  MPI_Request *saved = tr_scratch_get(&tr.saved_reqs, sizeof(MPI_Request) * (size_t)MAX(n, 0));
+  if (n > 0)
+    memcpy(saved, reqs, sizeof(MPI_Request) * (size_t)n);
+  return saved;
+}
+
+static MPI_Request *saved_handles(void)
+{
+  return tr.saved_reqs.p;
 }
 
 /* Status i is valid: all are when rc is MPI_SUCCESS, else those whose own
@@ -302,149 +255,152 @@ static void tested_all(int n, const MPI_Request *before, uint64_t t)
     tr_req_tested(before[i], t);
 }
 
-TR_API int MPI_Wait(MPI_Request *req, MPI_Status *status)
+uint64_t tr_pre_wait(tr_region reg, MPI_Request *req, MPI_Status *status)
 {
-  if (!tr_active())
-    return PMPI_Wait(req, status);
-  MPI_Status own;
-  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
-  MPI_Request before = *req;
-  tr_enter(TR_MPI_Wait);
-  int rc = PMPI_Wait(req, st);
-  uint64_t t = tr_clock();
+  save_handles(1, req);
+  return tr_enter(reg);
+}
+
+void tr_post_wait(tr_region reg, uint64_t t0, int rc, MPI_Request *req, MPI_Status *status)
+{
+  uint64_t t = MAX(t0, tr_clock());
   if (rc == MPI_SUCCESS)
-    tr_req_complete(before, st, t);
-  tr_leave(TR_MPI_Wait, t);
-  return rc;
+    tr_req_complete(saved_handles()[0], status, t);
+  tr_leave(reg, t);
 }
 
-TR_API int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
+uint64_t tr_pre_waitall(tr_region reg, int count, MPI_Request *reqs, MPI_Status *statuses)
 {
-  if (!tr_active())
-    return PMPI_Waitall(count, reqs, statuses);
-  MPI_Request *before = save_handles(count, reqs);
-  MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? tr.scratch_status : statuses;
-  tr_enter(TR_MPI_Waitall);
-  int rc = PMPI_Waitall(count, reqs, st);
-  uint64_t t = tr_clock();
+  save_handles(count, reqs);
+  return tr_enter(reg);
+}
+
+void tr_post_waitall(tr_region reg, uint64_t t0, int rc, int count, MPI_Request *reqs,
+                     MPI_Status *statuses)
+{
+  uint64_t t = MAX(t0, tr_clock());
+  const MPI_Request *before = saved_handles();
   for (int i = 0; i < count; i++)
-    if (status_ok(rc, &st[i]))
-      tr_req_complete(before[i], &st[i], t);
-  tr_leave(TR_MPI_Waitall, t);
-  return rc;
+    if (status_ok(rc, &statuses[i]))
+      tr_req_complete(before[i], &statuses[i], t);
+  tr_leave(reg, t);
 }
 
-TR_API int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
+uint64_t tr_pre_waitany(tr_region reg, int count, MPI_Request *reqs, int *index,
+                        MPI_Status *status)
 {
-  if (!tr_active())
-    return PMPI_Waitany(count, reqs, index, status);
-  MPI_Request *before = save_handles(count, reqs);
-  MPI_Status own;
-  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
-  tr_enter(TR_MPI_Waitany);
-  int rc = PMPI_Waitany(count, reqs, index, st);
-  uint64_t t = tr_clock();
-  if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED)
-    tr_req_complete(before[*index], st, t);
-  tr_leave(TR_MPI_Waitany, t);
-  return rc;
+  save_handles(count, reqs);
+  return tr_enter(reg);
 }
 
-/* Waitsome/Testsome: the completed ones, then (tests only) the rest. */
-static void completed_some(int rc, int outcount, const int *indices, MPI_Status *st,
-                           const MPI_Request *before, uint64_t t)
+void tr_post_waitany(tr_region reg, uint64_t t0, int rc, int count, MPI_Request *reqs, int *index,
+                     MPI_Status *status)
+{
+  uint64_t t = MAX(t0, tr_clock());
+  if (rc == MPI_SUCCESS && *index >= 0 && *index < count)
+    tr_req_complete(saved_handles()[*index], status, t);
+  tr_leave(reg, t);
+}
+
+/* Waitsome/Testsome: the completed ones. */
+static void completed_some(int rc, int incount, int outcount, const int *indices,
+                           MPI_Status *st, uint64_t t)
 {
   if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS)
     return;
+  const MPI_Request *before = saved_handles();
   for (int k = 0; k < outcount && outcount != MPI_UNDEFINED; k++)
-    if (status_ok(rc, &st[k]))
+    if (indices[k] >= 0 && indices[k] < incount && status_ok(rc, &st[k]))
       tr_req_complete(before[indices[k]], &st[k], t);
 }
 
-TR_API int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
-                        MPI_Status statuses[])
+uint64_t tr_pre_waitsome(tr_region reg, int incount, MPI_Request *reqs, int *outcount,
+                         int *indices, MPI_Status *statuses)
 {
-  if (!tr_active())
-    return PMPI_Waitsome(incount, reqs, outcount, indices, statuses);
-  MPI_Request *before = save_handles(incount, reqs);
-  MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? tr.scratch_status : statuses;
-  tr_enter(TR_MPI_Waitsome);
-  int rc = PMPI_Waitsome(incount, reqs, outcount, indices, st);
-  uint64_t t = tr_clock();
-  completed_some(rc, *outcount, indices, st, before, t);
-  tr_leave(TR_MPI_Waitsome, t);
-  return rc;
+  save_handles(incount, reqs);
+  return tr_enter(reg);
 }
 
-TR_API int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
+void tr_post_waitsome(tr_region reg, uint64_t t0, int rc, int incount, MPI_Request *reqs,
+                      int *outcount, int *indices, MPI_Status *statuses)
 {
-  if (!tr_active())
-    return PMPI_Test(req, flag, status);
-  MPI_Status own;
-  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
-  MPI_Request before = *req;
-  tr_enter(TR_MPI_Test);
-  int rc = PMPI_Test(req, flag, st);
-  uint64_t t = tr_clock();
+  uint64_t t = MAX(t0, tr_clock());
+  completed_some(rc, incount, *outcount, indices, statuses, t);
+  tr_leave(reg, t);
+}
+
+uint64_t tr_pre_test(tr_region reg, MPI_Request *req, int *flag, MPI_Status *status)
+{
+  save_handles(1, req);
+  return tr_enter(reg);
+}
+
+void tr_post_test(tr_region reg, uint64_t t0, int rc, MPI_Request *req, int *flag,
+                  MPI_Status *status)
+{
+  uint64_t t = MAX(t0, tr_clock());
+  MPI_Request before = saved_handles()[0];
   if (rc == MPI_SUCCESS && *flag)
-    tr_req_complete(before, st, t);
+    tr_req_complete(before, status, t);
   else if (rc == MPI_SUCCESS)
     tr_req_tested(before, t);
-  tr_leave(TR_MPI_Test, t);
-  return rc;
+  tr_leave(reg, t);
 }
 
-TR_API int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
+uint64_t tr_pre_testall(tr_region reg, int count, MPI_Request *reqs, int *flag,
+                        MPI_Status *statuses)
 {
-  if (!tr_active())
-    return PMPI_Testall(count, reqs, flag, statuses);
-  MPI_Request *before = save_handles(count, reqs);
-  MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? tr.scratch_status : statuses;
-  tr_enter(TR_MPI_Testall);
-  int rc = PMPI_Testall(count, reqs, flag, st);
-  uint64_t t = tr_clock();
+  save_handles(count, reqs);
+  return tr_enter(reg);
+}
+
+void tr_post_testall(tr_region reg, uint64_t t0, int rc, int count, MPI_Request *reqs, int *flag,
+                     MPI_Status *statuses)
+{
+  uint64_t t = MAX(t0, tr_clock());
+  const MPI_Request *before = saved_handles();
   if ((rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && *flag) {
     for (int i = 0; i < count; i++)
-      if (status_ok(rc, &st[i]))
-        tr_req_complete(before[i], &st[i], t);
+      if (status_ok(rc, &statuses[i]))
+        tr_req_complete(before[i], &statuses[i], t);
   } else if (rc == MPI_SUCCESS) {
     tested_all(count, before, t);
   }
-  tr_leave(TR_MPI_Testall, t);
-  return rc;
+  tr_leave(reg, t);
 }
 
-TR_API int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
+uint64_t tr_pre_testany(tr_region reg, int count, MPI_Request *reqs, int *index, int *flag,
+                        MPI_Status *status)
 {
-  if (!tr_active())
-    return PMPI_Testany(count, reqs, index, flag, status);
-  MPI_Request *before = save_handles(count, reqs);
-  MPI_Status own;
-  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
-  tr_enter(TR_MPI_Testany);
-  int rc = PMPI_Testany(count, reqs, index, flag, st);
-  uint64_t t = tr_clock();
-  if (rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED)
-    tr_req_complete(before[*index], st, t);
+  save_handles(count, reqs);
+  return tr_enter(reg);
+}
+
+void tr_post_testany(tr_region reg, uint64_t t0, int rc, int count, MPI_Request *reqs, int *index,
+                     int *flag, MPI_Status *status)
+{
+  uint64_t t = MAX(t0, tr_clock());
+  const MPI_Request *before = saved_handles();
+  if (rc == MPI_SUCCESS && *flag && *index >= 0 && *index < count)
+    tr_req_complete(before[*index], status, t);
   else if (rc == MPI_SUCCESS && !*flag)
     tested_all(count, before, t);
-  tr_leave(TR_MPI_Testany, t);
-  return rc;
+  tr_leave(reg, t);
 }
 
-TR_API int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
-                        MPI_Status statuses[])
+uint64_t tr_pre_testsome(tr_region reg, int incount, MPI_Request *reqs, int *outcount,
+                         int *indices, MPI_Status *statuses)
 {
-  if (!tr_active())
-    return PMPI_Testsome(incount, reqs, outcount, indices, statuses);
-  MPI_Request *before = save_handles(incount, reqs);
-  MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? tr.scratch_status : statuses;
-  tr_enter(TR_MPI_Testsome);
-  int rc = PMPI_Testsome(incount, reqs, outcount, indices, st);
-  uint64_t t = tr_clock();
-  completed_some(rc, *outcount, indices, st, before, t);
+  save_handles(incount, reqs);
+  return tr_enter(reg);
+}
+
+void tr_post_testsome(tr_region reg, uint64_t t0, int rc, int incount, MPI_Request *reqs,
+                      int *outcount, int *indices, MPI_Status *statuses)
+{
+  uint64_t t = MAX(t0, tr_clock());
+  completed_some(rc, incount, *outcount, indices, statuses, t);
   if (rc == MPI_SUCCESS)
-    tested_all(incount, before, t);  /* completed ones are no longer active */
-  tr_leave(TR_MPI_Testsome, t);
-  return rc;
+    tested_all(incount, saved_handles(), t);  /* completed ones are no longer active */
+  tr_leave(reg, t);
 }
