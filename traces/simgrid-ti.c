@@ -36,6 +36,35 @@ typedef struct {
   gboolean live;   /* posted, not waited yet */
 } ti_req;
 
+/* Point-to-point tags as SMPI sees them (simgrid-ti.h): the traced tag,
+ * plus TI_TAG_SPAN times a slot that tells apart the occurrences (lanes)
+ * and the communicators of one (source, destination, tag). */
+enum {
+  TI_TAG_SPAN = 1 << 16,  /* traced tags below it are kept exactly */
+  TI_LANES = 64,          /* occurrences of one envelope open at once without a wait */
+  TI_COMM_SLOTS = 256,    /* communicators told apart */
+};
+G_STATIC_ASSERT((int64_t)TI_TAG_SPAN * TI_LANES * TI_COMM_SLOTS <= (1 << 30));
+
+/* One direction of one envelope: the messages to (send) or from (receive)
+ * `peer` on `comm` with `tag`, counted in the order MPI matches them. */
+typedef struct {
+  int32_t peer;
+  uint32_t comm, tag;
+  uint32_t send;
+} ti_envelope;
+
+static guint envelope_hash(gconstpointer p)
+{
+  const ti_envelope *e = p;
+  return (guint)e->peer * 2654435761u ^ (e->comm * 40503u + e->tag * 31u + e->send);
+}
+
+static gboolean envelope_equal(gconstpointer a, gconstpointer b)
+{
+  return memcmp(a, b, sizeof(ti_envelope)) == 0;
+}
+
 /* A receive of the rank's share of a collective and its request. */
 typedef struct {
   guint msg, req;
@@ -73,6 +102,7 @@ typedef struct {
   int64_t *bytes;        /* scratch: contributions */
   int nbytes;
   int64_t carry;         /* computation not yet written, ps */
+  GHashTable *occurrences; /* ti_envelope -> messages so far (int64 in a pointer) */
 } ti_rank;
 
 static void act(ti_rank *w, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
@@ -132,6 +162,26 @@ static gboolean complete(ti_rank *w, uint64_t req)
   wait_index(w, GPOINTER_TO_UINT(v) - 1);
   g_hash_table_remove(w->by_req, &req);
   return TRUE;
+}
+
+/* The tag SMPI gets for the next message of `e` (the k-th of its
+ * envelope): messages of one envelope in lanes k mod TI_LANES, so that
+ * up to TI_LANES of them are open at once under distinct SMPI keys, and
+ * MPI's order within the envelope is the order within a lane. */
+static uint32_t smpi_tag(ti_rank *w, int peer, uint32_t comm, uint32_t tag, gboolean send)
+{
+  ti_envelope e = { peer, comm, tag, (uint32_t)send };
+  gpointer v = NULL;
+  int64_t k = 0;
+  if (g_hash_table_lookup_extended(w->occurrences, &e, NULL, &v))
+    k = GPOINTER_TO_SIZE(v);
+  g_hash_table_replace(w->occurrences, g_memdup2(&e, sizeof e), GSIZE_TO_POINTER((gsize)k + 1));
+  if (tag >= TI_TAG_SPAN)
+    w->st->tags_folded++;
+  if (comm >= TI_COMM_SLOTS)
+    w->st->comms_folded++;
+  uint32_t slot = (comm % TI_COMM_SLOTS) * TI_LANES + (uint32_t)(k % TI_LANES);
+  return tag % TI_TAG_SPAN + TI_TAG_SPAN * slot;
 }
 
 static void flush_compute(ti_rank *w, int64_t min)
@@ -285,6 +335,7 @@ static gboolean write_rank(ti_rank *w, const trace_event *ev, int64_t n, GError 
   int64_t *env = irecv_envelopes(ev, n);
   int64_t prev = 0;
   int depth = 0;
+  uint32_t tag;
   gboolean ok = TRUE;
   act(w, "init");
   for (int64_t i = 0; i < n && ok; i++) {
@@ -309,29 +360,36 @@ static gboolean write_rank(ti_rank *w, const trace_event *ev, int64_t n, GError 
     case TRACE_SEND:
       if (e->peer < 0 || e->peer >= w->t->nranks)
         break;
+      tag = smpi_tag(w, e->peer, e->comm, e->tag, TRUE);
       if (depth > 0) {
-        guint q = post(w, TRUE, e->peer, e->tag, e->bytes);
+        guint q = post(w, TRUE, e->peer, tag, e->bytes);
         g_array_append_val(w->deferred, q);
       } else {
-        act(w, "send %d %u %" G_GINT64_FORMAT, e->peer, e->tag, e->bytes);
+        act(w, "send %d %u %" G_GINT64_FORMAT, e->peer, tag, e->bytes);
       }
       break;
     case TRACE_RECV:
       if (e->peer >= 0 && e->peer < w->t->nranks)
-        act(w, "recv %d %u %" G_GINT64_FORMAT, e->peer, e->tag, e->bytes);
+        act(w, "recv %d %u %" G_GINT64_FORMAT, e->peer, smpi_tag(w, e->peer, e->comm, e->tag, FALSE),
+            e->bytes);
       break;
     case TRACE_ISEND:
       if (e->peer >= 0 && e->peer < w->t->nranks)
-        post_request(w, TRUE, e->peer, e->tag, e->bytes, e->request);
+        post_request(w, TRUE, e->peer, smpi_tag(w, e->peer, e->comm, e->tag, TRUE), e->bytes,
+                     e->request);
       break;
     case TRACE_IRECV_REQUEST:
-      if (env[i] >= 0 && ev[env[i]].peer >= 0 && ev[env[i]].peer < w->t->nranks)
-        post_request(w, FALSE, ev[env[i]].peer, ev[env[i]].tag, ev[env[i]].bytes, e->request);
+      if (env[i] >= 0 && ev[env[i]].peer >= 0 && ev[env[i]].peer < w->t->nranks) {
+        const trace_event *c = &ev[env[i]];
+        post_request(w, FALSE, c->peer, smpi_tag(w, c->peer, c->comm, c->tag, FALSE), c->bytes,
+                     e->request);
+      }
       break;
     case TRACE_IRECV:
       /* an Irecv completed without a request record: the replay receives in place */
       if (!complete(w, e->request) && e->peer >= 0 && e->peer < w->t->nranks)
-        act(w, "recv %d %u %" G_GINT64_FORMAT, e->peer, e->tag, e->bytes);
+        act(w, "recv %d %u %" G_GINT64_FORMAT, e->peer,
+            smpi_tag(w, e->peer, e->comm, e->tag, FALSE), e->bytes);
       break;
     case TRACE_ISEND_COMPLETE:
       if (!complete(w, e->request))
@@ -389,7 +447,8 @@ gboolean ti_write(const trace_source *s, const char *dir, const char *ranks, con
                   g_array_new(FALSE, FALSE, sizeof(guint)), g_array_new(FALSE, FALSE, sizeof(guint)),
                   g_array_new(FALSE, FALSE, sizeof(guint)), g_array_new(FALSE, FALSE, sizeof(guint)),
                   g_array_new(FALSE, FALSE, sizeof(guint)) },
-                g_new(int64_t, MAX(t->ncomms, 1)), g_new(int, MAX(t->ncomms, 1)), NULL, 0, 0 };
+                g_new(int64_t, MAX(t->ncomms, 1)), g_new(int, MAX(t->ncomms, 1)), NULL, 0, 0,
+                g_hash_table_new_full(envelope_hash, envelope_equal, g_free, NULL) };
   trace_cursor *cur = trace_cursor_new(s);
   GArray *buf = g_array_new(FALSE, FALSE, sizeof(trace_event));
   gboolean ok = TRUE;
@@ -419,6 +478,7 @@ gboolean ti_write(const trace_source *s, const char *dir, const char *ranks, con
     g_hash_table_remove_all(w.by_key);
     g_hash_table_remove_all(w.by_req);
     g_array_set_size(w.deferred, 0);
+    g_hash_table_remove_all(w.occurrences);
     memset(w.call_k, 0, sizeof(int64_t) * (size_t)MAX(t->ncomms, 1));
     for (int c = 0; c < t->ncomms; c++)
       w.me[c] = -2;
@@ -435,6 +495,7 @@ gboolean ti_write(const trace_source *s, const char *dir, const char *ranks, con
   g_array_free(w.reqs, TRUE);
   g_hash_table_destroy(w.by_key);
   g_hash_table_destroy(w.by_req);
+  g_hash_table_destroy(w.occurrences);
   g_array_free(w.deferred, TRUE);
   g_array_free(w.msgs, TRUE);
   GArray *scratch[] = { w.cs.recvs, w.cs.sends, w.cs.recv_by_round, w.cs.send_by_round,

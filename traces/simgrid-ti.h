@@ -28,8 +28,23 @@
  *    each message by its size), so SimGrid replays the same messages, not
  *    SMPI's own collective algorithms.
  * SMPI keys a rank's open requests by (source, destination, tag) and keeps
- * one per key: a request whose key is still open is preceded by a `wait`
- * for the earlier one (counted in `serialized`).
+ * one per key, and matches by (source, tag) only, on one communicator. A
+ * wildcard receive (MPI_ANY_SOURCE, MPI_ANY_TAG) is written with the
+ * envelope of the message it matched, so two open receives, or two open
+ * sends, may share a key where the program had none (HPCC's RandomAccess:
+ * four any-source receives, two of them from one sender). Point-to-point
+ * tags are therefore made distinct: the k-th message of an envelope
+ * (source, destination, communicator, tag) - counted by the sender in
+ * send order and by the receiver in the order its receives were posted,
+ * which MPI's non-overtaking rule makes the same message - gets SMPI tag
+ * tag + 65536 * ((communicator mod 256) * 64 + k mod 64). Receives match
+ * exactly the messages they matched in the traced run, and up to 64
+ * requests of one envelope may be open at once; beyond that a request
+ * whose key is still open is preceded by a `wait` for the earlier one
+ * (counted in `serialized`), the only wait the export adds. Where the
+ * mapping is not one to one, SMPI may match differently: tags of 65536 and
+ * above (counted in `tags_folded`) and communicators from the 257th on
+ * (`comms_folded`) share SMPI tags with others.
  *
  * Sizes are in bytes (the replay's default datatype, MPI_BYTE); ranks are
  * world ranks. Reads every rank through a trace_cursor (one rank's records
@@ -65,6 +80,8 @@ typedef struct ti_stats {
   int64_t coll_calls;       /* collective calls expanded (per rank) */
   int64_t coll_skipped;     /* calls some member never makes (left out) */
   int64_t serialized;       /* requests waited early: their key was open */
+  int64_t tags_folded;      /* messages whose tag is >= 65536 (SMPI sees it modulo 65536) */
+  int64_t comms_folded;     /* messages on a communicator past the 256th (shares its tags) */
   int64_t unmatched;        /* completions of requests never posted, cancelled sends */
 } ti_stats;
 

@@ -85,6 +85,8 @@ static gboolean write_folder(const cli_common *c, const platform *p, const trace
       "# (SMPI's offline replay); the last line printed is\n"
       "# [SIMULATED_SECONDS] Simulation time ... (the makespan). Extra smpirun\n"
       "# options may follow: sh smpirun.sh --cfg=...\n"
+      "# Exits 0 only when the replay ran to its end: 1 when SimGrid reports a\n"
+      "# deadlock or prints no simulated time, smpirun's status when it fails.\n"
       "cd \"$(dirname \"$0\")\" || exit 2\n"
       "R=${SMPIREPLAYMAIN:-}\n"
       "for f in /usr/lib/*/simgrid/smpireplaymain /usr/lib/simgrid/smpireplaymain "
@@ -93,10 +95,21 @@ static gboolean write_folder(const cli_common *c, const platform *p, const trace
       "done\n"
       "[ -n \"$R\" ] || { echo 'smpirun.sh: smpireplaymain not found (libsimgrid-dev), set "
       "SMPIREPLAYMAIN' >&2; exit 2; }\n"
-      "exec smpirun -np %d -platform platform.xml -hostfile hostfile -replay traces.txt \"$R\" \\\n"
+      "log=$(mktemp \"${TMPDIR:-/tmp}/mapsim-smpirun.XXXXXX\") || exit 2\n"
+      "trap 'rm -f \"$log\" \"$log.rc\"' EXIT\n"
+      "trap 'exit 130' INT TERM\n"
+      "{ smpirun -np %d -platform platform.xml -hostfile hostfile -replay traces.txt \"$R\" \\\n"
       "  %s \\\n"
       "  --log=root.thres:critical --log=smpi_replay.thres:info "
-      "--log=smpi_replay.fmt:[%%.12r]%%e%%m%%n \"$@\"\n",
+      "--log=smpi_replay.fmt:[%%.12r]%%e%%m%%n \"$@\" 2>&1; echo $? > \"$log.rc\"; } | tee \"$log\"\n"
+      "rc=$(cat \"$log.rc\" 2>/dev/null || echo 3)\n"
+      "if grep -q 'Deadlock' \"$log\"; then\n"
+      "  echo 'smpirun.sh: SimGrid reports a deadlock: the replay did not run to its end' >&2\n"
+      "  exit 1\n"
+      "fi\n"
+      "[ \"$rc\" = 0 ] || { echo \"smpirun.sh: smpirun failed (status $rc)\" >&2; exit \"$rc\"; }\n"
+      "grep -q '] Simulation time' \"$log\" || { echo 'smpirun.sh: SimGrid printed no simulated "
+      "time' >&2; exit 1; }\n",
       c->trace, p->name, m->ntasks, opts);
   return write_text(dir, "smpirun.sh", script, error);
 }
@@ -189,8 +202,19 @@ static int export_simgrid(int argc, char **argv)
                                            "never makes were left out", st.coll_skipped));
   if (st.serialized)
     g_ptr_array_add(notes, g_strdup_printf("%" G_GINT64_FORMAT " requests were waited early: "
-                                           "SMPI keeps one open request per (source, destination, "
-                                           "tag)", st.serialized));
+                                           "more than 64 of one source, destination and tag were "
+                                           "open at once, and SMPI keeps one open request per "
+                                           "(source, destination, tag)", st.serialized));
+  if (st.tags_folded)
+    g_ptr_array_add(notes, g_strdup_printf("%" G_GINT64_FORMAT " messages have tags of 65536 or "
+                                           "more, which SMPI sees modulo 65536: it may match them "
+                                           "to other receives than the traced run did",
+                                           st.tags_folded));
+  if (st.comms_folded)
+    g_ptr_array_add(notes, g_strdup_printf("%" G_GINT64_FORMAT " messages travel on communicators "
+                                           "past the 256th, which share SMPI's tags with others: "
+                                           "SMPI may match them to other receives than the traced "
+                                           "run did", st.comms_folded));
   if (st.unmatched)
     g_ptr_array_add(notes, g_strdup_printf("%" G_GINT64_FORMAT " completions of requests never "
                                            "posted, or cancelled sends, were left out",
