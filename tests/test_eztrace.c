@@ -367,3 +367,40 @@ Test(eztrace, bad_archives)
   g_free(src);
   g_free(tmp);
 }
+
+/* A Fortran program under EZTrace: its regions are named after the Fortran
+ * symbols (mpi_isend_, paradigm USER) and read as the MPI calls they are,
+ * so their time is MPI time, not computation. */
+Test(eztrace, fortran_names_are_mpi_calls)
+{
+  trace *t = read_dir("eztrace-fortran-4");
+  const char *want[] = { "MPI_Isend", "MPI_Irecv", "MPI_Waitall", "MPI_Send", "MPI_Recv",
+                         "MPI_Allreduce", "MPI_Barrier" };
+  for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+    gboolean found = FALSE;
+    for (int r = 0; r < t->nregions; r++)
+      found = found || strcmp(t->regions[r], want[i]) == 0;
+    cr_assert(found, "no region %s", want[i]);
+  }
+  for (int r = 0; r < t->nregions; r++)
+    cr_assert_not(g_str_has_prefix(t->regions[r], "mpi_"), "%s", t->regions[r]);
+  trace_summary s;
+  trace_summarize(t, &s);
+  cr_assert_eq(s.p2p_messages, 16);
+  cr_assert_eq(s.p2p_bytes, 4960);
+  /* 60 Enters, less EZTrace's own "Working" and "EZTrace finalize" */
+  cr_assert_eq(s.per_kind[TRACE_ENTER], 52);
+  trace_free(t);
+  /* the traced time splits into MPI calls and a little computation */
+  g_autofree char *dir = tu_data("traces/eztrace-fortran-4");
+  char *out = NULL, *err = NULL;
+  const char *sim[] = { "simulate", "-p", "torus:2x2x1", "-t", dir, "--json", NULL };
+  cr_assert_eq(tu_run(&out, &err, sim), 0, "%s", err);
+  const char *traced = strstr(out, "\"traced\"");
+  cr_assert_not_null(traced, "%s", out);
+  double compute = g_ascii_strtod(strstr(traced, "\"compute_s\" : ") + 14, NULL);
+  double p2p = g_ascii_strtod(strstr(traced, "\"p2p_s\" : ") + 10, NULL);
+  cr_assert(p2p > 0.1 && compute < 0.01 * p2p, "traced compute %g s, p2p %g s", compute, p2p);
+  g_free(out);
+  g_free(err);
+}

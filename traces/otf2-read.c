@@ -179,6 +179,38 @@ static OTF2_CallbackCode on_string(void *ud, OTF2_StringRef self, const char *s)
   return OTF2_CALLBACK_SUCCESS;
 }
 
+/* The C name of an MPI function named as Fortran's symbol - mpi_send_,
+ * mpi_send__, mpi_send, MPI_SEND, mpi_send_f08_, mpi_send_f08ts_, as
+ * EZTrace names the regions of the Fortran calls it wraps (paradigm USER) -:
+ * MPI_Send; NULL for any other name. C names start MPI_ followed by an
+ * upper-case letter and lower case (MPI_Comm_split), which no mangling
+ * keeps. */
+static char *fortran_mpi_name(const char *s)
+{
+  gboolean lower = g_str_has_prefix(s, "mpi_");
+  gboolean upper = g_str_has_prefix(s, "MPI_") && strpbrk(s, "abcdefghijklmnopqrstuvwxyz") == NULL;
+  if ((!lower && !upper) || !s[4])
+    return NULL;
+  char *n = g_ascii_strdown(s + 4, -1);
+  size_t len = strlen(n);
+  while (len > 0 && n[len - 1] == '_')
+    n[--len] = '\0';
+  const char *suffixes[] = { "_f08ts", "_f08" };
+  for (size_t i = 0; i < G_N_ELEMENTS(suffixes); i++)
+    if (g_str_has_suffix(n, suffixes[i])) {
+      len -= strlen(suffixes[i]);
+      n[len] = '\0';
+      break;
+    }
+  char *c = NULL;
+  if (len > 0 && g_ascii_isalpha(n[0])) {
+    n[0] = g_ascii_toupper(n[0]);
+    c = g_strconcat("MPI_", n, NULL);
+  }
+  g_free(n);
+  return c;
+}
+
 static OTF2_CallbackCode on_region(void *ud, OTF2_RegionRef self, OTF2_StringRef name,
                                    OTF2_StringRef canonical, OTF2_StringRef descr,
                                    OTF2_RegionRole role, OTF2_Paradigm paradigm,
@@ -187,6 +219,9 @@ static OTF2_CallbackCode on_region(void *ud, OTF2_RegionRef self, OTF2_StringRef
 {
   reader_ctx *c = ud;
   const char *s = g_hash_table_lookup(c->strings, GUINT_TO_POINTER(name));
+  g_autofree char *fortran = s ? fortran_mpi_name(s) : NULL;
+  if (fortran)
+    s = fortran;
   gboolean mpi = paradigm == OTF2_PARADIGM_MPI || (s && g_str_has_prefix(s, "MPI_"));
   if (mpi) {
     uint32_t idx = trace_add_region(c->t, s ? s : "MPI_?");
