@@ -206,7 +206,7 @@ for app in $apps; do
     --json > "$w/sim-simgrid.json"
   ms=$(grep -o '"makespan_s" : [0-9.e+-]*' "$w/sim-simgrid.json" | head -1 | awk '{print $3}')
   simgrid=$(echo "${sg:-0} $ms $sgrc" | awk '$3 != 0 {print "FAILED (status " $3 ")"; exit}
-    {printf "%.6g s vs %.6g s (%+.2f%%)", $1, $2, $1 > 0 ? 100 * ($2 - $1) / $1 : 0}')
+    {x = $1 > 0 ? 100 * ($2 - $1) / $1 : 0; printf "%.6g s vs %.6g s (%+.2f%%)", $1, $2, x}')
   rm -rf "$w/sg"
   info=$("$mapsim" trace info "$trace" | awk '/^p2p/ {print $2 " msgs"} /^collectives/ {print $2 " colls"}' | tr '\n' ' ')
   overhead=$(echo "$plain $traced" | awk '{printf "%.1f s / %.1f s (%+.0f%%)", $1, $2, 100 * ($2 - $1) / $1}')
