@@ -260,6 +260,20 @@ Test(simgrid, collective_rounds_in_order)
   trace_free(t);
 }
 
+/* The actions of `t` with the default options into a new temporary
+ * folder (r/RANK.txt), which the caller removes; `t` is freed. */
+static char *write_default(trace *t, ti_stats *st)
+{
+  trace_source *s = trace_source_memory(t);
+  char *dir = tu_tmp_dir();
+  ti_opts o;
+  ti_opts_init(&o);
+  cr_assert(ti_write(s, dir, "r", "l", &o, st, NULL));
+  trace_source_free(s);
+  trace_free(t);
+  return dir;
+}
+
 /* SMPI keeps one open request per (source, destination, tag): open
  * requests of one envelope get tags of their own lanes (tag + 65536 k),
  * up to 64 at once; the 65th waits for the first before it. */
@@ -273,12 +287,8 @@ Test(simgrid, open_envelopes_get_lanes)
   for (int k = 0; k < 65; k++)
     ev(t, 0, TRACE_ISEND_COMPLETE, 0, -1, 0, 0, (uint64_t)k + 1);
   region(t, 0, reg, TRACE_LEAVE, 0);
-  trace_source *s = trace_source_memory(t);
-  char *dir = tu_tmp_dir();
-  ti_opts o;
-  ti_opts_init(&o);
   ti_stats st;
-  cr_assert(ti_write(s, dir, "r", "l", &o, &st, NULL));
+  char *dir = write_default(t, &st);
   g_autofree char *r0 = tu_read(dir, "r/0.txt");
   cr_assert(g_str_has_prefix(r0, "0 init\n0 isend 1 3 100\n0 isend 1 65539 101\n"
                                  "0 isend 1 131075 102\n"), "%s", r0);
@@ -287,8 +297,6 @@ Test(simgrid, open_envelopes_get_lanes)
   cr_assert_eq(st.serialized, 1);
   tu_rm_rf(dir);
   g_free(dir);
-  trace_source_free(s);
-  trace_free(t);
 }
 
 /* Two any-source receives that matched two messages of one sender and tag
@@ -318,12 +326,8 @@ Test(simgrid, wildcard_receives_keep_their_matches)
   }
   region(t, 0, wait, TRACE_LEAVE, 0);
   region(t, 1, wait, TRACE_LEAVE, 0);
-  trace_source *s = trace_source_memory(t);
-  char *dir = tu_tmp_dir();
-  ti_opts o;
-  ti_opts_init(&o);
   ti_stats st;
-  cr_assert(ti_write(s, dir, "r", "l", &o, &st, NULL));
+  char *dir = write_default(t, &st);
   g_autofree char *r0 = tu_read(dir, "r/0.txt");
   g_autofree char *r1 = tu_read(dir, "r/1.txt");
   cr_assert_str_eq(r0, "0 init\n0 isend 1 3 100\n0 isend 1 65539 200\n0 wait 0 1 3\n"
@@ -333,8 +337,6 @@ Test(simgrid, wildcard_receives_keep_their_matches)
   cr_assert_eq(st.serialized + st.tags_folded + st.comms_folded, 0);
   tu_rm_rf(dir);
   g_free(dir);
-  trace_source_free(s);
-  trace_free(t);
 }
 
 static char *xml_of(const char *spec, const char *const *sets, int cores, gboolean cluster)

@@ -29,8 +29,41 @@ C_TYPE = {
     'req': 'MPI_Request *', 'reqs': 'MPI_Request *', 'status': 'MPI_Status *',
     'statuses': 'MPI_Status *', 'ints': 'const int *', 'str': 'const char *',
 }
-F2C = {'type': 'MPI_Type_f2c', 'op': 'MPI_Op_f2c', 'comm': 'MPI_Comm_f2c',
-       'group': 'MPI_Group_f2c', 'info': 'MPI_Info_f2c'}
+# kind -> how a Fortran wrapper makes the C form of an argument: its
+# declaration (before the call) and its update (after it), with {c} the C
+# name, {f} the Fortran argument, {n} the parameter, {count} the length of
+# an array, {buf} the choice buffer before it, {slot} 0 for a send side.
+F_FORM = {
+    'argc': ('int *{c} = NULL;', None),
+    'argv': ('char ***{c} = NULL;', None),
+    'int': ('int {c} = (int)*{f};', None),
+    'int_out': ('int {c}_v = 0, *{c} = &{c}_v;', '{c}_v = (int)*{f};'),
+    'flag': ('int {c}_v = 0, *{c} = &{c}_v;', '{c}_v = *{f} != 0;'),
+    'index': ('int {c}_v = MPI_UNDEFINED, *{c} = &{c}_v;', '{c}_v = tr_f_index(*{f});'),
+    'indices': ('int *{c} = NULL;', '{c} = tr_f_indices({f}, c_outcount_v);'),
+    'cbuf': ('void *{c} = tr_f_buffer({f}, f08_);', None),
+    'vbuf': ('void *{c} = tr_f_buffer({f}, f08_);', None),
+    'ints': ('const int *{c} = (const int *){f};', None),
+    'types': ('const MPI_Datatype *{c} = tr_f_types({f}, c_comm, {buf}, {slot});', None),
+    'type': ('MPI_Datatype {c} = MPI_Type_f2c(*{f});', None),
+    'op': ('MPI_Op {c} = MPI_Op_f2c(*{f});', None),
+    'comm': ('MPI_Comm {c} = MPI_Comm_f2c(*{f});', None),
+    'group': ('MPI_Group {c} = MPI_Group_f2c(*{f});', None),
+    'info': ('MPI_Info {c} = MPI_Info_f2c(*{f});', None),
+    'comm_out': ('MPI_Comm {c}_v = MPI_COMM_NULL, *{c} = &{c}_v;', '{c}_v = MPI_Comm_f2c(*{f});'),
+    'comm_inout': ('MPI_Comm {c}_v = MPI_Comm_f2c(*{f}), *{c} = &{c}_v;',
+                   '{c}_v = MPI_Comm_f2c(*{f});'),
+    'req_out': ('MPI_Request {c}_v = MPI_REQUEST_NULL, *{c} = &{c}_v;',
+                '{c}_v = MPI_Request_f2c(*{f});'),
+    'req': ('MPI_Request {c}_v = MPI_Request_f2c(*{f}), *{c} = &{c}_v;',
+            '{c}_v = MPI_Request_f2c(*{f});'),
+    'reqs': ('MPI_Request *{c} = tr_f_requests({f}, {count});', None),
+    'status': ('MPI_Fint *s_{n} = tr_f_status_arg({f}, f08_);\nMPI_Status {c}_v, *{c} = &{c}_v;',
+               'tr_f_status_in(s_{n}, {c});'),
+    'statuses': ('MPI_Fint *s_{n} = tr_f_statuses_arg({f}, f08_, {count});\n'
+                 'MPI_Status *{c} = tr_f_cstatuses({count});',
+                 'tr_f_statuses_in(s_{n}, {c}, {converted});'),
+}
 C_ONLY = {'argc', 'argv'}          # not in the Fortran interface
 GATE_INIT = {'init', 'init_thread', 'finalize'}  # run before/after tracing is on
 
@@ -72,22 +105,34 @@ def is_generic(family):
     return family in ('plain', 'create', 'create_group') or family.startswith('coll:')
 
 
-def families(rows):
-    fam = {}
+def pre_post(family):
+    """The hooks of a family: (pre, post)."""
+    if ':' in family and not family.startswith('coll:'):
+        return tuple(family.split(':', 1))
+    return family, family
+
+
+def hooks(rows):
+    """Every named hook {(kind, name): (first row, parameters)}: kind 'pre',
+    'post' or 'rec'; all rows of one hook take the same parameters."""
+    found = {}
     for name, _, family, params in rows:
-        if is_generic(family) and not family.startswith('coll:'):
-            continue
-        key = family
-        sig = [k for k, _ in params]
         if family.startswith('coll:'):
-            sig = [k for k, _ in params if k != 'req_out']
-        if key in fam and [k for k, _ in fam[key][1]] != sig:
-            sys.exit(f'calls.tbl: {name}: family {family} takes other parameters than '
-                     f'{fam[key][0]}')
-        if key not in fam:
-            fam[key] = (name, [p for p in params if not (family.startswith('coll:')
-                                                         and p[0] == 'req_out')])
-    return fam
+            keys = [('rec', family[5:])]
+            params = [p for p in params if p[0] != 'req_out']
+        elif is_generic(family):
+            continue
+        else:
+            pre, post = pre_post(family)
+            keys = [k for k in (('pre', pre), ('post', post))
+                    if k[1] not in ('enter', 'leave', 'complete')]
+        for key in keys:
+            sig = [k for k, _ in params]
+            if key in found and [k for k, _ in found[key][1]] != sig:
+                sys.exit(f'calls.tbl: {name}: hook {key[1]} takes other parameters than in '
+                         f'{found[key][0]}')
+            found.setdefault(key, (name, params))
+    return found
 
 
 def write_regions(rows, out):
@@ -108,13 +153,13 @@ def write_hooks(rows, out):
               ' * the MPI call and returns the Enter time, the post hook after it with\n'
               ' * its return code; tr_rec_OP computes a collective\'s record. */\n'
               '#pragma once\n\n#include "traces/tracer/tracer.h"\n\n')
-    for family, (_, params) in sorted(families(rows).items()):
-        if family.startswith('coll:'):
-            op = family[5:]
-            out.write(f'coll_rec tr_rec_{op}(const tr_comm *c{hook_params_decl(params)});\n')
+    for (kind, hook), (_, params) in sorted(hooks(rows).items()):
+        if kind == 'rec':
+            out.write(f'coll_rec tr_rec_{hook}(const tr_comm *c{hook_params_decl(params)});\n')
+        elif kind == 'pre':
+            out.write(f'uint64_t tr_pre_{hook}(tr_region reg{hook_params_decl(params)});\n')
         else:
-            out.write(f'uint64_t tr_pre_{family}(tr_region reg{hook_params_decl(params)});\n')
-            out.write(f'void tr_post_{family}(tr_region reg, uint64_t t, int rc'
+            out.write(f'void tr_post_{hook}(tr_region reg, uint64_t t, int rc'
                       f'{hook_params_decl(params)});\n')
 
 
@@ -128,7 +173,7 @@ def body(name, family, params, call, p='', req_value=None):
     and the post hook (Fortran: the outputs turned into C)."""
     reg = f'TR_MPI_{name}'
     if family == 'plain':
-        return [f'uint64_t t_ = tr_enter({reg});', call, f'tr_leave({reg}, MAX(t_, tr_clock()));']
+        return body(name, 'enter:leave', params, call, p)
     if family.startswith('coll:'):
         op = family[5:]
         comm = next(n for k, n in params if k == 'comm')
@@ -146,8 +191,20 @@ def body(name, family, params, call, p='', req_value=None):
         over = f'*{p}{newc}' if family == 'create_group' else f'{p}{parent}'
         return [f'uint64_t t_ = tr_create_begin({reg});', call,
                 f'tr_create_end({reg}, t_, rc_, {p}{parent}, {over}, {p}{newc});']
-    return [f'uint64_t t_ = tr_pre_{family}({reg}{hook_params(params, p)});', call,
-            f'tr_post_{family}({reg}, t_, rc_{hook_params(params, p)});']
+    pre, post = pre_post(family)
+    if pre == 'enter':
+        first = f'uint64_t t_ = tr_enter({reg});'
+    elif pre == 'complete':
+        reqs = next((k, n) for k, n in params if k in ('req', 'reqs'))
+        count = '1' if reqs[0] == 'req' else p + count_param(params, reqs[1])
+        first = f'uint64_t t_ = tr_pre_complete({reg}, {count}, {p}{reqs[1]});'
+    else:
+        first = f'uint64_t t_ = tr_pre_{pre}({reg}{hook_params(params, p)});'
+    if post == 'leave':
+        last = f'tr_leave({reg}, MAX(t_, tr_clock()));'
+    else:
+        last = f'tr_post_{post}({reg}, t_, rc_{hook_params(params, p)});'
+    return [first, call, last]
 
 
 def write_c(rows, out):
@@ -222,64 +279,20 @@ def write_fortran(rows, out):
         before, after, call_args, late = [], [], [], []
         prev_buf = None
         for kind, n in params:
-            c, f = 'c_' + n, 'f_' + n
-            if kind == 'argc':
-                before.append(f'int *{c} = NULL;')
-            elif kind == 'argv':
-                before.append(f'char ***{c} = NULL;')
-            elif kind == 'int':
-                before.append(f'int {c} = (int)*{f};')
-            elif kind == 'int_out':
-                before.append(f'int {c}_v = 0, *{c} = &{c}_v;')
-                after.append(f'{c}_v = (int)*{f};')
-            elif kind == 'flag':
-                before.append(f'int {c}_v = 0, *{c} = &{c}_v;')
-                after.append(f'{c}_v = *{f} != 0;')
-            elif kind == 'index':
-                before.append(f'int {c}_v = MPI_UNDEFINED, *{c} = &{c}_v;')
-                after.append(f'{c}_v = tr_f_index(*{f});')
-            elif kind == 'indices':
-                before.append(f'int *{c} = NULL;')
-                after.append(f'{c} = tr_f_indices({f}, c_outcount_v);')
-            elif kind in ('cbuf', 'vbuf'):
-                before.append(f'void *{c} = tr_f_buffer({f}, f08_);')
-                prev_buf = c
-            elif kind == 'ints':
-                before.append(f'const int *{c} = (const int *){f};')
-            elif kind == 'types':
-                slot = 0 if 'send' in n else 1
-                late.append(f'const MPI_Datatype *{c} = tr_f_types({f}, c_comm, '
-                            f'{prev_buf}, {slot});')
-            elif kind in F2C:
-                before.append(f'{C_TYPE[kind]} {c} = {F2C[kind]}(*{f});')
-            elif kind == 'comm_out':
-                before.append(f'MPI_Comm {c}_v = MPI_COMM_NULL, *{c} = &{c}_v;')
-                after.append(f'{c}_v = MPI_Comm_f2c(*{f});')
-            elif kind == 'comm_inout':
-                before.append(f'MPI_Comm {c}_v = MPI_Comm_f2c(*{f}), *{c} = &{c}_v;')
-                after.append(f'{c}_v = MPI_Comm_f2c(*{f});')
-            elif kind == 'req_out':
-                before.append(f'MPI_Request {c}_v = MPI_REQUEST_NULL, *{c} = &{c}_v;')
-                after.append(f'{c}_v = MPI_Request_f2c(*{f});')
-            elif kind == 'req':
-                before.append(f'MPI_Request {c}_v = MPI_Request_f2c(*{f}), *{c} = &{c}_v;')
-                after.append(f'{c}_v = MPI_Request_f2c(*{f});')
-            elif kind == 'reqs':
-                cnt = 'c_' + count_param(params, n)
-                before.append(f'MPI_Request *{c} = tr_f_requests({f}, {cnt});')
-            elif kind == 'status':
-                before.append(f'MPI_Fint *s_{n} = tr_f_status_arg({f}, f08_);')
-                before.append(f'MPI_Status {c}_v, *{c} = &{c}_v;')
-                after.append(f'tr_f_status_in(s_{n}, {c});')
-            elif kind == 'statuses':
-                cnt = 'c_' + count_param(params, n)
-                conv = ('c_outcount_v == MPI_UNDEFINED ? 0 : c_outcount_v'
-                        if any(x == 'outcount' for _, x in params) else cnt)
-                before.append(f'MPI_Fint *s_{n} = tr_f_statuses_arg({f}, f08_, {cnt});')
-                before.append(f'MPI_Status *{c} = tr_f_cstatuses({cnt});')
-                after.append(f'tr_f_statuses_in(s_{n}, {c}, {conv});')
-            else:
+            if kind not in F_FORM:
                 raise SystemExit(f'calls.tbl: {name}: kind {kind} has no Fortran form')
+            decl, update = F_FORM[kind]
+            v = {'c': 'c_' + n, 'f': 'f_' + n, 'n': n, 'buf': prev_buf,
+                 'slot': 0 if 'send' in n else 1}
+            if kind in ('reqs', 'statuses'):
+                v['count'] = 'c_' + count_param(params, n)
+                v['converted'] = ('c_outcount_v == MPI_UNDEFINED ? 0 : c_outcount_v'
+                                  if any(x == 'outcount' for _, x in params) else v['count'])
+            (late if kind == 'types' else before).extend(decl.format(**v).split('\n'))
+            if update:
+                after.append(update.format(**v))
+            if kind in ('cbuf', 'vbuf'):
+                prev_buf = v['c']
         for k, n in fparams:
             call_args.append(f's_{n}' if k in ('status', 'statuses') else f'f_{n}')
         call = ('tr.nested++;\n  orig_(' + ', '.join(call_args + ['ierr']) + ');\n'

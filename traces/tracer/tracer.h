@@ -197,6 +197,9 @@ void tr_rec_send(uint64_t t, tr_comm *c, int dest, int tag, uint64_t bytes);
 void tr_rec_recv(uint64_t t, tr_comm *c, const MPI_Status *st);
 void tr_rec_coll_begin(uint64_t t);
 
+/* Saves the n handles a Wait or Test call gets, then Enter (wrap-p2p.c). */
+uint64_t tr_pre_complete(tr_region reg, int n, const MPI_Request *reqs);
+
 /* ---- collectives (wrap-coll.c) ------------------------------------------ */
 /* What a collective call records at its end (or its completion). */
 typedef struct {

@@ -40,11 +40,6 @@ void tr_create_end(tr_region reg, uint64_t t0, int rc, MPI_Comm parent, MPI_Comm
 
 /* The key is agreed on the parent at the call: the new handle is not usable
  * before the request completes. */
-uint64_t tr_pre_comm_idup(tr_region reg, MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
-{
-  return tr_enter(reg);
-}
-
 void tr_post_comm_idup(tr_region reg, uint64_t t, int rc, MPI_Comm comm, MPI_Comm *newcomm,
                        MPI_Request *req)
 {
@@ -60,16 +55,6 @@ uint64_t tr_pre_comm_free(tr_region reg, MPI_Comm *comm)
                                   comm_or_self(tr_comm_find(*comm)), OTF2_UNDEFINED_UINT32, 0, 0);
   tr_comm_freed(*comm);
   return t;
-}
-
-void tr_post_comm_free(tr_region reg, uint64_t t, int rc, MPI_Comm *comm)
-{
-  tr_leave(reg, MAX(t, tr_clock()));
-}
-
-uint64_t tr_pre_comm_set_name(tr_region reg, MPI_Comm comm, const char *name)
-{
-  return tr_enter(reg);
 }
 
 void tr_post_comm_set_name(tr_region reg, uint64_t t, int rc, MPI_Comm comm, const char *name)

@@ -19,7 +19,6 @@ static void leave_now(tr_region reg, uint64_t t)
 {
   tr_leave(reg, MAX(t, tr_clock()));
 }
-
 /* ---- blocking ---------------------------------------------------------- */
 
 uint64_t tr_pre_send(tr_region reg, const void *buf, int count, MPI_Datatype type, int dest,
@@ -28,18 +27,6 @@ uint64_t tr_pre_send(tr_region reg, const void *buf, int count, MPI_Datatype typ
   uint64_t t = tr_enter(reg);
   tr_rec_send(t, tr_comm_find(comm), dest, tag, tr_bytes(count, type));
   return t;
-}
-
-void tr_post_send(tr_region reg, uint64_t t, int rc, const void *buf, int count,
-                  MPI_Datatype type, int dest, int tag, MPI_Comm comm)
-{
-  leave_now(reg, t);
-}
-
-uint64_t tr_pre_recv(tr_region reg, void *buf, int count, MPI_Datatype type, int source, int tag,
-                     MPI_Comm comm, MPI_Status *status)
-{
-  return tr_enter(reg);
 }
 
 /* A blocking receive's MpiRecv at return, then Leave. */
@@ -89,12 +76,6 @@ void tr_post_sendrecv_replace(tr_region reg, uint64_t t, int rc, void *buf, int 
 
 /* ---- non-blocking ------------------------------------------------------ */
 
-uint64_t tr_pre_isend(tr_region reg, const void *buf, int count, MPI_Datatype type, int dest,
-                      int tag, MPI_Comm comm, MPI_Request *req)
-{
-  return tr_enter(reg);
-}
-
 void tr_post_isend(tr_region reg, uint64_t t, int rc, const void *buf, int count,
                    MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req)
 {
@@ -107,12 +88,6 @@ void tr_post_isend(tr_region reg, uint64_t t, int rc, const void *buf, int count
     tr.unknown_comm_ops++;
   }
   leave_now(reg, t);
-}
-
-uint64_t tr_pre_irecv(tr_region reg, void *buf, int count, MPI_Datatype type, int source,
-                      int tag, MPI_Comm comm, MPI_Request *req)
-{
-  return tr_enter(reg);
 }
 
 void tr_post_irecv(tr_region reg, uint64_t t, int rc, void *buf, int count, MPI_Datatype type,
@@ -147,24 +122,12 @@ static void track_persistent(MPI_Comm comm, tr_req_kind kind, int peer, int tag,
   r->bytes = bytes;
 }
 
-uint64_t tr_pre_send_init(tr_region reg, const void *buf, int count, MPI_Datatype type, int dest,
-                          int tag, MPI_Comm comm, MPI_Request *req)
-{
-  return tr_enter(reg);
-}
-
 void tr_post_send_init(tr_region reg, uint64_t t, int rc, const void *buf, int count,
                        MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req)
 {
   if (rc == MPI_SUCCESS)
     track_persistent(comm, TR_REQ_ISEND, dest, tag, tr_bytes(count, type), *req);
   leave_now(reg, t);
-}
-
-uint64_t tr_pre_recv_init(tr_region reg, void *buf, int count, MPI_Datatype type, int source,
-                          int tag, MPI_Comm comm, MPI_Request *req)
-{
-  return tr_enter(reg);
 }
 
 void tr_post_recv_init(tr_region reg, uint64_t t, int rc, void *buf, int count,
@@ -196,22 +159,12 @@ uint64_t tr_pre_start(tr_region reg, MPI_Request *req)
   return t;
 }
 
-void tr_post_start(tr_region reg, uint64_t t, int rc, MPI_Request *req)
-{
-  leave_now(reg, t);
-}
-
 uint64_t tr_pre_startall(tr_region reg, int count, MPI_Request *reqs)
 {
   uint64_t t = tr_enter(reg);
   for (int i = 0; i < count; i++)
     rec_start(t, reqs[i]);
   return t;
-}
-
-void tr_post_startall(tr_region reg, uint64_t t, int rc, int count, MPI_Request *reqs)
-{
-  leave_now(reg, t);
 }
 
 uint64_t tr_pre_request_free(tr_region reg, MPI_Request *req)
@@ -221,20 +174,16 @@ uint64_t tr_pre_request_free(tr_region reg, MPI_Request *req)
   return t;
 }
 
-void tr_post_request_free(tr_region reg, uint64_t t, int rc, MPI_Request *req)
-{
-  leave_now(reg, t);
-}
-
 /* ---- completion -------------------------------------------------------- */
 
-/* The handles before MPI overwrites them (scratch, no allocation). */
-static MPI_Request *save_handles(int n, const MPI_Request reqs[])
+/* The handles before MPI overwrites them (scratch, no allocation), then
+ * Enter: the pre hook of every Wait and Test call. */
+uint64_t tr_pre_complete(tr_region reg, int n, const MPI_Request *reqs)
 {
-  MPI_Request *saved = tr_scratch_get(&tr.saved_reqs, sizeof(MPI_Request) * (size_t)MAX(n, 0));
+  MPI_Request *saved = tr_scratch_get(&tr.saved_reqs, sizeof(MPI_Request) * (size_t)MAX(n, 1));
   if (n > 0)
     memcpy(saved, reqs, sizeof(MPI_Request) * (size_t)n);
-  return saved;
+  return tr_enter(reg);
 }
 
 static MPI_Request *saved_handles(void)
@@ -255,24 +204,12 @@ static void tested_all(int n, const MPI_Request *before, uint64_t t)
     tr_req_tested(before[i], t);
 }
 
-uint64_t tr_pre_wait(tr_region reg, MPI_Request *req, MPI_Status *status)
-{
-  save_handles(1, req);
-  return tr_enter(reg);
-}
-
 void tr_post_wait(tr_region reg, uint64_t t0, int rc, MPI_Request *req, MPI_Status *status)
 {
   uint64_t t = MAX(t0, tr_clock());
   if (rc == MPI_SUCCESS)
     tr_req_complete(saved_handles()[0], status, t);
   tr_leave(reg, t);
-}
-
-uint64_t tr_pre_waitall(tr_region reg, int count, MPI_Request *reqs, MPI_Status *statuses)
-{
-  save_handles(count, reqs);
-  return tr_enter(reg);
 }
 
 void tr_post_waitall(tr_region reg, uint64_t t0, int rc, int count, MPI_Request *reqs,
@@ -284,13 +221,6 @@ void tr_post_waitall(tr_region reg, uint64_t t0, int rc, int count, MPI_Request 
     if (status_ok(rc, &statuses[i]))
       tr_req_complete(before[i], &statuses[i], t);
   tr_leave(reg, t);
-}
-
-uint64_t tr_pre_waitany(tr_region reg, int count, MPI_Request *reqs, int *index,
-                        MPI_Status *status)
-{
-  save_handles(count, reqs);
-  return tr_enter(reg);
 }
 
 void tr_post_waitany(tr_region reg, uint64_t t0, int rc, int count, MPI_Request *reqs, int *index,
@@ -314,25 +244,12 @@ static void completed_some(int rc, int incount, int outcount, const int *indices
       tr_req_complete(before[indices[k]], &st[k], t);
 }
 
-uint64_t tr_pre_waitsome(tr_region reg, int incount, MPI_Request *reqs, int *outcount,
-                         int *indices, MPI_Status *statuses)
-{
-  save_handles(incount, reqs);
-  return tr_enter(reg);
-}
-
 void tr_post_waitsome(tr_region reg, uint64_t t0, int rc, int incount, MPI_Request *reqs,
                       int *outcount, int *indices, MPI_Status *statuses)
 {
   uint64_t t = MAX(t0, tr_clock());
   completed_some(rc, incount, *outcount, indices, statuses, t);
   tr_leave(reg, t);
-}
-
-uint64_t tr_pre_test(tr_region reg, MPI_Request *req, int *flag, MPI_Status *status)
-{
-  save_handles(1, req);
-  return tr_enter(reg);
 }
 
 void tr_post_test(tr_region reg, uint64_t t0, int rc, MPI_Request *req, int *flag,
@@ -345,13 +262,6 @@ void tr_post_test(tr_region reg, uint64_t t0, int rc, MPI_Request *req, int *fla
   else if (rc == MPI_SUCCESS)
     tr_req_tested(before, t);
   tr_leave(reg, t);
-}
-
-uint64_t tr_pre_testall(tr_region reg, int count, MPI_Request *reqs, int *flag,
-                        MPI_Status *statuses)
-{
-  save_handles(count, reqs);
-  return tr_enter(reg);
 }
 
 void tr_post_testall(tr_region reg, uint64_t t0, int rc, int count, MPI_Request *reqs, int *flag,
@@ -369,13 +279,6 @@ void tr_post_testall(tr_region reg, uint64_t t0, int rc, int count, MPI_Request 
   tr_leave(reg, t);
 }
 
-uint64_t tr_pre_testany(tr_region reg, int count, MPI_Request *reqs, int *index, int *flag,
-                        MPI_Status *status)
-{
-  save_handles(count, reqs);
-  return tr_enter(reg);
-}
-
 void tr_post_testany(tr_region reg, uint64_t t0, int rc, int count, MPI_Request *reqs, int *index,
                      int *flag, MPI_Status *status)
 {
@@ -386,13 +289,6 @@ void tr_post_testany(tr_region reg, uint64_t t0, int rc, int count, MPI_Request 
   else if (rc == MPI_SUCCESS && !*flag)
     tested_all(count, before, t);
   tr_leave(reg, t);
-}
-
-uint64_t tr_pre_testsome(tr_region reg, int incount, MPI_Request *reqs, int *outcount,
-                         int *indices, MPI_Status *statuses)
-{
-  save_handles(incount, reqs);
-  return tr_enter(reg);
 }
 
 void tr_post_testsome(tr_region reg, uint64_t t0, int rc, int incount, MPI_Request *reqs,
