@@ -43,5 +43,6 @@ program fortran_f08
   four = me
   call MPI_Bcast(four, 4, MPI_INTEGER, 1, MPI_COMM_WORLD)
   if (any(four /= 1)) error stop 'wrong Bcast'
+  deallocate(out, in)
   call MPI_Finalize()
 end program fortran_f08

@@ -58,5 +58,6 @@ program fortran_mpi
   sums = (/ me, 1 /)
   call MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   if (sums(1) /= np * (np - 1) / 2 .or. sums(2) /= np) error stop 'wrong Allreduce'
+  deallocate(to_r, to_l, from_l, from_r)
   call MPI_Finalize(ierr)
 end program fortran_mpi
