@@ -177,8 +177,8 @@ for app in $apps; do
             if (s == d) continue
             msgs += mm[s, d]; bytes += mb[s, d]
             if (mm[s, d] == tm[s, d] && mb[s, d] == tb[s, d]) eq++
-            else printf "%d->%d: monitor %d msgs %d B, trace %d msgs %d B\n", s, d, mm[s, d], mb[s, d], tm[s, d], tb[s, d] > "/dev/stderr" }
-          printf "%d/%d pairs equal (%d msgs, %d B)", eq, n * (n - 1), msgs, bytes }' 2> "$w/monitor.diff")
+            else printf "%d->%d: monitor %.0f msgs %.0f B, trace %.0f msgs %.0f B\n", s, d, mm[s, d], mb[s, d], tm[s, d], tb[s, d] > "/dev/stderr" }
+          printf "%d/%d pairs equal (%.0f msgs, %.0f B)", eq, n * (n - 1), msgs, bytes }' 2> "$w/monitor.diff")
   rm -rf "$w/mon-trace"
   # replays: every model, the strategies, SimGrid
   models=""
