@@ -275,7 +275,7 @@ static char *write_default(trace *t, ti_stats *st)
 }
 
 /* SMPI keeps one open request per (source, destination, tag): open
- * requests of one envelope get tags of their own lanes (tag + 65536 k),
+ * requests of one envelope get tags of their own lanes (tag + 32768 k),
  * up to 64 at once; the 65th waits for the first before it. */
 Test(simgrid, open_envelopes_get_lanes)
 {
@@ -290,9 +290,9 @@ Test(simgrid, open_envelopes_get_lanes)
   ti_stats st;
   char *dir = write_default(t, &st);
   g_autofree char *r0 = tu_read(dir, "r/0.txt");
-  cr_assert(g_str_has_prefix(r0, "0 init\n0 isend 1 3 100\n0 isend 1 65539 101\n"
-                                 "0 isend 1 131075 102\n"), "%s", r0);
-  cr_assert(strstr(r0, "0 isend 1 4128771 163\n0 wait 0 1 3\n0 isend 1 3 164\n"), "%s", r0);
+  cr_assert(g_str_has_prefix(r0, "0 init\n0 isend 1 3 100\n0 isend 1 32771 101\n"
+                                 "0 isend 1 65539 102\n"), "%s", r0);
+  cr_assert(strstr(r0, "0 isend 1 2064387 163\n0 wait 0 1 3\n0 isend 1 3 164\n"), "%s", r0);
   cr_assert_eq(tu_count(r0, " wait "), 65);
   cr_assert_eq(st.serialized, 1);
   tu_rm_rf(dir);
@@ -330,10 +330,10 @@ Test(simgrid, wildcard_receives_keep_their_matches)
   char *dir = write_default(t, &st);
   g_autofree char *r0 = tu_read(dir, "r/0.txt");
   g_autofree char *r1 = tu_read(dir, "r/1.txt");
-  cr_assert_str_eq(r0, "0 init\n0 isend 1 3 100\n0 isend 1 65539 200\n0 wait 0 1 3\n"
-                       "0 wait 0 1 65539\n0 finalize\n");
-  cr_assert_str_eq(r1, "1 init\n1 irecv 0 3 100\n1 irecv 0 65539 200\n1 isend 0 4 8\n"
-                       "1 wait 1 0 4\n1 wait 0 1 3\n1 wait 0 1 65539\n1 finalize\n");
+  cr_assert_str_eq(r0, "0 init\n0 isend 1 3 100\n0 isend 1 32771 200\n0 wait 0 1 3\n"
+                       "0 wait 0 1 32771\n0 finalize\n");
+  cr_assert_str_eq(r1, "1 init\n1 irecv 0 3 100\n1 irecv 0 32771 200\n1 isend 0 4 8\n"
+                       "1 wait 1 0 4\n1 wait 0 1 3\n1 wait 0 1 32771\n1 finalize\n");
   cr_assert_eq(st.serialized + st.tags_folded + st.comms_folded, 0);
   tu_rm_rf(dir);
   g_free(dir);

@@ -36,14 +36,6 @@ typedef struct {
   gboolean live;   /* posted, not waited yet */
 } ti_req;
 
-/* Point-to-point tags as SMPI sees them (simgrid-ti.h): the traced tag,
- * plus TI_TAG_SPAN times a slot that tells apart the occurrences (lanes)
- * and the communicators of one (source, destination, tag). */
-enum {
-  TI_TAG_SPAN = 1 << 16,  /* traced tags below it are kept exactly */
-  TI_LANES = 64,          /* occurrences of one envelope open at once without a wait */
-  TI_COMM_SLOTS = 256,    /* communicators told apart */
-};
 G_STATIC_ASSERT((int64_t)TI_TAG_SPAN * TI_LANES * TI_COMM_SLOTS <= (1 << 30));
 
 /* One direction of one envelope: the messages to (send) or from (receive)

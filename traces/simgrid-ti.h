@@ -37,14 +37,15 @@
  * (source, destination, communicator, tag) - counted by the sender in
  * send order and by the receiver in the order its receives were posted,
  * which MPI's non-overtaking rule makes the same message - gets SMPI tag
- * tag + 65536 * ((communicator mod 256) * 64 + k mod 64). Receives match
+ * tag + 32768 * ((communicator mod 512) * 64 + k mod 64). Receives match
  * exactly the messages they matched in the traced run, and up to 64
  * requests of one envelope may be open at once; beyond that a request
  * whose key is still open is preceded by a `wait` for the earlier one
  * (counted in `serialized`), the only wait the export adds. Where the
- * mapping is not one to one, SMPI may match differently: tags of 65536 and
- * above (counted in `tags_folded`) and communicators from the 257th on
- * (`comms_folded`) share SMPI tags with others.
+ * mapping is not one to one, SMPI may match differently: tags of 32768 and
+ * above (beyond the MPI standard's guaranteed MPI_TAG_UB; counted in
+ * `tags_folded`) and communicators from the 513th on (`comms_folded`)
+ * share SMPI tags with others.
  *
  * Sizes are in bytes (the replay's default datatype, MPI_BYTE); ranks are
  * world ranks. Reads every rank through a trace_cursor (one rank's records
@@ -63,6 +64,16 @@
 
 G_BEGIN_DECLS
 
+/* Point-to-point tags as SMPI sees them: the traced tag plus TI_TAG_SPAN
+ * times a slot that tells apart the occurrences (lanes) and the
+ * communicators of one (source, destination, tag); below 1 << 30, where
+ * the collectives' tags start. */
+enum {
+  TI_TAG_SPAN = 1 << 15,  /* traced tags below it (every tag MPI guarantees) are kept exactly */
+  TI_LANES = 64,          /* requests of one envelope open at once without a wait */
+  TI_COMM_SLOTS = 512,    /* communicators told apart */
+};
+
 typedef struct ti_opts {
   double compute_scale;     /* factor on computation gaps (the replay's --compute-scale) */
   double flops_per_s;       /* host speed of the platform file, > 0 */
@@ -80,8 +91,8 @@ typedef struct ti_stats {
   int64_t coll_calls;       /* collective calls expanded (per rank) */
   int64_t coll_skipped;     /* calls some member never makes (left out) */
   int64_t serialized;       /* requests waited early: their key was open */
-  int64_t tags_folded;      /* messages whose tag is >= 65536 (SMPI sees it modulo 65536) */
-  int64_t comms_folded;     /* messages on a communicator past the 256th (shares its tags) */
+  int64_t tags_folded;      /* messages whose tag is >= 32768 (SMPI sees it modulo 32768) */
+  int64_t comms_folded;     /* messages on a communicator past the 512th (shares its tags) */
   int64_t unmatched;        /* completions of requests never posted, cancelled sends */
 } ti_stats;
 

@@ -202,19 +202,19 @@ static int export_simgrid(int argc, char **argv)
                                            "never makes were left out", st.coll_skipped));
   if (st.serialized)
     g_ptr_array_add(notes, g_strdup_printf("%" G_GINT64_FORMAT " requests were waited early: "
-                                           "more than 64 of one source, destination and tag were "
+                                           "more than %d of one source, destination and tag were "
                                            "open at once, and SMPI keeps one open request per "
-                                           "(source, destination, tag)", st.serialized));
+                                           "(source, destination, tag)", st.serialized, TI_LANES));
   if (st.tags_folded)
-    g_ptr_array_add(notes, g_strdup_printf("%" G_GINT64_FORMAT " messages have tags of 65536 or "
-                                           "more, which SMPI sees modulo 65536: it may match them "
+    g_ptr_array_add(notes, g_strdup_printf("%" G_GINT64_FORMAT " messages have tags of %d or "
+                                           "more, which SMPI sees modulo %d: it may match them "
                                            "to other receives than the traced run did",
-                                           st.tags_folded));
+                                           st.tags_folded, TI_TAG_SPAN, TI_TAG_SPAN));
   if (st.comms_folded)
     g_ptr_array_add(notes, g_strdup_printf("%" G_GINT64_FORMAT " messages travel on communicators "
-                                           "past the 256th, which share SMPI's tags with others: "
-                                           "SMPI may match them to other receives than the traced "
-                                           "run did", st.comms_folded));
+                                           "past the first %d, which share SMPI's tags with "
+                                           "others: SMPI may match them to other receives than "
+                                           "the traced run did", st.comms_folded, TI_COMM_SLOTS));
   if (st.unmatched)
     g_ptr_array_add(notes, g_strdup_printf("%" G_GINT64_FORMAT " completions of requests never "
                                            "posted, or cancelled sends, were left out",
