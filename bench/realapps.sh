@@ -194,7 +194,7 @@ for app in $apps; do
   "$mapsim" compare -q -t "$trace" -p "$plat" -s identity -s random -s greedy -s greedy+wh+mc \
     -s scotch -s hilbert > "$w/compare.txt" 2>&1 || true
   # each strategy's makespan and busiest link against identity's
-  ranking=$(awk '$1 ~ /^[0-9]+$/ && $2 != "identity" {
+  ranking=$(awk '$1 ~ /^=?[0-9]+$/ && $2 != "identity" {
       n = 0; for (i = 3; i <= NF; i++) if ($i ~ /^\(/) { n++; c[n] = $i }
       gsub(/[()]/, "", c[2]); gsub(/[()]/, "", c[4])
       printf "%s%s %s (link %s)", k++ ? ", " : "", $2, c[4], c[2] }' "$w/compare.txt")
