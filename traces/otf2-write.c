@@ -17,10 +17,15 @@
  * traces have no local definitions, and libotf2 finds a location's writer
  * by a linear search over all locations handed out so far, so every extra
  * pass over the locations costs O(ranks^2) (minutes at 262,144 ranks).
+ * libotf2 drops some errors on the way up (a failed fclose() of the
+ * definitions or the anchor file, on a full disk, still ends in
+ * OTF2_SUCCESS), but reports each one to its error callback first: the
+ * writer's callback keeps the first, and any error fails the archive.
  */
 #include "traces/trace-private.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <glib/gstdio.h>
 #include <otf2/otf2.h>
 #include <string.h>
@@ -208,14 +213,36 @@ static void write_defs(OTF2_GlobalDefWriter *gw, const trace *t, const int64_t *
 
 struct otf2_out {
   char *dir;
-  OTF2_ErrorCallback old_errors; /* the thread's callback before otf2_quiet */
+  OTF2_ErrorCallback old_errors; /* the callback before keep_first_error */
   output *out;                 /* the directory being written */
   OTF2_Archive *ar;
   rank_maps maps;
   int nranks;
   int64_t *nevents;            /* records written per rank */
   gboolean failed;
+  OTF2_ErrorCode first_error;  /* the first error libotf2 reported */
 };
+
+static OTF2_ErrorCode keep_first_error(void *ud, const char *file, uint64_t line, const char *fn,
+                                       OTF2_ErrorCode code, const char *fmt, va_list va)
+{
+  otf2_out *o = ud;
+  if (o->first_error == OTF2_SUCCESS)
+    o->first_error = code;
+  return code;
+}
+
+/* FALSE, with "DIR: <libotf2's reason>, expected ...", once libotf2
+ * reported an error. */
+static gboolean no_error_reported(const otf2_out *o, GError **error)
+{
+  if (o->first_error == OTF2_SUCCESS)
+    return TRUE;
+  g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: %s, expected a writable directory "
+              "with free space (OTF2 could not write the archive)", o->dir,
+              OTF2_Error_GetDescription(o->first_error));
+  return FALSE;
+}
 
 /* Definition chunks must hold the largest definition record: a group of
  * every rank, up to 9 bytes per member (OTF2's compressed integers). */
@@ -234,7 +261,7 @@ otf2_out *otf2_out_open(const char *dir, const trace *defs, const progress *prog
                         GError **error)
 {
   otf2_out *o = g_new0(otf2_out, 1);
-  o->old_errors = OTF2_Error_RegisterCallback(otf2_quiet, NULL);
+  o->old_errors = OTF2_Error_RegisterCallback(keep_first_error, o);
   o->dir = g_strdup(dir);
   o->nranks = defs->nranks;
   o->out = output_open_dir(dir, prog, error);
@@ -278,7 +305,9 @@ gboolean otf2_out_rank(otf2_out *o, const trace *defs, int rank, const trace_eve
   if (w)
     ok = OTF2_Archive_CloseEvtWriter(o->ar, w) == OTF2_SUCCESS && ok;
   o->nevents[rank] += n;
-  if (!ok && !o->failed)
+  if (!o->failed && !no_error_reported(o, error))
+    ok = FALSE;
+  else if (!ok && !o->failed)
     g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: OTF2 could not write the events of "
                 "rank %d, expected a writable directory", o->dir, rank);
   o->failed = o->failed || !ok;
@@ -292,15 +321,14 @@ gboolean otf2_out_close(otf2_out *o, const trace *defs, GError **error)
     write_defs(OTF2_Archive_GetGlobalDefWriter(o->ar), defs, o->nevents);
     ok = OTF2_Archive_Close(o->ar) == OTF2_SUCCESS;
     o->ar = NULL;
-    if (!ok)
-      g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: OTF2 could not close the archive, "
-                  "expected a writable directory", o->dir);
-    else
-      ok = output_commit(g_steal_pointer(&o->out), error);
-  } else if (!o->failed) {
-    g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: OTF2 could not write the definitions, "
-                "expected a writable directory", o->dir);
   }
+  if (!o->failed && !no_error_reported(o, error))
+    ok = FALSE;
+  else if (!ok && !o->failed)
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: OTF2 could not write the definitions "
+                "or close the archive, expected a writable directory", o->dir);
+  if (ok)
+    ok = output_commit(g_steal_pointer(&o->out), error);
   otf2_out_abort(o);
   return ok;
 }

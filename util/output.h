@@ -1,21 +1,37 @@
 /* output.h - writing a result (a file or a directory such as an OTF2
- * archive) so that nobody ever sees half of it.
+ * archive) so that nobody ever sees half of it, and every write error is
+ * noticed.
  *
  * Every command that writes files goes through here:
  *  - a regular file (or a path that does not exist yet) is written to a
- *    temporary `.NAME.tmp-XXXXXX` in the same folder, flushed to disk and
- *    renamed over NAME at the end (the folder flushed too): readers see the
- *    old file or the whole new one, even after a crash of the machine. An
- *    existing file keeps its permissions;
+ *    temporary `.NAME.tmp-MACHINE-PID-XXXXXX` in the same folder, flushed
+ *    to disk and renamed over NAME at the end (the folder flushed too):
+ *    readers see the old file or the whole new one, even after a crash of
+ *    the machine. An existing file keeps its permissions; a file nobody may
+ *    write (mode 0444, or not writable for this user) is refused, not
+ *    replaced;
  *  - a symbolic link is followed: its target is replaced (the link stays);
- *  - a device or a FIFO (/dev/null, /dev/stdout, a named pipe) is written
+ *  - `-`, /dev/stdout, /dev/stderr and /dev/fd/N write to the descriptor
+ *    this process already holds (a shell's `>>` keeps appending, a pipe
+ *    works); a device or a FIFO (/dev/null, a named pipe) is written
  *    directly: there is nothing to replace;
  *  - a directory output is built in a temporary sibling directory and
- *    renamed at the end; its target must be absent or an empty directory.
+ *    renamed at the end, once every file in it was written and closed
+ *    without error; its target must be absent or an empty directory. Its
+ *    files are not forced to disk (see finish_dir in output.c): after a
+ *    crash of the machine it may be incomplete.
+ * A write, flush, sync or close that fails fails output_commit() with the
+ * path and the system's reason, and nothing is renamed into place.
+ * MACHINE (a digest of host name, boot and PID namespace) and PID name the
+ * creator: output_open*() removes the temporaries of the same output whose
+ * creator is provably gone (same machine, no such process), such as those
+ * of a SIGKILLed run.
+ *
  * Temporaries are registered while they live: output_abort() removes one,
- * output_abort_all() removes every one (the command layer's way out on
- * SIGINT/SIGTERM), output_unlink_all_from_signal() is the async-signal-safe
- * last resort (files only) for a handler that must exit at once.
+ * output_abort_all() removes every one (the orderly way out),
+ * output_remove_all_now() is the async-signal-safe one for a signal
+ * handler or a thread that must end the process at once while other
+ * threads still write (files and directories, no locks, no allocation).
  * output_commit() refuses to publish work that its progress hook was told
  * to stop: it removes the temporary and fails with STATUS_ERROR_INTERRUPTED.
  *
@@ -39,6 +55,25 @@ typedef enum {
   OUTPUT_ERROR_PATH,  /* not writable: missing folder, permissions, a directory */
   OUTPUT_ERROR_WRITE, /* writing, flushing or renaming failed (disk full ...) */
 } OutputError;
+
+/* A stream over a file descriptor that remembers why a write first failed
+ * (stdio's ferror() does not keep errno). `on_error` (may be NULL) is
+ * called with the errno of every failed write or close, from the writing
+ * thread. fclose() closes `fd` unless `keep_fd`. */
+typedef struct output_fd {
+  int fd;
+  int error;          /* the first errno, 0 while all went well */
+  gboolean keep_fd;
+  void (*on_error)(int err);
+} output_fd;
+
+FILE *output_fd_stream(output_fd *w);
+
+/* Called (from the writing thread) when a write to any output fails with
+ * EPIPE: the reader of a pipe went away. The command layer ends the
+ * process quietly there, as SIGPIPE would end other tools; NULL (the
+ * default) reports it as a write error. */
+void output_set_broken_pipe_hook(void (*hook)(void));
 
 typedef struct output output;
 
@@ -81,8 +116,11 @@ void output_abort_all(void);
  * are removed, never followed. Errors are ignored: it is for clean-ups. */
 void output_remove_tree(const char *path);
 
-/* From a signal handler: unlinks the registered temporary files (only
- * async-signal-safe calls; temporary directories are left). */
-void output_unlink_all_from_signal(void);
+/* Removes every registered temporary file and directory (with everything
+ * below it) using only async-signal-safe calls, from a signal handler or
+ * from any thread, while other threads may still be writing: outputs being
+ * opened meanwhile wait, a directory is renamed away before it is emptied.
+ * For a process that ends right after it (_exit). */
+void output_remove_all_now(void);
 
 G_END_DECLS

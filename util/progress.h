@@ -7,7 +7,10 @@
  * thousand items; the callback itself limits how often it draws) and
  * progress_stopped() at the same places. The command layer supplies the
  * callback (a line "what: done/total, rate, ETA" on a terminal) and the
- * stop flag (set by its SIGINT/SIGTERM handler); library code never prints.
+ * stop flag (set by its SIGINT/SIGTERM/SIGHUP handler); library code never
+ * prints. A call into a library that cannot poll (Scotch, cairo) needs
+ * nothing here: the command layer ends the process without waiting for it
+ * (sim/cli/process.c).
  *
  * Ownership: the struct and what it points to belong to the caller and
  * must outlive the work. NULL means: nobody is watching, never stop.

@@ -4,7 +4,9 @@
  * The contract every subcommand keeps, whatever its input: 0 success, 1 a
  * check failed (pre/post metrics disagree), 2 bad input or an impossible
  * request, 3 an internal error (a broken invariant: a bug), 130 stopped by
- * SIGINT/SIGTERM - never a signal, an assertion or a GLib trap.
+ * SIGINT, SIGTERM or SIGHUP, 141 the reader of a pipe went away (quietly,
+ * the status a shell shows for other tools killed by SIGPIPE there) -
+ * never a signal, an assertion or a GLib trap.
  *
  * Library code reports every input problem in its own error domain (status
  * 2). Only two things are reported in STATUS_ERROR: an internal error
@@ -26,6 +28,7 @@ enum {
   STATUS_BAD_INPUT = 2,
   STATUS_INTERNAL = 3,
   STATUS_INTERRUPTED = 130, /* 128 + SIGINT, as a shell reports it */
+  STATUS_BROKEN_PIPE = 141, /* 128 + SIGPIPE, as a shell reports it */
 };
 
 #define STATUS_ERROR (status_error_quark())
@@ -36,7 +39,7 @@ static inline GQuark status_error_quark(void)
 
 typedef enum {
   STATUS_ERROR_INTERNAL,    /* a broken invariant: a bug, not the input */
-  STATUS_ERROR_INTERRUPTED, /* stopped by SIGINT/SIGTERM through the progress hook */
+  STATUS_ERROR_INTERRUPTED, /* stopped by a signal through the progress hook */
 } StatusError;
 
 /* The exit status an error stands for: 3, 130, or 2 for any other error. */

@@ -5,11 +5,9 @@
 
 #include <json-glib/json-glib.h>
 #include <math.h>
-#include <signal.h>
-#include <stdlib.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "mapping/launch.h"
 #include "sim/row.h"
@@ -20,20 +18,12 @@
 #include "util/status.h"
 #include "util/suggest.h"
 
-int cli_fail(GError *error)
-{
-  int status = status_of_error(error);
-  fprintf(stderr, "mapsim: %s%s\n", status == STATUS_INTERNAL ? "internal error: " : "",
-          error ? error->message : "failed");
-  if (error)
-    g_error_free(error);
-  return status;
-}
-
 void cli_trace_notice(const trace *t)
 {
-  if (t && t->notice)
-    fprintf(stderr, "mapsim: warning: %s\n", t->notice);
+  if (t && t->notice) {
+    g_autofree char *notice = cli_visible(t->notice);
+    fprintf(stderr, "mapsim: warning: %s\n", notice);
+  }
 }
 
 trace *cli_read_trace(const char *path, GError **error)
@@ -166,8 +156,18 @@ static const common_opt *find_opt(unsigned selected, const char *option_name)
   return NULL;
 }
 
-/* A subcommand's own single-valued option: stored where its entry says,
- * refused when given twice, numbers parsed strictly. */
+/* Appends `item` (taken) to the NULL-terminated vector *v (NULL: empty). */
+static void strv_append(char ***v, char *item)
+{
+  guint n = *v ? g_strv_length(*v) : 0;
+  *v = g_renew(char *, *v, n + 2);
+  (*v)[n] = item;
+  (*v)[n + 1] = NULL;
+}
+
+/* A subcommand's own option: stored where its entry says, a single-valued
+ * one refused when given twice, numbers parsed strictly, strings (file
+ * names among them) taken as the bytes given. */
 static gboolean own_cb(parse_state *ps, const char *option_name, const char *value,
                        GError **error)
 {
@@ -181,6 +181,10 @@ static gboolean own_cb(parse_state *ps, const char *option_name, const char *val
       break;
     }
   g_assert(o && row < 64);
+  if (o->arg == G_OPTION_ARG_STRING_ARRAY || o->arg == G_OPTION_ARG_FILENAME_ARRAY) {
+    strv_append(o->arg_data, g_strdup(value));
+    return TRUE;
+  }
   if (ps->own_seen & (G_GUINT64_CONSTANT(1) << row)) {
     g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                 "--%s given twice, expected it once", o->long_name);
@@ -226,11 +230,12 @@ static gboolean own_cb(parse_state *ps, const char *option_name, const char *val
   }
 }
 
-static gboolean is_own_single(const GOptionEntry *e)
+static gboolean is_own_parsed(const GOptionEntry *e)
 {
   return e->arg == G_OPTION_ARG_NONE || e->arg == G_OPTION_ARG_STRING ||
          e->arg == G_OPTION_ARG_FILENAME || e->arg == G_OPTION_ARG_INT ||
-         e->arg == G_OPTION_ARG_INT64 || e->arg == G_OPTION_ARG_DOUBLE;
+         e->arg == G_OPTION_ARG_INT64 || e->arg == G_OPTION_ARG_DOUBLE ||
+         e->arg == G_OPTION_ARG_STRING_ARRAY || e->arg == G_OPTION_ARG_FILENAME_ARRAY;
 }
 
 static gboolean common_cb(const char *option_name, const char *value, gpointer data,
@@ -255,16 +260,11 @@ static gboolean common_cb(const char *option_name, const char *value, gpointer d
     *(char **)at = g_strdup(value);
     return TRUE;
   case ARG_STRV:
-  case ARG_KEY: {
-    char ***v = at;
-    guint n = *v ? g_strv_length(*v) : 0;
-    *v = g_renew(char *, *v, n + 2);
+  case ARG_KEY:
     /* ARG_STRV with a key: the value marked with it (--set-if-present's '?') */
-    (*v)[n] = o->kind == ARG_KEY ? g_strdup_printf("%s=%s", o->key, value)
-                                 : g_strconcat(o->key ? o->key : "", value, NULL);
-    (*v)[n + 1] = NULL;
+    strv_append(at, o->kind == ARG_KEY ? g_strdup_printf("%s=%s", o->key, value)
+                                       : g_strconcat(o->key ? o->key : "", value, NULL));
     return TRUE;
-  }
   case ARG_INT:
     if (!g_ascii_string_to_signed(value, 10, o->min, o->max, &i64, NULL)) {
       g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
@@ -366,15 +366,19 @@ gboolean cli_parse(int *argc, char ***argv, const char *name, const char *usage,
     const common_opt *o = &common_opts[i];
     if (!(o->bit & common))
       continue;
-    GOptionEntry e = { o->name, o->short_name, o->kind == ARG_FLAG ? G_OPTION_FLAG_NO_ARG : 0,
+    /* values are passed as given (G_OPTION_FLAG_FILENAME), not converted
+     * from the locale's encoding, which refuses any path that is not ASCII
+     * under LC_ALL=C: file names are bytes */
+    GOptionEntry e = { o->name, o->short_name,
+                       o->kind == ARG_FLAG ? G_OPTION_FLAG_NO_ARG : G_OPTION_FLAG_FILENAME,
                        G_OPTION_ARG_CALLBACK, (gpointer)common_cb,
                        o->help ? o->help : model_help(), o->arg };
     g_array_append_val(shared, e);
   }
   for (int i = 0; entries && entries[i].long_name; i++) {
     GOptionEntry e = entries[i];
-    if (is_own_single(&e)) {
-      e.flags |= e.arg == G_OPTION_ARG_NONE ? G_OPTION_FLAG_NO_ARG : 0;
+    if (is_own_parsed(&e)) {
+      e.flags |= e.arg == G_OPTION_ARG_NONE ? G_OPTION_FLAG_NO_ARG : G_OPTION_FLAG_FILENAME;
       e.arg = G_OPTION_ARG_CALLBACK;
       e.arg_data = (gpointer)common_cb;
     }
@@ -391,7 +395,8 @@ gboolean cli_parse(int *argc, char ***argv, const char *name, const char *usage,
   GError *e = NULL;
   gboolean ok = g_option_context_parse(ctx, argc, argv, &e);
   if (!ok) {
-    fprintf(stderr, "mapsim %s: %s (see mapsim %s --help)\n", name, e->message, name);
+    g_autofree char *message = cli_visible(e->message);
+    fprintf(stderr, "mapsim %s: %s (see mapsim %s --help)\n", name, message, name);
     g_error_free(e);
   } else if (help) {
     g_autofree char *text = g_option_context_get_help(ctx, TRUE, NULL);
@@ -409,130 +414,6 @@ gboolean cli_parse(int *argc, char ***argv, const char *name, const char *usage,
   return ok;
 }
 
-/* ---- signals and progress ---- */
-
-static volatile sig_atomic_t stop_requested;
-
-static struct {
-  GMutex lock;
-  gboolean on, tty, drawn;
-  gint64 start, last;   /* monotonic us */
-} bar;
-
-static void say(const char *text)
-{
-  ssize_t ignored = write(STDERR_FILENO, text, strlen(text));
-  (void)ignored;
-}
-
-/* SIGINT/SIGTERM: the first asks the work to stop (the long loops poll the
- * flag, the command removes its temporaries and exits 130); a second one
- * exits at once, unlinking the temporary files first. */
-static void on_stop_signal(int sig)
-{
-  if (stop_requested) {
-    output_unlink_all_from_signal();
-    say("mapsim: interrupted\n");
-    _exit(STATUS_INTERRUPTED);
-  }
-  stop_requested = sig;
-}
-
-#ifndef __SANITIZE_ADDRESS__ /* the sanitizers report crashes themselves */
-/* A crash is a bug whatever the input: say so and exit 3 instead of dying
- * by a signal (after GLib's own message for a failed assertion or
- * allocation). */
-static void on_crash_signal(int sig)
-{
-  output_unlink_all_from_signal();
-  say("mapsim: internal error: ");
-  say(sig == SIGSEGV ? "segmentation fault" : sig == SIGBUS ? "bus error"
-      : sig == SIGFPE ? "arithmetic exception" : sig == SIGILL ? "illegal instruction"
-      : "aborted (assertion or failed allocation)");
-  say(", a bug in mapsim: please report the command line\n");
-  _exit(STATUS_INTERNAL);
-}
-#endif
-
-void cli_install_signals(void)
-{
-  struct sigaction sa = { .sa_handler = on_stop_signal };
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-#ifndef __SANITIZE_ADDRESS__
-  static char altstack[65536]; /* a stack overflow still reaches the handler */
-  stack_t ss = { .ss_sp = altstack, .ss_size = sizeof altstack };
-  sigaltstack(&ss, NULL);
-  struct sigaction crash = { .sa_handler = on_crash_signal, .sa_flags = SA_ONSTACK | SA_RESETHAND };
-  sigemptyset(&crash.sa_mask);
-  const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP };
-  for (size_t i = 0; i < G_N_ELEMENTS(sigs); i++)
-    sigaction(sigs[i], &crash, NULL);
-#endif
-}
-
-gboolean cli_interrupted(void)
-{
-  return stop_requested != 0;
-}
-
-static void format_duration(char *buf, size_t n, double s)
-{
-  if (!(s < 1e7))
-    g_snprintf(buf, n, "?");
-  else if (s >= 3600)
-    g_snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
-  else
-    g_snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
-}
-
-static void draw(void *user, const char *what, uint64_t done, uint64_t total)
-{
-  gint64 now = g_get_monotonic_time();
-  g_mutex_lock(&bar.lock);
-  if (now - bar.last < (bar.tty ? 200000 : 2000000) && done != total) {
-    g_mutex_unlock(&bar.lock);
-    return;
-  }
-  bar.last = now;
-  double el = (double)(now - bar.start) * 1e-6, rate = el > 0 ? (double)done / el : 0;
-  char elapsed[32], eta[32] = "?";
-  format_duration(elapsed, sizeof elapsed, el);
-  if (total && rate > 0)
-    format_duration(eta, sizeof eta, (double)(total - MIN(done, total)) / rate);
-  /* on a terminal one line redrawn in place, else one line per report */
-  const char *head = bar.tty ? "\r" : "", *tail = bar.tty ? "\033[K" : "\n";
-  if (total)
-    fprintf(stderr, "%s%s: %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " (%.0f%%), %.3g/s, "
-            "elapsed %s, ETA %s%s", head, what, done, total,
-            100.0 * (double)done / (double)total, rate, elapsed, eta, tail);
-  else
-    fprintf(stderr, "%s%s: %" G_GUINT64_FORMAT ", %.3g/s, elapsed %s%s", head, what, done, rate,
-            elapsed, tail);
-  bar.drawn = bar.tty;
-  g_mutex_unlock(&bar.lock);
-}
-
-const progress *cli_progress(const cli_common *c)
-{
-  static progress hook;
-  bar.tty = isatty(STDERR_FILENO);
-  bar.start = bar.last = g_get_monotonic_time();
-  bar.on = !c->quiet && (c->progress || bar.tty);
-  hook = (progress){ .report = bar.on ? draw : NULL, .stop = &stop_requested };
-  return &hook;
-}
-
-void cli_progress_end(void)
-{
-  g_mutex_lock(&bar.lock);
-  if (bar.drawn)
-    fputc('\n', stderr);
-  bar.drawn = FALSE;
-  g_mutex_unlock(&bar.lock);
-}
-
 /* ---- inputs ---- */
 
 static platform *load_platform(const char *spec, const char *const *sets, const char *alloc,
@@ -546,8 +427,10 @@ static platform *load_platform(const char *spec, const char *const *sets, const 
   platform *p = platform_load_with(spec, sets, error);
   if (!p)
     return NULL;
-  for (guint i = 0; i < p->notes->len; i++)
-    fprintf(stderr, "mapsim: note: %s\n", (const char *)g_ptr_array_index(p->notes, i));
+  for (guint i = 0; i < p->notes->len; i++) {
+    g_autofree char *note = cli_visible(g_ptr_array_index(p->notes, i));
+    fprintf(stderr, "mapsim: note: %s\n", note);
+  }
   if ((alloc && !platform_set_allocation(p, alloc, error)) ||
       (cores && !platform_set_cores(p, cores, error)) ||
       (fill && !platform_set_fill(p, fill, error))) {

@@ -117,8 +117,9 @@ typedef struct cli_common {
 
 void cli_common_clear(cli_common *c);
 
-/* Prints "mapsim: <message>" on stderr, frees `error`, returns its exit
- * status (util/status.h: 2 bad input, 3 internal error, 130 interrupted). */
+/* Prints "mapsim: <message>" on stderr (cli_visible), frees `error`,
+ * returns its exit status (util/status.h: 2 bad input, 3 internal error,
+ * 130 interrupted). */
 int cli_fail(GError *error);
 
 /* `intro`, then every launcher format of mapping/launch.h with its
@@ -133,13 +134,34 @@ void cli_trace_notice(const trace *t);
 /* trace_read_otf2() and the notice of what it approximated. */
 trace *cli_read_trace(const char *path, GError **error);
 
-/* Installs the handlers of SIGINT/SIGTERM (the first sets the stop flag the
- * progress hook carries, a second exits at once) and of crashes (exit 3
- * with a message). main() calls it before any subcommand runs. */
-void cli_install_signals(void);
+/* Sets up the process before anything is printed (process.c): standard
+ * descriptors held open, standard output a stream that remembers its write
+ * errors, a closed pipe ending the process quietly (status 141), the
+ * handlers of SIGINT, SIGTERM and SIGHUP (the first sets the stop flag the
+ * progress hook carries, a second exits 130 at once) and of crashes (exit
+ * 3 with a message). main() calls it first. */
+void cli_process_start(void);
 
-/* TRUE once SIGINT or SIGTERM arrived. */
+/* Runs a subcommand on a thread of its own and returns the process's exit
+ * status: the subcommand's, 130 when it was stopped - at the latest 0.4 s
+ * after the signal, then without waiting for it, its temporaries removed -
+ * or 2 when standard output could not be written
+ * (cli_process_end). */
+int cli_run(const cli_command *cmd, int argc, char **argv);
+
+/* Flushes and closes standard output: `status`, or 2 (after "mapsim:
+ * standard output: REASON") when a write to it failed and status was 0 or
+ * 1 (a failed subcommand said why it failed). */
+int cli_process_end(int status);
+
+/* TRUE once SIGINT, SIGTERM or SIGHUP arrived. */
 gboolean cli_interrupted(void);
+
+/* `text` for a message (caller frees): bytes that are not UTF-8 as \xHH,
+ * invisible characters (controls but newline and tab, format characters
+ * such as a byte order mark or a zero-width space, spaces other than ' ')
+ * as \u{HHHH}, so that a message never quotes what cannot be seen. */
+char *cli_visible(const char *text);
 
 /* Parses the options of a subcommand: the shared options selected by
  * `common` (values in *c, which it initializes) and the subcommand's own
@@ -169,7 +191,7 @@ const struct netmodel_ops *cli_common_model(const cli_common *c, const char *fal
 /* The progress hook of long work: a line "what: done/total (pct), rate,
  * elapsed, ETA" redrawn on stderr at most 5 times a second - when stderr is
  * a terminal or --progress was given, never with --quiet - and the stop flag
- * that SIGINT and SIGTERM set (cli_install_signals).
+ * that SIGINT, SIGTERM and SIGHUP set (cli_process_start).
  * Thread-safe. cli_progress_end() finishes the line. */
 const progress *cli_progress(const cli_common *c);
 void cli_progress_end(void);

@@ -4,8 +4,6 @@
 #include <string.h>
 
 #include "sim/cli/cli.h"
-#include "util/output.h"
-#include "util/status.h"
 
 static void usage(FILE *out)
 {
@@ -28,7 +26,8 @@ static const cli_command *find_command(const char *name)
 
 static int unknown_command(const char *name)
 {
-  fprintf(stderr, "mapsim: unknown subcommand '%s', expected one of:", name);
+  g_autofree char *shown = cli_visible(name);
+  fprintf(stderr, "mapsim: unknown subcommand '%s', expected one of:", shown);
   for (int i = 0; i < cli_ncommands; i++)
     fprintf(stderr, " %s", cli_commands[i].name);
   fprintf(stderr, "\n");
@@ -52,30 +51,24 @@ static int help(int argc, char **argv)
 int main(int argc, char **argv)
 {
   setlocale(LC_ALL, "C");
+  cli_process_start();
   if (argc < 2) {
     usage(stderr);
     return 2;
   }
   const char *name = argv[1];
   if (strcmp(name, "help") == 0)
-    return help(argc, argv);
+    return cli_process_end(help(argc, argv));
   if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
     usage(stdout);
-    return 0;
+    return cli_process_end(0);
   }
   if (strcmp(name, "--version") == 0) {
     printf("mapsim 0.1.0\n");
-    return 0;
+    return cli_process_end(0);
   }
   const cli_command *cmd = find_command(name);
   if (!cmd)
     return unknown_command(name);
-  cli_install_signals();
-  int status = cmd->run(argc - 1, argv + 1);
-  if (cli_interrupted() && status != STATUS_INTERRUPTED) {
-    output_abort_all();
-    fprintf(stderr, "mapsim: interrupted\n");
-    status = STATUS_INTERRUPTED;
-  }
-  return status;
+  return cli_run(cmd, argc - 1, argv + 1);
 }
