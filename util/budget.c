@@ -11,6 +11,9 @@
 
 G_DEFINE_QUARK(budget-error-quark, budget_error)
 
+/* What Windows editors put before UTF-8 text: not part of the content. */
+#define UTF8_BOM "\xEF\xBB\xBF"
+
 static uint64_t budget; /* 0: not set yet, the default applies */
 
 uint64_t budget_memory_default(void)
@@ -203,6 +206,8 @@ gboolean budget_read_text(const char *path, const char *what, char **text, gsize
     g_string_free(s, TRUE);
     return FALSE;
   }
+  if (g_str_has_prefix(s->str, UTF8_BOM))
+    g_string_erase(s, 0, strlen(UTF8_BOM));
   if (len)
     *len = s->len;
   *text = g_string_free(s, FALSE);

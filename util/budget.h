@@ -61,7 +61,8 @@ gboolean budget_check_array(const char *what, uint64_t elements, uint64_t size, 
 /* Reads the text input `path` (any file, device or FIFO) into a
  * NUL-terminated buffer the caller frees; `what` names the expected content
  * in errors ("a route table"). Refuses more than budget_memory() / 4 bytes
- * and NUL bytes. */
+ * and NUL bytes. A UTF-8 byte order mark at the start is dropped (editors
+ * on Windows write one). */
 gboolean budget_read_text(const char *path, const char *what, char **text, gsize *len,
                           GError **error);
 
