@@ -1,10 +1,12 @@
 /* trace-source.c - traces in memory or streamed from OTF2 (see
  * trace-source.h): the collective call table, the first pass over an
  * archive and the compact per-rank record streams it leaves behind. */
+#define _GNU_SOURCE /* O_TMPFILE */
 #include "traces/trace-source.h"
 #include "traces/trace-private.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
@@ -406,15 +408,19 @@ static void worker_done(worker_state *w)
   free_array(&w->msgs);
 }
 
-/* A temporary file nobody else can see: unlinked at once. */
+/* A temporary file nobody else can see: without a name (O_TMPFILE), or
+ * unlinked at once where the file system cannot do that. */
 static FILE *open_spill(GError **error)
 {
-  char *path = NULL;
-  int fd = g_file_open_tmp("mapsim-stream-XXXXXX", &path, error);
-  if (fd < 0)
-    return NULL;
-  g_unlink(path);
-  g_free(path);
+  int fd = g_open(g_get_tmp_dir(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    char *path = NULL;
+    fd = g_file_open_tmp("mapsim-stream-XXXXXX", &path, error);
+    if (fd < 0)
+      return NULL;
+    g_unlink(path);
+    g_free(path);
+  }
   FILE *f = fdopen(fd, "w+b");
   if (!f) {
     close(fd);
