@@ -7,7 +7,10 @@
 # MAPSIM_FAKE_TMP set, each fake host gets its own Open MPI session
 # directory below it: daemons of one real host share one by default, and
 # one daemon's clean-up removing a directory another is creating failed a
-# run ("mkdir ... File exists" in orte_session_dir).
+# run ("mkdir ... File exists" in orte_session_dir, then "unable to
+# complete a TCP connection"). mpirun passes its own orte_tmpdir_base on
+# the daemon's command line, which wins over the environment, so the
+# value is replaced there too.
 while [ $# -gt 1 ] && [ "${1#-}" != "$1" ]; do
   shift
 done
@@ -17,6 +20,9 @@ if [ -n "$MAPSIM_FAKE_TMP" ]; then
   mkdir -p "$MAPSIM_FAKE_TMP/$1" || exit 1
   OMPI_MCA_orte_tmpdir_base=$MAPSIM_FAKE_TMP/$1
   export OMPI_MCA_orte_tmpdir_base
+  shift
+  exec sh -c "$(printf '%s' "$*" |
+    sed "s|orte_tmpdir_base \"[^\"]*\"|orte_tmpdir_base \"$OMPI_MCA_orte_tmpdir_base\"|")"
 fi
 shift
 exec sh -c "$*"
