@@ -123,7 +123,7 @@ metrics *metrics_compute(const commgraph *g, const platform *p, const mapping *m
         continue;
       int64_t bytes = g->bytes[e];
       int hops = 0, l;
-      route_begin(&it, p->router, a, b);
+      route_begin(&it, p->router, a, b, route_key(i, j));
       while (route_next(&it, &l)) {
         x->link_messages[l]++;
         add(x, &x->link_bytes[l], bytes);

@@ -425,7 +425,7 @@ static void packet_start(netmodel *m, const netmodel_msg *msg)
   pktmodel *pm = (pktmodel *)m;
   route_iter it;
   int link, h = 0;
-  route_begin(&it, m->p->router, msg->src, msg->dst);
+  route_begin(&it, m->p->router, msg->src, msg->dst, msg->route_key);
   while (route_next(&it, &link)) {
     netmodel_count_link(m, msg, link);
     if (h == pm->route_cap) {

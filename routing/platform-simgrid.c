@@ -55,8 +55,9 @@ static void write_full(FILE *f, const platform *p, const gboolean *hosts, const 
                        double speed)
 {
   const topo *t = p->topo;
+  int nodes = topo_compute_nodes(t);
   fprintf(f, "  <zone id=\"mapsim\" routing=\"Full\">\n");
-  for (int n = 0; n < t->nnodes; n++)
+  for (int n = 0; n < nodes; n++)
     if (!hosts || hosts[n])
       fprintf(f, "    <host id=\"%s%d\" speed=\"%.17gf\" core=\"%d\"/>\n", prefix, n, speed,
               p->cores_per_node);
@@ -64,11 +65,11 @@ static void write_full(FILE *f, const platform *p, const gboolean *hosts, const 
   gboolean *used = g_new0(gboolean, MAX(t->nlinks, 1));
   route_iter it;
   int l;
-  for (int a = 0; a < t->nnodes; a++)
-    for (int b = 0; b < t->nnodes; b++) {
+  for (int a = 0; a < nodes; a++)
+    for (int b = 0; b < nodes; b++) {
       if (a == b || (hosts && (!hosts[a] || !hosts[b])))
         continue;
-      route_begin(&it, p->router, a, b);
+      route_begin(&it, p->router, a, b, 0);
       while (route_next(&it, &l))
         used[l] = TRUE;
     }
@@ -79,8 +80,8 @@ static void write_full(FILE *f, const platform *p, const gboolean *hosts, const 
   if (p->cores_per_node > 1)
     fprintf(f, "    <link id=\"loopback\" bandwidth=\"" LOOPBACK_BW "\" latency=\"0s\" "
                "sharing_policy=\"FATPIPE\"/>\n");
-  for (int a = 0; a < t->nnodes; a++)
-    for (int b = 0; b < t->nnodes; b++) {
+  for (int a = 0; a < nodes; a++)
+    for (int b = 0; b < nodes; b++) {
       if (hosts && (!hosts[a] || !hosts[b]))
         continue;
       if (a == b && p->cores_per_node <= 1)
@@ -89,7 +90,7 @@ static void write_full(FILE *f, const platform *p, const gboolean *hosts, const 
       if (a == b) {
         fprintf(f, "<link_ctn id=\"loopback\"/>");
       } else {
-        route_begin(&it, p->router, a, b);
+        route_begin(&it, p->router, a, b, 0);
         while (route_next(&it, &l))
           fprintf(f, "<link_ctn id=\"l%d\"/>", l);
       }
@@ -133,6 +134,19 @@ char *platform_simgrid_options(const platform *p, GPtrArray *notes)
 gboolean platform_write_simgrid(const platform *p, const gboolean *hosts, const char *prefix,
                                 double flops_per_s, const char *path, GError **error)
 {
+  if (p->router->flags & ROUTE_FLAG_KEYED) {
+    GString *fixed = g_string_new(NULL);
+    for (int i = 0; i < route_algo_count; i++)
+      if (route_algo_table[i].family == p->topo->family &&
+          !(route_algo_table[i].flags & ROUTE_FLAG_KEYED))
+        g_string_append_printf(fixed, "%s%s", fixed->len ? ", " : "", route_algo_table[i].name);
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
+                "%s: routing %s draws each rank pair's path, SimGrid routes per pair of hosts; "
+                "expected a routing that depends on the nodes only (--routing %s)", p->name,
+                router_algo_name(p->router), fixed->str);
+    g_string_free(fixed, TRUE);
+    return FALSE;
+  }
   FILE *f = fopen(path, "w");
   if (!f) {
     g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_IO, "%s: %s, expected a writable file", path,

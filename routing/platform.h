@@ -15,10 +15,17 @@
  *    HAEC board dimensions; wireless 100 Gbit/s (12.5e9 bytes/s) and 100 ps
  *    on the HAEC crossbar dimension (the last one). One core per node, all
  *    nodes allocated, XYZ dimension-order routing. The KEYs are
- *    platform_shorthand_params. A shorthand stands for the INI file it
- *    generates.
+ *    platform_shorthand_params. Indirect networks:
+ *    `dragonfly:g=G:a=A:p=P:h=H`, `fattree:k=K:n=N` or SimGrid's
+ *    `fattree:L;down...;up...;parallel...`, `hyperx:12x8:p=P`
+ *    (routing/platform-family.c has their keys). A shorthand stands for
+ *    the INI file it generates.
  * Numbers in INI files, shorthands and overrides may carry units
  * (util/units.h): bw=100Gbit/s, lat=10ps, eager_threshold=64KiB.
+ *
+ * Indirect networks (dragonfly, fat tree, HyperX; routing/topology.h) have
+ * switches besides their compute nodes: an allocation, a node list, a
+ * parsed node and every route end is a compute node, never a switch.
  *
  * Per-link arrays (bandwidth, latency, type) are flat, indexed by link id.
  * A link type pattern per dimension (`y = mezzanine,cable`) gives the link
