@@ -116,6 +116,18 @@ const char *topo_family_name(topo_family f)
   return (unsigned)f < G_N_ELEMENTS(family_names) ? family_names[f] : "?";
 }
 
+int topo_switch_of(const topo *t, int v)
+{
+  return t->nswitches ? t->link_dst[t->out_link[t->out_off[v]]] : -1;
+}
+
+int topo_group_of(const topo *t, int v)
+{
+  if (t->family != TOPO_FAMILY_DRAGONFLY)
+    return -1;
+  return v / (t->df.nodes_per_router * t->df.routers);
+}
+
 const char *topo_kind_text(const topo *t)
 {
   switch (t->family) {

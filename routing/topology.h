@@ -196,6 +196,13 @@ static inline gboolean topo_is_switch(const topo *t, int v)
   return v >= t->nnodes - t->nswitches;
 }
 
+/* The switch compute node v hangs off (its first, when it has several: a
+ * fat tree with up[0] > 1), or -1 on a direct network. */
+int topo_switch_of(const topo *t, int v);
+
+/* The dragonfly group of compute node v, or -1 on other networks. */
+int topo_group_of(const topo *t, int v);
+
 /* "direct", "dragonfly", "fattree", "hyperx". */
 const char *topo_family_name(topo_family f);
 

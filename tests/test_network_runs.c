@@ -135,3 +135,56 @@ Test(network_runs, every_strategy_runs_or_refuses, .timeout = 600)
   commgraph_free(g);
   trace_free(t);
 }
+
+/* Route lengths per class on an all-to-all: every route crosses one node
+ * up and one node down link; on a dragonfly minimal routes cross one
+ * global link exactly between groups (the inter-group bytes) and Valiant
+ * routes two; on a k-ary n-tree the bytes climbing past level l are those
+ * of node pairs whose labels differ above digit l. */
+Test(network_runs, route_lengths_by_class)
+{
+  int n = 64, ne = n * (n - 1), k = 0;
+  int *src = g_new(int, ne), *dst = g_new(int, ne);
+  int64_t *bytes = g_new(int64_t, ne);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      if (i != j)
+        src[k] = i, dst[k] = j, bytes[k++] = 100 + i;
+  commgraph *g = commgraph_from_edges(n, ne, src, dst, bytes, NULL);
+  GError *e = NULL;
+  static const char *const specs[] = { "dragonfly:g=4:a=4:p=4:h=1:routing=minimal",
+                                       "dragonfly:g=4:a=4:p=4:h=1:routing=valiant",
+                                       "fattree:k=4:n=3:routing=random-up" };
+  for (size_t s = 0; s < G_N_ELEMENTS(specs); s++) {
+    platform *p = tu_platform(specs[s]);
+    mapping *m = mapping_identity(p, n, &e);
+    metrics *x = metrics_compute(g, p, m);
+    const int K = METRICS_CLASS_HOPS + 1;
+    int64_t total = commgraph_total_bytes(g), inter = 0;
+    for (int e2 = 0; e2 < ne; e2++)
+      inter += src[e2] / 16 != dst[e2] / 16 ? bytes[e2] : 0;
+    cr_assert_eq(x->class_bytes[0 * K + 1], total, "%s: node up once", specs[s]);
+    cr_assert_eq(x->class_bytes[1 * K + 1], total, "%s: node down once", specs[s]);
+    if (s < 2) {
+      cr_assert_eq(x->inter_group_bytes, inter);
+      cr_assert_eq(x->class_bytes[3 * K + (s == 0 ? 1 : 2)], inter, "%s: global hops", specs[s]);
+      cr_assert_eq(x->class_bytes[3 * K + 0], total - inter);
+    } else {
+      for (int l = 1; l < 3; l++) {
+        int64_t climb = 0;
+        int span = l == 1 ? 4 : 16; /* nodes under one level-l switch */
+        for (int e2 = 0; e2 < ne; e2++)
+          climb += src[e2] / span != dst[e2] / span ? bytes[e2] : 0;
+        cr_assert_eq(x->class_bytes[(2 * l) * K + 1], climb, "level %d up", l + 1);
+        cr_assert_eq(x->class_bytes[(2 * l + 1) * K + 1], climb, "level %d down", l + 1);
+      }
+    }
+    metrics_free(x);
+    mapping_free(m);
+    platform_free(p);
+  }
+  commgraph_free(g);
+  g_free(src);
+  g_free(dst);
+  g_free(bytes);
+}
