@@ -505,3 +505,33 @@ Test(networks, shorthand_link_types_per_class)
     cr_assert_float_eq(p->link_bw[l], p->topo->link_class[l] == 3 ? 5e9 : 40e9, 1);
   platform_free(p);
 }
+
+/* ---- the bundled layouts ---- */
+
+Test(networks, configs_real_layouts)
+{
+  static const struct { const char *file; int nodes, switches, links, diameter; } cases[] = {
+    /* dragonflies: 2N + g a (a - 1) + g (g - 1) m */
+    { "configs/frontier-like.ini", 9472, 2368, 2 * 9472 + 2368 * 31 + 74 * 73 * 7, 5 },
+    { "configs/perlmutter-like.ini", 1792, 448, 2 * 1792 + 448 * 31 + 14 * 13 * 41, 5 },
+    { "configs/codes-dfdally-3k.ini", 3078, 342, 2 * 3078 + 342 * 17 + 19 * 18 * 9, 5 },
+    { "configs/sst-merlin-dragon72.ini", 72, 36, 2 * 72 + 36 * 3 + 9 * 8 * 1, 5 },
+    /* fat trees: k^3/4 hosts, 5k^2/4 switches for k = 36; two links per cable */
+    { "configs/fattree-36port-3level.ini", 11664, 1620, 2 * 3 * 11664, 6 },
+    { "configs/fattree-2level-tapered.ini", 864, 48, 2 * (864 + 36 * 12), 4 },
+    /* HyperX: 2N + S sum (S_d - 1) */
+    { "configs/hyperx-12x8.ini", 672, 96, 2 * 672 + 96 * (11 + 7), 4 },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autofree char *path = tu_src(cases[i].file);
+    platform *p = tu_platform(path);
+    platform_facts f;
+    platform_get_facts(p, &f);
+    cr_assert_eq(f.nodes, cases[i].nodes, "%s nodes %d", cases[i].file, f.nodes);
+    cr_assert_eq(f.switches, cases[i].switches, "%s switches %d", cases[i].file, f.switches);
+    cr_assert_eq(f.links, cases[i].links, "%s links %d", cases[i].file, f.links);
+    cr_assert_eq(f.diameter, cases[i].diameter, "%s diameter %d", cases[i].file, f.diameter);
+    cr_assert_eq(p->nalloc, cases[i].nodes);
+    platform_free(p);
+  }
+}
