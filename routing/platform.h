@@ -154,11 +154,14 @@ gboolean platform_apply_preset(platform *p, const char *name, GError **error);
 /* Writes the platform as a SimGrid platform file (XML, version 4.1) for
  * smpirun, hosts named `prefix`ID with `flops_per_s` and cores_per_node
  * cores each:
- *  - a TORUS cluster when SimGrid's own routes are mapsim's
- *    (platform_simgrid_is_cluster: every dimension a torus, one link
- *    bandwidth and latency, no router delay, dimension order x, y, z ...,
- *    tie rule simgrid, no route table); its links are split duplex, one per
- *    direction, as mapsim's;
+ *  - a TORUS, FAT_TREE or DRAGONFLY cluster when SimGrid's own routes
+ *    are mapsim's (platform_simgrid_cluster: one link bandwidth and
+ *    latency, no router delay, no route table, and a torus in every
+ *    dimension, dimension order x, y, z ..., tie rule simgrid; or a fat
+ *    tree routed dmodk with one cable per pair of switches; or a dragonfly
+ *    routed minimal with arrangement simgrid), so SimGrid computes the
+ *    routes itself; its links are split duplex, one per direction, as
+ *    mapsim's;
  *  - otherwise (mesh, HAEC Box, other link types, orders, tie rules,
  *    tables) a Full zone of the nodes `hosts` flags (nnodes entries; NULL:
  *    all) with one link per directed mapsim link a route takes (latency +
@@ -170,6 +173,9 @@ gboolean platform_apply_preset(platform *p, const char *name, GError **error);
 gboolean platform_write_simgrid(const platform *p, const gboolean *hosts, const char *prefix,
                                 double flops_per_s, const char *path, GError **error);
 gboolean platform_simgrid_is_cluster(const platform *p);
+/* "TORUS", "FAT_TREE", "DRAGONFLY": the cluster zone SimGrid routes `p`
+ * with, as mapsim does; NULL for a Full zone. */
+const char *platform_simgrid_cluster(const platform *p);
 
 /* The smpirun options under which SimGrid times messages as mapsim's flow
  * model does on `p`: CM02 max-min sharing, bandwidth and latency factors 1,
