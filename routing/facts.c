@@ -108,13 +108,18 @@ static void bisection(const platform *p, platform_facts *f)
         bw += p->link_bw[l];
       }
     }
-    if (f->bisection_dim < 0 || bw < f->bisection_bw) {
-      f->bisection_dim = d;
-      f->bisection_links = count;
-      f->bisection_bw = bw;
-      g_snprintf(f->cut, sizeof f->cut, "across %c", topo_dim_letter(d));
-    }
+    facts_offer_dimension_cut(f, d, count, bw);
   }
+}
+
+void facts_offer_dimension_cut(platform_facts *f, int dim, int links, double bw)
+{
+  if (f->bisection_dim >= 0 && bw >= f->bisection_bw)
+    return;
+  f->bisection_dim = dim;
+  f->bisection_links = links;
+  f->bisection_bw = bw;
+  g_snprintf(f->cut, sizeof f->cut, "across %c", topo_dim_letter(dim));
 }
 
 void platform_get_facts(const platform *p, platform_facts *f)

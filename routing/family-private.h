@@ -67,6 +67,11 @@ static inline int family_pick(uint64_t h, int n)
   return (int)(h % (uint64_t)n);
 }
 
+/* facts.c: takes the cut across dimension `dim` (links crossing both
+ * ways, their bandwidth) as the bisection when it is the first or
+ * cheaper than the one kept. */
+void facts_offer_dimension_cut(platform_facts *f, int dim, int links, double bw);
+
 /* Ordered pairs of distinct nodes as a double (for average distances). */
 static inline double family_pairs(double n)
 {

@@ -180,12 +180,7 @@ static void hx_facts(const platform *p, platform_facts *f)
         count++;
         bw += p->link_bw[l];
       }
-    if (f->bisection_dim < 0 || bw < f->bisection_bw) {
-      f->bisection_dim = d;
-      f->bisection_links = count;
-      f->bisection_bw = bw;
-      g_snprintf(f->cut, sizeof f->cut, "across %c", topo_dim_letter(d));
-    }
+    facts_offer_dimension_cut(f, d, count, bw);
   }
 }
 

@@ -287,13 +287,10 @@ static gboolean shorthand_param(GKeyFile *kf, const char *spec, topo_family fami
       return TRUE;
     }
   if (eq && (!strcmp(key, "bw") || !strcmp(key, "lat"))) {
-    char *end = NULL;
-    double v = g_ascii_strtod(eq + 1, &end);
-    if (!eq[1] || *end || !isfinite(v)) {
-      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
-                  "platform '%s': %s: expected a number", spec, seg);
+    double v;
+    if (!platform_shorthand_number(spec, key, eq + 1, key[0] == 'b' ? UNITS_BANDWIDTH : UNITS_TIME,
+                                   &v, error))
       return FALSE;
-    }
     g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
     for (int gi = 0; groups[gi]; gi++)
       if (g_str_has_prefix(groups[gi], "linktype."))

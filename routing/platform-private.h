@@ -47,6 +47,12 @@ gboolean platform_build_family(platform *p, GKeyFile *kf, const char *path, topo
  * error for a bad one. */
 GKeyFile *platform_family_shorthand(const char *spec, GError **error);
 
+/* The value of shorthand parameter `key` as a number of `quantity`
+ * (units allowed, util/units.h); PLATFORM_ERROR_PARSE naming the
+ * shorthand `spec` and the key otherwise. */
+gboolean platform_shorthand_number(const char *spec, const char *key, const char *value,
+                                   units_quantity quantity, double *v, GError **error);
+
 /* Creates the router (dimension `order` text or NULL) and the default
  * allocation (all nodes) when none was set. */
 gboolean platform_finish(platform *p, const char *order, GError **error);

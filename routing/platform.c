@@ -516,6 +516,18 @@ char *platform_shorthand_help(void)
   return g_string_free(s, FALSE);
 }
 
+gboolean platform_shorthand_number(const char *spec, const char *key, const char *value,
+                                   units_quantity quantity, double *v, GError **error)
+{
+  GError *e = NULL;
+  if (units_parse(value, quantity, v, &e))
+    return TRUE;
+  g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE, "platform '%s': %s: %s", spec, key,
+              e->message);
+  g_error_free(e);
+  return FALSE;
+}
+
 /* The shorthand's parameters: KEY=VALUE segments after the shape. */
 static gboolean shorthand_param(GKeyFile *kf, const char *spec, const char *seg, gboolean haec,
                                 GError **error)
@@ -534,13 +546,8 @@ static gboolean shorthand_param(GKeyFile *kf, const char *spec, const char *seg,
     }
     if (pr->number) {
       double v;
-      GError *e = NULL;
-      if (!units_parse(eq + 1, pr->quantity, &v, &e)) {
-        g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE, "platform '%s': %s: %s", spec,
-                    pr->key, e->message);
-        g_error_free(e);
+      if (!platform_shorthand_number(spec, pr->key, eq + 1, pr->quantity, &v, error))
         return FALSE;
-      }
       kf_set_double(kf, pr->group, pr->ini, v);
     } else {
       g_key_file_set_value(kf, pr->group, pr->ini, eq + 1);
