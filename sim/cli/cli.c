@@ -71,7 +71,7 @@ static const common_opt common_opts[] = {
   { CLI_OPT_RULES, "tie", 0, ARG_KEY, AT(sets), 0, 0,
     "Torus ring tie rule: positive (default: + at distance n/2) or simgrid (- from n/2)",
     "RULE", "routing.tie" },
-  { CLI_OPT_SET, "routing", 0, ARG_KEY, AT(sets), 0, 0,
+  { CLI_OPT_RULES, "routing", 0, ARG_KEY, AT(sets), 0, 0,
     "Routing: dor (mesh, torus, HyperX), minimal or valiant (dragonfly), dmodk, smodk, "
     "random-up or ecmp (fat tree); seeded ones draw with --set routing.seed=N", "NAME",
     "routing.algorithm" },
