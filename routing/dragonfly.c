@@ -17,7 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { DF_UP, DF_DOWN, DF_LOCAL, DF_GLOBAL, DF_NCLASSES };
+enum {
+  DF_UP = TOPO_DF_NODE_UP,
+  DF_DOWN = TOPO_DF_NODE_DOWN,
+  DF_LOCAL = TOPO_DF_LOCAL,
+  DF_GLOBAL = TOPO_DF_GLOBAL,
+  DF_NCLASSES
+};
 
 static int nodes_of(const topo_dragonfly *df)
 {

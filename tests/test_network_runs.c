@@ -4,6 +4,7 @@
  * route key as the static view does), and every mapping strategy either
  * runs on them, on graph distances, or refuses with one line. */
 #include "mapping/strategy.h"
+#include "traces/synth.h"
 #include "sim/run.h"
 #include "testutil.h"
 
@@ -187,4 +188,57 @@ Test(network_runs, route_lengths_by_class)
   g_free(src);
   g_free(dst);
   g_free(bytes);
+}
+
+/* The packet model with finite buffers finishes adversarial patterns on
+ * every routing: the group shift (K = nodes per group), bit complement and
+ * a large all-to-all, whose Valiant routes on a dragonfly deadlocked in
+ * one buffer per link (channel dependencies local -> global -> local
+ * around the groups) and finish with a channel per global hop. */
+Test(network_runs, packet_buffers_never_deadlock, .timeout = 600)
+{
+  static const struct { const char *pattern; int ranks; int64_t shift, bytes; } traffic[] = {
+    { "shift", 72, 8, 262144 }, { "alltoall", 72, 0, 65536 }, { "bitcomp", 64, 0, 262144 },
+  };
+  static const char *const specs[] = {
+    "configs/sst-merlin-dragon72.ini", "dragonfly:g=9:a=4:p=2:h=2:routing=valiant",
+    "dragonfly:g=9:a=4:p=2:h=2:arrangement=relative:routing=valiant",
+    "fattree:k=4:n=3:routing=dmodk", "fattree:k=4:n=3:routing=random-up",
+    "fattree:2;8,9;1,4;1,2:routing=ecmp", "hyperx:6x4x3:p=1",
+  };
+  const struct netmodel_ops *buf = netmodel_find("packet-buf");
+  for (size_t i = 0; i < G_N_ELEMENTS(traffic); i++) {
+    synth_opts o;
+    synth_opts_init(&o);
+    o.pattern = traffic[i].pattern;
+    o.ranks = traffic[i].ranks;
+    o.shift = traffic[i].shift ? traffic[i].shift : 1;
+    o.bytes = traffic[i].bytes;
+    o.iterations = 2;
+    o.nonblocking = TRUE;
+    GError *e = NULL;
+    trace *t = synth_build(&o, &e);
+    cr_assert_not_null(t, "%s", e ? e->message : "");
+    gboolean with_colls;
+    commgraph *g = run_traffic_graph(t, NULL, &with_colls, &e);
+    for (size_t k = 0; k < G_N_ELEMENTS(specs); k++) {
+      g_autofree char *path = g_str_has_prefix(specs[k], "configs/") ? tu_src(specs[k])
+                                                                     : g_strdup(specs[k]);
+      platform *p = tu_platform(path);
+      int nodes = topo_compute_nodes(p->topo);
+      cr_assert(platform_set_cores(p, (o.ranks + nodes - 1) / nodes, NULL));
+      run_inputs in = { .p = p, .g = g, .g_collectives = with_colls, .t = t };
+      run_spec spec;
+      run_spec_init(&spec);
+      spec.model = buf;
+      run_result *res = run_cell(&in, &spec, &e);
+      cr_assert_not_null(res, "%s on %s: %s", o.pattern, specs[k], e ? e->message : "");
+      cr_assert_eq(res->r->stuck, 0, "%s on %s: the network deadlocked", o.pattern, specs[k]);
+      cr_assert_eq(res->mismatch, -1, "%s on %s", o.pattern, specs[k]);
+      run_result_free(res);
+      platform_free(p);
+    }
+    commgraph_free(g);
+    trace_free(t);
+  }
 }
