@@ -61,7 +61,9 @@ int cmd_route(int argc, char **argv)
   platform *p = NULL;
   GError *e = NULL;
   if (!cli_parse(&argc, &argv, "route", "SRC DST",
-                 "The links a message takes from node SRC to node DST (ids, or coordinates x,y,z).",
+                 "The links a message takes from node SRC to node DST (ids, or coordinates x,y,z); "
+                 "under valiant, random-up and ecmp, which draw a path per rank pair, a message "
+                 "of rank SRC to rank DST placed on those nodes.",
                  "Example:\n  mapsim route --platform haec:4x4x4 0 63\n  mapsim route --platform torus:4x4x4 0,0,0 2,3,1\n"
                  "  mapsim route --platform torus:4x4x4 2,0,0 0,0,0 --tie simgrid",
                  CLI_OPT_PLATFORM | CLI_OPT_SET | CLI_OPT_RULES | CLI_OPT_JSON, &c, NULL))
