@@ -257,33 +257,54 @@ static void set_double(GKeyFile *kf, const char *group, const char *key, double 
   g_key_file_set_value(kf, group, key, g_ascii_dtostr(buf, sizeof buf, v));
 }
 
+/* The parameters of the family shorthands (DIRECT: every family; p: not
+ * the fat tree), the one table their parser and --help read. */
+static const struct {
+  const char *key, *group, *ini;
+  topo_family only;
+  const char *help;
+} family_params[] = {
+  { "g", "topology", "groups", TOPO_FAMILY_DRAGONFLY, "dragonfly: groups" },
+  { "a", "topology", "routers_per_group", TOPO_FAMILY_DRAGONFLY, "dragonfly: routers per group" },
+  { "p", "topology", "nodes_per_router", TOPO_FAMILY_DIRECT,
+    "dragonfly, hyperx: nodes per router (switch)" },
+  { "h", "topology", "global_ports", TOPO_FAMILY_DRAGONFLY, "dragonfly: global ports per router" },
+  { "arrangement", "topology", "arrangement", TOPO_FAMILY_DRAGONFLY,
+    "dragonfly: global cabling absolute (default), relative, circulant or simgrid" },
+  { "k", "topology", "k", TOPO_FAMILY_FATTREE, "fattree: the k-ary n-tree's k" },
+  { "n", "topology", "n", TOPO_FAMILY_FATTREE, "fattree: its n (levels)" },
+  { "down", "topology", "down", TOPO_FAMILY_FATTREE, "fattree: children per vertex and level" },
+  { "up", "topology", "up", TOPO_FAMILY_FATTREE, "fattree: parents per vertex and level" },
+  { "parallel", "topology", "parallel", TOPO_FAMILY_FATTREE,
+    "fattree: cables per pair and level (default 1)" },
+  { "routing", "routing", "algorithm", TOPO_FAMILY_DIRECT,
+    "minimal, valiant (dragonfly); dmodk, smodk, random-up, ecmp (fattree); dor (hyperx)" },
+  { "seed", "routing", "seed", TOPO_FAMILY_DIRECT, "of valiant and random-up (default 1)" },
+  { "cores", "nodes", "cores", TOPO_FAMILY_DIRECT, "cores (ranks) per node (default 1)" },
+};
+
+void platform_family_shorthand_help(GString *s)
+{
+  g_string_append(s, "Switch-based networks: dragonfly:g=G:a=A:p=P:h=H, fattree:k=K:n=N or "
+                     "SimGrid's fattree:L;down...;up...;parallel..., hyperx:SxS:p=P, then:\n");
+  for (size_t i = 0; i < G_N_ELEMENTS(family_params); i++)
+    g_string_append_printf(s, "  %-11s %s\n", family_params[i].key, family_params[i].help);
+  g_string_append(s, "  bw, lat     every link's bandwidth and latency (default 200Gbit/s, 100ns; "
+                     "one link type per class: node, local, global, level2 ..., x ...)\n");
+}
+
 /* A segment KEY=VALUE of a family shorthand into kf. */
 static gboolean shorthand_param(GKeyFile *kf, const char *spec, topo_family family,
                                 const char *seg, GError **error)
 {
-  static const struct { const char *key, *group, *ini; topo_family only; } params[] = {
-    { "g", "topology", "groups", TOPO_FAMILY_DRAGONFLY },
-    { "a", "topology", "routers_per_group", TOPO_FAMILY_DRAGONFLY },
-    { "p", "topology", "nodes_per_router", TOPO_FAMILY_DIRECT },
-    { "h", "topology", "global_ports", TOPO_FAMILY_DRAGONFLY },
-    { "arrangement", "topology", "arrangement", TOPO_FAMILY_DRAGONFLY },
-    { "k", "topology", "k", TOPO_FAMILY_FATTREE },
-    { "n", "topology", "n", TOPO_FAMILY_FATTREE },
-    { "down", "topology", "down", TOPO_FAMILY_FATTREE },
-    { "up", "topology", "up", TOPO_FAMILY_FATTREE },
-    { "parallel", "topology", "parallel", TOPO_FAMILY_FATTREE },
-    { "routing", "routing", "algorithm", TOPO_FAMILY_DIRECT },
-    { "seed", "routing", "seed", TOPO_FAMILY_DIRECT },
-    { "cores", "nodes", "cores", TOPO_FAMILY_DIRECT },
-  };
   const char *eq = strchr(seg, '=');
   g_autofree char *key = eq ? g_strndup(seg, (gsize)(eq - seg)) : g_strdup(seg);
-  for (size_t i = 0; eq && i < G_N_ELEMENTS(params); i++)
-    if (!strcmp(key, params[i].key) &&
-        (params[i].only == family ||
-         (params[i].only == TOPO_FAMILY_DIRECT &&
+  for (size_t i = 0; eq && i < G_N_ELEMENTS(family_params); i++)
+    if (!strcmp(key, family_params[i].key) &&
+        (family_params[i].only == family ||
+         (family_params[i].only == TOPO_FAMILY_DIRECT &&
           (strcmp(key, "p") || family != TOPO_FAMILY_FATTREE)))) {
-      g_key_file_set_value(kf, params[i].group, params[i].ini, eq + 1);
+      g_key_file_set_value(kf, family_params[i].group, family_params[i].ini, eq + 1);
       return TRUE;
     }
   if (eq && (!strcmp(key, "bw") || !strcmp(key, "lat"))) {

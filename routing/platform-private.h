@@ -38,6 +38,10 @@ int platform_links_type(GKeyFile *kf, const platform *p, const char *path, const
 gboolean platform_family_check_keys(GKeyFile *kf, const char *path, topo_family *family,
                                     GError **error);
 
+/* platform-family.c: the help lines of the dragonfly, fattree and hyperx
+ * shorthands and their parameters, appended to s. */
+void platform_family_shorthand_help(GString *s);
+
 /* platform-family.c: builds an indirect network and its link types. */
 gboolean platform_build_family(platform *p, GKeyFile *kf, const char *path, topo_family family,
                                GError **error);
