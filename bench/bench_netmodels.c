@@ -276,7 +276,7 @@ static void model_only(const char *name, int64_t bytes, int iters, int64_t gap)
       for (int d = 0; d < 3; d++)
         for (int dir = 0; dir < 2; dir++) {
           int l = topo_link(p->topo, u, d, dir);
-          netmodel_msg msg = { u, p->topo->link_dst[l], bytes, i * gap, NETMODEL_P2P, 0, 0 };
+          netmodel_msg msg = { u, p->topo->link_dst[l], bytes, i * gap, NETMODEL_P2P, 0, 0, 0 };
           netmodel_start(m, &msg);
         }
   uint64_t ev = engine_run(e);

@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     platform_get_facts(p, &f);
     route_iter it;
     int l, hops = 0;
-    route_begin(&it, p->router, 0, p->topo->nnodes - 1);
+    route_begin(&it, p->router, 0, topo_compute_nodes(p->topo) - 1, 0);
     while (route_next(&it, &l) && hops < p->topo->nlinks)
       hops++;
   }

@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       for (int d = 0; d < p->topo->nnodes; d++) {
         route_iter it;
         int l, hops = 0;
-        route_begin(&it, p->router, s, d);
+        route_begin(&it, p->router, s, d, 0);
         while (route_next(&it, &l))
           if (++hops > p->topo->nlinks * p->topo->nnodes)
             abort(); /* a route that never ends */

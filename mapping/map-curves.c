@@ -212,8 +212,9 @@ static gboolean run_curve(const strategy_ctx *ctx, mapping *m, curve_kind kind, 
   const topo *t = ctx->p->topo;
   if (!topo_is_regular(t)) {
     g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
-                "%s: platform %s is a graph topology without node coordinates, expected a "
-                "mesh, torus or HAEC Box", name, ctx->p->name);
+                "%s: platform %s is a %s without node coordinates, expected a "
+                "mesh, torus or HAEC Box", name, ctx->p->name,
+                topo_kind_text(ctx->p->topo));
     return FALSE;
   }
   int64_t *key = g_new(int64_t, t->nnodes);

@@ -563,8 +563,8 @@ static gboolean run_geometric(const strategy_ctx *ctx, const strategy_args *args
 
   if (!topo_is_regular(p->topo)) {
     g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
-                "geometric: platform %s is a graph topology without node coordinates; "
-                "expected a mesh, torus or HAEC Box platform", p->name);
+                "geometric: platform %s is a %s without node coordinates; "
+                "expected a mesh, torus or HAEC Box platform", p->name, topo_kind_text(p->topo));
     goto out;
   }
   if (tc && (td < 1 || td > GEO_MAX_DIMS)) {

@@ -353,8 +353,9 @@ gboolean irregular_coce(const strategy_ctx *ctx, gboolean mht, mapping *m, GErro
   const platform *p = ctx->p;
   if (!topo_is_regular(p->topo)) {
     g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
-                "%s: platform %s is a graph topology without corners; expected a mesh, torus "
-                "or HAEC Box platform", mht ? "coce_mht" : "coce", p->name);
+                "%s: platform %s is a %s without corners; expected a mesh, torus "
+                "or HAEC Box platform", mht ? "coce_mht" : "coce", p->name,
+                topo_kind_text(p->topo));
     return FALSE;
   }
   int n = ctx->g->n;

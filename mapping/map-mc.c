@@ -61,13 +61,15 @@ static void link_add(mc *c, int l, int64_t bytes, int sign)
   mheap_set(&c->links, l, now);
 }
 
+/* The loads of the route of task `from` to task `to`. */
 static void route_add(mc *c, int from, int to, int64_t bytes, int sign)
 {
-  if (from == to)
+  int a = c->st.node[from], b = c->st.node[to];
+  if (a == b)
     return;
   route_iter it;
   int l;
-  route_begin(&it, c->r, from, to);
+  route_begin(&it, c->r, a, b, route_key(from, to));
   while (route_next(&it, &l))
     link_add(c, l, bytes, sign);
 }
@@ -77,15 +79,14 @@ static void route_add(mc *c, int from, int to, int64_t bytes, int sign)
 static void task_loads(mc *c, int t, int skip, int sign)
 {
   const msym *s = &c->st.s;
-  const int *node = c->st.node;
   for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++) {
     int n = s->adj[k];
     if (n == skip)
       continue;
     if (s->dir[k] & 1)
-      route_add(c, node[t], node[n], s->wout[k], sign);
+      route_add(c, t, n, s->wout[k], sign);
     if (s->dir[k] & 2)
-      route_add(c, node[n], node[t], s->win[k], sign);
+      route_add(c, n, t, s->win[k], sign);
   }
 }
 
@@ -104,7 +105,8 @@ static void task_deltas(mc *c, int t, int skip, int sign)
         continue;
       route_iter it;
       int l;
-      route_begin(&it, c->r, dir == 1 ? node[t] : node[n], dir == 1 ? node[n] : node[t]);
+      route_begin(&it, c->r, dir == 1 ? node[t] : node[n], dir == 1 ? node[n] : node[t],
+                  dir == 1 ? route_key(t, n) : route_key(n, t));
       while (route_next(&it, &l)) {
         if (!c->touched[l])
           c->touched[l] = 1, c->tl[c->ntl++] = l;
@@ -203,7 +205,7 @@ static void index_edge(mc *c, int k)
     return;
   route_iter it;
   int l;
-  route_begin(&it, c->r, a, b);
+  route_begin(&it, c->r, a, b, route_key(c->esrc[k], c->st.s.adj[k]));
   while (route_next(&it, &l))
     pool_push(c, l, k);
 }
@@ -317,7 +319,7 @@ static void init_loads(mc *c)
         continue;
       route_iter it;
       int l;
-      route_begin(&it, c->r, node[t], node[s->adj[k]]);
+      route_begin(&it, c->r, node[t], node[s->adj[k]], route_key(t, s->adj[k]));
       while (route_next(&it, &l))
         c->lbytes[l] += s->wout[k], c->lmsgs[l]++;
     }

@@ -526,8 +526,9 @@ static gboolean need_regular(const strategy_ctx *ctx, const char *who, GError **
   if (topo_is_regular(ctx->p->topo))
     return TRUE;
   g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
-              "%s: platform %s is a graph topology without node coordinates; expected a mesh, "
-              "torus or HAEC Box platform", who, ctx->p->name);
+              "%s: platform %s is a %s without node coordinates; expected a mesh, "
+              "torus or HAEC Box platform", who, ctx->p->name,
+              topo_kind_text(ctx->p->topo));
   return FALSE;
 }
 

@@ -102,6 +102,12 @@ metrics *metrics_compute(const commgraph *g, const platform *p, const mapping *m
   x->link_messages = g_new0(int64_t, x->nlinks ? x->nlinks : 1);
   x->link_bytes = g_new0(int64_t, x->nlinks ? x->nlinks : 1);
   x->has_messages = g->msgs != NULL;
+  const topo *t = p->topo;
+  int nc = t->nclasses, *class_hops = g_new0(int, MAX(nc, 1));
+  size_t buckets = (size_t)MAX(nc, 1) * (METRICS_CLASS_HOPS + 1);
+  x->nclasses = nc;
+  x->class_edges = g_new0(int64_t, buckets);
+  x->class_bytes = g_new0(int64_t, buckets);
   GHashTable *load = g_hash_table_new(NULL, NULL);
   for (int i = 0; i < g->n; i++) {
     int c = GPOINTER_TO_INT(g_hash_table_lookup(load, GINT_TO_POINTER(m->node[i] + 1))) + 1;
@@ -123,12 +129,21 @@ metrics *metrics_compute(const commgraph *g, const platform *p, const mapping *m
         continue;
       int64_t bytes = g->bytes[e];
       int hops = 0, l;
-      route_begin(&it, p->router, a, b);
+      route_begin(&it, p->router, a, b, route_key(i, j));
       while (route_next(&it, &l)) {
         x->link_messages[l]++;
         add(x, &x->link_bytes[l], bytes);
+        class_hops[t->link_class[l]]++;
         hops++;
       }
+      for (int c = 0; c < nc; c++) {
+        size_t k = (size_t)c * (METRICS_CLASS_HOPS + 1) + MIN(class_hops[c], METRICS_CLASS_HOPS);
+        x->class_edges[k]++;
+        add(x, &x->class_bytes[k], bytes);
+        class_hops[c] = 0;
+      }
+      if (t->family == TOPO_FAMILY_DRAGONFLY && topo_group_of(t, a) != topo_group_of(t, b))
+        add(x, &x->inter_group_bytes, bytes);
       x->total_hops += hops;
       add(x, &x->hop_bytes, saturating_mul_i64(bytes, hops));
       if (g->msgs)
@@ -137,6 +152,7 @@ metrics *metrics_compute(const commgraph *g, const platform *p, const mapping *m
     }
   }
   x->avg_hops = x->edges ? (double)x->total_hops / x->edges : 0;
+  g_free(class_hops);
   metrics_summarize_links(x, p);
   return x;
 }
@@ -147,24 +163,20 @@ void metrics_free(metrics *m)
     return;
   g_free(m->link_messages);
   g_free(m->link_bytes);
+  g_free(m->class_edges);
+  g_free(m->class_bytes);
   g_free(m);
 }
 
 void metrics_by_dimension(const metrics *m, const platform *p, metrics_dim_row *rows, int *nrows)
 {
   const topo *t = p->topo;
-  int n = topo_is_regular(t) ? 2 * t->ndims : 1;
+  int n = t->nclasses;
   memset(rows, 0, sizeof(*rows) * (size_t)n);
-  for (int r = 0; r < n; r++) {
-    if (topo_is_regular(t))
-      g_snprintf(rows[r].label, sizeof rows[r].label, "%c%c", topo_dim_letter(r / 2),
-                 r % 2 ? '-' : '+');
-    else
-      g_strlcpy(rows[r].label, "links", sizeof rows[r].label);
-  }
+  for (int r = 0; r < n; r++)
+    topo_class_name(t, r, rows[r].label, sizeof rows[r].label);
   for (int l = 0; l < m->nlinks; l++) {
-    int r = topo_is_regular(t) ? 2 * t->link_dim[l] + t->link_dir[l] : 0;
-    metrics_dim_row *row = &rows[r];
+    metrics_dim_row *row = &rows[t->link_class[l]];
     row->links++;
     if (m->link_bytes[l] == 0 && m->link_messages[l] == 0)
       continue;

@@ -19,6 +19,13 @@
  *  - hop_time: sum over links of bytes(e) / bw(e) - hop-bytes weighted by
  *    link speed (a hop over a slow link costs more), seconds.
  *
+ * Per link class (topo_class_name: dimension and direction on a regular
+ * topology; node up/down, local, global, fat-tree levels up and down,
+ * HyperX dimensions on indirect networks): metrics_by_dimension sums
+ * links, bytes and the busiest link; the static view also counts route
+ * lengths per class (class_edges, class_bytes: how many links of each
+ * class a route crosses) and, on a dragonfly, the bytes between groups.
+ *
  * Sums saturate at INT64_MAX and set `overflow` (metrics_check reports it).
  * Cost: O(sum of route lengths); nothing is allocated per edge.
  * Ownership: metrics_compute() returns a struct the caller frees with
@@ -60,7 +67,16 @@ typedef struct metrics {
   int nlinks;
   int64_t *link_messages;    /* nlinks */
   int64_t *link_bytes;       /* nlinks */
+  /* static view: routes by the links of each class they cross, k = 0 ..
+   * METRICS_CLASS_HOPS (the last bucket: that many or more); NULL in the
+   * simulated view */
+  int nclasses;
+  int64_t *class_edges;      /* nclasses x (METRICS_CLASS_HOPS + 1): graph edges */
+  int64_t *class_bytes;      /* the same, their bytes */
+  int64_t inter_group_bytes; /* dragonfly: bytes between nodes of different groups; else 0 */
 } metrics;
+
+#define METRICS_CLASS_HOPS 4
 
 /* The metrics, in output order (metrics.c). message_hops is meaningful
  * only when has_messages. The per-link count is graph edges in the static
@@ -88,7 +104,9 @@ void metrics_summarize_links(metrics *out, const platform *p);
 
 void metrics_free(metrics *m);
 
-/* Per dimension and direction (x+, x-, y+ ...; graph links: one row). */
+/* Per link class: dimension and direction on regular topologies (x+, x-,
+ * y+ ...), one row for graph links, the classes of indirect networks
+ * (node up, node down, local, global, level2 up ...). */
 typedef struct metrics_dim_row {
   char label[16];
   int links;          /* links of this class */
@@ -98,7 +116,8 @@ typedef struct metrics_dim_row {
   double max_time;
 } metrics_dim_row;
 
-/* Fills rows[0..*nrows-1]; rows must hold 2 * TOPO_MAX_DIMS + 1 entries. */
+/* Fills rows[0..*nrows-1]; rows must hold 2 * TOPO_MAX_DIMS + 1 entries
+ * (the most classes a topology has). */
 void metrics_by_dimension(const metrics *m, const platform *p, metrics_dim_row *rows, int *nrows);
 
 /* The k links with the largest time (ties: lower id first) into ids[]; returns how many. */

@@ -22,7 +22,7 @@ static void analytic_start(netmodel *m, const netmodel_msg *msg)
   double lat = 0, bw = INFINITY;
   route_iter it;
   int link, hops = 0;
-  route_begin(&it, p->router, msg->src, msg->dst);
+  route_begin(&it, p->router, msg->src, msg->dst, msg->route_key);
   while (route_next(&it, &link)) {
     netmodel_count_link(m, msg, link);
     lat += p->link_lat[link] + p->model.router_delay;

@@ -149,21 +149,6 @@ typedef struct flowmodel {
 
 /* ---- setup ---------------------------------------------------------- */
 
-/* The opposite direction of link l (same cable), or -1. */
-static int reverse_link(const topo *t, int l)
-{
-  int s = t->link_src[l], d = t->link_dst[l];
-  if (topo_is_regular(t) && t->link_dim[l] >= 0 && t->link_dim[l] != t->crossbar_dim) {
-    int r = topo_link(t, d, t->link_dim[l], 1 - t->link_dir[l]);
-    if (r >= 0 && t->link_dst[r] == s)
-      return r;
-  }
-  for (int i = t->out_off[d]; i < t->out_off[d + 1]; i++)
-    if (t->link_dst[t->out_link[i]] == s && t->link_dim[t->out_link[i]] == t->link_dim[l])
-      return t->out_link[i];
-  return -1;
-}
-
 static void flow_map_resources(flowmodel *fm)
 {
   netmodel *m = &fm->base;
@@ -172,7 +157,7 @@ static void flow_map_resources(flowmodel *fm)
   int *res_of_link = g_new(int, MAX(m->nlinks, 1));
   fm->nres = 0;
   for (int l = 0; l < m->nlinks; l++) {
-    int r = fm->half_duplex ? reverse_link(t, l) : -1;
+    int r = fm->half_duplex ? topo_reverse_link(t, l) : -1;
     if (r >= 0 && r < l)
       res_of_link[l] = res_of_link[r];
     else
@@ -845,7 +830,7 @@ static int flow_route(flowmodel *fm, const netmodel_msg *msg, double wire, doubl
   route_iter it;
   int link, h = 0;
   double l = 0;
-  route_begin(&it, p->router, msg->src, msg->dst);
+  route_begin(&it, p->router, msg->src, msg->dst, msg->route_key);
   while (route_next(&it, &link)) {
     netmodel_count_link(m, msg, link);
     netmodel_add(m, &m->link_busy_ps[link], engine_ps(wire / p->link_bw[link]));

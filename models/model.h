@@ -2,7 +2,9 @@
  *
  * A network model times messages between nodes of a platform. The replay
  * (sim/replay.h) calls netmodel_start() for each message: source and
- * destination node, payload bytes, a traffic class and a 64-bit token, and
+ * destination node, payload bytes, a traffic class, a 64-bit token, the
+ * route key (routing/route.h: route_key of the source and destination
+ * ranks, so keyed routings take the path the static view takes), and
  * the injection time t (>= the engine's current time; a model that needs
  * the engine clock to equal t schedules its own event at t). When the last
  * byte has arrived, the model reports completion THROUGH THE ENGINE: it
@@ -66,6 +68,7 @@ typedef struct netmodel_msg {
   netmodel_class cls;
   uint32_t tag;       /* returned as event payload a */
   uint64_t token;     /* returned as event payload b */
+  uint64_t route_key; /* route_begin's key: route_key(source rank, destination rank) */
 } netmodel_msg;
 
 /* Per-class totals kept by the base. */

@@ -36,7 +36,14 @@
  *    reserved; the slot frees when it has left that queue. Bubble flow
  *    control keeps dimension-order routing deadlock-free on torus rings
  *    without virtual channels: entering a ring (injection, or a turn into
- *    another dimension) needs 2 free slots, going on along it 1. Injection
+ *    another dimension) needs 2 free slots, going on along it 1. On
+ *    indirect networks a link has one transit queue and buffer per
+ *    virtual channel of the topology's hop classes (routing/topology.h,
+ *    topo_vc_classes: a dragonfly's packet moves to the next of 3
+ *    channels with each global link, Kim et al., ISCA 2008, Section
+ *    4.3), the queues of a link served round robin with its injection
+ *    queue, so minimal and Valiant routes cannot deadlock; fat trees
+ *    (up, then down) and HyperX (dimension order) need one. Injection
  *    queues and destinations are unbounded. Undelivered messages (none
  *    expected) show in the statistic `undelivered_messages`.
  * Default buffers (packet, packet-vct): infinite.
@@ -50,7 +57,7 @@
  * transmission) plus one per message; O(log events) each; flat pools that
  * grow geometrically, nothing allocated per event in steady state. Not for:
  * MPI semantics
- * (sim/replay.c), adaptive routing, virtual channels.
+ * (sim/replay.c), adaptive routing.
  */
 #include <math.h>
 #include <string.h>
@@ -60,7 +67,9 @@
 #define PACKET_BUFFER 8
 
 enum { PKT_EV_INJECT = 0, PKT_EV_ARRIVE = 1, PKT_EV_TXEND = 2 };
-enum { Q_TRANSIT = 0, Q_INJECT = 1 };
+/* Queues of a link: transit queues 0 .. nvc-1 (one per virtual channel),
+ * then the injection queue nvc. */
+enum { Q_TRANSIT = 0 };
 
 typedef struct pktmodel {
   netmodel base;
@@ -69,13 +78,16 @@ typedef struct pktmodel {
   int64_t full_wire;     /* wire bytes of a full packet: packet_size + header */
   /* per link */
   int64_t *lat_ps;       /* link latency + router delay */
-  /* two FIFOs per link, index 2 l + Q_TRANSIT / Q_INJECT: packet records,
-   * -1 = empty; served alternately when both hold packets */
+  /* nq = nvc + 1 FIFOs per link, index nq l + q (transit queues of the
+   * virtual channels, then the injection queue): packet records, -1 =
+   * empty; served round robin when several hold packets */
+  int nvc, nq;
   int *qhead, *qtail;
   uint8_t *busy, *last_q;
   int *cur_hop;          /* hop index of the packet being transmitted */
-  int *space;            /* free transit buffer slots (finite buffers) */
-  int *wait_head, *wait_tail; /* per link: queues waiting for a slot here */
+  uint8_t *cur_vc;       /* and its channel */
+  int *space;            /* per (link, channel): free transit buffer slots (finite buffers) */
+  int *wait_head, *wait_tail; /* per (link, channel): queues waiting for a slot there */
   int *wait_next;        /* per queue (2 l + q) */
   uint8_t *waiting;      /* per queue */
   int64_t *qlen, *qmax, *qlast, *sat_ps;
@@ -83,6 +95,7 @@ typedef struct pktmodel {
   /* messages: pool of mcap slots, `stride` route links each */
   int mcap, stride, nmfree, undelivered;
   int *mfree, *mhops, *mroute;
+  uint8_t *mvc;          /* per route slot: the channel the packet waits in at that hop */
   netmodel_msg *mmsg;
   int64_t *npk, *left_send, *left_recv;
   int64_t *last_wire;    /* wire bytes of the message's last (or only) packet */
@@ -106,22 +119,26 @@ static gboolean packet_setup(netmodel *m, gboolean vct, int buffer)
   pm->lat_ps = g_new(int64_t, n);
   for (int l = 0; l < m->nlinks; l++)
     pm->lat_ps[l] = engine_ps(m->p->link_lat[l] + m->p->model.router_delay);
-  pm->qhead = g_new(int, 2 * n);
-  pm->qtail = g_new(int, 2 * n);
-  pm->wait_head = g_new(int, n);
-  pm->wait_tail = g_new(int, n);
-  pm->space = g_new(int, n);
-  for (size_t l = 0; l < n; l++) {
-    pm->wait_head[l] = pm->wait_tail[l] = -1;
-    pm->space[l] = buffer;
+  pm->nvc = topo_vc_classes(m->p->topo);
+  pm->nq = pm->nvc + 1;
+  size_t nv = n * (size_t)pm->nvc, nq = n * (size_t)pm->nq;
+  pm->qhead = g_new(int, nq);
+  pm->qtail = g_new(int, nq);
+  pm->wait_head = g_new(int, nv);
+  pm->wait_tail = g_new(int, nv);
+  pm->space = g_new(int, nv);
+  for (size_t c = 0; c < nv; c++) {
+    pm->wait_head[c] = pm->wait_tail[c] = -1;
+    pm->space[c] = buffer;
   }
-  for (size_t q = 0; q < 2 * n; q++)
+  for (size_t q = 0; q < nq; q++)
     pm->qhead[q] = pm->qtail[q] = -1;
-  pm->wait_next = g_new0(int, 2 * n);
-  pm->waiting = g_new0(uint8_t, 2 * n);
+  pm->wait_next = g_new0(int, nq);
+  pm->waiting = g_new0(uint8_t, nq);
   pm->busy = g_new0(uint8_t, n);
   pm->last_q = g_new0(uint8_t, n);
   pm->cur_hop = g_new0(int, n);
+  pm->cur_vc = g_new0(uint8_t, n);
   pm->qlen = g_new0(int64_t, n);
   pm->qmax = g_new0(int64_t, n);
   pm->qlast = g_new0(int64_t, n);
@@ -152,9 +169,9 @@ static void packet_fini(netmodel *m)
 {
   pktmodel *pm = (pktmodel *)m;
   void *arrays[] = { pm->lat_ps, pm->qhead, pm->qtail, pm->busy, pm->last_q, pm->waiting, pm->cur_hop,
-                     pm->space, pm->wait_head, pm->wait_tail, pm->wait_next, pm->qlen,
+                     pm->cur_vc, pm->space, pm->wait_head, pm->wait_tail, pm->wait_next, pm->qlen,
                      pm->qmax, pm->qlast, pm->sat_ps, pm->qarea, pm->mfree, pm->mhops,
-                     pm->mroute, pm->mmsg, pm->npk, pm->left_send, pm->left_recv, pm->last_wire, pm->pfree,
+                     pm->mroute, pm->mvc, pm->mmsg, pm->npk, pm->left_send, pm->left_recv, pm->last_wire, pm->pfree,
                      pm->pmsg, pm->phop, pm->pnext, pm->pwire, pm->ptail, pm->route };
   for (size_t i = 0; i < G_N_ELEMENTS(arrays); i++)
     g_free(arrays[i]);
@@ -169,6 +186,7 @@ static void msg_grow(pktmodel *pm)
   pm->mfree = g_renew(int, pm->mfree, n);
   pm->mhops = g_renew(int, pm->mhops, n);
   pm->mroute = g_renew(int, pm->mroute, n * (size_t)pm->stride);
+  pm->mvc = g_renew(uint8_t, pm->mvc, n * (size_t)pm->stride);
   pm->mmsg = g_renew(netmodel_msg, pm->mmsg, n);
   pm->npk = g_renew(int64_t, pm->npk, n);
   pm->left_send = g_renew(int64_t, pm->left_send, n);
@@ -186,10 +204,15 @@ static void msg_widen(pktmodel *pm, int hops)
   while (s < hops)
     s *= 2;
   int *r = g_new(int, (size_t)pm->mcap * s);
-  for (int i = 0; i < pm->mcap; i++)
+  uint8_t *v = g_new(uint8_t, (size_t)pm->mcap * s);
+  for (int i = 0; i < pm->mcap; i++) {
     memcpy(r + (size_t)i * s, pm->mroute + (size_t)i * pm->stride, sizeof(int) * pm->stride);
+    memcpy(v + (size_t)i * s, pm->mvc + (size_t)i * pm->stride, (size_t)pm->stride);
+  }
   g_free(pm->mroute);
+  g_free(pm->mvc);
   pm->mroute = r;
+  pm->mvc = v;
   pm->stride = s;
 }
 
@@ -221,6 +244,12 @@ static inline int route_link(const pktmodel *pm, int msg, int hop)
   return pm->mroute[(size_t)msg * pm->stride + hop];
 }
 
+/* The virtual channel of hop `hop` of `msg` (0 with one channel). */
+static inline int route_vc(const pktmodel *pm, int msg, int hop)
+{
+  return pm->mvc[(size_t)msg * pm->stride + hop];
+}
+
 /* ---- queues and statistics ------------------------------------------ */
 
 /* Accumulates link l's queue length and saturation up to `now`. */
@@ -236,7 +265,7 @@ static inline void q_touch(pktmodel *pm, int l, int64_t now)
 /* Appends record p, standing for `packets` packets, to queue q of link l. */
 static void q_add(pktmodel *pm, int l, int q, int p, int64_t packets, int64_t now)
 {
-  int i = 2 * l + q;
+  int i = pm->nq * l + q;
   q_touch(pm, l, now);
   pm->qlen[l] += packets;
   if (pm->qlen[l] > pm->qmax[l])
@@ -288,6 +317,7 @@ static void transmit(pktmodel *pm, int l, int p, int hop, int64_t now)
     end = MAX(end, pm->ptail[p]);
   pm->busy[l] = 1;
   pm->cur_hop[l] = hop;
+  pm->cur_vc[l] = (uint8_t)route_vc(pm, msg, hop);
   netmodel_add(m, &m->link_busy_ps[l], end - now);
   engine_schedule(m->eng, end, m->own_kind, (uint32_t)l, PKT_EV_TXEND);
   int64_t tail = saturating_add_i64(end, pm->lat_ps[l]), head = tail;
@@ -302,30 +332,33 @@ static void transmit(pktmodel *pm, int l, int p, int hop, int64_t now)
 }
 
 /* Reserves transit slots in the queue after hop `hop` of `msg`, if buffers
- * are finite: bubble flow control (Puente et al.), 2 slots for a packet
- * entering a ring (injected, or turning to another dimension), 1 for one
- * going on along its ring, so every ring keeps a free slot and
- * dimension-order routing cannot deadlock. FALSE (queue i of link l then
- * waits there) when the slots are not free. */
+ * are finite. Direct networks: bubble flow control (Puente et al.), 2
+ * slots for a packet entering a ring (injected, or turning to another
+ * dimension), 1 for one going on along its ring, so every ring keeps a
+ * free slot and dimension-order routing cannot deadlock. Indirect
+ * networks: 1 slot in the packet's channel there (the channels break the
+ * cycles). FALSE (queue i of link l then waits there) when the slots are
+ * not free. */
 static gboolean reserve_next(pktmodel *pm, int l, int i, int msg, int hop)
 {
   if (pm->buffer == 0 || hop + 1 >= pm->mhops[msg])
     return TRUE;
   const topo *t = pm->base.p->topo;
   int l2 = route_link(pm, msg, hop + 1);
-  int need = hop == 0 || t->link_dim[l2] != t->link_dim[l] ? 2 : 1;
-  if (pm->space[l2] >= need) {
-    pm->space[l2]--;
+  int c = pm->nvc * l2 + route_vc(pm, msg, hop + 1);
+  int need = !t->nswitches && (hop == 0 || t->link_dim[l2] != t->link_dim[l]) ? 2 : 1;
+  if (pm->space[c] >= need) {
+    pm->space[c]--;
     return TRUE;
   }
   if (!pm->waiting[i]) {
     pm->waiting[i] = 1;
     pm->wait_next[i] = -1;
-    if (pm->wait_tail[l2] < 0)
-      pm->wait_head[l2] = i;
+    if (pm->wait_tail[c] < 0)
+      pm->wait_head[c] = i;
     else
-      pm->wait_next[pm->wait_tail[l2]] = i;
-    pm->wait_tail[l2] = i;
+      pm->wait_next[pm->wait_tail[c]] = i;
+    pm->wait_tail[c] = i;
   }
   return FALSE;
 }
@@ -333,13 +366,13 @@ static gboolean reserve_next(pktmodel *pm, int l, int i, int msg, int hop)
 /* Tries to start the head of queue q of idle link l. */
 static gboolean start_queue(pktmodel *pm, int l, int q, int64_t now)
 {
-  int i = 2 * l + q, p = pm->qhead[i];
+  int i = pm->nq * l + q, p = pm->qhead[i];
   if (p < 0)
     return FALSE;
   int msg = pm->pmsg[p], hop = pm->phop[p];
   if (!reserve_next(pm, l, i, msg, hop))
     return FALSE;
-  if (q == Q_INJECT) {
+  if (q == pm->nvc) { /* injection */
     if (pm->left_send[msg] > 1) {
       p = pkt_alloc(pm, msg, 0); /* the message's record stays queued, */
       q_rotate(pm, i);           /* behind the other local messages */
@@ -355,28 +388,29 @@ static gboolean start_queue(pktmodel *pm, int l, int q, int64_t now)
   return TRUE;
 }
 
-/* Starts a packet on l if l is idle: transit and injection queues take
- * turns when both hold packets (round robin, one packet each). */
+/* Starts a packet on l if l is idle: its queues (transit channels,
+ * injection) take turns when several hold packets (round robin, one
+ * packet each, starting after the one served last). */
 static void try_start(pktmodel *pm, int l, int64_t now)
 {
   if (pm->busy[l])
     return;
-  int first = pm->last_q[l] == Q_INJECT ? Q_TRANSIT : Q_INJECT;
-  if (!start_queue(pm, l, first, now))
-    start_queue(pm, l, 1 - first, now);
+  for (int k = 1; k <= pm->nq; k++)
+    if (start_queue(pm, l, (pm->last_q[l] + k) % pm->nq, now))
+      return;
 }
 
-/* Gives freed slots of l's buffer to the queues waiting for them, in
- * the order they started waiting. */
-static void wake_waiters(pktmodel *pm, int l, int64_t now)
+/* Gives freed slots of channel c (= nvc l + channel) to the queues
+ * waiting for them, in the order they started waiting. */
+static void wake_waiters(pktmodel *pm, int c, int64_t now)
 {
   /* detach the list: a queue still short of slots queues up again */
-  int w = pm->wait_head[l];
-  pm->wait_head[l] = pm->wait_tail[l] = -1;
+  int w = pm->wait_head[c];
+  pm->wait_head[c] = pm->wait_tail[c] = -1;
   while (w >= 0) {
     int next = pm->wait_next[w];
     pm->waiting[w] = 0;
-    try_start(pm, w / 2, now);
+    try_start(pm, w / pm->nq, now);
     w = next;
   }
 }
@@ -387,8 +421,9 @@ static void on_txend(pktmodel *pm, int l, int64_t now)
   q_touch(pm, l, now);
   pm->qlen[l]--;
   if (pm->buffer > 0 && pm->cur_hop[l] > 0) {
-    pm->space[l]++;
-    wake_waiters(pm, l, now);
+    int c = pm->nvc * l + pm->cur_vc[l];
+    pm->space[c]++;
+    wake_waiters(pm, c, now);
   }
   try_start(pm, l, now);
 }
@@ -398,7 +433,7 @@ static void on_arrive(pktmodel *pm, int p, int64_t now)
   int msg = pm->pmsg[p], hop = pm->phop[p];
   if (hop < pm->mhops[msg]) {
     int l = route_link(pm, msg, hop);
-    q_add(pm, l, Q_TRANSIT, p, 1, now);
+    q_add(pm, l, Q_TRANSIT + route_vc(pm, msg, hop), p, 1, now);
     try_start(pm, l, now);
     return;
   }
@@ -414,7 +449,7 @@ static void on_inject(pktmodel *pm, int msg, int64_t now)
 {
   int l = route_link(pm, msg, 0);
   int p = pkt_alloc(pm, msg, 0);
-  q_add(pm, l, Q_INJECT, p, pm->npk[msg], now);
+  q_add(pm, l, pm->nvc, p, pm->npk[msg], now);
   try_start(pm, l, now);
 }
 
@@ -425,7 +460,7 @@ static void packet_start(netmodel *m, const netmodel_msg *msg)
   pktmodel *pm = (pktmodel *)m;
   route_iter it;
   int link, h = 0;
-  route_begin(&it, m->p->router, msg->src, msg->dst);
+  route_begin(&it, m->p->router, msg->src, msg->dst, msg->route_key);
   while (route_next(&it, &link)) {
     netmodel_count_link(m, msg, link);
     if (h == pm->route_cap) {
@@ -447,6 +482,10 @@ static void packet_start(netmodel *m, const netmodel_msg *msg)
   pm->mmsg[id] = *msg;
   pm->mhops[id] = h;
   memcpy(pm->mroute + (size_t)id * pm->stride, pm->route, sizeof(int) * (size_t)h);
+  uint8_t *vc = pm->mvc + (size_t)id * pm->stride;
+  vc[0] = 0;
+  for (int k = 1; k < h; k++)
+    vc[k] = (uint8_t)(vc[k - 1] + topo_vc_step(m->p->topo, pm->route[k - 1]));
   int64_t bytes = saturating_add_i64(msg->bytes, m->p->model.envelope);
   int64_t npk = netmodel_packets(m->p, bytes);
   /* (npk - 1) full packets hold less than `bytes`: no overflow */

@@ -1,7 +1,8 @@
 /* facts.c - diameter, average distance and bisection of a platform. */
-#include "routing/facts.h"
+#include "routing/family-private.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/checked.h"
 
@@ -107,19 +108,33 @@ static void bisection(const platform *p, platform_facts *f)
         bw += p->link_bw[l];
       }
     }
-    if (f->bisection_dim < 0 || bw < f->bisection_bw) {
-      f->bisection_dim = d;
-      f->bisection_links = count;
-      f->bisection_bw = bw;
-    }
+    facts_offer_dimension_cut(f, d, count, bw);
   }
+}
+
+void facts_offer_dimension_cut(platform_facts *f, int dim, int links, double bw)
+{
+  if (f->bisection_dim >= 0 && bw >= f->bisection_bw)
+    return;
+  f->bisection_dim = dim;
+  f->bisection_links = links;
+  f->bisection_bw = bw;
+  g_snprintf(f->cut, sizeof f->cut, "across %c", topo_dim_letter(dim));
 }
 
 void platform_get_facts(const platform *p, platform_facts *f)
 {
   const topo *t = p->topo;
-  f->nodes = t->nnodes;
+  memset(f, 0, sizeof *f);
+  f->nodes = topo_compute_nodes(t);
+  f->switches = t->nswitches;
   f->links = t->nlinks;
+  f->bisection_dim = -1;
+  const family_ops *fam = family_of(t);
+  if (fam) {
+    fam->facts(p, f);
+    return;
+  }
   if (topo_is_regular(t) && !p->router->path_off)
     closed_form(t, f);
   else

@@ -4,13 +4,17 @@
  *                   routing choices the keys below override)
  *   [topology]      shape = 4x4x4, connectivity = torus,torus,crossbar (or one
  *                   word for all dimensions); or graph = FILE (lines
- *                   `src dst [linktype]`), bidirectional = true|false
+ *                   `src dst [linktype]`), bidirectional = true|false; or
+ *                   kind = dragonfly | fattree | hyperx and the family's
+ *                   keys (platform-family.c)
  *   [linktype.N]    bandwidth (bytes/s), latency (s)
  *   [links]         x = TYPE[,TYPE...] per dimension (a pattern cycling over
- *                   the coordinate), default = TYPE
+ *                   the coordinate), default = TYPE; indirect networks:
+ *                   node, local, global, level2 ... per link class
  *   [nodes]         cores = 1
  *   [allocation]    nodes = all | random:N[:SEED] | FILE, fill = pack | spread
- *   [routing]       order = xyz, table = FILE, tie = positive | simgrid
+ *   [routing]       order = xyz, table = FILE, tie = positive | simgrid,
+ *                   algorithm = a routing of route.h, seed = N (keyed ones)
  *   [model]         router_delay, eager_threshold, handshake = rts-cts | sync,
  *                   send_overhead, recv_overhead, packet_size, packet_header,
  *                   envelope, sharing = fair | latency, eager_start = send | match
@@ -36,13 +40,16 @@ typedef struct {
   char *dir;
 } ini_ctx;
 
-static const char *const known_keys[][12] = {
+static const char *const known_keys[][24] = {
   { "platform", "name", "description", "preset", NULL },
-  { "topology", "shape", "connectivity", "graph", "bidirectional", NULL },
-  { "links", "default", "x", "y", "z", "w", "v", "u", "t", "s", NULL },
+  { "topology", "shape", "connectivity", "graph", "bidirectional", "kind", "groups",
+    "routers_per_group", "nodes_per_router", "global_ports", "arrangement", "k", "n", "down",
+    "up", "parallel", NULL },
+  { "links", "default", "x", "y", "z", "w", "v", "u", "t", "s", "node", "local", "global",
+    "level2", "level3", "level4", "level5", "level6", "level7", "level8", NULL },
   { "nodes", "cores", NULL },
   { "allocation", "nodes", "fill", NULL },
-  { "routing", "order", "table", "algorithm", "tie", NULL },
+  { "routing", "order", "table", "algorithm", "tie", "seed", NULL },
   { "model", "router_delay", "eager_threshold", "handshake", "send_overhead", "recv_overhead",
     "packet_size", "packet_header", "envelope", "sharing", "eager_start", NULL },
 };
@@ -234,6 +241,16 @@ static int type_index(ini_ctx *c, const platform *p, const char *name, const cha
                 "%s: %s: unknown link type '%s', expected a [linktype.%s] group", c->path, field,
                 name, name);
   return i;
+}
+
+int platform_links_type(GKeyFile *kf, const platform *p, const char *path, const char *key,
+                        GError **error)
+{
+  ini_ctx c = { path, kf, NULL };
+  g_autofree char *name = g_key_file_get_string(kf, "links", key, NULL);
+  char field[32];
+  g_snprintf(field, sizeof field, "[links] %s", key);
+  return type_index(&c, p, name ? g_strstrip(name) : NULL, name ? field : key, error);
 }
 
 static gboolean parse_shape(ini_ctx *c, int *ndims, int *shape, topo_conn *conn, GError **error)
@@ -447,6 +464,27 @@ static gboolean read_choices(ini_ctx *c, platform *p, GError **error)
   return TRUE;
 }
 
+/* [routing] algorithm and seed. */
+static gboolean read_routing(ini_ctx *c, platform *p, GError **error)
+{
+  g_autofree char *algo = g_key_file_get_string(c->kf, "routing", "algorithm", NULL);
+  if (algo && !router_set_algo(p->router, g_strstrip(algo), error)) {
+    g_prefix_error(error, "%s: [routing] algorithm: ", c->path);
+    return FALSE;
+  }
+  g_autofree char *seed = g_key_file_get_string(c->kf, "routing", "seed", NULL);
+  guint64 v = 0;
+  if (seed && !g_ascii_string_to_unsigned(g_strstrip(seed), 10, 0, G_MAXUINT32, &v, NULL)) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "%s: [routing] seed = '%s': expected a whole number from 0 to %u", c->path, seed,
+                G_MAXUINT32);
+    return FALSE;
+  }
+  if (seed)
+    p->router->seed = (uint32_t)v;
+  return TRUE;
+}
+
 static gboolean read_rest(ini_ctx *c, platform *p, GError **error)
 {
   if (g_key_file_has_key(c->kf, "nodes", "cores", NULL)) {
@@ -463,25 +501,11 @@ static gboolean read_rest(ini_ctx *c, platform *p, GError **error)
     p->cores_per_node = (int)cores;
   }
   char *order = g_key_file_get_string(c->kf, "routing", "order", NULL);
-  char *algo = g_key_file_get_string(c->kf, "routing", "algorithm", NULL);
-  static const char *const algos[] = { "dor", "haec", "haec_box", "shortest_path", "table" };
-  gboolean ok = TRUE;
-  if (algo) {
-    ok = FALSE;
-    for (size_t i = 0; i < G_N_ELEMENTS(algos); i++)
-      ok = ok || strcmp(g_strstrip(algo), algos[i]) == 0;
-    if (!ok)
-      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
-                  "%s: [routing] algorithm = '%s': expected dor, haec_box, shortest_path or "
-                  "table", c->path, algo);
-  }
-  if (ok)
-    ok = platform_finish(p, order ? g_strstrip(order) : NULL, error);
+  gboolean ok = platform_finish(p, order ? g_strstrip(order) : NULL, error);
   if (!ok && error && *error && (*error)->domain == ROUTE_ERROR)
     g_prefix_error(error, "%s: [routing] order: ", c->path);
   g_free(order);
-  g_free(algo);
-  if (!ok || !read_choices(c, p, error))
+  if (!ok || !read_routing(c, p, error) || !read_choices(c, p, error))
     return FALSE;
   char *table = g_key_file_get_string(c->kf, "routing", "table", NULL);
   if (table) {
@@ -690,8 +714,12 @@ static platform *from_keyfile(GKeyFile *kf, const char *source, const char *dir,
   if (!read_linktypes(&c, p, error))
     goto fail;
   char *graph = g_key_file_get_string(c.kf, "topology", "graph", NULL);
-  gboolean built = graph ? build_graph(&c, p, g_strstrip(graph), error)
-                         : build_regular(&c, p, error);
+  topo_family family;
+  gboolean built = platform_family_check_keys(kf, source, &family, error) &&
+                   (family != TOPO_FAMILY_DIRECT
+                        ? platform_build_family(p, kf, source, family, error)
+                    : graph ? build_graph(&c, p, g_strstrip(graph), error)
+                            : build_regular(&c, p, error));
   g_free(graph);
   if (!built || !read_rest(&c, p, error))
     goto fail;

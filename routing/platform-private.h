@@ -24,6 +24,39 @@ gboolean platform_build_regular(platform *p, int ndims, const int *shape, const 
 gboolean platform_build_graph(platform *p, int nnodes, int nlinks, const int *src,
                               const int *dst, const uint8_t *type, GError **error);
 
+/* Takes t and its per-link type indices (both owned from then on) as the
+ * platform's topology; fills bandwidths and latencies. */
+void platform_set_topo(platform *p, topo *t, uint8_t *link_type);
+
+/* The link type [links] `key` names (or [links] default, or the only
+ * type); -1 with `error` naming `path` and the key. */
+int platform_links_type(GKeyFile *kf, const platform *p, const char *path, const char *key,
+                        GError **error);
+
+/* platform-family.c: the family [topology] kind names (direct without a
+ * kind), after checking that [topology] and [links] hold only its keys. */
+gboolean platform_family_check_keys(GKeyFile *kf, const char *path, topo_family *family,
+                                    GError **error);
+
+/* platform-family.c: the help lines of the dragonfly, fattree and hyperx
+ * shorthands and their parameters, appended to s. */
+void platform_family_shorthand_help(GString *s);
+
+/* platform-family.c: builds an indirect network and its link types. */
+gboolean platform_build_family(platform *p, GKeyFile *kf, const char *path, topo_family family,
+                               GError **error);
+
+/* platform-family.c: the key file a dragonfly:, fattree: or hyperx:
+ * shorthand stands for; NULL without error for other kinds, NULL with
+ * error for a bad one. */
+GKeyFile *platform_family_shorthand(const char *spec, GError **error);
+
+/* The value of shorthand parameter `key` as a number of `quantity`
+ * (units allowed, util/units.h); PLATFORM_ERROR_PARSE naming the
+ * shorthand `spec` and the key otherwise. */
+gboolean platform_shorthand_number(const char *spec, const char *key, const char *value,
+                                   units_quantity quantity, double *v, GError **error);
+
 /* Creates the router (dimension `order` text or NULL) and the default
  * allocation (all nodes) when none was set. */
 gboolean platform_finish(platform *p, const char *order, GError **error);

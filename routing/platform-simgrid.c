@@ -6,29 +6,94 @@
 #include <stdio.h>
 #include <string.h>
 
-/* SimGrid's TorusZone routes exactly as mapsim does: a torus in every
- * dimension, one bandwidth and latency for all links and no router delay
- * (a cluster has one of each), dimension order x, y, z ..., SimGrid's tie
- * rule, no route table. */
-static gboolean torus_cluster_fits(const platform *p)
+/* One bandwidth and latency for every link and no router delay: a
+ * cluster zone has one of each. */
+static gboolean uniform_links(const platform *p)
 {
   const topo *t = p->topo;
-  const router *r = p->router;
-  if (!topo_is_regular(t) || r->path_off || r->tie != ROUTE_TIE_SIMGRID ||
-      p->model.router_delay != 0 || t->nlinks == 0)
+  if (p->router->path_off || p->model.router_delay != 0 || t->nlinks == 0)
     return FALSE;
-  for (int d = 0; d < t->ndims; d++)
-    if (t->conn[d] != TOPO_TORUS || r->order[d] != d)
-      return FALSE;
   for (int l = 1; l < t->nlinks; l++)
     if (p->link_bw[l] != p->link_bw[0] || p->link_lat[l] != p->link_lat[0])
       return FALSE;
   return TRUE;
 }
 
+/* SimGrid's TorusZone routes exactly as mapsim does: a torus in every
+ * dimension, dimension order x, y, z ..., SimGrid's tie rule. */
+static gboolean torus_cluster_fits(const platform *p)
+{
+  const topo *t = p->topo;
+  if (!topo_is_regular(t) || p->router->tie != ROUTE_TIE_SIMGRID)
+    return FALSE;
+  for (int d = 0; d < t->ndims; d++)
+    if (t->conn[d] != TOPO_TORUS || p->router->order[d] != d)
+      return FALSE;
+  return TRUE;
+}
+
+/* SimGrid's FatTreeZone: d-mod-k, and only one cable per pair of
+ * switches (it routes up over the first of parallel cables). */
+static gboolean fattree_cluster_fits(const platform *p)
+{
+  const topo *t = p->topo;
+  if (t->family != TOPO_FAMILY_FATTREE || p->router->algo != ROUTE_ALGO_DMODK)
+    return FALSE;
+  for (int l = 0; l < t->ft.levels; l++)
+    if (t->ft.parallel[l] != 1)
+      return FALSE;
+  return TRUE;
+}
+
+/* SimGrid's DragonflyZone with one chassis per group: minimal routing and
+ * its cabling (router y of group x leads to group y; the simgrid
+ * arrangement, which also keeps g - 1 below the routers of a group, out
+ * of the range where SimGrid 3.32 crashes computing routes). */
+static gboolean dragonfly_cluster_fits(const platform *p)
+{
+  const topo *t = p->topo;
+  return t->family == TOPO_FAMILY_DRAGONFLY && p->router->algo == ROUTE_ALGO_MINIMAL &&
+         (t->df.arrangement == TOPO_ARRANGE_SIMGRID || t->df.groups == 1);
+}
+
+const char *platform_simgrid_cluster(const platform *p)
+{
+  if (!uniform_links(p))
+    return NULL;
+  if (torus_cluster_fits(p))
+    return "TORUS";
+  if (fattree_cluster_fits(p))
+    return "FAT_TREE";
+  if (dragonfly_cluster_fits(p))
+    return "DRAGONFLY";
+  return NULL;
+}
+
 gboolean platform_simgrid_is_cluster(const platform *p)
 {
-  return torus_cluster_fits(p);
+  return platform_simgrid_cluster(p) != NULL;
+}
+
+/* The cluster's topo_parameters: TORUS sizes "4,4,4"; FAT_TREE
+ * "L;down,...;up,...;parallel,..."; DRAGONFLY "g,1;1,1;a,1;p" (one
+ * chassis per group). Caller frees. */
+static char *cluster_parameters(const platform *p)
+{
+  const topo *t = p->topo;
+  GString *s = g_string_new(NULL);
+  if (t->family == TOPO_FAMILY_DRAGONFLY) {
+    g_string_printf(s, "%d,1;1,1;%d,1;%d", t->df.groups, t->df.routers, t->df.nodes_per_router);
+  } else if (t->family == TOPO_FAMILY_FATTREE) {
+    g_string_printf(s, "%d", t->ft.levels);
+    const int *rows[] = { t->ft.down, t->ft.up, t->ft.parallel };
+    for (int r = 0; r < 3; r++)
+      for (int l = 0; l < t->ft.levels; l++)
+        g_string_append_printf(s, "%s%d", l ? "," : ";", rows[r][l]);
+  } else {
+    for (int d = 0; d < t->ndims; d++)
+      g_string_append_printf(s, "%s%d", d ? "," : "", t->shape[d]);
+  }
+  return g_string_free(s, FALSE);
 }
 
 /* Same-node messages cost nothing in mapsim; SimGrid routes them through
@@ -37,26 +102,23 @@ gboolean platform_simgrid_is_cluster(const platform *p)
 
 static void write_cluster(FILE *f, const platform *p, const char *prefix, double speed)
 {
-  const topo *t = p->topo;
-  GString *dims = g_string_new(NULL);
-  for (int d = 0; d < t->ndims; d++)
-    g_string_append_printf(dims, "%s%d", d ? "," : "", t->shape[d]);
+  g_autofree char *params = cluster_parameters(p);
   fprintf(f,
           "  <cluster id=\"mapsim\" prefix=\"%s\" radical=\"0-%d\" suffix=\"\" speed=\"%.17gf\" "
-          "core=\"%d\"\n           bw=\"%.17gBps\" lat=\"%.17gs\" topology=\"TORUS\" "
+          "core=\"%d\"\n           bw=\"%.17gBps\" lat=\"%.17gs\" topology=\"%s\" "
           "topo_parameters=\"%s\"\n           sharing_policy=\"SPLITDUPLEX\" loopback_bw=\"" LOOPBACK_BW
           "\" loopback_lat=\"0s\"/>\n",
-          prefix, t->nnodes - 1, speed, p->cores_per_node, p->link_bw[0], p->link_lat[0],
-          dims->str);
-  g_string_free(dims, TRUE);
+          prefix, topo_compute_nodes(p->topo) - 1, speed, p->cores_per_node, p->link_bw[0],
+          p->link_lat[0], platform_simgrid_cluster(p), params);
 }
 
 static void write_full(FILE *f, const platform *p, const gboolean *hosts, const char *prefix,
                        double speed)
 {
   const topo *t = p->topo;
+  int nodes = topo_compute_nodes(t);
   fprintf(f, "  <zone id=\"mapsim\" routing=\"Full\">\n");
-  for (int n = 0; n < t->nnodes; n++)
+  for (int n = 0; n < nodes; n++)
     if (!hosts || hosts[n])
       fprintf(f, "    <host id=\"%s%d\" speed=\"%.17gf\" core=\"%d\"/>\n", prefix, n, speed,
               p->cores_per_node);
@@ -64,11 +126,11 @@ static void write_full(FILE *f, const platform *p, const gboolean *hosts, const 
   gboolean *used = g_new0(gboolean, MAX(t->nlinks, 1));
   route_iter it;
   int l;
-  for (int a = 0; a < t->nnodes; a++)
-    for (int b = 0; b < t->nnodes; b++) {
+  for (int a = 0; a < nodes; a++)
+    for (int b = 0; b < nodes; b++) {
       if (a == b || (hosts && (!hosts[a] || !hosts[b])))
         continue;
-      route_begin(&it, p->router, a, b);
+      route_begin(&it, p->router, a, b, 0);
       while (route_next(&it, &l))
         used[l] = TRUE;
     }
@@ -79,8 +141,8 @@ static void write_full(FILE *f, const platform *p, const gboolean *hosts, const 
   if (p->cores_per_node > 1)
     fprintf(f, "    <link id=\"loopback\" bandwidth=\"" LOOPBACK_BW "\" latency=\"0s\" "
                "sharing_policy=\"FATPIPE\"/>\n");
-  for (int a = 0; a < t->nnodes; a++)
-    for (int b = 0; b < t->nnodes; b++) {
+  for (int a = 0; a < nodes; a++)
+    for (int b = 0; b < nodes; b++) {
       if (hosts && (!hosts[a] || !hosts[b]))
         continue;
       if (a == b && p->cores_per_node <= 1)
@@ -89,7 +151,7 @@ static void write_full(FILE *f, const platform *p, const gboolean *hosts, const 
       if (a == b) {
         fprintf(f, "<link_ctn id=\"loopback\"/>");
       } else {
-        route_begin(&it, p->router, a, b);
+        route_begin(&it, p->router, a, b, 0);
         while (route_next(&it, &l))
           fprintf(f, "<link_ctn id=\"l%d\"/>", l);
       }
@@ -133,6 +195,19 @@ char *platform_simgrid_options(const platform *p, GPtrArray *notes)
 gboolean platform_write_simgrid(const platform *p, const gboolean *hosts, const char *prefix,
                                 double flops_per_s, const char *path, GError **error)
 {
+  if (p->router->flags & ROUTE_FLAG_KEYED) {
+    GString *fixed = g_string_new(NULL);
+    for (int i = 0; i < route_algo_count; i++)
+      if (route_algo_table[i].family == p->topo->family &&
+          !(route_algo_table[i].flags & ROUTE_FLAG_KEYED))
+        g_string_append_printf(fixed, "%s%s", fixed->len ? ", " : "", route_algo_table[i].name);
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
+                "%s: routing %s draws each rank pair's path, SimGrid routes per pair of hosts; "
+                "expected a routing that depends on the nodes only (--routing %s)", p->name,
+                router_algo_name(p->router), fixed->str);
+    g_string_free(fixed, TRUE);
+    return FALSE;
+  }
   FILE *f = fopen(path, "w");
   if (!f) {
     g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_IO, "%s: %s, expected a writable file", path,
@@ -147,7 +222,7 @@ gboolean platform_write_simgrid(const platform *p, const gboolean *hosts, const 
              "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
              "<!-- %s, written by mapsim: links, latencies and routes as mapsim models them -->\n"
              "<platform version=\"4.1\">\n", name);
-  if (torus_cluster_fits(p))
+  if (platform_simgrid_cluster(p))
     write_cluster(f, p, prefix, flops_per_s);
   else
     write_full(f, p, hosts, prefix, flops_per_s);

@@ -213,6 +213,13 @@ gboolean platform_build_regular(platform *p, int ndims, const int *shape, const 
   return TRUE;
 }
 
+void platform_set_topo(platform *p, topo *t, uint8_t *link_type)
+{
+  p->topo = t;
+  p->link_type = link_type;
+  fill_link_params(p);
+}
+
 gboolean platform_build_graph(platform *p, int nnodes, int nlinks, const int *src,
                               const int *dst, const uint8_t *type, GError **error)
 {
@@ -237,6 +244,16 @@ static void set_alloc(platform *p, int *nodes, int n)
     p->alloc_index[nodes[i]] = i;
 }
 
+/* Every compute node (switches hold no ranks), in id order. */
+static void set_alloc_all(platform *p)
+{
+  int n = topo_compute_nodes(p->topo);
+  int *all = g_new(int, n);
+  for (int i = 0; i < n; i++)
+    all[i] = i;
+  set_alloc(p, all, n);
+}
+
 gboolean platform_finish(platform *p, const char *order, GError **error)
 {
   int ord[TOPO_MAX_DIMS];
@@ -246,7 +263,7 @@ gboolean platform_finish(platform *p, const char *order, GError **error)
   p->router = router_new(p->topo, order && topo_is_regular(p->topo) ? ord : NULL, error);
   if (!p->router)
     return FALSE;
-  if (!topo_is_regular(p->topo)) {
+  if (p->topo->family == TOPO_FAMILY_DIRECT && !topo_is_regular(p->topo)) {
     /* regular topologies are connected by construction; a link graph must be
      * strongly connected, or routes, distances and the mappers' searches
      * have no answer for some pairs */
@@ -259,12 +276,8 @@ gboolean platform_finish(platform *p, const char *order, GError **error)
         return FALSE;
       }
   }
-  if (!p->alloc) {
-    int *all = g_new(int, p->topo->nnodes);
-    for (int i = 0; i < p->topo->nnodes; i++)
-      all[i] = i;
-    set_alloc(p, all, p->topo->nnodes);
-  }
+  if (!p->alloc)
+    set_alloc_all(p);
   return TRUE;
 }
 
@@ -324,7 +337,7 @@ static gboolean load_node_list(platform *p, const char *path, GError **error)
     return FALSE;
   char **lines = g_strsplit(text, "\n", -1);
   g_free(text);
-  int nnodes = p->topo->nnodes;
+  int nnodes = topo_compute_nodes(p->topo);
   gboolean *used = g_new0(gboolean, nnodes);
   GArray *nodes = g_array_new(FALSE, FALSE, sizeof(int));
   gboolean ok = FALSE;
@@ -339,8 +352,8 @@ static gboolean load_node_list(platform *p, const char *path, GError **error)
         continue;
       if (!parse_long(tok[i], 0, nnodes - 1, &v)) {
         g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
-                    "%s:%d: '%s' is not a node, expected ids in [0, %d)", path, ln + 1, tok[i],
-                    nnodes);
+                    "%s:%d: '%s' is not a node, expected ids in [0, %d)%s", path, ln + 1, tok[i],
+                    nnodes, p->topo->nswitches ? " (switches hold no ranks)" : "");
         g_strfreev(tok);
         goto out;
       }
@@ -377,27 +390,24 @@ out:
 
 gboolean platform_set_allocation(platform *p, const char *spec, GError **error)
 {
+  int nodes = topo_compute_nodes(p->topo);
   if (strcmp(spec, "all") == 0) {
-    int *all = g_new(int, p->topo->nnodes);
-    for (int i = 0; i < p->topo->nnodes; i++)
-      all[i] = i;
-    set_alloc(p, all, p->topo->nnodes);
+    set_alloc_all(p);
     return TRUE;
   }
   if (g_str_has_prefix(spec, "random:")) {
     char **parts = g_strsplit(spec + 7, ":", -1);
     long n = 0, seed = 1;
     guint np = g_strv_length(parts);
-    gboolean ok = np >= 1 && np <= 2 && parse_long(parts[0], 1, p->topo->nnodes, &n) &&
+    gboolean ok = np >= 1 && np <= 2 && parse_long(parts[0], 1, nodes, &n) &&
                   (np < 2 || parse_long(parts[1], 0, G_MAXUINT32, &seed));
     g_strfreev(parts);
     if (!ok) {
       g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
-                  "allocation '%s': expected random:N[:SEED] with 1 <= N <= %d", spec,
-                  p->topo->nnodes);
+                  "allocation '%s': expected random:N[:SEED] with 1 <= N <= %d", spec, nodes);
       return FALSE;
     }
-    set_alloc(p, random_nodes(p->topo->nnodes, (int)n, (guint32)seed), (int)n);
+    set_alloc(p, random_nodes(nodes, (int)n, (guint32)seed), (int)n);
     return TRUE;
   }
   return load_node_list(p, spec, error);
@@ -448,6 +458,18 @@ char *platform_link_name(const platform *p, int link)
 {
   const topo *t = p->topo;
   const char *type = p->linktypes[p->link_type[link]].name;
+  if (t->nswitches) {
+    char cls[16], ends[2][24];
+    topo_class_name(t, t->link_class[link], cls, sizeof cls);
+    for (int e = 0; e < 2; e++) {
+      int v = e ? t->link_dst[link] : t->link_src[link];
+      if (topo_is_switch(t, v))
+        g_snprintf(ends[e], sizeof ends[e], "sw%d", v - topo_compute_nodes(t));
+      else
+        g_snprintf(ends[e], sizeof ends[e], "%d", v);
+    }
+    return g_strdup_printf("%s -> %s (%s, %s)", ends[0], ends[1], cls, type);
+  }
   if (!topo_is_regular(t))
     return g_strdup_printf("%d -> %d (%s)", t->link_src[link], t->link_dst[link], type);
   return g_strdup_printf("%d -> %d (%c%c, %s)", t->link_src[link], t->link_dst[link],
@@ -487,11 +509,24 @@ char *platform_shorthand_help(void)
     const platform_shorthand_param *k = &platform_shorthand_params[i];
     g_string_append_printf(s, "  %-7s %s%s\n", k->key, k->help, k->haec_only ? ", haec only" : "");
   }
+  platform_family_shorthand_help(s);
   g_autofree char *units = units_help();
   g_string_append_printf(s, "Numbers here and in --set, platform and study files may carry "
                          "units:\n%sExample: torus:4x4x4:kinds=torus,torus,mesh:bw=500Gbit/s:"
                          "lat=20ps", units);
   return g_string_free(s, FALSE);
+}
+
+gboolean platform_shorthand_number(const char *spec, const char *key, const char *value,
+                                   units_quantity quantity, double *v, GError **error)
+{
+  GError *e = NULL;
+  if (units_parse(value, quantity, v, &e))
+    return TRUE;
+  g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE, "platform '%s': %s: %s", spec, key,
+              e->message);
+  g_error_free(e);
+  return FALSE;
 }
 
 /* The shorthand's parameters: KEY=VALUE segments after the shape. */
@@ -512,13 +547,8 @@ static gboolean shorthand_param(GKeyFile *kf, const char *spec, const char *seg,
     }
     if (pr->number) {
       double v;
-      GError *e = NULL;
-      if (!units_parse(eq + 1, pr->quantity, &v, &e)) {
-        g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE, "platform '%s': %s: %s", spec,
-                    pr->key, e->message);
-        g_error_free(e);
+      if (!platform_shorthand_number(spec, pr->key, eq + 1, pr->quantity, &v, error))
         return FALSE;
-      }
       kf_set_double(kf, pr->group, pr->ini, v);
     } else {
       g_key_file_set_value(kf, pr->group, pr->ini, eq + 1);
@@ -557,7 +587,8 @@ static GKeyFile *shorthand_keyfile(const char *spec, GError **error)
   if (!haec && !topo_conn_from_name(kind, &base)) {
     g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
                 "platform '%s': not a file, expected an .ini or .json file or a shorthand "
-                "mesh:XxYxZ, torus:XxYxZ, haec:XxYxZ", spec);
+                "mesh:XxYxZ, torus:XxYxZ, haec:XxYxZ, dragonfly:g=G:a=A:p=P:h=H, "
+                "fattree:k=K:n=N, hyperx:SxS:p=P", spec);
     goto out;
   }
   if (ndims < 1 || ndims > TOPO_MAX_DIMS || (haec && ndims < 2)) {
@@ -608,7 +639,14 @@ out:
 
 platform *platform_load_shorthand(const char *spec, const char *const *sets, GError **error)
 {
-  GKeyFile *kf = shorthand_keyfile(spec, error);
+  GError *e = NULL;
+  GKeyFile *kf = platform_family_shorthand(spec, &e);
+  if (e) {
+    g_propagate_error(error, e);
+    return NULL;
+  }
+  if (!kf)
+    kf = shorthand_keyfile(spec, error);
   if (!kf)
     return NULL;
   platform *p = platform_from_keyfile(kf, spec, sets, error);
@@ -656,7 +694,7 @@ int platform_parse_node(const platform *p, const char *s, GError **error)
 {
   const topo *t = p->topo;
   char **parts = g_strsplit(s, ",", -1);
-  int n = (int)g_strv_length(parts), node = -1;
+  int n = (int)g_strv_length(parts), node = -1, nodes = topo_compute_nodes(t);
   gboolean ok = n == 1 || (topo_is_regular(t) && n == t->ndims);
   int c[TOPO_MAX_DIMS];
   for (int i = 0; ok && i < n; i++) {
@@ -664,15 +702,18 @@ int platform_parse_node(const platform *p, const char *s, GError **error)
     errno = 0;
     long v = strtol(parts[i], &end, 10);
     ok = !errno && end != parts[i] && *end == '\0' && v >= 0 &&
-         v < (n == 1 ? t->nnodes : t->shape[i]);
+         v < (n == 1 ? nodes : t->shape[i]);
     c[i] = (int)v;
   }
   if (ok)
     node = n == 1 ? c[0] : topo_node(t, c);
-  else
+  else if (topo_is_regular(t))
     g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
                 "node '%s': expected an id in [0, %d) or %d comma-separated coordinates", s,
-                t->nnodes, t->ndims);
+                nodes, t->ndims);
+  else
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE, "node '%s': expected an id in "
+                "[0, %d)%s", s, nodes, t->nswitches ? " (a compute node, not a switch)" : "");
   g_strfreev(parts);
   return node;
 }

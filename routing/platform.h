@@ -15,10 +15,17 @@
  *    HAEC board dimensions; wireless 100 Gbit/s (12.5e9 bytes/s) and 100 ps
  *    on the HAEC crossbar dimension (the last one). One core per node, all
  *    nodes allocated, XYZ dimension-order routing. The KEYs are
- *    platform_shorthand_params. A shorthand stands for the INI file it
- *    generates.
+ *    platform_shorthand_params. Indirect networks:
+ *    `dragonfly:g=G:a=A:p=P:h=H`, `fattree:k=K:n=N` or SimGrid's
+ *    `fattree:L;down...;up...;parallel...`, `hyperx:12x8:p=P`
+ *    (routing/platform-family.c has their keys). A shorthand stands for
+ *    the INI file it generates.
  * Numbers in INI files, shorthands and overrides may carry units
  * (util/units.h): bw=100Gbit/s, lat=10ps, eager_threshold=64KiB.
+ *
+ * Indirect networks (dragonfly, fat tree, HyperX; routing/topology.h) have
+ * switches besides their compute nodes: an allocation, a node list, a
+ * parsed node and every route end is a compute node, never a switch.
  *
  * Per-link arrays (bandwidth, latency, type) are flat, indexed by link id.
  * A link type pattern per dimension (`y = mezzanine,cable`) gives the link
@@ -147,11 +154,14 @@ gboolean platform_apply_preset(platform *p, const char *name, GError **error);
 /* Writes the platform as a SimGrid platform file (XML, version 4.1) for
  * smpirun, hosts named `prefix`ID with `flops_per_s` and cores_per_node
  * cores each:
- *  - a TORUS cluster when SimGrid's own routes are mapsim's
- *    (platform_simgrid_is_cluster: every dimension a torus, one link
- *    bandwidth and latency, no router delay, dimension order x, y, z ...,
- *    tie rule simgrid, no route table); its links are split duplex, one per
- *    direction, as mapsim's;
+ *  - a TORUS, FAT_TREE or DRAGONFLY cluster when SimGrid's own routes
+ *    are mapsim's (platform_simgrid_cluster: one link bandwidth and
+ *    latency, no router delay, no route table, and a torus in every
+ *    dimension, dimension order x, y, z ..., tie rule simgrid; or a fat
+ *    tree routed dmodk with one cable per pair of switches; or a dragonfly
+ *    routed minimal with arrangement simgrid), so SimGrid computes the
+ *    routes itself; its links are split duplex, one per direction, as
+ *    mapsim's;
  *  - otherwise (mesh, HAEC Box, other link types, orders, tie rules,
  *    tables) a Full zone of the nodes `hosts` flags (nnodes entries; NULL:
  *    all) with one link per directed mapsim link a route takes (latency +
@@ -163,6 +173,9 @@ gboolean platform_apply_preset(platform *p, const char *name, GError **error);
 gboolean platform_write_simgrid(const platform *p, const gboolean *hosts, const char *prefix,
                                 double flops_per_s, const char *path, GError **error);
 gboolean platform_simgrid_is_cluster(const platform *p);
+/* "TORUS", "FAT_TREE", "DRAGONFLY": the cluster zone SimGrid routes `p`
+ * with, as mapsim does; NULL for a Full zone. */
+const char *platform_simgrid_cluster(const platform *p);
 
 /* The smpirun options under which SimGrid times messages as mapsim's flow
  * model does on `p`: CM02 max-min sharing, bandwidth and latency factors 1,

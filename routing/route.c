@@ -1,7 +1,9 @@
 /* route.c - dimension-order (with the HAEC Box rule), shortest-path and
- * table routing. See route.h for the rules, including the torus tie rule.
+ * table routing, and the one iterator over every family's routes. See
+ * route.h for the rules, including the torus tie rule; the routes of
+ * indirect networks are in their family's file.
  */
-#include "routing/route.h"
+#include "routing/family-private.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -99,6 +101,73 @@ static void build_shortest_paths(router *r)
   g_free(in_link);
 }
 
+const route_algo_row route_algo_table[] = {
+  { "dor", ROUTE_ALGO_DOR, TOPO_FAMILY_DIRECT, 0,
+    "dimension order (HAEC Box rule across layers); shortest paths on graphs" },
+  { "shortest_path", ROUTE_ALGO_SHORTEST, TOPO_FAMILY_DIRECT, 0, "the same as dor" },
+  { "table", ROUTE_ALGO_DOR, TOPO_FAMILY_DIRECT, 0, "the same as dor ([routing] table first)" },
+  { "haec", ROUTE_ALGO_DOR, TOPO_FAMILY_DIRECT, 0, "the same as dor" },
+  { "haec_box", ROUTE_ALGO_DOR, TOPO_FAMILY_DIRECT, 0, "the same as dor" },
+  { "minimal", ROUTE_ALGO_MINIMAL, TOPO_FAMILY_DRAGONFLY, 0, "local, global, local hop" },
+  { "valiant", ROUTE_ALGO_VALIANT, TOPO_FAMILY_DRAGONFLY, ROUTE_FLAG_KEYED | ROUTE_FLAG_SEEDED,
+    "minimal to a random intermediate group, then minimal on (seeded per rank pair)" },
+  { "dmodk", ROUTE_ALGO_DMODK, TOPO_FAMILY_FATTREE, 0,
+    "up port (destination / ports below) mod ports, SimGrid's d-mod-k" },
+  { "smodk", ROUTE_ALGO_SMODK, TOPO_FAMILY_FATTREE, 0, "up port by the source, s-mod-k" },
+  { "random-up", ROUTE_ALGO_RANDOM_UP, TOPO_FAMILY_FATTREE, ROUTE_FLAG_KEYED | ROUTE_FLAG_SEEDED,
+    "a random up port per level (seeded per rank pair)" },
+  { "ecmp", ROUTE_ALGO_ECMP, TOPO_FAMILY_FATTREE, ROUTE_FLAG_KEYED,
+    "a hash of source, destination, rank pair and switch at every switch" },
+  { "dor", ROUTE_ALGO_DOR, TOPO_FAMILY_HYPERX, 0, "one hop per differing dimension, x first" },
+};
+const int route_algo_count = G_N_ELEMENTS(route_algo_table);
+
+/* The first row of a family: its default routing. */
+static const route_algo_row *default_row(const topo *t)
+{
+  for (int i = 0; i < route_algo_count; i++)
+    if (route_algo_table[i].family == t->family)
+      return &route_algo_table[i];
+  return &route_algo_table[0];
+}
+
+gboolean router_set_algo(router *r, const char *name, GError **error)
+{
+  for (int i = 0; i < route_algo_count; i++) {
+    const route_algo_row *row = &route_algo_table[i];
+    if (row->family != r->t->family || g_strcmp0(row->name, name) != 0)
+      continue;
+    if (row->family != TOPO_FAMILY_DIRECT) { /* direct: the shape decides */
+      r->algo = row->algo;
+      r->flags = row->flags;
+    }
+    return TRUE;
+  }
+  g_autofree char *names = route_algo_names(r->t);
+  g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_PARSE, "routing '%s' on a %s, expected %s", name,
+              topo_kind_text(r->t), names);
+  return FALSE;
+}
+
+const char *router_algo_name(const router *r)
+{
+  if (r->t->family == TOPO_FAMILY_DIRECT)
+    return topo_is_regular(r->t) ? "dor" : "shortest_path";
+  for (int i = 0; i < route_algo_count; i++)
+    if (route_algo_table[i].family == r->t->family && route_algo_table[i].algo == r->algo)
+      return route_algo_table[i].name;
+  return "?";
+}
+
+char *route_algo_names(const topo *t)
+{
+  GString *s = g_string_new(NULL);
+  for (int i = 0; i < route_algo_count; i++)
+    if (route_algo_table[i].family == t->family)
+      g_string_append_printf(s, "%s%s", s->len ? ", " : "", route_algo_table[i].name);
+  return g_string_free(s, FALSE);
+}
+
 static const char *const tie_names[] = { "positive", "simgrid" };
 
 const char *route_tie_name(route_tie t)
@@ -118,21 +187,25 @@ gboolean route_tie_from_name(const char *name, route_tie *out)
 
 router *router_new(const topo *t, const int *order, GError **error)
 {
-  if (!topo_is_regular(t) && t->nnodes > ROUTE_TABLE_MAX_NODES) {
+  gboolean graph = t->family == TOPO_FAMILY_DIRECT && !topo_is_regular(t);
+  if (graph && t->nnodes > ROUTE_TABLE_MAX_NODES) {
     g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_INVALID,
                 "graph topology of %d nodes, expected at most %d for table routing",
                 t->nnodes, ROUTE_TABLE_MAX_NODES);
     return NULL;
   }
-  if (!topo_is_regular(t) &&
+  if (graph &&
       !budget_check_array("graph topology: shortest-path tables", (uint64_t)t->nnodes * t->nnodes,
                           2 * sizeof(int), error))
     return NULL;
   router *r = g_new0(router, 1);
   r->t = t;
+  r->algo = graph ? ROUTE_ALGO_SHORTEST : default_row(t)->algo;
+  r->flags = default_row(t)->flags;
+  r->seed = 1;
   for (int d = 0; d < t->ndims; d++)
     r->order[d] = order ? order[d] : d;
-  if (!topo_is_regular(t))
+  if (graph)
     build_shortest_paths(r);
   return r;
 }
@@ -262,6 +335,13 @@ gboolean router_load_table(router *r, const char *path, GError **error)
 {
   const topo *t = r->t;
   size_t n = (size_t)t->nnodes;
+  if (t->family != TOPO_FAMILY_DIRECT) {
+    g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_INVALID,
+                "%s: a route table on a %s, expected a mesh, torus or graph (indirect networks "
+                "route by [routing] algorithm: %s)", path, topo_family_name(t->family),
+                router_algo_name(r));
+    return FALSE;
+  }
   if (n > ROUTE_TABLE_MAX_NODES) {
     g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_INVALID,
                 "%s: %zu nodes, expected at most %d for a route table", path, n,
@@ -342,7 +422,8 @@ out:
   return ok;
 }
 
-void route_begin(route_iter *it, const router *r, int src, int dst)
+void route_begin_path(route_iter *it, const router *r, int src, int dst, uint64_t key,
+                      route_path path)
 {
   const topo *t = r->t;
   it->r = r;
@@ -351,6 +432,12 @@ void route_begin(route_iter *it, const router *r, int src, int dst)
   it->k = 0;
   it->path = NULL;
   it->left = 0;
+  const family_ops *f = family_of(t);
+  if (f) {
+    it->path = it->buf;
+    it->left = src == dst ? 0 : f->route(r, src, dst, key, path, it->buf);
+    return;
+  }
   if (r->path_off) {
     size_t pair = (size_t)src * t->nnodes + dst;
     if (r->path_off[pair] >= 0) {
@@ -363,6 +450,11 @@ void route_begin(route_iter *it, const router *r, int src, int dst)
     topo_coords(t, src, it->cc);
     topo_coords(t, dst, it->dc);
   }
+}
+
+void route_begin(route_iter *it, const router *r, int src, int dst, uint64_t key)
+{
+  route_begin_path(it, r, src, dst, key, ROUTE_PATH_DEFAULT);
 }
 
 static gboolean dor_next(route_iter *it, int *link)
@@ -429,6 +521,9 @@ gboolean route_next(route_iter *it, int *link)
 
 int route_hops(const router *r, int src, int dst)
 {
+  const family_ops *f = family_of(r->t);
+  if (f)
+    return src == dst ? 0 : f->hops(r->t, src, dst);
   size_t n = (size_t)r->t->nnodes;
   if (r->path_off && r->path_off[(size_t)src * n + dst] >= 0)
     return r->path_len[(size_t)src * n + dst];

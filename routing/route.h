@@ -1,6 +1,7 @@
-/* route.h - static routing: the links a message takes from node to node.
+/* route.h - routing: the links a message takes from node to node.
  *
- * Three kinds of route, chosen per platform:
+ * Kinds of route, chosen per platform (`[routing] algorithm`, `--routing`;
+ * route_algo_table lists them, with the family each belongs to):
  *  - dimension-order routing (DOR) on regular topologies, in a configurable
  *    dimension order (`xyz`, `zyx`, any permutation). On a torus ring the
  *    shorter way round is taken; on an even ring, when both ways are equally
@@ -18,6 +19,41 @@
  *    pairs a table does not list fall back to DOR (regular topologies) or to
  *    breadth-first shortest paths (graph topologies; the lowest link id wins
  *    among equal choices, so routes are deterministic).
+ *  - dragonfly: `minimal` (local, global, local hop: of the m cables
+ *    between the two groups, one with the fewest local hops; among equals
+ *    copy (i + j) mod (their count) for the routers i, j of source and
+ *    destination in their groups) and `valiant` (Valiant, SPAA 1981 / Kim
+ *    et al., ISCA 2008 Section 4.2: minimally to a random intermediate group
+ *    other than both ends, then minimally on; minimal inside a group).
+ *  - fat tree: up to a lowest common ancestor, then down (the down path is
+ *    fixed by the destination; among parallel cables by the same digit as
+ *    going up). The up ports: `dmodk` port = (d / W_0...W_{l-1}) mod W_l
+ *    at level l for destination position d and W_l = up[l] parallel[l]
+ *    (Zahavi et al., "Optimized InfiniBand fat-tree routing", 2010; with
+ *    one cable per pair it is SimGrid's FatTreeZone route exactly),
+ *    `smodk` the same with the source, `random-up` a seeded random port
+ *    per level, `ecmp` a hash of source, destination, message key and
+ *    switch at every switch (equal-cost multipath).
+ *  - HyperX: `dor`: one hop per dimension that differs, dimension 0 first.
+ * Paths are walked link by link by the same iterator for every kind.
+ *
+ * Keyed routings (valiant, random-up, ecmp) draw a message's path from its
+ * key, route_key(source rank, destination rank), mixed with the router's
+ * seed (`[routing] seed`): every message of rank i to rank j takes one
+ * path, which keeps MPI's order between two ranks on the network, and the
+ * static view, which sees a graph edge (i, j), routes it exactly as the
+ * replay routes each of its messages, so pre == post holds. A keyed route
+ * per message within one rank pair would need the static view to split an
+ * edge by message; the key is one 64-bit value, so it can grow at one
+ * place (route_key) together with such a view.
+ *
+ * Adaptive routings plug in through route_begin_path: a model that decides
+ * from load (UGAL: minimal against non-minimal, from queues or flow rates
+ * at the source) walks the candidate paths it compares - ROUTE_PATH_MINIMAL,
+ * and ROUTE_PATH_NONMINIMAL for candidate key route_key_salt(key, i) - and
+ * takes one; the static view of such a routing shows the minimal and the
+ * Valiant expectation (route_begin_path with each). ROUTE_FLAG_ADAPTIVE
+ * marks them in route_algo_table.
  *
  * Route files: one path per line, `#` comments, either the nodes visited
  * `src n1 n2 ... dst` (both ends included; consecutive nodes must be
@@ -27,7 +63,8 @@
  * each link at most once.
  *
  * The iterator walks a route without allocating: route_begin() then
- * route_next() until it returns FALSE.
+ * route_next() until it returns FALSE. Routes of indirect networks run
+ * from compute node to compute node (never from or to a switch).
  *
  * Ownership: a router borrows its topo (which must outlive it) and owns its
  * tables; free with router_free(). Not for: timing (models/).
@@ -57,8 +94,54 @@ typedef enum {
 const char *route_tie_name(route_tie t);
 gboolean route_tie_from_name(const char *name, route_tie *out);
 
+/* Routing algorithms; route_algo_table has their names and families. */
+typedef enum {
+  ROUTE_ALGO_DOR,        /* regular topologies (with HAEC Box rule), HyperX */
+  ROUTE_ALGO_SHORTEST,   /* graph topologies */
+  ROUTE_ALGO_MINIMAL,    /* dragonfly */
+  ROUTE_ALGO_VALIANT,    /* dragonfly */
+  ROUTE_ALGO_DMODK,      /* fat tree */
+  ROUTE_ALGO_SMODK,      /* fat tree */
+  ROUTE_ALGO_RANDOM_UP,  /* fat tree */
+  ROUTE_ALGO_ECMP,       /* fat tree */
+} route_algo;
+
+enum {
+  ROUTE_FLAG_KEYED = 1u << 0,    /* the path depends on the message key */
+  ROUTE_FLAG_SEEDED = 1u << 1,   /* and on the router's seed */
+  ROUTE_FLAG_ADAPTIVE = 1u << 2, /* the model chooses among paths by load */
+};
+
+typedef struct route_algo_row {
+  const char *name;
+  route_algo algo;
+  topo_family family;
+  unsigned flags;        /* ROUTE_FLAG_* */
+  const char *summary;
+} route_algo_row;
+
+/* Every routing, one row each. The names of direct networks (dor,
+ * shortest_path, table and HAEC-SIM's haec, haec_box) all stand for the
+ * routing their shape has: dimension order on regular topologies, shortest
+ * paths on graphs, a route table's paths first. */
+extern const route_algo_row route_algo_table[];
+extern const int route_algo_count;
+
+/* Which path of a routing a walk takes. */
+typedef enum {
+  ROUTE_PATH_DEFAULT,     /* the routing's own (route_begin) */
+  ROUTE_PATH_MINIMAL,     /* the family's minimal routing's path */
+  ROUTE_PATH_NONMINIMAL,  /* Valiant's path for the key (dragonfly; else minimal) */
+} route_path;
+
+/* The most links of a route of an indirect network (2 per fat-tree level). */
+#define ROUTE_FAMILY_MAX_HOPS (2 * TOPO_MAX_LEVELS)
+
 typedef struct router {
   const topo *t;
+  route_algo algo;
+  unsigned flags;            /* of algo's row */
+  uint32_t seed;             /* keyed, seeded routings */
   int order[TOPO_MAX_DIMS];  /* DOR: dimensions in the order they are routed */
   route_tie tie;             /* DOR on a torus dimension: default ROUTE_TIE_POSITIVE */
   int *path_off;             /* nnodes^2: offset of an explicit path, or -1 (NULL: none) */
@@ -76,11 +159,38 @@ typedef struct route_iter {
   int left;
   int cc[TOPO_MAX_DIMS];      /* DOR: coordinates of cur */
   int dc[TOPO_MAX_DIMS];      /* DOR: coordinates of dst */
+  int buf[ROUTE_FAMILY_MAX_HOPS]; /* indirect networks: the route's links */
 } route_iter;
 
-/* A DOR router (regular topology) or a shortest-path router (graph
- * topology). `order` may be NULL (x, y, z, ... ascending). */
+/* The key of every message from rank src_rank to rank dst_rank (see the
+ * header paragraph): the static metrics pass it for a graph edge, the
+ * replay for each message, strategies that walk routes for a task pair. */
+static inline uint64_t route_key(int src_rank, int dst_rank)
+{
+  return (uint64_t)(uint32_t)src_rank << 32 | (uint32_t)dst_rank;
+}
+
+/* Candidate i (0, 1, ...) of the non-minimal paths of a message: the key
+ * route_begin_path walks for it. Candidate 0 is the key itself. */
+static inline uint64_t route_key_salt(uint64_t key, int i)
+{
+  return i == 0 ? key : key ^ ((uint64_t)(uint32_t)i * 0x9E3779B97F4A7C15ull);
+}
+
+/* A router with the family's default routing: DOR (regular topology,
+ * HyperX), shortest paths (graph topology), minimal (dragonfly), dmodk
+ * (fat tree); seed 1. `order` may be NULL (x, y, z, ... ascending). */
 router *router_new(const topo *t, const int *order, GError **error);
+
+/* Chooses the routing by name (route_algo_table); ROUTE_ERROR_PARSE
+ * naming the routings of the topology's family otherwise. */
+gboolean router_set_algo(router *r, const char *name, GError **error);
+
+/* The name of r's routing ("dor", "minimal" ...). */
+const char *router_algo_name(const router *r);
+
+/* The routings a topology offers, "minimal, valiant"; caller frees. */
+char *route_algo_names(const topo *t);
 
 /* Parses a dimension order: letters ("xyz", "zyx", "xyzwv") or digits
  * ("210", "0,1,2"), a permutation of the topo's dimensions. */
@@ -91,14 +201,21 @@ gboolean router_load_table(router *r, const char *path, GError **error);
 
 void router_free(router *r);
 
-/* Starts walking the route src -> dst (no link when src == dst). */
-void route_begin(route_iter *it, const router *r, int src, int dst);
+/* Starts walking the route src -> dst of a message with key `key`
+ * (route_key; deterministic routings ignore it). No link when src == dst. */
+void route_begin(route_iter *it, const router *r, int src, int dst, uint64_t key);
+
+/* The same for one of the routing's paths (see route_path). */
+void route_begin_path(route_iter *it, const router *r, int src, int dst, uint64_t key,
+                      route_path path);
 
 /* Stores the next link in *link and returns TRUE, or returns FALSE at the
  * destination. */
 gboolean route_next(route_iter *it, int *link);
 
-/* Hop count of the route src -> dst; O(ndims) for DOR, O(1) for tables. */
+/* Hop count of the route src -> dst; O(ndims) for DOR, O(1) for tables.
+ * On indirect networks the length of the minimal routes (their distance,
+ * what mappers and facts use), O(levels): a Valiant route is longer. */
 int route_hops(const router *r, int src, int dst);
 
 G_END_DECLS

@@ -1,10 +1,13 @@
-/* topology.c - regular (mesh/torus/crossbar) and graph topologies.
+/* topology.c - regular (mesh/torus/crossbar) and graph topologies, and
+ * what every family shares: link classes, reverse links, descriptions.
  *
  * Mesh, torus and the HAEC Box are one topology with per-dimension
- * connectivity; only link enumeration and distance branch on it. Costs:
- * construction O(nlinks), topo_hops O(ndims), topo_crossbar_link O(ndims).
+ * connectivity; only link enumeration and distance branch on it. Indirect
+ * networks are built in their family's file (dragonfly.c, fattree.c,
+ * hyperx.c) through family_alloc/family_finish below. Costs: construction
+ * O(nlinks), topo_hops O(ndims), topo_crossbar_link O(ndims).
  */
-#include "routing/topology.h"
+#include "routing/family-private.h"
 
 #include <stdlib.h>
 
@@ -100,9 +103,144 @@ static topo *alloc_links(topo *t)
   t->link_dst = g_new(int, t->nlinks ? t->nlinks : 1);
   t->link_dim = g_new(int8_t, t->nlinks ? t->nlinks : 1);
   t->link_dir = g_new(int8_t, t->nlinks ? t->nlinks : 1);
+  t->link_class = g_new0(uint8_t, t->nlinks ? t->nlinks : 1);
   t->out_off = g_new0(int, (size_t)t->nnodes + 1);
   t->out_link = g_new(int, t->nlinks ? t->nlinks : 1);
   return t;
+}
+
+static const char *const family_names[] = { "direct", "dragonfly", "fattree", "hyperx" };
+
+const char *topo_family_name(topo_family f)
+{
+  return (unsigned)f < G_N_ELEMENTS(family_names) ? family_names[f] : "?";
+}
+
+int topo_switch_of(const topo *t, int v)
+{
+  return t->nswitches ? t->link_dst[t->out_link[t->out_off[v]]] : -1;
+}
+
+int topo_group_of(const topo *t, int v)
+{
+  if (t->family != TOPO_FAMILY_DRAGONFLY)
+    return -1;
+  return v / (t->df.nodes_per_router * t->df.routers);
+}
+
+const char *topo_kind_text(const topo *t)
+{
+  switch (t->family) {
+  case TOPO_FAMILY_DRAGONFLY: return "dragonfly";
+  case TOPO_FAMILY_FATTREE: return "fat tree";
+  case TOPO_FAMILY_HYPERX: return "HyperX";
+  case TOPO_FAMILY_DIRECT: break;
+  }
+  return topo_is_regular(t) ? "mesh/torus" : "graph topology";
+}
+
+const family_ops *family_of(const topo *t)
+{
+  switch (t->family) {
+  case TOPO_FAMILY_DRAGONFLY: return &family_dragonfly_ops;
+  case TOPO_FAMILY_FATTREE: return &family_fattree_ops;
+  case TOPO_FAMILY_HYPERX: return &family_hyperx_ops;
+  case TOPO_FAMILY_DIRECT: break;
+  }
+  return NULL;
+}
+
+/* Indirect networks: nodes first, then switches; links counted in closed
+ * form by the family and checked against the limits and the memory budget
+ * (the per-link and per-vertex costs of check_size below) before anything
+ * is allocated. */
+topo *family_alloc(topo_family family, int64_t nodes, int64_t switches, int64_t links,
+                   int nclasses, GError **error)
+{
+  int64_t vertices = nodes + switches;
+  if (vertices >= TOPO_MAX_NODES || links >= TOPO_MAX_LINKS) {
+    g_set_error(error, TOPO_ERROR, TOPO_ERROR_INVALID,
+                "%" G_GINT64_FORMAT " nodes and switches, %" G_GINT64_FORMAT " links, expected "
+                "fewer than %d of each", vertices, links, TOPO_MAX_NODES);
+    return NULL;
+  }
+  uint64_t bytes = (uint64_t)vertices * 16 + (uint64_t)links * 64;
+  if (!budget_check_memory("the platform's nodes, switches and links", bytes, error))
+    return NULL;
+  topo *t = g_new0(topo, 1);
+  t->family = family;
+  t->crossbar_dim = -1;
+  t->nnodes = (int)vertices;
+  t->nswitches = (int)switches;
+  t->nlinks = (int)links;
+  t->nclasses = nclasses;
+  return alloc_links(t);
+}
+
+void family_set_link(topo *t, int l, int src, int dst, int cls)
+{
+  t->link_src[l] = src;
+  t->link_dst[l] = dst;
+  t->link_dim[l] = -1;
+  t->link_dir[l] = 0;
+  t->link_class[l] = (uint8_t)cls;
+}
+
+void family_finish(topo *t)
+{
+  for (int l = 0; l < t->nlinks; l++)
+    t->out_off[t->link_src[l] + 1]++;
+  for (int u = 0; u < t->nnodes; u++)
+    t->out_off[u + 1] += t->out_off[u];
+  int *fill = g_memdup2(t->out_off, sizeof(int) * (size_t)t->nnodes);
+  for (int l = 0; l < t->nlinks; l++)
+    t->out_link[fill[t->link_src[l]]++] = l;
+  g_free(fill);
+}
+
+void topo_class_name(const topo *t, int c, char *buf, size_t size)
+{
+  const family_ops *f = family_of(t);
+  if (f)
+    f->class_name(t, c, buf, size);
+  else if (topo_is_regular(t))
+    g_snprintf(buf, size, "%c%c", topo_dim_letter(c / 2), c % 2 ? '-' : '+');
+  else
+    g_strlcpy(buf, "links", size);
+}
+
+int topo_reverse_link(const topo *t, int l)
+{
+  const family_ops *f = family_of(t);
+  if (f)
+    return f->reverse_link(t, l);
+  int s = t->link_src[l], d = t->link_dst[l];
+  if (topo_is_regular(t) && t->link_dim[l] != t->crossbar_dim) {
+    int r = topo_link(t, d, t->link_dim[l], 1 - t->link_dir[l]);
+    if (r >= 0 && t->link_dst[r] == s)
+      return r;
+  }
+  for (int i = t->out_off[d]; i < t->out_off[d + 1]; i++)
+    if (t->link_dst[t->out_link[i]] == s && t->link_dim[t->out_link[i]] == t->link_dim[l])
+      return t->out_link[i];
+  return -1;
+}
+
+static const char *const arrangement_names[] = { "absolute", "relative", "circulant", "simgrid" };
+
+const char *topo_arrangement_name(topo_arrangement a)
+{
+  return (unsigned)a < G_N_ELEMENTS(arrangement_names) ? arrangement_names[a] : "?";
+}
+
+gboolean topo_arrangement_from_name(const char *name, topo_arrangement *out)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS(arrangement_names); i++)
+    if (g_strcmp0(name, arrangement_names[i]) == 0) {
+      *out = (topo_arrangement)i;
+      return TRUE;
+    }
+  return FALSE;
 }
 
 /* Number of links leaving `node` along dimension d in direction dir. */
@@ -204,6 +342,7 @@ topo *topo_new_regular(int ndims, const int *shape, const topo_conn *conn, GErro
     g_assert(nl < TOPO_MAX_LINKS); /* check_size counted them */
   }
   t->nlinks = (int)nl;
+  t->nclasses = 2 * ndims;
   alloc_links(t);
 
   int l = 0;
@@ -227,6 +366,7 @@ topo *topo_new_regular(int ndims, const int *shape, const topo_conn *conn, GErro
             t->link_dst[l] = v;
             t->link_dim[l] = (int8_t)d;
             t->link_dir[l] = (int8_t)dir;
+            t->link_class[l] = (uint8_t)(2 * d + dir);
             t->out_link[l] = l;
             l++;
           }
@@ -237,6 +377,7 @@ topo *topo_new_regular(int ndims, const int *shape, const topo_conn *conn, GErro
           t->link_dst[l] = u + (nc - c[d]) * t->stride[d];
           t->link_dim[l] = (int8_t)d;
           t->link_dir[l] = (int8_t)dir;
+          t->link_class[l] = (uint8_t)(2 * d + dir);
           t->out_link[l] = l;
           l++;
         }
@@ -268,6 +409,7 @@ topo *topo_new_graph(int nnodes, int nlinks, const int *src, const int *dst, GEr
   t->crossbar_dim = -1;
   t->nnodes = nnodes;
   t->nlinks = nlinks;
+  t->nclasses = 1;
   alloc_links(t);
   for (int i = 0; i < nlinks; i++) {
     t->link_src[i] = src[i];
@@ -296,11 +438,16 @@ void topo_free(topo *t)
   g_free(t->out_off);
   g_free(t->out_link);
   g_free(t->first_link);
+  g_free(t->link_class);
+  g_free(t->df.gateway);
   g_free(t);
 }
 
 char *topo_describe(const topo *t)
 {
+  const family_ops *f = family_of(t);
+  if (f)
+    return f->describe(t);
   if (!topo_is_regular(t))
     return g_strdup_printf("graph of %d nodes, %d links", t->nnodes, t->nlinks);
   GString *s = g_string_new(NULL);

@@ -1,14 +1,35 @@
-/* topology.h - the shape of an interconnect: nodes, directed links, distances.
+/* topology.h - the shape of an interconnect: nodes, switches, directed links.
  *
- * A topo is either regular - N dimensions (1..TOPO_MAX_DIMS), each `mesh`,
- * `torus` or `crossbar` - or a graph given link by link. Node ids of a
- * regular topo put dimension 0 fastest: node = x + X*(y + Y*z) ..., the
- * numbering of Scotch's mesh/torus targets.
+ * A topo is one of four families:
+ *  - direct networks, where every vertex is a node that holds ranks and
+ *    routes: regular - N dimensions (1..TOPO_MAX_DIMS), each `mesh`,
+ *    `torus` or `crossbar` - or a graph given link by link. Node ids of a
+ *    regular topo put dimension 0 fastest: node = x + X*(y + Y*z) ..., the
+ *    numbering of Scotch's mesh/torus targets.
+ *  - indirect (switch-based) networks: dragonfly, fat tree (XGFT) and
+ *    HyperX. Their vertices are the compute nodes [0, nnodes - nswitches)
+ *    followed by the switches [nnodes - nswitches, nnodes). A switch holds
+ *    no ranks (no allocation contains one) and is no end of a route; every
+ *    node hangs off one switch by an injection link pair (node -> switch,
+ *    switch -> node), so a node's link bandwidth bounds what it sends and
+ *    receives in every network model. Their links are numbered by closed
+ *    formulas (the family's file in routing/), so routes find link ids in
+ *    O(1). They have ndims == 0: consumers that need coordinates treat them
+ *    as graphs, and their distances are route_hops() (route.h).
+ * Per-vertex arrays are sized nnodes (switches included), so every link
+ * end indexes them.
  *
  * Links are directed (one per direction of a cable) and have dense ids in
- * [0, nlinks). The outgoing links of node u are out_link[out_off[u] ..
+ * [0, nlinks). The outgoing links of vertex u are out_link[out_off[u] ..
  * out_off[u+1]-1]; for a regular topo they are numbered node by node,
  * dimension by dimension, `+` before `-`, so out_link is the identity.
+ *
+ * Every link has a class (link_class), the unit per-class metrics count
+ * by: dimension and direction on a regular topo (2 d + dir: x+, x-, y+
+ * ...), one class on a graph, and on indirect networks the injection
+ * direction (node up, node down) and the family's kinds of cable
+ * (dragonfly local, global; fat-tree levels up and down; HyperX
+ * dimensions). topo_class_name names them.
  *
  * A `crossbar` dimension is the free-space wireless dimension of the HAEC
  * Box (korndoerfer2021, Section 5.1): every node has a link to every node of
@@ -44,8 +65,85 @@ typedef enum {
   TOPO_CROSSBAR,
 } topo_conn;
 
+/* The families (see the header paragraph). */
+typedef enum {
+  TOPO_FAMILY_DIRECT,     /* regular or graph: every vertex a node */
+  TOPO_FAMILY_DRAGONFLY,
+  TOPO_FAMILY_FATTREE,
+  TOPO_FAMILY_HYPERX,
+} topo_family;
+
+/* The most levels of switches of a fat tree. */
+#define TOPO_MAX_LEVELS 8
+
+/* How a dragonfly's global cables join groups (Hastings et al., "Comparing
+ * global link arrangements for Dragonfly networks", IEEE Cluster 2015,
+ * Section II; Camarero et al., ACM TACO 2014). A group's global ports are
+ * numbered k = router * h + port; with m cables between each pair of
+ * groups, port k serves target slot k / m, copy k % m:
+ *  - absolute: slot t leads to group t (t < own group) or t + 1;
+ *  - relative: slot t leads to group own + t + 1 (mod g);
+ *  - circulant: even slots step forward, odd ones back: slot 2i leads to
+ *    own + i + 1, slot 2i + 1 to own - i - 1 (mod g);
+ *  - simgrid: SimGrid's DragonflyZone: the cable between groups x and y
+ *    joins router y of group x and router x of group y (h = 1, a >= g).
+ * Copy c of x -> y and copy c of y -> x are the two ends of one cable. */
+typedef enum {
+  TOPO_ARRANGE_ABSOLUTE,
+  TOPO_ARRANGE_RELATIVE,
+  TOPO_ARRANGE_CIRCULANT,
+  TOPO_ARRANGE_SIMGRID,
+} topo_arrangement;
+
+/* "absolute" ...; and back (FALSE when unknown). */
+const char *topo_arrangement_name(topo_arrangement a);
+gboolean topo_arrangement_from_name(const char *name, topo_arrangement *out);
+
+/* A dragonfly (Kim et al., ISCA 2008): g groups of a routers, p nodes per
+ * router, h global ports per router; the routers of a group all-to-all. */
+typedef struct topo_dragonfly {
+  int groups, routers, nodes_per_router, global_ports; /* g a p h */
+  topo_arrangement arrangement;
+  int parallel;          /* m = floor(a h / (g - 1)) cables per pair of groups (simgrid: 1) */
+  int local_base;        /* first local link id */
+  int global_base;       /* first global link id */
+  int *gateway;          /* g (g-1) m: router (index in its group) of copy c of x -> y */
+} topo_dragonfly;
+
+/* An extended generalized fat tree XGFT(L; m; w) with parallel cables
+ * (Ohring et al., IPPS 1995; SimGrid's FAT_TREE): level 0 holds the
+ * nodes, levels 1..L the switches. A vertex of level l has down[l-1]
+ * children and up[l] parents, joined by parallel[l] cables each. The
+ * k-ary n-tree (Petrini and Vanneschi, IPPS 1997) is L = n, down = k...,
+ * up = 1, k, ..., k, parallel 1. Tapering: up[l] * parallel[l] <
+ * down[l]. */
+typedef struct topo_fattree {
+  int levels;
+  int down[TOPO_MAX_LEVELS], up[TOPO_MAX_LEVELS], parallel[TOPO_MAX_LEVELS];
+  int count[TOPO_MAX_LEVELS + 1];   /* vertices of each level (count[0]: nodes) */
+  int first[TOPO_MAX_LEVELS + 1];   /* id of each level's first vertex */
+  int ports[TOPO_MAX_LEVELS];       /* up ports of a vertex of level l: up[l] parallel[l] */
+  int up_base[TOPO_MAX_LEVELS];     /* first link id of the up links level l -> l+1 */
+  int down_base[TOPO_MAX_LEVELS];   /* first link id of the down links l+1 -> l */
+} topo_fattree;
+
+/* A HyperX (Ahn et al., SC09): switches on a grid S1 x S2 x ..., all-to-all
+ * along every dimension, p nodes per switch. */
+typedef struct topo_hyperx {
+  int ndims;
+  int shape[TOPO_MAX_DIMS];
+  int stride[TOPO_MAX_DIMS];        /* switch index step per dimension */
+  int dim_off[TOPO_MAX_DIMS];       /* first of dimension d's links among a switch's */
+  int nodes_per_router;
+  int switches;
+  int per_switch;                   /* switch-to-switch links leaving one switch */
+  int switch_base;                  /* first switch-to-switch link id */
+} topo_hyperx;
+
 typedef struct topo {
-  int ndims;                      /* 0 for a graph topology */
+  topo_family family;
+  int nswitches;                  /* vertices nnodes - nswitches .. nnodes - 1 are switches */
+  int ndims;                      /* 0 for a graph topology and indirect networks */
   int shape[TOPO_MAX_DIMS];
   topo_conn conn[TOPO_MAX_DIMS];
   int stride[TOPO_MAX_DIMS];      /* node id step per dimension */
@@ -61,6 +159,11 @@ typedef struct topo {
   int *out_link;                  /* nlinks */
   /* regular: first link id of (node, dim, dir), or -1; nnodes*ndims*2 */
   int *first_link;
+  uint8_t *link_class;            /* nlinks: see topo_class_name */
+  int nclasses;
+  topo_dragonfly df;              /* family DRAGONFLY */
+  topo_fattree ft;                /* family FATTREE */
+  topo_hyperx hx;                 /* family HYPERX */
 } topo;
 
 /* A regular topology. Fails (TOPO_ERROR_INVALID) for ndims outside
@@ -72,9 +175,71 @@ topo *topo_new_regular(int ndims, const int *shape, const topo_conn *conn, GErro
 /* A topology from a list of directed links src[i] -> dst[i] (link id i). */
 topo *topo_new_graph(int nnodes, int nlinks, const int *src, const int *dst, GError **error);
 
+/* Indirect networks from their parameters (the derived members are
+ * ignored and filled in). Fail (TOPO_ERROR_INVALID) naming the parameter
+ * for impossible ones, or (BUDGET_ERROR) for more memory than the budget
+ * allows - both before anything large is allocated. */
+topo *topo_new_dragonfly(const topo_dragonfly *params, GError **error);
+topo *topo_new_fattree(const topo_fattree *params, GError **error);
+topo *topo_new_hyperx(const topo_hyperx *params, GError **error);
+
 void topo_free(topo *t);
 
 static inline gboolean topo_is_regular(const topo *t) { return t->ndims > 0; }
+
+/* Compute nodes (vertices that hold ranks): nnodes - nswitches. */
+static inline int topo_compute_nodes(const topo *t) { return t->nnodes - t->nswitches; }
+
+/* Is vertex v a switch (no ranks, no route ends)? */
+static inline gboolean topo_is_switch(const topo *t, int v)
+{
+  return v >= t->nnodes - t->nswitches;
+}
+
+/* Link classes of a dragonfly (topo_class_name: node up, node down,
+ * local, global). */
+enum { TOPO_DF_NODE_UP, TOPO_DF_NODE_DOWN, TOPO_DF_LOCAL, TOPO_DF_GLOBAL };
+
+/* Virtual channels per hop class, what a packet model with finite buffers
+ * needs to stay deadlock-free on t's routes: a packet that has crossed k
+ * links with topo_vc_step waits for buffers of channel k. On a dragonfly
+ * the step is a global link and a route crosses at most two (Valiant), so
+ * 3 channels (Kim et al., ISCA 2008, Section 4.3; SST merlin counts them
+ * so too); within one channel a route goes node up, local, global or node
+ * down, an order without cycles, and the channel only grows. Fat trees
+ * route up, then down, HyperX one dimension after the other, both without
+ * a cycle in one channel; tori use bubble flow control (models/packet.c). */
+static inline int topo_vc_classes(const topo *t)
+{
+  return t->family == TOPO_FAMILY_DRAGONFLY ? 3 : 1;
+}
+
+static inline gboolean topo_vc_step(const topo *t, int l)
+{
+  return t->family == TOPO_FAMILY_DRAGONFLY && t->link_class[l] == TOPO_DF_GLOBAL;
+}
+
+/* The switch compute node v hangs off (its first, when it has several: a
+ * fat tree with up[0] > 1), or -1 on a direct network. */
+int topo_switch_of(const topo *t, int v);
+
+/* The dragonfly group of compute node v, or -1 on other networks. */
+int topo_group_of(const topo *t, int v);
+
+/* "direct", "dragonfly", "fattree", "hyperx". */
+const char *topo_family_name(topo_family f);
+
+/* What t is in words for messages: "mesh/torus", "graph topology",
+ * "dragonfly", "fat tree", "HyperX". */
+const char *topo_kind_text(const topo *t);
+
+/* Name of link class c into buf ("x+", "links", "node up", "global",
+ * "level2 down", "y"), at most 15 characters. */
+void topo_class_name(const topo *t, int c, char *buf, size_t size);
+
+/* The other direction of link l's cable, or -1 (a graph link listed one
+ * way only). O(1) except on graphs (O(degree)). */
+int topo_reverse_link(const topo *t, int l);
 
 /* Coordinates of `node` into c[0..ndims-1]. */
 void topo_coords(const topo *t, int node, int *c);
@@ -130,7 +295,8 @@ gboolean topo_conn_from_name(const char *name, topo_conn *out);
 /* Letter of dimension d in messages: x y z then a b c ... */
 char topo_dim_letter(int d);
 
-/* Shape as text, "4x4x4 torus" style, caller frees. */
+/* Shape as text, "4x4x4 torus" or "dragonfly g=9 a=4 p=2 h=1 relative"
+ * style, caller frees. */
 char *topo_describe(const topo *t);
 
 G_END_DECLS

@@ -152,7 +152,8 @@ static inline void wake(replay *R, rank_st *rs, int rank, int64_t t)
 static inline void net_start(replay *R, int from, int to, int64_t bytes, int64_t t,
                              netmodel_class cls, uint32_t phase, uint64_t token)
 {
-  netmodel_msg nm = { R->node[from], R->node[to], bytes, t, cls, phase, token };
+  netmodel_msg nm = { R->node[from], R->node[to], bytes, t, cls, phase, token,
+                      route_key(from, to) };
   netmodel_start(R->model, &nm);
 }
 

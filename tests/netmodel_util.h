@@ -55,7 +55,7 @@ static inline int nm_send(nm_run *r, int src, int dst, int64_t bytes, int64_t t)
   r->dst[tag] = dst;
   r->bytes[tag] = bytes;
   r->t[tag] = t;
-  netmodel_msg msg = { src, dst, bytes, t, NETMODEL_P2P, (uint32_t)tag, (uint64_t)tag };
+  netmodel_msg msg = { src, dst, bytes, t, NETMODEL_P2P, (uint32_t)tag, (uint64_t)tag, 0 };
   netmodel_start(r->m, &msg);
   return tag;
 }
@@ -126,7 +126,7 @@ static inline void nm_check_link_counts(const nm_run *r, const platform *p)
   for (int i = 0; i < n; i++) {
     route_iter it;
     int link;
-    route_begin(&it, p->router, src[i], dst[i]);
+    route_begin(&it, p->router, src[i], dst[i], 0);
     while (route_next(&it, &link)) {
       b[link] += bytes[i];
       c[link]++;

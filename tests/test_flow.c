@@ -289,7 +289,7 @@ static ref_flow *ref_full_recomputation(const nm_run *r, const platform *p)
     route_iter it;
     int link;
     double lat = 0;
-    route_begin(&it, p->router, r->src[i], r->dst[i]);
+    route_begin(&it, p->router, r->src[i], r->dst[i], 0);
     while (route_next(&it, &link)) {
       cr_assert_lt(f[i].nl, 16);
       f[i].links[f[i].nl++] = link;

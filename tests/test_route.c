@@ -12,7 +12,7 @@ static int walk(const platform *p, int src, int dst, int *dims, int *links)
 {
   route_iter it;
   int l, h = 0, cur = src;
-  route_begin(&it, p->router, src, dst);
+  route_begin(&it, p->router, src, dst, 0);
   while (route_next(&it, &l)) {
     cr_assert_eq(p->topo->link_src[l], cur, "route %d->%d broken at hop %d", src, dst, h);
     cur = p->topo->link_dst[l];
@@ -136,7 +136,7 @@ Test(route, configurable_dimension_order)
   router *r = router_new(p->topo, ord, &e);
   route_iter it;
   int l, dims[8], h = 0;
-  route_begin(&it, r, 0, 1 + 4 + 16);
+  route_begin(&it, r, 0, 1 + 4 + 16, 0);
   while (route_next(&it, &l))
     dims[h++] = p->topo->link_dim[l];
   cr_assert_eq(h, 3);

@@ -88,6 +88,58 @@ Test(synth, closed_forms)
   trace_free(t);
 }
 
+/* shift: every rank sends to r + K (mod P) only, K negative or beyond P
+ * too; bitcomp: to r XOR (P - 1); both with matching receives. */
+Test(synth, shift_and_bitcomp)
+{
+  static const int64_t shifts[] = { 1, 4, 7, -3, 11 };
+  for (size_t i = 0; i < G_N_ELEMENTS(shifts); i++) {
+    synth_opts o;
+    synth_opts_init(&o);
+    o.pattern = "shift";
+    o.ranks = 8;
+    o.iterations = 3;
+    o.shift = shifts[i];
+    GError *e = NULL;
+    trace *t = synth_build(&o, &e);
+    cr_assert_not_null(t, "%s", e ? e->message : "");
+    trace_summary s;
+    cr_assert_eq(p2p(t, &s), 3 * 8);
+    commgraph *g = trace_commgraph(t, FALSE, NULL, NULL);
+    int k = (int)((shifts[i] % 8 + 8) % 8);
+    for (int r = 0; r < 8; r++) {
+      cr_assert_eq(g->xadj[r + 1] - g->xadj[r], 1);
+      cr_assert_eq(g->adj[g->xadj[r]], (r + k) % 8, "shift %ld: rank %d", (long)shifts[i], r);
+      cr_assert_eq(g->bytes[g->xadj[r]], 3 * 1024);
+    }
+    commgraph_free(g);
+    trace_free(t);
+  }
+  trace *t = build("bitcomp", 16, NULL, FALSE, 0, TRUE, 2);
+  trace_summary s;
+  cr_assert_eq(p2p(t, &s), 2 * 16);
+  commgraph *g = trace_commgraph(t, FALSE, NULL, NULL);
+  for (int r = 0; r < 16; r++) {
+    cr_assert_eq(g->xadj[r + 1] - g->xadj[r], 1);
+    cr_assert_eq(g->adj[g->xadj[r]], 15 - r, "rank %d: its bit complement", r);
+  }
+  commgraph_free(g);
+  trace_free(t);
+  synth_opts o;
+  synth_opts_init(&o);
+  GError *e = NULL;
+  o.pattern = "bitcomp";
+  o.ranks = 12;
+  cr_assert_null(synth_build(&o, &e));
+  cr_assert(strstr(e->message, "power of two"), "%s", e->message);
+  g_clear_error(&e);
+  o.pattern = "shift";
+  o.shift = 24;
+  cr_assert_null(synth_build(&o, &e));
+  cr_assert(strstr(e->message, "--shift 24"), "%s", e->message);
+  g_clear_error(&e);
+}
+
 static void assert_same(const trace *a, const trace *b)
 {
   cr_assert_eq(a->nranks, b->nranks);
@@ -383,6 +435,9 @@ Test(synth, bad_options)
   expect_gen_fails((char *[]){ "--pattern", "spmv", "-o", o, NULL }, "--matrix");
   expect_gen_fails((char *[]){ "--pattern", "spmv", "--matrix", mtx, "-o", o, NULL }, "bad.mtx:1:");
   expect_gen_fails((char *[]){ "--pattern", "ring", NULL }, "--output");
+  expect_gen_fails((char *[]){ "--pattern", "shift", "--shift", "8", "-o", o, NULL }, "--shift 8");
+  expect_gen_fails((char *[]){ "--pattern", "bitcomp", "--ranks", "6", "-o", o, NULL },
+                   "power of two");
   cr_assert_not(g_file_test(o, G_FILE_TEST_EXISTS), "no output left behind");
   expect_gen_fails((char *[]){ "--pattern", "ring", "-o", tmp, NULL }, "not an empty directory");
   tu_rm_rf(tmp);

@@ -30,6 +30,8 @@ const synth_pattern synth_patterns[] = {
   { "cg", "NAS-CG-like row/transpose exchanges + 16-byte allreduce" },
   { "random", "each rank sends to --degree random ranks (seeded)" },
   { "spmv", "y = Ax communication for --matrix M.mtx and --partition P (deveci2015 IV-C)" },
+  { "shift", "r sends to r+K, receives from r-K (--shift K; K = nodes per group: group shift)" },
+  { "bitcomp", "bit complement: r exchanges with r XOR (P-1), P a power of two" },
 };
 
 const int synth_npatterns = G_N_ELEMENTS(synth_patterns);
@@ -37,7 +39,7 @@ const int synth_npatterns = G_N_ELEMENTS(synth_patterns);
 void synth_opts_init(synth_opts *o)
 {
   *o = (synth_opts){ .pattern = "ring", .ranks = 8, .bytes = 1024, .iterations = 10,
-                     .gap_s = 1e-3, .seed = 1, .degree = 4 };
+                     .gap_s = 1e-3, .seed = 1, .degree = 4, .shift = 1 };
 }
 
 /* One exchange slot: send `bytes` to `to` and receive from `from` (either
@@ -277,6 +279,33 @@ static gboolean pairs_ring(gen *g, GError **error)
   int P = g->o->ranks;
   for (int r = 0; r < P; r++)
     add_pair(g, r, (r + 1) % P, (r + P - 1) % P, g->o->bytes, 0);
+  return TRUE;
+}
+
+static gboolean pairs_shift(gen *g, GError **error)
+{
+  int64_t P = g->o->ranks, k = (g->o->shift % P + P) % P;
+  if (k == 0) {
+    g_set_error(error, SYNTH_ERROR, SYNTH_ERROR_OPTION,
+                "--shift %" G_GINT64_FORMAT ": a multiple of the %" G_GINT64_FORMAT " ranks sends "
+                "every rank to itself, expected another distance", g->o->shift, P);
+    return FALSE;
+  }
+  for (int64_t r = 0; r < P; r++)
+    add_pair(g, (int)r, (int)((r + k) % P), (int)((r + P - k) % P), g->o->bytes, 0);
+  return TRUE;
+}
+
+static gboolean pairs_bitcomp(gen *g, GError **error)
+{
+  int P = g->o->ranks;
+  if (P < 2 || (P & (P - 1))) {
+    g_set_error(error, SYNTH_ERROR, SYNTH_ERROR_OPTION,
+                "bitcomp on %d ranks: expected a power of two of at least 2 ranks", P);
+    return FALSE;
+  }
+  for (int r = 0; r < P; r++)
+    add_pair(g, r, r ^ (P - 1), r ^ (P - 1), g->o->bytes, 0);
   return TRUE;
 }
 
@@ -570,9 +599,13 @@ static gboolean make_pairs(gen *g, GError **error)
     return pairs_random(g, error);
   if (strcmp(p, "spmv") == 0)
     return pairs_spmv(g, error);
+  if (strcmp(p, "shift") == 0)
+    return pairs_shift(g, error);
+  if (strcmp(p, "bitcomp") == 0)
+    return pairs_bitcomp(g, error);
   g_set_error(error, SYNTH_ERROR, SYNTH_ERROR_OPTION,
               "--pattern '%s': unknown, expected stencil2d, stencil3d, stencil4d, ring, alltoall, "
-              "pingpong, cg, random or spmv", p ? p : "");
+              "pingpong, cg, random, spmv, shift or bitcomp", p ? p : "");
   return FALSE;
 }
 

@@ -16,6 +16,13 @@
  *                    grids) and an MPI_Allreduce of 16 bytes per iteration
  *   random           each rank sends to `degree` distinct random ranks
  *                    (seeded), non-blocking
+ *   shift            rank r sends to r + `shift` and receives from r -
+ *                    `shift` (mod ranks): with shift = the nodes of a
+ *                    dragonfly group it is the adversarial group shift of
+ *                    Kim et al., ISCA 2008, Section 4.2
+ *   bitcomp          bit complement: rank r exchanges with r XOR (P - 1),
+ *                    P a power of two (Dally and Towles, "Principles and
+ *                    practices of interconnection networks", 2004, 3.2)
  *   spmv             communication of y = A x for a MatrixMarket matrix A
  *                    and a row partition (deveci2015, Section IV-C: each
  *                    rank receives from the owner of every column it
@@ -58,12 +65,13 @@ typedef struct synth_opts {
   gboolean gap_random;
   uint64_t seed;
   int degree;             /* random: destinations per rank */
+  int64_t shift;          /* shift: distance, not a multiple of ranks (may be negative) */
   const char *matrix;     /* spmv: MatrixMarket file */
   const char *partition;  /* spmv: part of row i on line i, or NULL = block rows */
 } synth_opts;
 
 /* Defaults: 8 ranks, open grid, 1024 bytes, 10 iterations, blocking,
- * gap 1e-3 s fixed, seed 1, degree 4. */
+ * gap 1e-3 s fixed, seed 1, degree 4, shift 1. */
 void synth_opts_init(synth_opts *o);
 
 typedef struct synth_pattern {

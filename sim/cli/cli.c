@@ -71,6 +71,10 @@ static const common_opt common_opts[] = {
   { CLI_OPT_RULES, "tie", 0, ARG_KEY, AT(sets), 0, 0,
     "Torus ring tie rule: positive (default: + at distance n/2) or simgrid (- from n/2)",
     "RULE", "routing.tie" },
+  { CLI_OPT_RULES, "routing", 0, ARG_KEY, AT(sets), 0, 0,
+    "Routing: dor (mesh, torus, HyperX), minimal or valiant (dragonfly), dmodk, smodk, "
+    "random-up or ecmp (fat tree); seeded ones draw with --set routing.seed=N", "NAME",
+    "routing.algorithm" },
   { CLI_OPT_PROTOCOL, "eager-limit", 0, ARG_KEY, AT(sets), 0, 0,
     "Largest eager message, bytes (default 65536); larger ones use the handshake", "BYTES",
     "model.eager_threshold" },
@@ -650,6 +654,27 @@ void cli_metrics_detail_json(JsonBuilder *b, const metrics *m, const platform *p
   }
   json_builder_end_array(b);
   const topo *t = p->topo;
+  if (t->nswitches && m->class_bytes) {
+    json_builder_set_member_name(b, "route_classes");
+    json_builder_begin_array(b);
+    for (int r = 0; r < nrows; r++) {
+      json_builder_begin_object(b);
+      add_string_member(b, "class", rows[r].label);
+      const char *names[2] = { "edges_by_hops", "bytes_by_hops" };
+      const int64_t *v[2] = { m->class_edges, m->class_bytes };
+      for (int k = 0; k < 2; k++) {
+        json_builder_set_member_name(b, names[k]);
+        json_builder_begin_array(b);
+        for (int h = 0; h <= METRICS_CLASS_HOPS; h++)
+          json_builder_add_int_value(b, v[k][r * (METRICS_CLASS_HOPS + 1) + h]);
+        json_builder_end_array(b);
+      }
+      json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    if (t->family == TOPO_FAMILY_DRAGONFLY)
+      add_int_member(b, "inter_group_bytes", m->inter_group_bytes);
+  }
   json_builder_set_member_name(b, "links");
   json_builder_begin_array(b);
   for (int l = 0; l < m->nlinks; l++) {
@@ -670,6 +695,27 @@ void cli_metrics_detail_json(JsonBuilder *b, const metrics *m, const platform *p
     json_builder_end_object(b);
   }
   json_builder_end_array(b);
+}
+
+/* Indirect networks, static view: bytes of routes by how many links of
+ * each class they cross, and a dragonfly's inter-group bytes. */
+static void print_route_classes(const metrics *m, const platform *p, const metrics_dim_row *rows,
+                                int nrows)
+{
+  if (!m->class_bytes)
+    return;
+  printf("\nroute bytes by links of a class crossed\n  %-16s", "");
+  for (int h = 0; h <= METRICS_CLASS_HOPS; h++)
+    printf(" %14d%s", h, h == METRICS_CLASS_HOPS ? "+" : " ");
+  printf("\n");
+  for (int r = 0; r < nrows; r++) {
+    printf("  %-16s", rows[r].label);
+    for (int h = 0; h <= METRICS_CLASS_HOPS; h++)
+      printf(" %14" G_GINT64_FORMAT " ", m->class_bytes[r * (METRICS_CLASS_HOPS + 1) + h]);
+    printf("\n");
+  }
+  if (p->topo->family == TOPO_FAMILY_DRAGONFLY)
+    printf("inter-group bytes  %" G_GINT64_FORMAT "\n", m->inter_group_bytes);
 }
 
 void cli_metrics_print(const metrics *const *ms, const char *const *labels, int n,
@@ -693,11 +739,14 @@ void cli_metrics_print(const metrics *const *ms, const char *const *labels, int 
   metrics_dim_row rows[2 * TOPO_MAX_DIMS + 1];
   int nrows;
   metrics_by_dimension(ms[0], p, rows, &nrows);
-  printf("\nper direction       links    used           bytes       max bytes   max time (s)\n");
+  printf("\nper %-15s links    used           bytes       max bytes   max time (s)\n",
+         p->topo->nswitches ? "link class" : "direction");
   for (int r = 0; r < nrows; r++)
     printf("  %-16s %7d %7d %15" G_GINT64_FORMAT " %15" G_GINT64_FORMAT " %14.6g\n",
            rows[r].label, rows[r].links, rows[r].used, rows[r].bytes, rows[r].max_bytes,
            rows[r].max_time);
+  if (p->topo->nswitches)
+    print_route_classes(ms[0], p, rows, nrows);
   top = MIN(top, p->topo->nlinks); /* no more links than there are */
   int *ids = g_new(int, MAX(top, 1));
   int k = metrics_hottest(ms[0], p, top, ids);

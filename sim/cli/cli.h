@@ -86,7 +86,7 @@ enum {
   CLI_OPT_MEMORY = 1u << 21,    /* --max-memory SIZE (every subcommand has it) */
   CLI_OPT_PROTOCOL = 1u << 22,  /* --eager-limit, --eager-start, --handshake, --envelope,
                                    --sharing, --send-overhead, --recv-overhead */
-  CLI_OPT_RULES = 1u << 23,     /* --preset, --tie (routes and protocol: not for drawing) */
+  CLI_OPT_RULES = 1u << 23,     /* --preset, --tie, --routing (routes and protocol: not for drawing) */
 };
 #define CLI_OPT_GRAPH (CLI_OPT_MATRIX | CLI_OPT_COUNTS | CLI_OPT_TRACE)
 #define CLI_OPT_PLACE (CLI_OPT_PLATFORM | CLI_OPT_ALLOC | CLI_OPT_CORES | CLI_OPT_SET | CLI_OPT_RULES)

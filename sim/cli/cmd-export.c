@@ -191,12 +191,15 @@ static int export_simgrid(int argc, char **argv)
   o = NULL;
   if (!committed)
     goto fail;
-  printf("%s: SimGrid replay of %s on %s, %d ranks (%s routes)\n"
+  const char *zone = platform_simgrid_cluster(p);
+  char *routes = zone ? g_strdup_printf("SimGrid's own in a %s cluster", zone)
+                      : g_strdup("mapsim's, in a Full zone");
+  printf("%s: SimGrid replay of %s on %s, %d ranks (routes: %s)\n"
          "  platform.xml, hostfile, traces.txt + ranks/ (%" G_GINT64_FORMAT " actions, %"
          G_GINT64_FORMAT " collective calls expanded), smpirun.sh\n"
          "  run: sh %s/smpirun.sh\n", out, c.trace, p->name, m->ntasks,
-         platform_simgrid_is_cluster(p) ? "a SimGrid torus cluster's" : "mapsim's, in a Full zone",
-         st.actions, st.coll_calls, out);
+         routes, st.actions, st.coll_calls, out);
+  g_free(routes);
   if (st.coll_skipped)
     g_ptr_array_add(notes, g_strdup_printf("%" G_GINT64_FORMAT " collective calls some member "
                                            "never makes were left out", st.coll_skipped));

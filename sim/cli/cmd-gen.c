@@ -19,7 +19,7 @@ int cmd_gen(int argc, char **argv)
   synth_opts_init(&o);
   char *pattern = NULL, *dims = NULL, *out = NULL, *matrix = NULL, *partition = NULL;
   int points = 0, ranks = o.ranks, iterations = o.iterations, degree = o.degree;
-  gint64 bytes = o.bytes, seed = (gint64)o.seed;
+  gint64 bytes = o.bytes, seed = (gint64)o.seed, shift = o.shift;
   double gap = o.gap_s;
   gboolean periodic = FALSE, nonblocking = FALSE, gap_random = FALSE, list = FALSE;
   const GOptionEntry entries[] = {
@@ -35,6 +35,7 @@ int cmd_gen(int argc, char **argv)
     { "gap-random", 0, 0, G_OPTION_ARG_NONE, &gap_random, "Gaps uniform in [0, 2 gap] (seeded)", NULL },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Seed of random gaps and the random pattern", "S" },
     { "degree", 0, 0, G_OPTION_ARG_INT, &degree, "random: destinations per rank (default 4)", "D" },
+    { "shift", 0, 0, G_OPTION_ARG_INT64, &shift, "shift: rank r sends to r+K (default 1)", "K" },
     { "matrix", 'm', 0, G_OPTION_ARG_FILENAME, &matrix, "spmv: MatrixMarket matrix", "M.mtx" },
     { "partition", 0, 0, G_OPTION_ARG_FILENAME, &partition, "spmv: part of each row, one per line", "F" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Output directory (anchor DIR/traces.otf2)", "DIR" },
@@ -46,7 +47,8 @@ int cmd_gen(int argc, char **argv)
   cli_common c;
   if (!cli_parse(&argc, &argv, "gen", "", "Synthesize an OTF2 trace of a communication pattern.",
                  "Examples:\n  mapsim gen --pattern stencil3d --ranks 64 --dims 4x4x4 --periodic -o st3d\n"
-                 "  mapsim gen --pattern spmv --ranks 2 --matrix tests/data/y_sym.mtx -o spmv",
+                 "  mapsim gen --pattern spmv --ranks 2 --matrix tests/data/y_sym.mtx -o spmv\n"
+                 "  mapsim gen --pattern shift --shift 16 --ranks 128 -o groupshift",
                  CLI_OPT_PROGRESS, &c, entries))
     goto out;
   if (list) {
@@ -65,6 +67,7 @@ int cmd_gen(int argc, char **argv)
   o.gap_random = gap_random;
   o.seed = (uint64_t)seed;
   o.degree = degree;
+  o.shift = shift;
   o.matrix = matrix;
   o.partition = partition;
   if (out == NULL || pattern == NULL) {

@@ -4,10 +4,13 @@
 
 #include "sim/cli/cli.h"
 
-/* "(1,2,3)" for a node of a regular topology, "" otherwise; caller frees. */
+/* "(1,2,3)" for a node of a regular topology, "(sw4)" for a switch, ""
+ * otherwise; caller frees. */
 static char *coords_text(const platform *p, int node)
 {
   const topo *t = p->topo;
+  if (topo_is_switch(t, node))
+    return g_strdup_printf("(sw%d)", node - topo_compute_nodes(t));
   if (!topo_is_regular(t))
     return g_strdup("");
   int c[TOPO_MAX_DIMS];
@@ -36,12 +39,15 @@ static void add_node_json(JsonBuilder *b, const char *name, const platform *p, i
   }
 }
 
-/* "x+" for a link of a regular dimension, "" for graph links. */
-static void link_direction(const platform *p, int l, char dir[4])
+/* "x+" for a link of a regular dimension, the class of a link of an
+ * indirect network ("global", "level2 up"), "" for graph links. */
+static void link_direction(const platform *p, int l, char dir[16])
 {
   const topo *t = p->topo;
   dir[0] = '\0';
-  if (t->link_dim[l] >= 0) {
+  if (t->nswitches)
+    topo_class_name(t, t->link_class[l], dir, 16);
+  else if (t->link_dim[l] >= 0) {
     dir[0] = topo_dim_letter(t->link_dim[l]);
     dir[1] = t->link_dir[l] ? '-' : '+';
     dir[2] = '\0';
@@ -55,7 +61,9 @@ int cmd_route(int argc, char **argv)
   platform *p = NULL;
   GError *e = NULL;
   if (!cli_parse(&argc, &argv, "route", "SRC DST",
-                 "The links a message takes from node SRC to node DST (ids, or coordinates x,y,z).",
+                 "The links a message takes from node SRC to node DST (ids, or coordinates x,y,z); "
+                 "under valiant, random-up and ecmp, which draw a path per rank pair, a message "
+                 "of rank SRC to rank DST placed on those nodes.",
                  "Example:\n  mapsim route --platform haec:4x4x4 0 63\n  mapsim route --platform torus:4x4x4 0,0,0 2,3,1\n"
                  "  mapsim route --platform torus:4x4x4 2,0,0 0,0,0 --tie simgrid",
                  CLI_OPT_PLATFORM | CLI_OPT_SET | CLI_OPT_RULES | CLI_OPT_JSON, &c, NULL))
@@ -84,9 +92,9 @@ int cmd_route(int argc, char **argv)
     g_autofree char *cs = coords_text(p, src), *cd = coords_text(p, dst);
     printf("route %d %s -> %d %s on %s\n", src, cs, dst, cd, p->name);
   }
-  route_begin(&it, p->router, src, dst);
+  route_begin(&it, p->router, src, dst, route_key(src, dst));
   while (route_next(&it, &l)) {
-    char dir[4];
+    char dir[16];
     link_direction(p, l, dir);
     int from = p->topo->link_src[l], to = p->topo->link_dst[l];
     const char *type = p->linktypes[p->link_type[l]].name;

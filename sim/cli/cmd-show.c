@@ -215,7 +215,9 @@ static int show(const cli_common *c, const char *scale)
       (t->ndims > 1 && t->shape[1] > SHOW_MAX_SIDE) || (t->ndims > 2 && t->shape[2] > SHOW_MAX_SIDE)) {
     g_set_error(&e, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
                 "%s: show draws 1D to 3D meshes, tori and HAEC Boxes of at most %d nodes per "
-                "side, expected a smaller platform", p->name, SHOW_MAX_SIDE);
+                "side, expected %s", p->name, SHOW_MAX_SIDE,
+                topo_is_regular(t) ? "a smaller platform" : "one of them, not a graph or a "
+                "switch-based network (mapsim metrics --top lists its loads per link class)");
     goto fail;
   }
   if (!(g = cli_common_graph(c, &with_colls, &e)))

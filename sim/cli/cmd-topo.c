@@ -33,8 +33,12 @@ int cmd_topo(int argc, char **argv)
     json_builder_add_string_value(b, shape);
     json_builder_set_member_name(b, "nodes");
     json_builder_add_int_value(b, f.nodes);
+    json_builder_set_member_name(b, "switches");
+    json_builder_add_int_value(b, f.switches);
     json_builder_set_member_name(b, "links");
     json_builder_add_int_value(b, f.links);
+    json_builder_set_member_name(b, "routing");
+    json_builder_add_string_value(b, router_algo_name(p->router));
     json_builder_set_member_name(b, "diameter");
     json_builder_add_int_value(b, f.diameter);
     json_builder_set_member_name(b, "avg_distance");
@@ -55,6 +59,8 @@ int cmd_topo(int argc, char **argv)
     printf("topology        %s\n", shape);
     printf("nodes           %d (%d allocated, %d core%s each, fill %s)\n", f.nodes, p->nalloc,
            p->cores_per_node, p->cores_per_node == 1 ? "" : "s", platform_fill_name(p->fill));
+    if (f.switches)
+      printf("switches        %d\n", f.switches);
     printf("links           %d directed\n", f.links);
     for (int i = 0; i < p->nlinktypes; i++) {
       double lat = p->linktypes[i].latency;
@@ -62,11 +68,12 @@ int cmd_topo(int argc, char **argv)
              p->linktypes[i].bandwidth * 8 / 1e9, lat < 1e-9 ? lat * 1e12 : lat * 1e9,
              lat < 1e-9 ? "ps" : "ns");
     }
+    printf("routing         %s\n", router_algo_name(p->router));
     printf("diameter        %d hops\n", f.diameter);
     printf("avg distance    %.4f hops\n", f.avg_distance);
     if (f.bisection_dim >= 0)
-      printf("bisection       %d links (cut across %c), %.1f GB/s\n", f.bisection_links,
-             topo_dim_letter(f.bisection_dim), f.bisection_bw / 1e9);
+      printf("bisection       %d links (cut %s), %.1f GB/s\n", f.bisection_links, f.cut,
+             f.bisection_bw / 1e9);
   }
   g_free(shape);
   status = 0;
