@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routing/energy.h"
 #include "util/checked.h"
 
 void metrics_summarize_links(metrics *out, const platform *p)
@@ -16,12 +17,16 @@ void metrics_summarize_links(metrics *out, const platform *p)
   out->max_link_time = 0;
   out->links_used = 0;
   out->hop_time = 0;
+  out->traffic_energy_j = 0;
+  out->has_energy = platform_has_power(p);
   double sum_msgs = 0, sum_time = 0;
   for (int l = 0; l < out->nlinks; l++) {
     if (out->link_messages[l] == 0 && out->link_bytes[l] == 0)
       continue;
     double t = (double)out->link_bytes[l] / p->link_bw[l];
     out->links_used++;
+    out->traffic_energy_j +=
+        (double)out->link_bytes[l] * linktype_joules_per_byte(&p->linktypes[p->link_type[l]]);
     sum_msgs += (double)out->link_messages[l];
     sum_time += t;
     out->max_link_messages = MAX(out->max_link_messages, out->link_messages[l]);
@@ -60,6 +65,9 @@ const field metrics_fields[] = {
     "simulated messages per used link", FIELD_VIEW_SIMULATED),
   F(avg_link_time, FIELD_DOUBLE, FIELD_SECONDS, "bytes / bandwidth per used link (AC)"),
   F(links_used, FIELD_INT, FIELD_COUNT, "links that carry any traffic"),
+  V("traffic_energy_j", traffic_energy_j, FIELD_DOUBLE, FIELD_JOULES,
+    "sum over links of bytes x (power-busy - power-idle) / bandwidth: the traffic's energy "
+    "above idle", FIELD_VIEW_ENERGY),
   V("hop_bytes_bound", hop_bytes_bound, FIELD_INT64, FIELD_COUNT,
     "no mapping has fewer hop_bytes (mapping/bounds.h)", FIELD_VIEW_BOUNDS),
   V("gap_hop_bytes", gap_hop_bytes, FIELD_DOUBLE, FIELD_RATIO,

@@ -18,6 +18,11 @@
  *    avg_link_time (AC), links_used.
  *  - hop_time: sum over links of bytes(e) / bw(e) - hop-bytes weighted by
  *    link speed (a hop over a slow link costs more), seconds.
+ *  - traffic_energy_j: sum over links of bytes(e) x the joules a byte
+ *    costs above idle on e's link type (routing/energy.h) - hop-bytes per
+ *    link class weighted by its energy; only on platforms whose links draw
+ *    power (FIELD_VIEW_ENERGY). The static view has no time, so no idle
+ *    power: the replay's energy_j adds it.
  *
  * Per link class (topo_class_name: dimension and direction on a regular
  * topology; node up/down, local, global, fat-tree levels up and down,
@@ -56,6 +61,8 @@ typedef struct metrics {
   double avg_link_messages;  /* edges or messages per used link */
   double avg_link_time;      /* seconds */
   double hop_time;           /* sum over links of bytes / bandwidth, seconds */
+  double traffic_energy_j;   /* sum over links of bytes x joules per byte above idle */
+  gboolean has_energy;       /* the platform's links draw power */
   int links_used;
   gboolean simulated;        /* counted on simulated links (link counts are messages) */
   gboolean has_bounds;       /* the four fields below are set (metrics_set_bounds) */
@@ -90,7 +97,7 @@ extern const int metrics_nfields;
 static inline unsigned metrics_view(const metrics *m)
 {
   return (m->simulated ? FIELD_VIEW_SIMULATED : FIELD_VIEW_STATIC) |
-         (m->has_bounds ? FIELD_VIEW_BOUNDS : 0u);
+         (m->has_bounds ? FIELD_VIEW_BOUNDS : 0u) | (m->has_energy ? FIELD_VIEW_ENERGY : 0u);
 }
 
 metrics *metrics_compute(const commgraph *g, const platform *p, const mapping *m);

@@ -7,7 +7,9 @@
  * with wire_bytes = b + ceil(b / packet_size) * packet_header, where
  * b = bytes + envelope (models/model.h: netmodel_wire_bytes), computed in
  * double seconds and rounded once to picoseconds. Each link of the route
- * is busy for wire_bytes / its own bandwidth. One engine event per message (the
+ * is busy for wire_bytes / its own bandwidth. For timelines, link k carries
+ * the message at the bottleneck rate from t + the latencies of the links
+ * before it on (a cut-through stream). One engine event per message (the
  * delivery); O(h) per message, nothing allocated.
  * Not for: congestion (flow, packet).
  */
@@ -31,6 +33,15 @@ static void analytic_start(netmodel *m, const netmodel_msg *msg)
     hops++;
   }
   netmodel_count_hops(m, msg, hops);
+  if (G_UNLIKELY(m->rec != NULL)) {
+    double before = 0;
+    route_begin(&it, p->router, msg->src, msg->dst);
+    while (route_next(&it, &link)) {
+      int64_t t0 = saturating_add_i64(msg->t, engine_ps(before));
+      netmodel_link_use(m, link, t0, saturating_add_i64(t0, engine_ps(wire / bw)), wire);
+      before += p->link_lat[link] + p->model.router_delay;
+    }
+  }
   netmodel_deliver(m, msg, saturating_add_i64(msg->t, engine_ps(lat + wire / bw)));
 }
 

@@ -44,7 +44,8 @@
  * Per-link counters: link_busy_ps gets wire / bw per message and link (the
  * time the link needs to carry those bytes at full rate, the same as
  * analytic and packet), so post-simulation metrics do not depend on the
- * model. Model statistics (per capacity: a link, or a cable in flow-hd):
+ * model; timelines get each flow's bytes between two of its rate changes
+ * on each of its links (netmodel_route_use). Model statistics (per capacity: a link, or a cable in flow-hd):
  * maximum and time-averaged number of flows, and the time it was saturated
  * (all its capacity allocated).
  *
@@ -803,7 +804,9 @@ static void rerate(flowmodel *fm, int64_t now)
     }
     if (fabs(fm->new_rate[g] - fm->rate[g]) <= RATE_TOL * fm->rate[g])
       continue;
-    fm->rem[g] = MAX(0.0, fm->rem[g] - fm->rate[g] * (double)(now - fm->last[g]) * 1e-12);
+    double left = MAX(0.0, fm->rem[g] - fm->rate[g] * (double)(now - fm->last[g]) * 1e-12);
+    netmodel_route_use(&fm->base, &fm->fmsg[g], fm->last[g], now, fm->rem[g] - left);
+    fm->rem[g] = left;
     fm->last[g] = now;
     const int *gh = hops_of(fm, g);
     double lev = fm->new_rate[g] / fm->weight[g];
@@ -889,6 +892,7 @@ static void flow_finish(flowmodel *fm, int f, int64_t now)
   fm->nactive--;
   if (fm->bneck[f] >= 0)
     fm->nbott[fm->bneck[f]]--;
+  netmodel_route_use(&fm->base, &fm->fmsg[f], fm->last[f], now, fm->rem[f]);
   netmodel_deliver(&fm->base, &fm->fmsg[f], now);
   fm->free_ids[fm->nfree++] = f;
 }

@@ -22,6 +22,22 @@
  * - so that post-simulation metrics are model-independent
  * (korndoerfer2021 Section 7.3; pre/post check of Section 7.4).
  *
+ * Links that switch off (routing/energy.h: a link type with idle-timeout)
+ * are the base's too: netmodel_start() finds the links of the route that
+ * have been idle longer than their timeout, counts their time off, wakes
+ * them and delays the message by the longest wake-up latency among them
+ * (they are woken together when the message is injected, so every model
+ * sees the later injection time; the delay counts as transfer time);
+ * netmodel_deliver() marks the route's links idle from the arrival on.
+ *
+ * Link activity for timelines: with a recorder attached (m->rec, a
+ * linkrec), models report every stretch of time a link carries bytes
+ * (netmodel_link_use: analytic, each message at the bottleneck rate after
+ * the latencies before the link; flow, every span between two rate changes
+ * of a flow on each of its links; packet, every packet's transmission),
+ * so the recorded bytes of a link are its wire bytes and piecewise-constant
+ * rates integrate to them exactly.
+ *
  * Same-node messages (src == dst node) never reach a model: they use no
  * link and cost zero network time (the intra-node copy is part of the MPI
  * software overheads of platform_model; documented in sim/replay.h).
@@ -42,6 +58,7 @@
 
 #include "routing/platform.h"
 #include "engine/engine.h"
+#include "models/linkrec.h"
 
 G_BEGIN_DECLS
 
@@ -142,6 +159,14 @@ struct netmodel {
   int64_t *link_busy_ps;           /* nlinks: time the link transmitted */
   netmodel_totals tot[NETMODEL_NCLASSES];
   gboolean overflow;               /* a counter saturated (netmodel_add) */
+  /* links that switch off when idle; NULL when no link type does */
+  int64_t *link_idle_since;        /* nlinks: end of its last traffic, ps */
+  int32_t *link_inflight;          /* nlinks: messages on it now */
+  int64_t *link_off_ps;            /* nlinks: time off before its last wake-up */
+  int64_t *link_wakeups;           /* nlinks */
+  int64_t *type_timeout_ps;        /* per link type: idle time before off, < 0: never */
+  int64_t *type_wake_ps;           /* per link type: wake-up latency */
+  linkrec *rec;                    /* the owner's recorder of link activity, or NULL */
 };
 
 /* The registry (models/models.c), NULL-terminated. */
@@ -179,6 +204,23 @@ static inline void netmodel_count_link(netmodel *m, const netmodel_msg *msg, int
   netmodel_add(m, &m->link_bytes[msg->cls][link], msg->bytes);
   m->link_messages[msg->cls][link]++;
 }
+
+/* For models: link `link` carried `bytes` wire bytes from t0 to t1 (ps),
+ * recorded when a recorder is attached (see the header). */
+static inline void netmodel_link_use(netmodel *m, int link, int64_t t0, int64_t t1, double bytes)
+{
+  if (G_UNLIKELY(m->rec != NULL) && bytes > 0)
+    linkrec_add(m->rec, link, t0, t1, bytes);
+}
+
+/* The same for every link of msg's route (models that keep no link ids). */
+void netmodel_route_use(netmodel *m, const netmodel_msg *msg, int64_t t0, int64_t t1,
+                        double bytes);
+
+/* Time link `link` was switched off from the start up to `end` (ps): the
+ * stretches before its wake-ups and, when it is idle at `end`, the one
+ * since its timeout passed. 0 when its type never switches off. */
+int64_t netmodel_link_off_ps(const netmodel *m, int link, int64_t end);
 
 /* For models walking routes themselves: adds msg's hop totals once. */
 void netmodel_count_hops(netmodel *m, const netmodel_msg *msg, int hops);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "models/model.h"
+#include "routing/energy.h"
 
 G_DEFINE_QUARK(netmodel-error-quark, netmodel_error)
 
@@ -65,6 +66,19 @@ netmodel *netmodel_new(const struct netmodel_ops *ops, const platform *p, engine
     m->link_messages[c] = g_new0(int64_t, n);
   }
   m->link_busy_ps = g_new0(int64_t, n);
+  if (platform_has_sleep(p)) {
+    m->link_idle_since = g_new0(int64_t, n);
+    m->link_inflight = g_new0(int32_t, n);
+    m->link_off_ps = g_new0(int64_t, n);
+    m->link_wakeups = g_new0(int64_t, n);
+    m->type_timeout_ps = g_new(int64_t, (gsize)MAX(p->nlinktypes, 1));
+    m->type_wake_ps = g_new(int64_t, (gsize)MAX(p->nlinktypes, 1));
+    for (int i = 0; i < p->nlinktypes; i++) {
+      const link_power *w = &p->linktypes[i].power;
+      m->type_timeout_ps[i] = w->idle_timeout < 0 ? -1 : engine_ps(w->idle_timeout);
+      m->type_wake_ps[i] = engine_ps(w->wake_latency);
+    }
+  }
   m->own_kind = ops->handle ? engine_register(e, netmodel_on_event, m) : UINT32_MAX;
   if (ops->init && !ops->init(m, error)) {
     m->ops = NULL; /* fini must not run on a failed init */
@@ -85,7 +99,33 @@ void netmodel_free(netmodel *m)
     g_free(m->link_messages[c]);
   }
   g_free(m->link_busy_ps);
+  void *sleep[] = { m->link_idle_since, m->link_inflight, m->link_off_ps, m->link_wakeups,
+                    m->type_timeout_ps, m->type_wake_ps };
+  for (size_t i = 0; i < G_N_ELEMENTS(sleep); i++)
+    g_free(sleep[i]);
   g_free(m);
+}
+
+/* Wakes the links of msg's route that are off at msg->t and takes the
+ * route; returns the longest wake-up latency among them (0: all were on). */
+static int64_t wake_route(netmodel *m, const netmodel_msg *msg)
+{
+  const platform *p = m->p;
+  int64_t delay = 0;
+  route_iter it;
+  int l;
+  route_begin(&it, p->router, msg->src, msg->dst);
+  while (route_next(&it, &l)) {
+    int64_t timeout = m->type_timeout_ps[p->link_type[l]];
+    int64_t off_since = saturating_add_i64(m->link_idle_since[l], timeout);
+    if (timeout >= 0 && m->link_inflight[l] == 0 && msg->t > off_since) {
+      netmodel_add(m, &m->link_off_ps[l], msg->t - off_since);
+      m->link_wakeups[l]++;
+      delay = MAX(delay, m->type_wake_ps[p->link_type[l]]);
+    }
+    m->link_inflight[l]++;
+  }
+  return delay;
 }
 
 void netmodel_start(netmodel *m, const netmodel_msg *msg)
@@ -97,7 +137,41 @@ void netmodel_start(netmodel *m, const netmodel_msg *msg)
     engine_schedule(m->eng, msg->t, m->done_kind, msg->tag, msg->token);
     return;
   }
+  if (m->link_inflight) {
+    netmodel_msg woken = *msg;
+    int64_t delay = wake_route(m, msg);
+    woken.t = saturating_add_i64(msg->t, delay);
+    netmodel_add(m, &t->transfer_ps, delay);
+    m->ops->start(m, &woken);
+    return;
+  }
   m->ops->start(m, msg);
+}
+
+void netmodel_route_use(netmodel *m, const netmodel_msg *msg, int64_t t0, int64_t t1,
+                        double bytes)
+{
+  if (!m->rec || !(bytes > 0))
+    return;
+  route_iter it;
+  int l;
+  route_begin(&it, m->p->router, msg->src, msg->dst);
+  while (route_next(&it, &l))
+    linkrec_add(m->rec, l, t0, t1, bytes);
+}
+
+int64_t netmodel_link_off_ps(const netmodel *m, int link, int64_t end)
+{
+  if (!m->link_inflight)
+    return 0;
+  int64_t timeout = m->type_timeout_ps[m->p->link_type[link]];
+  if (timeout < 0)
+    return 0;
+  int64_t off = m->link_off_ps[link];
+  int64_t off_since = saturating_add_i64(m->link_idle_since[link], timeout);
+  if (m->link_inflight[link] == 0 && end > off_since)
+    off = saturating_add_i64(off, end - off_since);
+  return off;
 }
 
 void netmodel_count_hops(netmodel *m, const netmodel_msg *msg, int hops)
@@ -127,5 +201,14 @@ void netmodel_deliver(netmodel *m, const netmodel_msg *msg, int64_t t)
 {
   g_assert(t >= msg->t);
   netmodel_add(m, &m->tot[msg->cls].transfer_ps, t - msg->t);
+  if (m->link_inflight && msg->src != msg->dst) {
+    route_iter it;
+    int l;
+    route_begin(&it, m->p->router, msg->src, msg->dst);
+    while (route_next(&it, &l)) {
+      m->link_inflight[l]--;
+      m->link_idle_since[l] = MAX(m->link_idle_since[l], t);
+    }
+  }
   engine_schedule(m->eng, t, m->done_kind, msg->tag, msg->token);
 }

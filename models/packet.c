@@ -319,6 +319,7 @@ static void transmit(pktmodel *pm, int l, int p, int hop, int64_t now)
   pm->cur_hop[l] = hop;
   pm->cur_vc[l] = (uint8_t)route_vc(pm, msg, hop);
   netmodel_add(m, &m->link_busy_ps[l], end - now);
+  netmodel_link_use(m, l, now, end, (double)pm->pwire[p]);
   engine_schedule(m->eng, end, m->own_kind, (uint32_t)l, PKT_EV_TXEND);
   int64_t tail = saturating_add_i64(end, pm->lat_ps[l]), head = tail;
   if (pm->cut_through && hop + 1 < pm->mhops[msg])

@@ -7,7 +7,9 @@
  *                   `src dst [linktype]`), bidirectional = true|false; or
  *                   kind = dragonfly | fattree | hyperx and the family's
  *                   keys (platform-family.c)
- *   [linktype.N]    bandwidth (bytes/s), latency (s)
+ *   [linktype.N]    bandwidth (bytes/s), latency (s); power-idle, power-busy
+ *                   or energy-per-bit, power-off (W, J/bit), idle-timeout,
+ *                   wake-latency (s): routing/energy.h
  *   [links]         x = TYPE[,TYPE...] per dimension (a pattern cycling over
  *                   the coordinate), default = TYPE; indirect networks:
  *                   node, local, global, level2 ... per link class
@@ -31,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routing/energy.h"
 #include "util/budget.h"
 #include "util/suggest.h"
 
@@ -54,7 +57,9 @@ static const char *const known_keys[][24] = {
     "packet_size", "packet_header", "envelope", "sharing", "eager_start", NULL },
 };
 
-static const char *const linktype_keys[] = { "linktype.NAME", "bandwidth", "latency", NULL };
+static const char *const linktype_keys[] = { "linktype.NAME", "bandwidth", "latency",
+                                              "power-idle", "power-busy", "energy-per-bit",
+                                              "power-off", "idle-timeout", "wake-latency", NULL };
 
 /* The numbers of [model] with their quantity and smallest value; the one
  * table the reader and platform_key_quantity use. */
@@ -72,6 +77,22 @@ static const struct {
   { "packet_size", UNITS_SIZE, TRUE, 1, G_STRUCT_OFFSET(platform_model, packet_size) },
   { "packet_header", UNITS_SIZE, TRUE, 0, G_STRUCT_OFFSET(platform_model, packet_header) },
   { "envelope", UNITS_SIZE, TRUE, 0, G_STRUCT_OFFSET(platform_model, envelope) },
+};
+
+/* The power keys of a link type (routing/energy.h) with their quantity and
+ * the value that means "not given"; the one table the reader and
+ * platform_key_quantity use. Watts and joules per bit are plain numbers. */
+static const struct {
+  const char *key;
+  units_quantity q;
+  double absent;
+} power_keys[] = {
+  { "power-idle", UNITS_NUMBER, 0 },
+  { "power-busy", UNITS_NUMBER, -1 },
+  { "energy-per-bit", UNITS_NUMBER, -1 },
+  { "power-off", UNITS_NUMBER, 0 },
+  { "idle-timeout", UNITS_TIME, -1 },
+  { "wake-latency", UNITS_TIME, 0 },
 };
 
 /* The known keys of `group` (entry 0 is the group's name), or NULL. */
@@ -150,6 +171,11 @@ gboolean platform_key_quantity(const char *key, units_quantity *q)
     *q = strcmp(name, "bandwidth") == 0 ? UNITS_BANDWIDTH : UNITS_TIME;
     return TRUE;
   }
+  for (size_t i = 0; g_str_has_prefix(group, "linktype.") && i < G_N_ELEMENTS(power_keys); i++)
+    if (strcmp(power_keys[i].key, name) == 0) {
+      *q = power_keys[i].q;
+      return TRUE;
+    }
   if (strcmp(group, "nodes") == 0 && strcmp(name, "cores") == 0) {
     *q = UNITS_NUMBER;
     return TRUE;
@@ -186,6 +212,28 @@ static char *resolve(ini_ctx *c, const char *file)
   return g_path_is_absolute(file) ? g_strdup(file) : g_build_filename(c->dir, file, NULL);
 }
 
+/* The power keys of link type `type` (routing/energy.h); absent keys keep
+ * the defaults: no power, never switched off. */
+static gboolean read_power(ini_ctx *c, platform *p, int type, const char *group,
+                           const char *where, GError **error)
+{
+  double v[G_N_ELEMENTS(power_keys)];
+  gboolean any = FALSE, present;
+  for (size_t i = 0; i < G_N_ELEMENTS(power_keys); i++) {
+    v[i] = power_keys[i].absent;
+    if (!get_double(c, group, power_keys[i].key, power_keys[i].q, &v[i], &present, error))
+      return FALSE;
+    if (present && v[i] < 0) {
+      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID, "%s: %s = %g, expected a "
+                  "number >= 0", where, power_keys[i].key, v[i]);
+      return FALSE;
+    }
+    any = any || present;
+  }
+  return !any || platform_set_link_power(p, type, v[0], v[1], v[2], v[3], v[4], v[5], where,
+                                         error);
+}
+
 static gboolean read_linktypes(ini_ctx *c, platform *p, GError **error)
 {
   char **groups = g_key_file_get_groups(c->kf, NULL);
@@ -204,8 +252,9 @@ static gboolean read_linktypes(ini_ctx *c, platform *p, GError **error)
                   has_bw ? "latency" : "bandwidth");
       ok = FALSE;
     }
-    if (ok)
-      ok = platform_add_linktype(p, groups[g] + strlen("linktype."), bw, lat, where, error) >= 0;
+    int type = ok ? platform_add_linktype(p, groups[g] + strlen("linktype."), bw, lat, where,
+                                          error) : -1;
+    ok = type >= 0 && read_power(c, p, type, groups[g], where, error);
     g_free(where);
   }
   g_strfreev(groups);

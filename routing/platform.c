@@ -175,7 +175,8 @@ int platform_add_linktype(platform *p, const char *name, double bandwidth, doubl
     return -1;
   }
   p->linktypes = g_renew(linktype, p->linktypes, p->nlinktypes + 1);
-  p->linktypes[p->nlinktypes] = (linktype){ g_strdup(name), bandwidth, latency };
+  p->linktypes[p->nlinktypes] = (linktype){ g_strdup(name), bandwidth, latency,
+                                            { .idle_timeout = -1 } };
   return p->nlinktypes++;
 }
 

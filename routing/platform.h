@@ -55,10 +55,22 @@ typedef enum {
   PLATFORM_ERROR_INVALID, /* well-formed but impossible values */
 } PlatformError;
 
+/* What a link of a type consumes (routing/energy.h; keys power-idle,
+ * power-busy or energy-per-bit, power-off, idle-timeout, wake-latency of
+ * [linktype.NAME]). All zero (and idle_timeout < 0) without power keys. */
+typedef struct link_power {
+  double idle;          /* W while on and not transmitting */
+  double busy;          /* W while transmitting at its full bandwidth (>= idle) */
+  double off;           /* W while switched off */
+  double idle_timeout;  /* s without traffic before it switches off; < 0: never */
+  double wake_latency;  /* s a message waits for a switched-off link to come back */
+} link_power;
+
 typedef struct linktype {
   char *name;
   double bandwidth;  /* bytes per second, > 0 */
   double latency;    /* seconds, >= 0 */
+  link_power power;
 } linktype;
 
 /* How a message above the eager threshold meets its receive (sim/replay.h). */

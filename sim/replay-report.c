@@ -134,6 +134,35 @@ gboolean replay_check_overflow(const replay *R, GError **error)
   return TRUE;
 }
 
+/* The links' energy over the makespan, per link type and in total. */
+static void collect_energy(const replay *R, replay_result *res)
+{
+  const netmodel *nm = R->model;
+  const platform *p = R->p;
+  res->ntypes = p->nlinktypes;
+  res->type_energy = g_new0(link_energy, MAX(p->nlinktypes, 1));
+  if (!platform_has_power(p) && !nm->link_inflight)
+    return;
+  double span = (double)res->makespan_ps * 1e-12;
+  for (int l = 0; l < nm->nlinks; l++) {
+    int ty = p->link_type[l];
+    link_energy e;
+    linktype_energy(&p->linktypes[ty], span, (double)nm->link_busy_ps[l] * 1e-12,
+                    (double)netmodel_link_off_ps(nm, l, res->makespan_ps) * 1e-12, &e);
+    res->type_energy[ty].idle_j += e.idle_j;
+    res->type_energy[ty].traffic_j += e.traffic_j;
+    res->type_energy[ty].off_j += e.off_j;
+    if (nm->link_wakeups)
+      res->link_wakeups += nm->link_wakeups[l];
+  }
+  for (int ty = 0; ty < p->nlinktypes; ty++) {
+    res->energy_idle_j += res->type_energy[ty].idle_j;
+    res->energy_traffic_j += res->type_energy[ty].traffic_j;
+    res->energy_off_j += res->type_energy[ty].off_j;
+  }
+  res->energy_j = res->energy_idle_j + res->energy_traffic_j + res->energy_off_j;
+}
+
 replay_result *replay_collect(replay *R)
 {
   const trace *t = R->t;
@@ -178,6 +207,7 @@ replay_result *replay_collect(replay *R)
       nm->ops->link_stat(nm, l, &res->link_stats[l]);
     res->load_unit = nm->ops->load_unit;
   }
+  collect_energy(R, res);
   res->peak_bytes = engine_bytes(R->eng) + R->capops * sizeof(op) + R->capmsgs * sizeof(msg) +
                     R->capchans * sizeof(chan) + R->nslots * sizeof(uint32_t) +
                     (size_t)t->nranks * (sizeof(rank_st) + CCACHE * sizeof(cc_ent)) +
@@ -206,6 +236,7 @@ void replay_result_free(replay_result *r)
   g_free(r->coll_link_messages);
   g_free(r->link_busy_ps);
   g_free(r->link_stats);
+  g_free(r->type_energy);
   g_free(r->stuck_summary);
   g_free(r->stuck_detail);
   trace_free(r->out_trace);

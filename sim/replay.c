@@ -917,6 +917,7 @@ replay_result *replay_run_source(const trace_source *src, const platform *p, con
   R->k_net = engine_register(R->eng, on_net, R);
   if (!(R->model = netmodel_new(model, p, R->eng, R->k_net, error)))
     goto out;
+  R->model->rec = o->links;
   for (int r = 0; r < t->nranks; r++)
     engine_schedule(R->eng, 0, R->k_resume, (uint32_t)r, 0);
   run_events(R);

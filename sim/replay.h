@@ -57,6 +57,11 @@
  *  - Deadlock: when the event queue runs dry with ranks unfinished, the run
  *    stops; the result names the stuck ranks and what each waits for.
  *
+ * Energy: every link draws power by its type's keys (routing/energy.h)
+ * over the makespan; the result splits it into what the links draw while
+ * on, what their traffic adds (from their busy times) and what they draw
+ * while switched off, in total and per link type.
+ *
  * Time accounting per rank: compute; p2p = time in MPI regions holding
  * point-to-point records or named like p2p calls (MPI_Wait*, MPI_Test*,
  * *send*, *recv*); coll = time in regions holding collective records;
@@ -75,6 +80,7 @@
 
 #include "mapping/mapping.h"
 #include "models/model.h"
+#include "routing/energy.h"
 #include "routing/platform.h"
 #include "traces/trace.h"
 #include "traces/trace-source.h"
@@ -96,6 +102,7 @@ typedef struct replay_opts {
   gboolean record_times;     /* build result->out_trace (new timestamps) */
   int64_t window;            /* streamed sources: records per refill (0: automatic) */
   const progress *progress;  /* trace records replayed; stop = "interrupted"; may be NULL */
+  linkrec *links;            /* records when links carry bytes (timelines), or NULL */
 } replay_opts;
 
 /* Defaults: compute_scale 1, collectives auto, no output trace. */
@@ -145,6 +152,12 @@ typedef struct replay_result {
   char *stuck_summary;           /* one line, or NULL */
   char *stuck_detail;            /* one line per stuck rank, or NULL */
   trace *out_trace;              /* simulated run (record_times), or NULL */
+  /* The links' energy over the makespan (routing/energy.h), 0 without
+   * power keys: energy_j = idle + traffic + off parts, summed over links. */
+  double energy_j, energy_idle_j, energy_traffic_j, energy_off_j;
+  int64_t link_wakeups;          /* links switched back on */
+  int ntypes;                    /* the platform's link types */
+  link_energy *type_energy;      /* ntypes: the same per link type */
 } replay_result;
 
 /* Replays `t` with ranks on the nodes of `m` (validated against `p`;

@@ -29,6 +29,16 @@ const field run_replay_fields[] = {
   F("parallel_cost_s", parallel_cost_ps, FIELD_PS, FIELD_SECONDS, "makespan x ranks"),
   F("p2p_cost_s", p2p_cost_ps, FIELD_PS, FIELD_SECONDS,
     "time in MPI point-to-point calls, all ranks"),
+  F("energy_j", energy_j, FIELD_DOUBLE, FIELD_JOULES,
+    "energy of all links over the makespan (routing/energy.h): idle + traffic + off"),
+  F("energy_idle_j", energy_idle_j, FIELD_DOUBLE, FIELD_JOULES,
+    "what the links draw while on without traffic: power-idle x time on"),
+  F("energy_traffic_j", energy_traffic_j, FIELD_DOUBLE, FIELD_JOULES,
+    "what their traffic adds: (power-busy - power-idle) x busy time"),
+  F("energy_off_j", energy_off_j, FIELD_DOUBLE, FIELD_JOULES,
+    "what switched-off links draw: power-off x time off"),
+  F("link_wakeups", link_wakeups, FIELD_INT64, FIELD_COUNT,
+    "times a switched-off link was woken by a message"),
 };
 #undef F
 const int run_replay_nfields = G_N_ELEMENTS(run_replay_fields);

@@ -28,6 +28,7 @@ typedef enum {
   FIELD_COUNT,    /* an integer count (hops, edges, bytes) */
   FIELD_RATIO,    /* a mean, shown with 4 decimals */
   FIELD_SECONDS,  /* a time in seconds */
+  FIELD_JOULES,   /* an energy in joules */
 } field_unit;
 
 /* Views a field belongs to: a static (pre) and a simulated (post) metric
@@ -37,6 +38,7 @@ enum {
   FIELD_VIEW_SIMULATED = 1u << 1,
   FIELD_VIEW_ALL = FIELD_VIEW_STATIC | FIELD_VIEW_SIMULATED,
   FIELD_VIEW_BOUNDS = 1u << 2, /* static metrics with their lower bounds (mapping/bounds.h) */
+  FIELD_VIEW_ENERGY = 1u << 3, /* metrics on a platform whose links draw power (routing/energy.h) */
 };
 
 typedef struct field {

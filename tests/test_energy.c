@@ -1,0 +1,234 @@
+/* test_energy.c - link energy (routing/energy.h) in the replay and the
+ * static metrics, under every network model.
+ *
+ * SimGrid's energy-link example (examples/cpp/energy-link/
+ * s4u-energy-link.cpp and .tesh, platform examples/platforms/
+ * energy_platform.xml, SimGrid 3.32): one link "bus" of 100 kBps, latency
+ * 0, wattage_range 1:3 (idle 1 W, busy 3 W); the sender sleeps 10 s, then
+ * sends 25,000 bytes (or 50,000,000); the tesh prints 10.75 J at 10.25 s
+ * (and 1510 J at 510 s): 1 W x T + (3 - 1) W x bytes / bandwidth.
+ *
+ * The two-link case by hand (analytic and flow; the packet model by the
+ * same formula over its own makespan): link A (0 -> 1) 1e9 B/s, idle 2 W,
+ * busy 10 W, off 0.5 W, switches off after 1 ms idle and takes 0.1 ms to
+ * wake; link B (1 -> 2) 5e8 B/s, idle 1 W, 1 nJ/bit (busy = 1 + 8e-9 x
+ * 5e8 = 5 W), never off. Rank 0 computes 2 ms, then sends 1e6 bytes
+ * eagerly to rank 2 over A and B. A has been off since 1 ms: it wakes, the
+ * message leaves at 2.1 ms and drains at B's 5e8 B/s for 2 ms: T = 4.1 ms.
+ *   A: off 1 ms x 0.5 W + on 3.1 ms x 2 W + busy 1 ms x 8 W = 0.0147 J
+ *   B: on 4.1 ms x 1 W + busy 2 ms x 4 W                     = 0.0121 J
+ * traffic = 0.016 J, the static estimate: 1e6 x (8 / 1e9 + 4 / 5e8).
+ */
+#include <criterion/criterion.h>
+#include <glib/gstdio.h>
+#include <math.h>
+
+#include "mapping/metrics.h"
+#include "sim/replay.h"
+#include "sim/run.h"
+#include "testutil.h"
+
+#define EACH_MODEL(ops) \
+  for (const struct netmodel_ops *const *ops##_p = netmodel_registry, *ops; (ops = *ops##_p); ops##_p++)
+
+/* A graph platform: `links` lines "src dst type", `types` its link type
+ * groups, `model` the [model] group's lines. Routes need a connected
+ * graph: the links back are of type "back", which draws no power. */
+static platform *graph_platform(const char *links, const char *types, const char *model)
+{
+  char *g = tu_write_tmp("e.graph", links);
+  char *ini = g_strdup_printf("[platform]\nname = e\n[topology]\ngraph = %s\n%s"
+                              "[linktype.back]\nbandwidth = 1e9\nlatency = 0\n[model]\n%s", g,
+                              types, model);
+  char *path = tu_write_tmp("e.ini", ini);
+  platform *p = tu_platform(path);
+  g_unlink(path);
+  g_unlink(g);
+  g_free(path);
+  g_free(g);
+  g_free(ini);
+  return p;
+}
+
+static void push(trace *t, int rank, int kind, int64_t time, int peer, int64_t bytes,
+                 uint32_t tag_or_region)
+{
+  trace_event e = { .time = time, .bytes = bytes, .peer = peer, .tag = tag_or_region,
+                    .kind = (uint8_t)kind, .comm = 0 };
+  trace_push(t, rank, &e);
+}
+
+/* Rank 0 computes until `at` (ps), then sends `bytes` to rank `to`, which
+ * receives from the start; ranks between them do nothing. */
+static trace *one_send(int nranks, int to, int64_t at, int64_t bytes)
+{
+  trace *t = trace_new(nranks);
+  uint32_t rs = trace_add_region(t, "MPI_Send"), rr = trace_add_region(t, "MPI_Recv");
+  push(t, 0, TRACE_ENTER, at, -1, 0, rs);
+  push(t, 0, TRACE_SEND, at, to, bytes, 7);
+  push(t, 0, TRACE_LEAVE, at, -1, 0, rs);
+  push(t, to, TRACE_ENTER, 0, -1, 0, rr);
+  push(t, to, TRACE_RECV, 0, 0, bytes, 7);
+  push(t, to, TRACE_LEAVE, 0, -1, 0, rr);
+  return t;
+}
+
+static replay_result *run(const trace *t, const platform *p, const struct netmodel_ops *ops)
+{
+  mapping *m = mapping_new(t->nranks);
+  for (int i = 0; i < t->nranks; i++)
+    m->node[i] = i;
+  replay_opts o;
+  replay_opts_init(&o);
+  GError *e = NULL;
+  replay_result *r = replay_run(t, p, m, ops, &o, &e);
+  cr_assert_not_null(r, "%s: %s", ops->name, e ? e->message : "?");
+  cr_assert_eq(r->stuck, 0);
+  mapping_free(m);
+  return r;
+}
+
+static const char bus[] =
+  "[linktype.bus]\nbandwidth = 100e3\nlatency = 0\npower-idle = 1\npower-busy = 3\n";
+
+Test(energy, simgrid_energy_link_example)
+{
+  /* sync: a rendezvous sends no control message back, so one directed
+   * link is all the platform needs (SimGrid's bus is one shared link) */
+  platform *p = graph_platform("0 1 bus\n1 0 back\n", bus, "handshake = sync\n");
+  struct { int64_t bytes; double end_s, joules; } tesh[] = {
+    { 25000, 10.25, 10.75 },        /* s4u-energy-link.tesh, first run */
+    { 50000000, 510.0, 1510.0 },    /* the same with 1 flow of 50000000 bytes */
+  };
+  EACH_MODEL(ops) {
+    for (int i = 0; i < 2; i++) {
+      trace *t = one_send(2, 1, 10 * (int64_t)1000000000000, tesh[i].bytes);
+      replay_result *r = run(t, p, ops);
+      cr_assert_float_eq(r->makespan_ps * 1e-12, tesh[i].end_s, 1e-9, "%s: %g s", ops->name,
+                         r->makespan_ps * 1e-12);
+      cr_assert_float_eq(r->energy_j, tesh[i].joules, 1e-9 * tesh[i].joules, "%s: %.12g J",
+                         ops->name, r->energy_j);
+      cr_assert_float_eq(r->energy_traffic_j, 2.0 * tesh[i].bytes / 100e3, 1e-9, "%s",
+                         ops->name);
+      cr_assert_eq(r->energy_off_j, 0);
+      cr_assert_eq(r->link_wakeups, 0);
+      replay_result_free(r);
+      trace_free(t);
+    }
+  }
+  platform_free(p);
+}
+
+static const char two_links[] = "0 1 a\n1 2 b\n2 1 back\n1 0 back\n";
+static const char eager[] = "eager_threshold = 1000000000\n";
+
+static const char two_types[] =
+  "[linktype.a]\nbandwidth = 1e9\nlatency = 0\npower-idle = 2\npower-busy = 10\n"
+  "power-off = 0.5\nidle-timeout = 1e-3\nwake-latency = 1e-4\n"
+  "[linktype.b]\nbandwidth = 5e8\nlatency = 0\npower-idle = 1\nenergy-per-bit = 1e-9\n";
+
+Test(energy, two_links_by_hand)
+{
+  platform *p = graph_platform(two_links, two_types, eager);
+  cr_assert_float_eq(p->linktypes[1].power.busy, 5.0, 1e-12);
+  EACH_MODEL(ops) {
+    trace *t = one_send(3, 2, 2000000000, 1000000);
+    replay_result *r = run(t, p, ops);
+    double T = r->makespan_ps * 1e-12;
+    if (ops->caps & NETMODEL_CAP_ISOLATED_EXACT || strcmp(ops->name, "flow") == 0)
+      cr_assert_float_eq(T, 4.1e-3, 1e-15, "%s: T = %.15g s", ops->name, T);
+    /* A: off from 1 ms to 2 ms, on the rest; B always on */
+    double a = 0.5 * 1e-3 + 2 * (T - 1e-3) + 8 * 1e-3;
+    double b = 1 * T + 4 * 2e-3;
+    cr_assert_float_eq(r->energy_j, a + b, 1e-12, "%s: %.15g J, expected %.15g", ops->name,
+                       r->energy_j, a + b);
+    cr_assert_float_eq(r->energy_off_j, 0.5e-3, 1e-15, "%s", ops->name);
+    cr_assert_float_eq(r->energy_traffic_j, 0.016, 1e-15, "%s", ops->name);
+    cr_assert_float_eq(r->type_energy[0].off_j + r->type_energy[0].idle_j +
+                       r->type_energy[0].traffic_j, a, 1e-15, "%s", ops->name);
+    cr_assert_float_eq(r->type_energy[1].traffic_j, 0.008, 1e-15, "%s", ops->name);
+    cr_assert_eq(r->link_wakeups, 1, "%s", ops->name);
+    if (ops->caps & NETMODEL_CAP_ISOLATED_EXACT)
+      cr_assert_float_eq(T, 4.1e-3, 1e-15, "the wake-up delays the message");
+    replay_result_free(r);
+    trace_free(t);
+  }
+  /* the static estimate of the same traffic: hop-bytes per link type
+   * weighted by its joules per byte */
+  int src = 0, dst = 2;
+  int64_t bytes = 1000000, msgs = 1;
+  commgraph *g = commgraph_from_edges(3, 1, &src, &dst, &bytes, &msgs);
+  mapping *m = mapping_new(3);
+  for (int i = 0; i < 3; i++)
+    m->node[i] = i;
+  metrics *x = metrics_compute(g, p, m);
+  cr_assert(x->has_energy);
+  cr_assert_float_eq(x->traffic_energy_j, 0.016, 1e-15);
+  metrics_free(x);
+  mapping_free(m);
+  commgraph_free(g);
+  platform_free(p);
+}
+
+Test(energy, wake_latency_honoured_by_every_model)
+{
+  /* the same send with and without the timeout: the woken link delays it
+   * by exactly the wake-up latency */
+  static const char awake[] =
+    "[linktype.a]\nbandwidth = 1e9\nlatency = 0\npower-idle = 2\npower-busy = 10\n"
+    "[linktype.b]\nbandwidth = 5e8\nlatency = 0\npower-idle = 1\nenergy-per-bit = 1e-9\n";
+  platform *sleepy = graph_platform(two_links, two_types, eager);
+  platform *on = graph_platform(two_links, awake, eager);
+  EACH_MODEL(ops) {
+    trace *t = one_send(3, 2, 2000000000, 1000000);
+    replay_result *a = run(t, sleepy, ops), *b = run(t, on, ops);
+    cr_assert_eq(a->makespan_ps - b->makespan_ps, 100000000, "%s: %ld ps later", ops->name,
+                 (long)(a->makespan_ps - b->makespan_ps));
+    cr_assert_eq(b->link_wakeups, 0);
+    cr_assert_eq(a->comm_model_ps - b->comm_model_ps, 100000000, "%s", ops->name);
+    replay_result_free(a);
+    replay_result_free(b);
+    trace_free(t);
+  }
+  platform_free(sleepy);
+  platform_free(on);
+}
+
+Test(energy, bad_keys_refused)
+{
+  static const char *const bad[] = {
+    "power-idle = 3\npower-busy = 2\n",            /* busy below idle */
+    "power-busy = 3\nenergy-per-bit = 1e-12\n",   /* both */
+    "power-idle = -1\n",                           /* negative */
+    "wake-latency = 1e-6\n",                       /* wake without timeout */
+    "power-idle = many\n",                         /* not a number */
+    "power-idel = 1\n",                            /* a typo */
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+    char *ini = g_strdup_printf("[topology]\nshape = 2x2\n[linktype.x]\nbandwidth = 1e9\n"
+                                "latency = 0\n%s", bad[i]);
+    char *path = tu_write_tmp("bad.ini", ini);
+    GError *e = NULL;
+    platform *p = platform_load(path, &e);
+    cr_assert_null(p, "%s accepted", bad[i]);
+    cr_assert(strstr(e->message, path) && strstr(e->message, "expected"), "%s", e->message);
+    g_error_free(e);
+    g_unlink(path);
+    g_free(path);
+    g_free(ini);
+  }
+}
+
+Test(energy, no_power_keys_no_energy)
+{
+  platform *p = tu_platform("torus:2x2x2");
+  cr_assert_not(platform_has_power(p));
+  trace *t = one_send(2, 1, 1000, 4096);
+  EACH_MODEL(ops) {
+    replay_result *r = run(t, p, ops);
+    cr_assert_eq(r->energy_j, 0);
+    replay_result_free(r);
+  }
+  trace_free(t);
+  platform_free(p);
+}
