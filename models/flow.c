@@ -45,9 +45,10 @@
  * time the link needs to carry those bytes at full rate, the same as
  * analytic and packet), so post-simulation metrics do not depend on the
  * model; timelines get each flow's bytes between two of its rate changes
- * on each of its links (netmodel_route_use). Model statistics (per capacity: a link, or a cable in flow-hd):
- * maximum and time-averaged number of flows, and the time it was saturated
- * (all its capacity allocated).
+ * on each of its links (netmodel_route_use). Model statistics (per
+ * capacity: a link, or a cable in flow-hd): maximum and time-averaged
+ * number of flows, and the time it was saturated (all its capacity
+ * allocated).
  *
  * Cost: O(reached flows x hops x log links + reached links x flows per
  * link) per re-rating, reached = the flows re-rated and the links they

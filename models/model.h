@@ -213,9 +213,16 @@ static inline void netmodel_link_use(netmodel *m, int link, int64_t t0, int64_t 
     linkrec_add(m->rec, link, t0, t1, bytes);
 }
 
+void netmodel_route_record(netmodel *m, const netmodel_msg *msg, int64_t t0, int64_t t1,
+                           double bytes);
+
 /* The same for every link of msg's route (models that keep no link ids). */
-void netmodel_route_use(netmodel *m, const netmodel_msg *msg, int64_t t0, int64_t t1,
-                        double bytes);
+static inline void netmodel_route_use(netmodel *m, const netmodel_msg *msg, int64_t t0,
+                                      int64_t t1, double bytes)
+{
+  if (G_UNLIKELY(m->rec != NULL) && bytes > 0)
+    netmodel_route_record(m, msg, t0, t1, bytes);
+}
 
 /* Time link `link` was switched off from the start up to `end` (ps): the
  * stretches before its wake-ups and, when it is idle at `end`, the one

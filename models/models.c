@@ -148,11 +148,9 @@ void netmodel_start(netmodel *m, const netmodel_msg *msg)
   m->ops->start(m, msg);
 }
 
-void netmodel_route_use(netmodel *m, const netmodel_msg *msg, int64_t t0, int64_t t1,
-                        double bytes)
+void netmodel_route_record(netmodel *m, const netmodel_msg *msg, int64_t t0, int64_t t1,
+                           double bytes)
 {
-  if (!m->rec || !(bytes > 0))
-    return;
   route_iter it;
   int l;
   route_begin(&it, m->p->router, msg->src, msg->dst);

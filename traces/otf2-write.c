@@ -152,7 +152,8 @@ static OTF2_ErrorCode write_event(OTF2_EvtWriter *w, const trace *t, const rank_
  * thread", 6 "MPI_COMM_WORLD", then region names, then rank and comm names. */
 enum { S_EMPTY, S_MPI, S_MACHINE, S_MAPSIM, S_NODE, S_MASTER, S_FIRST };
 
-static void write_defs(OTF2_GlobalDefWriter *gw, const trace *t, const int64_t *nevents)
+/* Returns the first string id it left unused. */
+static uint32_t write_defs(OTF2_GlobalDefWriter *gw, const trace *t, const int64_t *nevents)
 {
   const char *fixed[] = { "", "MPI", "machine", "mapsim", "node", "Master thread" };
   for (int i = 0; i < S_FIRST; i++)
@@ -209,6 +210,7 @@ static void write_defs(OTF2_GlobalDefWriter *gw, const trace *t, const int64_t *
                                    OTF2_COMM_FLAG_NONE);
   }
   g_free(members);
+  return s;
 }
 
 struct otf2_out {
@@ -221,6 +223,10 @@ struct otf2_out {
   int64_t *nevents;            /* records written per rank */
   gboolean failed;
   OTF2_ErrorCode first_error;  /* the first error libotf2 reported */
+  const trace_counter *counters; /* written after the ranks (otf2-counters.c), or NULL */
+  int ncounters;
+  const char *counters_what;
+  int64_t *counter_events;
 };
 
 static OTF2_ErrorCode keep_first_error(void *ud, const char *file, uint64_t line, const char *fn,
@@ -318,7 +324,11 @@ gboolean otf2_out_close(otf2_out *o, const trace *defs, GError **error)
 {
   gboolean ok = !o->failed && OTF2_Archive_CloseEvtFiles(o->ar) == OTF2_SUCCESS;
   if (ok) {
-    write_defs(OTF2_Archive_GetGlobalDefWriter(o->ar), defs, o->nevents);
+    OTF2_GlobalDefWriter *gw = OTF2_Archive_GetGlobalDefWriter(o->ar);
+    uint32_t s = write_defs(gw, defs, o->nevents);
+    if (o->ncounters)
+      otf2_counter_defs(gw, o->counters, o->ncounters, o->counters_what, s,
+                        (uint64_t)o->nranks, (uint32_t)o->nranks, o->counter_events);
     ok = OTF2_Archive_Close(o->ar) == OTF2_SUCCESS;
     o->ar = NULL;
   }
@@ -344,11 +354,43 @@ void otf2_out_abort(otf2_out *o)
   if (o->nevents)
     maps_free_n(&o->maps);
   g_free(o->nevents);
+  g_free(o->counter_events);
   g_free(o->dir);
   g_free(o);
 }
 
+gboolean otf2_out_counters(otf2_out *o, const trace_counter *c, int nc, const char *what,
+                           GError **error)
+{
+  o->counters = c;
+  o->ncounters = nc;
+  o->counters_what = what;
+  o->counter_events = g_new0(int64_t, MAX(nc, 1));
+  for (int i = 0; i < nc && !o->failed; i++) {
+    OTF2_LocationRef loc = (OTF2_LocationRef)o->nranks + (OTF2_LocationRef)i;
+    OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(o->ar, loc);
+    gboolean ok = w && otf2_counter_events(w, &c[i]) == OTF2_SUCCESS;
+    ok = w && OTF2_Archive_CloseEvtWriter(o->ar, w) == OTF2_SUCCESS && ok;
+    o->counter_events[i] = c[i].n;
+    if (!no_error_reported(o, error)) {
+      o->failed = TRUE;
+    } else if (!ok) {
+      g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: OTF2 could not write the counter "
+                  "'%s', expected a writable directory", o->dir, c[i].name);
+      o->failed = TRUE;
+    }
+  }
+  return !o->failed;
+}
+
 gboolean trace_write_otf2(const trace *t, const char *dir, const progress *prog, GError **error)
+{
+  return trace_write_otf2_counters(t, NULL, 0, NULL, dir, prog, error);
+}
+
+gboolean trace_write_otf2_counters(const trace *t, const trace_counter *c, int nc,
+                                   const char *what, const char *dir, const progress *prog,
+                                   GError **error)
 {
   otf2_out *o = otf2_out_open(dir, t, prog, error);
   if (!o)
@@ -361,6 +403,10 @@ gboolean trace_write_otf2(const trace *t, const char *dir, const progress *prog,
     }
     if ((r & 255) == 255 || r + 1 == t->nranks)
       progress_report(prog, "trace: ranks written", (uint64_t)r + 1, (uint64_t)t->nranks);
+  }
+  if (nc && !otf2_out_counters(o, c, nc, what, error)) {
+    otf2_out_abort(o);
+    return FALSE;
   }
   return otf2_out_close(o, t, error);
 }

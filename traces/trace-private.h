@@ -3,7 +3,7 @@
  */
 #pragma once
 
-#include <otf2/OTF2_ErrorCodes.h>
+#include <otf2/otf2.h>
 #include <stdarg.h>
 
 #include "traces/trace.h"
@@ -51,7 +51,20 @@ otf2_out *otf2_out_open(const char *dir, const trace *defs, const progress *prog
 gboolean otf2_out_rank(otf2_out *o, const trace *defs, int rank, const trace_event *ev,
                        int64_t n, GError **error);
 gboolean otf2_out_close(otf2_out *o, const trace *defs, GError **error);
+/* Writes counters as metric locations after the ranks (before close; they
+ * stay borrowed until then). */
+gboolean otf2_out_counters(otf2_out *o, const trace_counter *c, int nc, const char *what,
+                           GError **error);
 void otf2_out_abort(otf2_out *o);
+
+/* otf2-counters.c: the events of counter `c` on its metric location, and
+ * the definitions of counters c[0..nc-1] (strings from `first_string` on,
+ * locations from `first_location` on, one location group after the
+ * ranks'; nevents[i] records of counter i). */
+OTF2_ErrorCode otf2_counter_events(OTF2_EvtWriter *w, const trace_counter *c);
+void otf2_counter_defs(OTF2_GlobalDefWriter *gw, const trace_counter *c, int nc,
+                       const char *what, uint32_t first_string, uint64_t first_location,
+                       uint32_t group, const int64_t *nevents);
 
 /* Where the OTF2 reader (otf2-read.c) hands the records it keeps, instead
  * of a trace's event arrays. `defs` is called once with the definitions

@@ -278,6 +278,25 @@ trace *trace_read_otf2(const char *path, GError **error);
  * temporary is removed and the error is "interrupted". */
 gboolean trace_write_otf2(const trace *t, const char *dir, const progress *prog, GError **error);
 
+/* A series written as an OTF2 metric next to the ranks: value[i] holds
+ * from time[i] (ps) until time[i + 1] (OTF2_METRIC_ABSOLUTE_NEXT), times
+ * ascending. Borrowed by the writer. */
+typedef struct trace_counter {
+  const char *name;     /* the metric location's name ("link 0 -> 1 (x+, optical)") */
+  const char *unit;     /* "bytes/s" */
+  int64_t n;
+  const int64_t *time;
+  const double *value;
+} trace_counter;
+
+/* trace_write_otf2() with counters: one metric location per counter in a
+ * location group "network" (after the ranks' locations), one metric
+ * member named after `what` with the counters' unit, values as doubles
+ * (otf2-counters.c). Vampir shows them as counter timelines. */
+gboolean trace_write_otf2_counters(const trace *t, const trace_counter *c, int nc,
+                                   const char *what, const char *dir, const progress *prog,
+                                   GError **error);
+
 void trace_free(trace *t);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(trace, trace_free)

@@ -14,6 +14,7 @@
 
 #include "sim/cli/cli.h"
 #include "sim/run.h"
+#include "sim/timeline.h"
 
 static void add_int(JsonBuilder *b, const char *name, int64_t v)
 {
@@ -76,6 +77,7 @@ static void add_links(JsonBuilder *b, const replay_result *r, const platform *p)
     add_int(b, "to", p->topo->link_dst[l]);
     add_int(b, "p2p_bytes", r->link_bytes[l]);
     add_int(b, "p2p_messages", r->link_messages[l]);
+    add_int(b, "collective_bytes", r->coll_link_bytes[l]);
     add_dbl(b, "busy_s", r->link_busy_ps[l] * 1e-12);
     if (r->link_stats) {
       add_dbl(b, "max_load", r->link_stats[l].max_load);
@@ -331,9 +333,20 @@ static void print_csv(const cli_common *c, const run_result *res, const trace_ti
   g_string_free(o, TRUE);
 }
 
+/* What simulate writes besides its report. */
+typedef struct outputs {
+  char *trace;      /* --out-trace DIR */
+  char *timeline;   /* --timeline FILE */
+  char *links;      /* --timeline-links SPEC */
+} outputs;
+
 /* Runs everything after parsing; returns the exit status. */
-static int simulate(const cli_common *c, const char *out)
+static int simulate(const cli_common *c, const outputs *w)
 {
+  const char *out = w->trace;
+  const char *links = w->links ? w->links : TIMELINE_DEFAULT_LINKS;
+  gboolean records = out || w->timeline;
+  linkrec *rec = NULL;
   int status = 2;
   platform *p = NULL;
   trace *t = NULL;
@@ -355,10 +368,15 @@ static int simulate(const cli_common *c, const char *out)
     goto fail;
   }
   gboolean with_colls = FALSE;
-  if (!(p = cli_common_platform(c, &e)))
+  if (w->links && !records) {
+    g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "--timeline-links goes with --timeline or --out-trace, expected one of them");
     goto fail;
-  /* streamed rank by rank, unless the output trace needs the records */
-  if (out) {
+  }
+  if (!timeline_spec_check(links, &e) || !(p = cli_common_platform(c, &e)))
+    goto fail;
+  /* streamed rank by rank, unless an output needs the records */
+  if (records) {
     if ((t = trace_read_otf2(c->trace, &e)))
       src = trace_source_memory(t);
   } else {
@@ -374,8 +392,9 @@ static int simulate(const cli_common *c, const char *out)
   spec.seed = c->seed;
   spec.opts.compute_scale = c->compute_scale;
   spec.opts.collectives = c->collectives;
-  spec.opts.record_times = out != NULL;
+  spec.opts.record_times = records;
   spec.opts.progress = cli_progress(c);
+  spec.opts.links = rec = records ? linkrec_new(p->topo->nlinks) : NULL;
   run_inputs in = { .p = p, .g = g, .g_collectives = with_colls, .src = src };
   res = run_cell(&in, &spec, &e);
   cli_progress_end();
@@ -393,7 +412,11 @@ static int simulate(const cli_common *c, const char *out)
     print_csv(c, res, &tt, spec.model->name, p, with_colls);
   else
     print_human(c, res, &tt, p, with_colls);
-  gboolean written = !out || trace_write_otf2(res->r->out_trace, out, spec.opts.progress, &e);
+  gboolean written =
+      (!out || timeline_write_otf2(out, res->r->out_trace, p, rec, links, spec.opts.progress,
+                                   &e)) &&
+      (!w->timeline || timeline_write(w->timeline, res->r->out_trace, res->m, p, rec, links,
+                                      spec.opts.progress, &e));
   cli_progress_end();
   if (!written)
     goto fail;
@@ -408,6 +431,7 @@ fail:
   status = cli_fail(e);
 out:
   run_result_free(res);
+  linkrec_free(rec);
   commgraph_free(g);
   trace_source_free(src);
   trace_free(t);
@@ -418,9 +442,16 @@ out:
 int cmd_simulate(int argc, char **argv)
 {
   cli_common c;
-  char *out = NULL;
+  outputs w = { NULL };
   const GOptionEntry entries[] = {
-    { "out-trace", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Write the simulated run as an OTF2 archive in DIR", "DIR" },
+    { "out-trace", 'o', 0, G_OPTION_ARG_FILENAME, &w.trace,
+      "Write the simulated run as an OTF2 archive in DIR, link throughput as metrics", "DIR" },
+    { "timeline", 0, 0, G_OPTION_ARG_FILENAME, &w.timeline,
+      "Write the simulated run as a Chrome Trace Event file (Perfetto, chrome://tracing): "
+      "ranks, messages, link throughput", "FILE" },
+    { "timeline-links", 0, 0, G_OPTION_ARG_STRING, &w.links,
+      "Links with a throughput track: the N busiest (default " TIMELINE_DEFAULT_LINKS "), all, "
+      "or dims (one per dimension and direction)", "N|all|dims" },
     { NULL },
   };
   int status = 2;
@@ -431,13 +462,16 @@ int cmd_simulate(int argc, char **argv)
                 "  mapsim simulate --platform torus:4x4x4 --trace traces/data/stencil3d-64\n"
                 "  mapsim simulate -p configs/haec-4x4x4.ini -t traces/data/cg-16 --strategy greedy --json\n"
                 "  mapsim simulate -p mesh:4x4x4 -t traces/data/ring-8 --compute-scale 0 --out-trace sim-run\n"
+                "  mapsim simulate -p haec:4x4x4 -t traces/data/cg-16 --model flow --timeline cg.json\n"
                 "  mapsim simulate -p torus:4x4x4 -t traces/data/cg-16 --model flow --preset simgrid",
                 CLI_OPT_PLACE | CLI_OPT_TRACE | CLI_OPT_MAPPING | CLI_OPT_STRATEGY | CLI_OPT_SEED |
                 CLI_OPT_MODEL | CLI_OPT_REPLAY | CLI_OPT_PROTOCOL | CLI_OPT_COLLECTIVES |
                 CLI_OPT_JSON | CLI_OPT_CSV |
                 CLI_OPT_PROGRESS, &c, entries))
-    status = simulate(&c, out);
+    status = simulate(&c, &w);
   cli_common_clear(&c);
-  g_free(out);
+  g_free(w.trace);
+  g_free(w.timeline);
+  g_free(w.links);
   return status;
 }

@@ -1,0 +1,73 @@
+/* timeline.h - a simulated run on a time axis, for people: the Chrome
+ * Trace Event format (what chrome://tracing and Perfetto's UI open) and
+ * link counters in OTF2 (what Vampir shows next to the ranks).
+ *
+ * The JSON file (https://docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU,
+ * "Trace Event Format") holds
+ *  - process 0 "ranks": one thread per rank, "rank R on node N", with its
+ *    MPI calls as complete events ("ph":"X", category p2p, collective or
+ *    mpi, named after the call) and its computation between them
+ *    (category compute);
+ *  - every point-to-point message as a flow arrow ("ph":"s" in the send's
+ *    slice, "ph":"f" bound to the enclosing slice of the receive that
+ *    completed it; sends and receives paired in MPI order per source,
+ *    destination, communicator and tag);
+ *  - process 1 "links": counter tracks ("ph":"C") of throughput in
+ *    bytes/s, piecewise constant, whose integral over time is the wire
+ *    bytes the link (or the links of a group) carried in the replay:
+ *    models/linkrec.h records them as the models move the bytes.
+ * Times ("ts", "dur") are microseconds written to the picosecond
+ * (6 decimals).
+ *
+ * Which links get a track (`spec`): "N" the N busiest by bytes (ties: the
+ * lower id), "all" every link that carried bytes, "dims" one summed track
+ * per link class (dimension and direction: x+, x-, ...; one for graph
+ * topologies). The same tracks become OTF2 metrics (one metric location
+ * per track, "bytes/s", valid until the next value) in --out-trace.
+ *
+ * Cost: O(records + messages log messages) for the ranks, O(k log k) per
+ * track of k recorded stretches; written through util/output.h.
+ * Ownership: tracks are the caller's (timeline_tracks_free()); inputs are
+ * borrowed. Not for: recording (models/linkrec.h), replaying (replay.h).
+ */
+#pragma once
+
+#include "mapping/mapping.h"
+#include "models/linkrec.h"
+#include "routing/platform.h"
+#include "traces/trace.h"
+#include "util/progress.h"
+
+G_BEGIN_DECLS
+
+#define TIMELINE_DEFAULT_LINKS "16"
+
+/* One counter track: a name and the links whose throughput it sums. */
+typedef struct timeline_track {
+  char *name;
+  int nlinks;
+  int *links;
+} timeline_track;
+
+/* The tracks `spec` selects from what `rec` recorded on `p`; NULL + error
+ * (G_OPTION_ERROR_BAD_VALUE naming the spec) for a bad spec. */
+GPtrArray *timeline_tracks(const platform *p, const linkrec *rec, const char *spec,
+                           GError **error);
+void timeline_tracks_free(GPtrArray *tracks);
+
+/* Checks a spec without a run ("16", "all", "dims"). */
+gboolean timeline_spec_check(const char *spec, GError **error);
+
+/* Writes the run `run` (the replay's output trace, rank r on node
+ * m->node[r]) and the tracks of `rec` as a Chrome Trace Event JSON file. */
+gboolean timeline_write(const char *path, const trace *run, const mapping *m, const platform *p,
+                        const linkrec *rec, const char *spec, const progress *prog,
+                        GError **error);
+
+/* Writes `run` as an OTF2 archive in `dir` (trace_write_otf2) with the
+ * tracks of `rec` as metrics. */
+gboolean timeline_write_otf2(const char *dir, const trace *run, const platform *p,
+                             const linkrec *rec, const char *spec, const progress *prog,
+                             GError **error);
+
+G_END_DECLS
