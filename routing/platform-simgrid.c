@@ -1,5 +1,6 @@
 /* platform-simgrid.c - a platform as a SimGrid platform file (see
  * platform.h, platform_write_simgrid). */
+#include "routing/energy.h"
 #include "routing/platform.h"
 
 #include <errno.h>
@@ -7,11 +8,13 @@
 #include <string.h>
 
 /* One bandwidth and latency for every link and no router delay: a
- * cluster zone has one of each. */
+ * cluster zone has one of each; and links that draw no power (a cluster's
+ * links take no properties). */
 static gboolean uniform_links(const platform *p)
 {
   const topo *t = p->topo;
-  if (p->router->path_off || p->model.router_delay != 0 || t->nlinks == 0)
+  if (p->router->path_off || p->model.router_delay != 0 || t->nlinks == 0 ||
+      platform_has_power(p))
     return FALSE;
   for (int l = 1; l < t->nlinks; l++)
     if (p->link_bw[l] != p->link_bw[0] || p->link_lat[l] != p->link_lat[0])
@@ -134,10 +137,22 @@ static void write_full(FILE *f, const platform *p, const gboolean *hosts, const 
       while (route_next(&it, &l))
         used[l] = TRUE;
     }
-  for (l = 0; l < t->nlinks; l++)
-    if (used[l])
-      fprintf(f, "    <link id=\"l%d\" bandwidth=\"%.17gBps\" latency=\"%.17gs\"/>\n", l,
-              p->link_bw[l], p->link_lat[l] + p->model.router_delay);
+  /* with power, every link (idle ones draw it too), its wattage for
+   * SimGrid's link_energy plugin (routing/energy.h) */
+  gboolean power = platform_has_power(p);
+  for (l = 0; l < t->nlinks; l++) {
+    if (!used[l] && !power)
+      continue;
+    fprintf(f, "    <link id=\"l%d\" bandwidth=\"%.17gBps\" latency=\"%.17gs\"", l,
+            p->link_bw[l], p->link_lat[l] + p->model.router_delay);
+    const link_power *w = &p->linktypes[p->link_type[l]].power;
+    if (power)
+      fprintf(f, ">\n      <prop id=\"wattage_range\" value=\"%.17g:%.17g\"/>\n"
+                 "      <prop id=\"wattage_off\" value=\"%.17g\"/>\n    </link>\n",
+              w->idle, w->busy, w->off);
+    else
+      fprintf(f, "/>\n");
+  }
   if (p->cores_per_node > 1)
     fprintf(f, "    <link id=\"loopback\" bandwidth=\"" LOOPBACK_BW "\" latency=\"0s\" "
                "sharing_policy=\"FATPIPE\"/>\n");
@@ -183,11 +198,16 @@ char *platform_simgrid_options(const platform *p, GPtrArray *notes)
   if (m->packet_header > 0)
     g_ptr_array_add(notes, g_strdup("SimGrid does not cut messages into packets: packet_header "
                                     "is not exported"));
-  return g_strdup_printf("--cfg=network/model:CM02 --cfg=network/latency-factor:1 "
+  if (platform_has_sleep(p))
+    g_ptr_array_add(notes, g_strdup("SimGrid does not switch idle links off: its link_energy "
+                                    "plugin counts them idle where mapsim counts them off"));
+  return g_strdup_printf("%s--cfg=network/model:CM02 --cfg=network/latency-factor:1 "
                          "--cfg=network/bandwidth-factor:1 --cfg=network/TCP-gamma:0 "
                          "--cfg=network/crosstraffic:0 --cfg=surf/precision:1e-13 --cfg=maxmin/precision:1e-2 "
                          "--cfg=smpi/send-is-detached-thresh:%" G_GINT64_FORMAT " "
                          "--cfg=smpi/os:0:%.17g:0 --cfg=smpi/ois:0:%.17g:0 --cfg=smpi/or:0:%.17g:0",
+                         platform_has_power(p) ? "--cfg=plugin:link_energy "
+                                                 "--log=link_energy.thres:info " : "",
                          MIN(m->eager_threshold, (int64_t)G_MAXINT - 1) + 1, m->send_overhead,
                          m->send_overhead, m->recv_overhead);
 }

@@ -178,7 +178,9 @@ gboolean platform_apply_preset(platform *p, const char *name, GError **error);
  *    tables) a Full zone of the nodes `hosts` flags (nnodes entries; NULL:
  *    all) with one link per directed mapsim link a route takes (latency +
  *    router_delay) and one route per ordered pair of hosts listing mapsim's
- *    links, so SimGrid sends every message where mapsim does.
+ *    links, so SimGrid sends every message where mapsim does. With link
+ *    power every link is written, with its wattage_range (idle:busy) and
+ *    wattage_off for SimGrid's link_energy plugin.
  * Messages between ranks of one node cross a loopback fat pipe of no
  * latency (mapsim: no network at all). PLATFORM_ERROR_IO naming `path`
  * when it cannot be written. Not for half-duplex links (flow-hd). */
@@ -199,7 +201,9 @@ const char *platform_simgrid_cluster(const platform *p);
  * (SMPI sends above the limit synchronously, mapsim's handshake sync),
  * eager data leaving at the send (SMPI's waits for the receive, eager_start
  * match), fair sharing (CM02's is by route latency, sharing latency), an
- * envelope other than SMPI's fixed 16 bytes, packet headers. */
+ * envelope other than SMPI's fixed 16 bytes, packet headers, links that
+ * switch off. With link power (routing/energy.h) SimGrid's link_energy
+ * plugin runs and prints its joules ("Total energy over all links"). */
 char *platform_simgrid_options(const platform *p, GPtrArray *notes);
 
 /* Loads a platform from an INI file, a HAEC-SIM JSON file or a shorthand. */

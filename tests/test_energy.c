@@ -232,3 +232,67 @@ Test(energy, no_power_keys_no_energy)
   trace_free(t);
   platform_free(p);
 }
+
+/* ---- against SimGrid's link_energy plugin (when SimGrid is installed) ---- */
+
+/* mapsim's energy_j of `trace` on `plat` under the flow model and the
+ * simgrid preset, and SimGrid's "Total energy over all links" for the same
+ * run exported (export simgrid, smpirun.sh with the plugin). */
+static void both_energies(const char *plat, const char *trace_dir, double *mapsim, double *simgrid)
+{
+  char *out = NULL, *err = NULL;
+  const char *sim[] = { "simulate", "-p", plat, "-t", trace_dir, "--preset", "simgrid", "--model",
+                        "flow", "--json", NULL };
+  cr_assert_eq(tu_run(&out, &err, sim), 0, "%s", err);
+  const char *at = strstr(out, "\"energy_j\" : ");
+  cr_assert_not_null(at, "%s", out);
+  *mapsim = g_ascii_strtod(at + strlen("\"energy_j\" : "), NULL);
+  g_free(out);
+  g_free(err);
+  g_autofree char *tmp = tu_tmp_dir();
+  g_autofree char *dir = g_build_filename(tmp, "sg", NULL);
+  const char *exp[] = { "export", "simgrid", "-p", plat, "-t", trace_dir, "--preset", "simgrid",
+                        "-o", dir, NULL };
+  cr_assert_eq(tu_run(&out, &err, exp), 0, "%s", err);
+  g_free(out);
+  g_free(err);
+  g_autofree char *script = g_build_filename(dir, "smpirun.sh", NULL);
+  char *argv[] = { "sh", script, NULL };
+  cr_assert_eq(tu_spawn(argv, &out, &err), 0, "smpirun.sh failed:\n%s%s", out, err);
+  g_autofree char *all = g_strconcat(out, err, NULL);
+  at = strstr(all, "Total energy over all links: ");
+  cr_assert_not_null(at, "SimGrid printed no link energy:\n%s", all);
+  *simgrid = g_ascii_strtod(at + strlen("Total energy over all links: "), NULL);
+  g_free(out);
+  g_free(err);
+}
+
+Test(energy, simgrid_link_energy_plugin_agrees, .timeout = 300)
+{
+  g_autofree char *smpirun = g_find_program_in_path("smpirun");
+  if (!smpirun)
+    cr_skip_test("SimGrid's smpirun not found (Debian package libsimgrid-dev): the export is not "
+                 "replayed");
+  /* the energy-link example as an exported run: SMPI adds its 16-byte
+   * envelope (the simgrid preset too), so 10.25016 s and 10.75048 J */
+  g_autofree char *tmp = tu_tmp_dir();
+  g_autofree char *tr = g_build_filename(tmp, "energy-link", NULL);
+  trace *t = one_send(2, 1, 10 * (int64_t)1000000000000, 25000);
+  cr_assert(trace_write_otf2(t, tr, NULL, NULL));
+  trace_free(t);
+  g_autofree char *g = g_build_filename(tmp, "bus.graph", NULL);
+  g_autofree char *ini = g_build_filename(tmp, "bus.ini", NULL);
+  cr_assert(g_file_set_contents(g, "0 1 bus\n1 0 back\n", -1, NULL));
+  g_autofree char *text = g_strdup_printf("[topology]\ngraph = %s\n%s[linktype.back]\n"
+                                          "bandwidth = 1e9\nlatency = 0\n", g, bus);
+  cr_assert(g_file_set_contents(ini, text, -1, NULL));
+  double ms, sg;
+  both_energies(ini, tr, &ms, &sg);
+  cr_assert_float_eq(ms, 10.25016 + 2 * 0.25016, 1e-9, "mapsim: %.12g J", ms);
+  cr_assert_float_eq(sg, ms, 1e-6, "SimGrid %.9g J, mapsim %.9g J", sg, ms);
+  /* the CG-like trace on the HAEC Box with HAEC-SIM's wattage: within 1% */
+  g_autofree char *haec = tu_src("configs/haec-4x4x4.ini");
+  g_autofree char *cg = tu_src("traces/data/cg-16");
+  both_energies(haec, cg, &ms, &sg);
+  cr_assert(fabs(sg - ms) <= 0.01 * ms, "SimGrid %.9g J, mapsim %.9g J", sg, ms);
+}
