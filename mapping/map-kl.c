@@ -161,7 +161,7 @@ static void hops_init(kl *k)
 {
   const mhops *h = &k->st.h;
   k->nd = 0;
-  if (!h->fast || h->t->crossbar_dim >= 0 || h->nd < 1)
+  if (!h->fast || h->t->crossbar_dim >= 0 || h->nd < 1 || h->weight)
     return;
   size_t len = 0;
   for (int d = 0; d < h->nd; d++)
@@ -381,8 +381,13 @@ static gboolean run_kl(const strategy_ctx *ctx, const strategy_args *args, mappi
   kl k = { 0 };
   if (!mstate_init(&k.st, ctx, m, "kl", error))
     return FALSE;
+  if (!mstate_objective(&k.st, strategy_arg_str(args, "obj"), "kl", error)) {
+    mstate_clear(&k.st);
+    return FALSE;
+  }
   int nn = ctx->p->topo->nnodes;
-  k.sym = k.st.h.fast; /* coordinate hops: |dx| with wrap, symmetric */
+  /* coordinate hops: |dx| with wrap, symmetric; weighted ones need not be */
+  k.sym = k.st.h.fast && !k.st.h.weight;
   hops_init(&k);
   build_pairs(&k, strategy_arg_int(args, "t"));
   size_t np = (size_t)k.npairs + 1;
@@ -433,6 +438,7 @@ static const strategy_param kl_params[] = {
   { "t", SPARAM_INT, "1", "1..64", "swap partners at most t hops apart (threshold t)" },
   { "eps", SPARAM_DOUBLE, "0.001", "0..1", "stop when a pass gains less than this fraction" },
   { "passes", SPARAM_INT, "100", "1..", "at most this many passes" },
+  MSTATE_OBJ_PARAM,
   { NULL },
 };
 

@@ -151,6 +151,10 @@ static gboolean run_pairs(const strategy_ctx *ctx, const strategy_args *args, ma
   mstate st;
   if (!mstate_init(&st, ctx, m, "pairs", error))
     return FALSE;
+  if (!mstate_objective(&st, strategy_arg_str(args, "obj"), "pairs", error)) {
+    mstate_clear(&st);
+    return FALSE;
+  }
   const platform *p = ctx->p;
   int n = m->ntasks, trials = strategy_arg_int(args, "trials");
   double eps = strategy_arg_double(args, "eps");
@@ -186,6 +190,7 @@ static const strategy_param bokhari_params[] = {
 static const strategy_param pairs_params[] = {
   { "trials", SPARAM_INT, "64", "1..", "random exchanges tried per task in a round" },
   { "eps", SPARAM_DOUBLE, "0.001", "0..1", "stop when a round gains less than this fraction" },
+  MSTATE_OBJ_PARAM,
   { NULL },
 };
 

@@ -14,7 +14,10 @@
  * threads (0: one per processor), every one with the portfolio's seed, so
  * the result does not depend on the thread count. Objectives: hop_bytes;
  * max_link (max_link_bytes); weighted = hop_bytes / (the least hop_bytes
- * of the candidates) + alpha x max_link_bytes / (the least of those). Ties
+ * of the candidates) + alpha x max_link_bytes / (the least of those);
+ * energy (traffic_energy_j: hop-bytes weighted by the joules a byte costs
+ * on each link type above idle, routing/energy.h; the static view knows no
+ * time, so idle power cannot enter). Ties
  * go to the other metric, then to the earlier candidate. A candidate that
  * fails (a grid heuristic on a graph without grid, say) is reported and
  * skipped; the portfolio fails only if all do.
@@ -29,6 +32,7 @@
 
 #include "mapping/metrics.h"
 #include "mapping/strategy.h"
+#include "routing/energy.h"
 
 typedef struct cand {
   int index;
@@ -36,6 +40,7 @@ typedef struct cand {
   mapping *m;
   GError *error;
   int64_t hop_bytes, max_link;
+  double energy;        /* traffic_energy_j */
   double secs;
   GString *report;
 } cand;
@@ -62,6 +67,7 @@ static void run_candidate(gpointer data, gpointer user)
     metrics *x = metrics_compute(ctx->g, ctx->p, c->m);
     c->hop_bytes = x->hop_bytes;
     c->max_link = x->max_link_bytes;
+    c->energy = x->traffic_energy_j;
     metrics_free(x);
   }
   strategy_pipeline_free(pl);
@@ -80,6 +86,8 @@ static gboolean better(const cand *a, const cand *b, const char *obj, double alp
 {
   if (!b)
     return TRUE;
+  if (strcmp(obj, "energy") == 0 && a->energy != b->energy)
+    return a->energy < b->energy;
   if (strcmp(obj, "max_link") == 0) {
     if (a->max_link != b->max_link)
       return a->max_link < b->max_link;
@@ -105,6 +113,13 @@ static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args
   int threads = strategy_arg_int(args, "threads");
   if (strcmp(list, "default") == 0)
     list = default_list;
+  if (strcmp(obj, "energy") == 0 && !platform_has_power(ctx->p)) {
+    g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
+                "portfolio: obj=energy, but the links of %s draw no power, expected a platform "
+                "with power-idle and power-busy keys (configs/README.md) or another objective",
+                ctx->p->name);
+    return FALSE;
+  }
   char **specs = strategy_pipeline_list(list, error);
   if (!specs)
     return FALSE;
@@ -147,7 +162,11 @@ static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args
     if (win)
       g_string_append_printf(ctx->report, "portfolio (%s): kept %s\n", obj, win->spec);
     for (int i = 0; i < n; i++) {
-      if (c[i].m)
+      if (c[i].m && strcmp(obj, "energy") == 0)
+        g_string_append_printf(ctx->report, "  %s %s: traffic_energy_j %.9g, hop_bytes %"
+                               G_GINT64_FORMAT ", %.3f s\n", &c[i] == win ? "*" : " ", c[i].spec,
+                               c[i].energy, c[i].hop_bytes, c[i].secs);
+      else if (c[i].m)
         g_string_append_printf(ctx->report,
                                "  %s %s: hop_bytes %" G_GINT64_FORMAT
                                ", max_link_bytes %" G_GINT64_FORMAT ", %.3f s\n",
@@ -173,7 +192,8 @@ static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args
 static const strategy_param portfolio_params[] = {
   { "try", SPARAM_PIPELINES, "default", NULL,
     "pipelines to run, [a+b|c+d] (default: identity, scotch, greedy+wh, morton, hilbert, mht, bipartition, geometric, each +kl)" },
-  { "obj", SPARAM_CHOICE, "hop_bytes", "hop_bytes|max_link|weighted", "what the kept mapping minimizes" },
+  { "obj", SPARAM_CHOICE, "hop_bytes", "hop_bytes|max_link|weighted|energy",
+    "what the kept mapping minimizes (energy: the traffic's, traffic_energy_j)" },
   { "alpha", SPARAM_DOUBLE, "1", "0..", "weighted: weight of max_link against hop_bytes (each relative to the best)" },
   { "threads", SPARAM_INT, "0", "0..1024", "candidates run at once (0: one per processor)" },
   { NULL },
@@ -182,7 +202,8 @@ static const strategy_param portfolio_params[] = {
 const strategy strategy_portfolio = {
   .name = "portfolio",
   .kind = STRATEGY_CONSTRUCT,
-  .summary = "runs several pipelines in parallel and keeps the best by hop_bytes, max_link or both",
+  .summary = "runs several pipelines in parallel and keeps the best by hop_bytes, max_link, both "
+             "or the traffic's energy",
   .paper = "bhatele2010 Chapter 8 (Fig. 8.1) and Section 10.5: try the suite, keep the best",
   .params = portfolio_params,
   .places_slots = TRUE,

@@ -111,6 +111,10 @@ static gboolean run_tabu(const strategy_ctx *ctx, const strategy_args *args, map
   mstate st;
   if (!mstate_init(&st, ctx, m, "tabu", error))
     return FALSE;
+  if (!mstate_objective(&st, strategy_arg_str(args, "obj"), "tabu", error)) {
+    mstate_clear(&st);
+    return FALSE;
+  }
   tabu T = { .N = N }, *t = &T;
   t->a = g_new0(int64_t, (size_t)N * N + 1);
   t->b = g_new(int32_t, (size_t)N * N + 1);
@@ -221,6 +225,7 @@ static const strategy_param tabu_params[] = {
   { "iters", SPARAM_INT, "0", "0..", "iterations (0: 100 x allocated nodes)" },
   { "aspire", SPARAM_INT, "4", "0..",
     "aspire to nodes a task has not held for this many N^2 iterations (0: never)" },
+  MSTATE_OBJ_PARAM,
   { NULL },
 };
 

@@ -5,7 +5,10 @@
  * metrics_compute() on every routing (DOR, HAEC Box, tables). */
 #include "mapping/map-util.h"
 
+#include <math.h>
 #include <string.h>
+
+#include "routing/energy.h"
 
 /* ---- hop counts ---- */
 
@@ -27,7 +30,58 @@ void mhops_init(mhops *h, const platform *p)
 void mhops_clear(mhops *h)
 {
   g_free(h->c);
+  g_free(h->weight);
+  g_free(h->table);
   h->c = NULL;
+  h->weight = h->table = NULL;
+}
+
+/* The weighted length of the route a -> b. */
+static int walk_weighted(const mhops *h, int a, int b)
+{
+  route_iter it;
+  int l, sum = 0;
+  route_begin(&it, h->r, a, b);
+  while (route_next(&it, &l))
+    sum += h->weight[l];
+  return sum;
+}
+
+int mhops_weighted(const mhops *h, int a, int b)
+{
+  return h->table ? h->table[(size_t)a * h->t->nnodes + b] : walk_weighted(h, a, b);
+}
+
+gboolean mhops_use_energy(mhops *h, const platform *p, const char *who, GError **error)
+{
+  if (!platform_has_power(p)) {
+    g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
+                "%s: obj=energy, but the links of %s draw no power, expected a platform with "
+                "power-idle and power-busy keys (configs/README.md) or obj=hop_bytes", who,
+                p->name);
+    return FALSE;
+  }
+  double dearest = 0, cheapest = INFINITY;
+  for (int i = 0; i < p->nlinktypes; i++) {
+    double j = linktype_joules_per_byte(&p->linktypes[i]);
+    dearest = MAX(dearest, j);
+    cheapest = MIN(cheapest, j);
+  }
+  if (cheapest == dearest)
+    return TRUE; /* energy = hop-bytes x a constant */
+  const topo *t = p->topo;
+  h->weight = g_new(int, MAX(t->nlinks, 1));
+  for (int l = 0; l < t->nlinks; l++)
+    h->weight[l] = (int)lround(MHOPS_ENERGY_SCALE *
+                               linktype_joules_per_byte(&p->linktypes[p->link_type[l]]) / dearest);
+  if (t->nnodes > MHOPS_ENERGY_TABLE)
+    return TRUE;
+  int *table = g_new(int, (size_t)t->nnodes * t->nnodes);
+  for (int a = 0; a < t->nnodes; a++)
+    for (int b = 0; b < t->nnodes; b++)
+      table[(size_t)a * t->nnodes + b] = a == b ? 0 : walk_weighted(h, a, b);
+  h->table = table;
+  return TRUE;
 }
 
 /* ---- symmetric graph ---- */
@@ -296,6 +350,11 @@ gboolean mstate_init(mstate *st, const strategy_ctx *ctx, mapping *m, const char
   msym_build(&st->s, ctx->g);
   mhops_init(&st->h, p);
   return TRUE;
+}
+
+gboolean mstate_objective(mstate *st, const char *obj, const char *who, GError **error)
+{
+  return strcmp(obj, "energy") != 0 || mhops_use_energy(&st->h, st->p, who, error);
 }
 
 void mstate_clear(mstate *st)

@@ -18,24 +18,49 @@ G_BEGIN_DECLS
 
 /* Hop counts of the platform's routes: topo_coord_hops() on a per-node
  * coordinate table for regular topologies without explicit route tables
- * (no coordinate decoding per call), else route_hops(). */
+ * (no coordinate decoding per call), else route_hops(). With the energy
+ * objective (mhops_use_energy) a "hop" weighs what a byte costs on its
+ * link type above idle (routing/energy.h), in 1/MHOPS_ENERGY_SCALE of the
+ * dearest type, so that hop-bytes become the traffic's energy (rounded to
+ * 0.1%): a table of all node pairs up to MHOPS_ENERGY_TABLE nodes, else
+ * the route walked per pair. */
 typedef struct mhops {
   const router *r;
   const topo *t;
   gboolean fast;
   int nd;                      /* dimensions when fast */
   int *c;                      /* nnodes x nd, or NULL */
+  int *weight;                 /* energy: per link, or NULL (plain hops) */
+  int *table;                  /* energy: nnodes x nnodes weighted routes, or NULL */
 } mhops;
+
+#define MHOPS_ENERGY_SCALE 1024
+#define MHOPS_ENERGY_TABLE 2048
 
 void mhops_init(mhops *h, const platform *p);
 void mhops_clear(mhops *h);
 
+/* Weighs hops by energy; plain hops stay when every link type costs the
+ * same per byte (then hop-bytes rank mappings as the energy does). FALSE
+ * + STRATEGY_ERROR_INPUT naming `who` when the links draw no power. */
+gboolean mhops_use_energy(mhops *h, const platform *p, const char *who, GError **error);
+
+int mhops_weighted(const mhops *h, int a, int b);
+
 static inline int mhops_get(const mhops *h, int a, int b)
 {
+  if (G_UNLIKELY(h->weight != NULL))
+    return mhops_weighted(h, a, b);
   if (!h->fast)
     return route_hops(h->r, a, b);
   return topo_coord_hops(h->t, h->c + (size_t)a * h->nd, h->c + (size_t)b * h->nd);
 }
+
+/* The objective parameter of the hop-bytes refiners (wh, kl, tabu, pairs). */
+#define MSTATE_OBJ_PARAM                                                               \
+  { "obj", SPARAM_CHOICE, "hop_bytes", "hop_bytes|energy",                             \
+    "what the swaps minimize: hop_bytes, or energy (hop-bytes weighted by the joules a " \
+    "byte costs on each link type above idle, routing/energy.h)" }
 
 /* Undirected view of a commgraph: neighbours of t are adj[xadj[t] ..
  * xadj[t+1]-1], with wout = bytes t -> n and win = bytes n -> t, and which
@@ -114,6 +139,10 @@ typedef struct mstate {
 /* Fails (STRATEGY_ERROR_FAILED) when a node holds more than one task. */
 gboolean mstate_init(mstate *st, const strategy_ctx *ctx, mapping *m, const char *who,
                      GError **error);
+
+/* Sets the objective of a refiner: "hop_bytes" (mstate_init's) or
+ * "energy" (mhops_use_energy). */
+gboolean mstate_objective(mstate *st, const char *obj, const char *who, GError **error);
 void mstate_clear(mstate *st);
 
 /* Directed hop-bytes of task t if it sat on node `at` (others fixed);

@@ -65,6 +65,10 @@ static gboolean run_wh(const strategy_ctx *ctx, const strategy_args *args, mappi
   wh w = { .delta = strategy_arg_int(args, "delta") };
   if (!mstate_init(&w.st, ctx, m, "wh", error))
     return FALSE;
+  if (!mstate_objective(&w.st, strategy_arg_str(args, "obj"), "wh", error)) {
+    mstate_clear(&w.st);
+    return FALSE;
+  }
   mheap_init(&w.heap, m->ntasks);
   mbfs_init(&w.bfs, ctx->p->topo);
   int64_t total = mstate_total(&w.st);
@@ -87,6 +91,7 @@ static gboolean run_wh(const strategy_ctx *ctx, const strategy_args *args, mappi
 static const strategy_param wh_params[] = {
   { "delta", SPARAM_INT, "8", "1..", "swap candidates tried per task (Delta)" },
   { "min_gain", SPARAM_DOUBLE, "0.005", "0..1", "next pass only if the last gained more (fraction)" },
+  MSTATE_OBJ_PARAM,
   { NULL },
 };
 
