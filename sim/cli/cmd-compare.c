@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "routing/energy.h"
 #include "sim/cli/cli.h"
 #include "sim/report/rank.h"
 #include "sim/report/stats.h"
@@ -16,10 +17,24 @@
 
 /* The results set side by side, as columns of the cells' rows: static
  * hop-bytes, busiest link, bandwidth-weighted hops; simulated makespan and
- * summed transfer time. */
+ * summed transfer time; the links' energy when a platform's links draw
+ * power (routing/energy.h). */
 static const char *const key_columns[] = { "pre_hop_bytes", "pre_max_link_bytes", "pre_hop_time",
-                                           "makespan_s", "p2p_transfer_sum_s" };
+                                           "makespan_s", "p2p_transfer_sum_s", "energy_j" };
 #define NKEYS_STATIC 3
+#define NKEYS_SIMULATED 5
+
+/* The key columns a study shows: static ones for matrices, simulated ones
+ * with a trace, energy_j when one of its platforms has link power. */
+static int nkeys_of(const study *s)
+{
+  if (!s->inputs[0].t)
+    return NKEYS_STATIC;
+  for (int p = 0; p < s->nplatforms; p++)
+    if (s->platforms[p].p && platform_has_power(s->platforms[p].p))
+      return (int)G_N_ELEMENTS(key_columns);
+  return NKEYS_SIMULATED;
+}
 
 /* A key column's name without its group ("hop_bytes"). */
 static const char *bare(const char *column)
@@ -32,7 +47,7 @@ static const char *bare(const char *column)
 static void annotate(study *s, int base)
 {
   GPtrArray *groups = report_rank_against(s, base);
-  int nkeys = s->inputs[0].t ? (int)G_N_ELEMENTS(key_columns) : NKEYS_STATIC;
+  int nkeys = nkeys_of(s);
   for (guint gi = 0; gi < groups->len; gi++) {
     const rank_group *g = g_ptr_array_index(groups, gi);
     for (int k = 0; k < g->n; k++) {
@@ -127,7 +142,7 @@ static void print_rows(GPtrArray *rows, int ncols)
 static void print_table(const study *s, int base)
 {
   const study_input *in = &s->inputs[0];
-  int nkeys = in->t ? (int)G_N_ELEMENTS(key_columns) : NKEYS_STATIC;
+  int nkeys = nkeys_of(s);
   if (in->t)
     printf("%s: %d ranks, model %s, traffic %s; changes against %s\n", in->label,
            in->t->nranks, s->models[0]->name, run_traffic_name(in->g_collectives),
@@ -175,9 +190,11 @@ static void print_table(const study *s, int base)
         g_autofree char *per = cell_text(c->row, "pre_ranks_per_node", 0, FALSE);
         row[2] = g_strdup_printf("%s x %s", nodes, per);
         for (int q = 0; q < nkeys; q++)
-          row[3 + q] = cell_text(c->row, key_columns[q],
-                                 strcmp(key_columns[q], g->metric) == 0 ? digits : 7,
-                                 c->strategy != base);
+          row[3 + q] = q >= NKEYS_SIMULATED && !(sp->p && platform_has_power(sp->p))
+                           ? g_strdup("-")
+                           : cell_text(c->row, key_columns[q],
+                                       strcmp(key_columns[q], g->metric) == 0 ? digits : 7,
+                                       c->strategy != base);
         if (in->t)
           row[ncols - 1] = g_strdup(c->res && c->res->mismatch < 0 ? "yes" : "NO");
       }
@@ -196,6 +213,9 @@ static void print_table(const study *s, int base)
            "added up) are simulated. pre=post: every link carried in the replay what the\n"
            "static metrics said. --csv and --json give every value in full.\n",
            STATS_REL_TOL, s->strategies[base].label, run_traffic_name(in->g_collectives));
+  if (nkeys > NKEYS_SIMULATED)
+    printf("energy_j: the links' energy over the makespan, idle power included\n"
+           "(configs/README.md, \"Link energy\"); - where a platform's links draw no power.\n");
   else
     printf("\nRanked by hop_bytes; =N: tied (equal within a relative %g); in parentheses the\n"
            "change against %s (0%%: equal).\n", STATS_REL_TOL, s->strategies[base].label);

@@ -15,6 +15,7 @@
 #include "sim/cli/cli.h"
 #include "sim/run.h"
 #include "sim/timeline.h"
+#include "routing/energy.h"
 
 static void add_int(JsonBuilder *b, const char *name, int64_t v)
 {
@@ -116,6 +117,40 @@ static void print_busiest(const replay_result *r, const platform *p, int top)
   g_free(ids);
 }
 
+/* "energy_by_type": per link type the parts of energy_j (routing/energy.h). */
+static void add_energy(JsonBuilder *b, const replay_result *r, const platform *p)
+{
+  json_builder_set_member_name(b, "energy_by_type");
+  json_builder_begin_array(b);
+  for (int i = 0; i < r->ntypes; i++) {
+    const link_energy *e = &r->type_energy[i];
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "type");
+    json_builder_add_string_value(b, p->linktypes[i].name);
+    add_dbl(b, "energy_j", link_energy_total(e));
+    add_dbl(b, "energy_idle_j", e->idle_j);
+    add_dbl(b, "energy_traffic_j", e->traffic_j);
+    add_dbl(b, "energy_off_j", e->off_j);
+    json_builder_end_object(b);
+  }
+  json_builder_end_array(b);
+}
+
+static void print_energy(const replay_result *r, const platform *p)
+{
+  if (!platform_has_power(p))
+    return;
+  printf("link energy            %.9g J over the makespan: idle %.9g, traffic %.9g, off %.9g,\n"
+         "                       %" G_GINT64_FORMAT " wake-ups (routing/energy.h)\n", r->energy_j,
+         r->energy_idle_j, r->energy_traffic_j, r->energy_off_j, r->link_wakeups);
+  for (int i = 0; i < r->ntypes; i++) {
+    const link_energy *e = &r->type_energy[i];
+    printf("  %-20s %.9g J: idle %.9g, traffic %.9g, off %.9g\n", p->linktypes[i].name,
+           link_energy_total(e), e->idle_j, e->traffic_j, e->off_j);
+  }
+  printf("\n");
+}
+
 static void print_json(const run_result *res, const trace_times *tt, const char *model,
                        const platform *p, gboolean with_colls)
 {
@@ -158,6 +193,7 @@ static void print_json(const run_result *res, const trace_times *tt, const char 
   for (int i = 0; i < r->nmodel_stats; i++)
     add_dbl(b, r->model_stats[i].name, r->model_stats[i].value);
   add_links(b, r, p);
+  add_energy(b, r, p);
   add_dbl(b, "wall_s", wall);
   add_dbl(b, "events_per_s", wall > 0 ? r->events / wall : 0);
   json_builder_end_object(b);
@@ -294,6 +330,7 @@ static void print_human(const cli_common *c, const run_result *res, const trace_
          r->p2p_messages, r->p2p_bytes, r->coll_messages, r->ctrl_messages);
   printf("events                 %" G_GINT64_FORMAT " in %.3f s (%.3g events/s)\n\n",
          r->events, wall, wall > 0 ? r->events / wall : 0);
+  print_energy(r, p);
   const metrics *ms[2] = { res->pre, res->post };
   const char *labels[2] = { "pre", "post" };
   cli_metrics_print(ms, labels, 2, p, 0);
