@@ -278,8 +278,11 @@ result_row *study_cell_row(const study *s, const study_cell *c, const run_result
   row_add_string(r, "error", error ? error->message : NULL);
   if (res) {
     row_add_double(r, "map_s", res->map_seconds);
+    /* every cell the same columns: traffic_energy_j is 0 on platforms
+     * whose links draw no power */
     row_group(r, "pre");
-    row_add_fields(r, metrics_fields, metrics_nfields, res->pre, metrics_view(res->pre));
+    row_add_fields(r, metrics_fields, metrics_nfields, res->pre,
+                   metrics_view(res->pre) | FIELD_VIEW_ENERGY);
     row_group(r, NULL);
     if (res->r) {
       row_add_fields(r, run_replay_fields, run_replay_nfields, res->r, 0);
@@ -288,7 +291,8 @@ result_row *study_cell_row(const study *s, const study_cell *c, const run_result
     }
     if (res->post) {
       row_group(r, "post");
-      row_add_fields(r, metrics_fields, metrics_nfields, res->post, metrics_view(res->post));
+      row_add_fields(r, metrics_fields, metrics_nfields, res->post,
+                     metrics_view(res->post) | FIELD_VIEW_ENERGY);
       row_group(r, NULL);
       row_add_bool(r, "pre_post_match", res->mismatch < 0);
     }
@@ -465,7 +469,7 @@ typedef struct run_state {
   GError *store_error;       /* the first failure to store a cell */
 } run_state;
 
-run_result *study_cell_run(const study *s, const study_cell *c, GError **error)
+static run_result *cell_run(const study *s, const study_cell *c, linkrec *links, GError **error)
 {
   const study_input *in = &s->inputs[c->input];
   const study_platform *sp = &s->platforms[c->platform];
@@ -486,7 +490,20 @@ run_result *study_cell_run(const study *s, const study_cell *c, GError **error)
   /* a replay stops with the study; its progress is the cell count */
   progress stop_only = { .stop = s->prog ? s->prog->stop : NULL };
   spec.opts.progress = &stop_only;
+  spec.opts.record_times = links != NULL;
+  spec.opts.links = links;
   return run_cell(&ri, &spec, error);
+}
+
+run_result *study_cell_run(const study *s, const study_cell *c, GError **error)
+{
+  return cell_run(s, c, NULL, error);
+}
+
+run_result *study_cell_rerun(const study *s, const study_cell *c, linkrec *links,
+                             GError **error)
+{
+  return cell_run(s, c, links, error);
 }
 
 /* Runs a cell; FALSE when it was interrupted or hit an internal error:

@@ -222,6 +222,11 @@ gboolean study_run(study *s, const study_slice *slice, int threads, const char *
  * times): what its row was made from, for a closer look (the report). */
 run_result *study_cell_run(const study *s, const study_cell *c, GError **error);
 
+/* The same, keeping the simulated run's records (out_trace) and the
+ * links' activity in `links` (models/linkrec.h): for timelines. */
+run_result *study_cell_rerun(const study *s, const study_cell *c, linkrec *links,
+                             GError **error);
+
 /* Reads stored results of cells not yet done from `store` (merging the
  * slices of a batch run). Returns how many cells are still missing. */
 int study_collect(study *s, const char *store, GError **error);

@@ -93,7 +93,7 @@ Test(compare_cli, refused_before_anything_runs)
       "mapsim: --strategy greedy+whx: unknown strategy 'whx', did you mean 'wh'?" },
     { { "compare", "-t", cg, "-p", "torus:4x4x4", "-s", "kl:tt=2", NULL },
       "--strategy kl:tt=2: kl: option 'tt=2', expected key=value with key one of: t, eps, "
-      "passes (did you mean 't'?)" },
+      "passes, obj (did you mean 't'?)" },
     { { "compare", "-t", cg, "-p", "torus:4x4x4", "--model", "flwo", NULL },
       "--model flwo: unknown network model, did you mean 'flow'?" },
     { { "compare", "-t", cg, "-p", "torus:4x4x4", "--collectives", "bogus", NULL },

@@ -349,8 +349,10 @@ static void print_csv(const cli_common *c, const run_result *res, const trace_ti
   cli_fields_csv_header(o, NULL, run_replay_fields, run_replay_nfields, 0);
   cli_fields_csv_header(o, "traced_", trace_times_fields, trace_times_nfields, 0);
   cli_fields_csv_header(o, "simulated_", run_times_fields, run_times_nfields, 0);
-  cli_fields_csv_header(o, "pre_", metrics_fields, metrics_nfields, FIELD_VIEW_STATIC);
-  cli_fields_csv_header(o, "post_", metrics_fields, metrics_nfields, FIELD_VIEW_SIMULATED);
+  cli_fields_csv_header(o, "pre_", metrics_fields, metrics_nfields,
+                        FIELD_VIEW_STATIC | FIELD_VIEW_ENERGY);
+  cli_fields_csv_header(o, "post_", metrics_fields, metrics_nfields,
+                        FIELD_VIEW_SIMULATED | FIELD_VIEW_ENERGY);
   g_string_append(o, ",pre_post_match\n");
   const char *cells[] = { c->trace, p->name,
                           c->mapping ? c->mapping : c->strategy ? c->strategy : "identity", model,
@@ -363,8 +365,10 @@ static void print_csv(const cli_common *c, const run_result *res, const trace_ti
   cli_fields_csv_row(o, run_replay_fields, run_replay_nfields, res->r, 0);
   cli_fields_csv_row(o, trace_times_fields, trace_times_nfields, tt, 0);
   cli_fields_csv_row(o, run_times_fields, run_times_nfields, &res->times, 0);
-  cli_fields_csv_row(o, metrics_fields, metrics_nfields, res->pre, FIELD_VIEW_STATIC);
-  cli_fields_csv_row(o, metrics_fields, metrics_nfields, res->post, FIELD_VIEW_SIMULATED);
+  cli_fields_csv_row(o, metrics_fields, metrics_nfields, res->pre,
+                     FIELD_VIEW_STATIC | FIELD_VIEW_ENERGY);
+  cli_fields_csv_row(o, metrics_fields, metrics_nfields, res->post,
+                     FIELD_VIEW_SIMULATED | FIELD_VIEW_ENERGY);
   g_string_append_printf(o, ",%s\n", res->mismatch < 0 ? "true" : "false");
   fputs(o->str, stdout);
   g_string_free(o, TRUE);

@@ -22,6 +22,10 @@
  *  - fig_sweep: the ranking metric against a swept platform parameter, one
  *    line per strategy, the best strategy named under each value (the
  *    co-design question: which mapping wins at which bandwidth).
+ *  - fig_timeline: a replayed run over time, one row per rank coloured by
+ *    what it does (computation, point-to-point, collective, other MPI), and
+ *    under it the throughput of a few links as steps, from zero
+ *    (report-timeline.c).
  *
  * Axes of values start at zero, or are marked broken (plot_zero_range);
  * category labels that do not fit are rotated.
@@ -124,5 +128,31 @@ typedef struct fig_sweep_data {
 /* The SVG also carries the title and both axis labels as its <title> and
  * <desc> (cairo draws text as glyphs). */
 gboolean fig_sweep(const char *dir, const char *stem, const fig_sweep_data *d, GError **error);
+
+enum { FIG_TL_COMPUTE, FIG_TL_P2P, FIG_TL_COLL, FIG_TL_OTHER, FIG_TL_NCLASSES };
+
+/* A stretch of one rank's time spent in one class (FIG_TL_*). */
+typedef struct fig_tl_slice {
+  double t0, t1;  /* seconds */
+  int cls;
+} fig_tl_slice;
+
+typedef struct fig_timeline_data {
+  const char *title;
+  double end_s;                        /* the time axis: 0 to end_s */
+  int nrows;
+  const char *const *row_labels;       /* "rank 12" */
+  const int *row_nslices;
+  const fig_tl_slice *const *rows;
+  int ntracks;                         /* link throughput, piecewise constant */
+  const char *const *track_labels;
+  const int64_t *track_n;
+  const double *const *track_t;        /* seconds: value i from t[i] to t[i + 1] */
+  const double *const *track_v;        /* bytes/s */
+  const char *note;                    /* a line under the figure, or NULL */
+} fig_timeline_data;
+
+gboolean fig_timeline(const char *dir, const char *stem, const fig_timeline_data *d,
+                      GError **error);
 
 G_END_DECLS

@@ -102,4 +102,10 @@ gboolean rep_html_correlations(rep_page *pg, GPtrArray *cs, GPtrArray *cols, GEr
 char *rep_verdict_short(const study *s, GPtrArray *cs, GPtrArray *cols, int input, int kind,
                         int model, int platform);
 
+/* ---- the timeline (report-timeline.c) ---- */
+
+/* The section "Timeline": input `input` under the best strategy of every
+ * platform, replayed again with its records and link activity. */
+gboolean rep_html_timeline(rep_page *pg, GPtrArray *groups, int input, GError **error);
+
 G_END_DECLS
