@@ -103,73 +103,105 @@ GPtrArray *timeline_tracks(const platform *p, const linkrec *rec, const char *sp
 
 /* ---- the JSON file -------------------------------------------------- */
 
-/* A buffered writer: appended text goes to the file in large pieces. */
+/* A buffered writer of hand-formatted text: events are millions at 4,096
+ * ranks, so numbers are written without printf and the names of regions
+ * are quoted once. */
+#define JW_SIZE (1u << 20)
+#define JW_EVENT_MAX 512 /* room an event needs besides its quoted name */
+
 typedef struct jw {
   FILE *f;
-  GString *b;
+  char *buf, *at;
   gboolean first;
 } jw;
 
-static void jw_flush(jw *w, gboolean force)
+static void jw_flush(jw *w)
 {
-  if (force || w->b->len > (1u << 20)) {
-    fwrite(w->b->str, 1, w->b->len, w->f);
-    g_string_truncate(w->b, 0);
-  }
+  fwrite(w->buf, 1, (size_t)(w->at - w->buf), w->f);
+  w->at = w->buf;
 }
 
-/* Starts the next event object. */
-static void jw_event(jw *w)
+/* Starts the next event, with room for `extra` more bytes. */
+static void jw_event(jw *w, size_t extra)
 {
-  g_string_append(w->b, w->first ? "\n" : ",\n");
+  if ((size_t)(w->at - w->buf) + extra + JW_EVENT_MAX > JW_SIZE)
+    jw_flush(w);
+  *w->at++ = w->first ? '\n' : ',';
+  if (!w->first)
+    *w->at++ = '\n';
   w->first = FALSE;
-  jw_flush(w, FALSE);
+}
+
+static void jw_put(jw *w, const char *s, size_t n)
+{
+  memcpy(w->at, s, n);
+  w->at += n;
+}
+
+#define JW_LIT(w, s) jw_put((w), (s), sizeof(s) - 1)
+
+static void jw_u64(jw *w, uint64_t v)
+{
+  char tmp[20];
+  int n = 0;
+  do {
+    tmp[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  while (n)
+    *w->at++ = tmp[--n];
 }
 
 /* ps as microseconds with 6 decimals (exact). */
 static void jw_us(jw *w, int64_t ps)
 {
-  g_string_append_printf(w->b, "%" PRId64 ".%06" PRId64, ps / 1000000, ps % 1000000);
+  jw_u64(w, (uint64_t)(ps / 1000000));
+  *w->at++ = '.';
+  int64_t f = ps % 1000000;
+  for (int64_t d = 100000; d; d /= 10)
+    *w->at++ = (char)('0' + f / d % 10);
 }
 
-/* A JSON string (names of regions, links). */
-static void jw_str(jw *w, const char *s)
+/* `s` as a JSON string (quotes included); caller frees. */
+static char *json_quoted(const char *s)
 {
-  g_string_append_c(w->b, '"');
+  GString *q = g_string_new("\"");
   for (; *s; s++) {
     if (*s == '"' || *s == '\\')
-      g_string_append_c(w->b, '\\');
+      g_string_append_c(q, '\\');
     if ((unsigned char)*s < 0x20)
-      g_string_append_printf(w->b, "\\u%04x", (unsigned)*s);
+      g_string_append_printf(q, "\\u%04x", (unsigned)*s);
     else
-      g_string_append_c(w->b, *s);
+      g_string_append_c(q, *s);
   }
-  g_string_append_c(w->b, '"');
+  g_string_append_c(q, '"');
+  return g_string_free(q, FALSE);
 }
 
 static void meta(jw *w, const char *what, int pid, int tid, const char *name)
 {
-  jw_event(w);
-  g_string_append_printf(w->b, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d", what, pid);
-  if (tid >= 0)
-    g_string_append_printf(w->b, ",\"tid\":%d", tid);
-  g_string_append(w->b, ",\"args\":{\"name\":");
-  jw_str(w, name);
-  g_string_append(w->b, "}}");
+  g_autofree char *q = json_quoted(name);
+  jw_event(w, strlen(q) + strlen(what));
+  JW_LIT(w, "{\"name\":\"");
+  jw_put(w, what, strlen(what));
+  JW_LIT(w, "\",\"ph\":\"M\",\"pid\":");
+  jw_u64(w, (uint64_t)pid);
+  if (tid >= 0) {
+    JW_LIT(w, ",\"tid\":");
+    jw_u64(w, (uint64_t)tid);
+  }
+  JW_LIT(w, ",\"args\":{\"name\":");
+  jw_put(w, q, strlen(q));
+  JW_LIT(w, "}}");
 }
 
-static void slice(jw *w, int rank, const char *name, const char *cat, int64_t t0, int64_t t1)
-{
-  jw_event(w);
-  g_string_append(w->b, "{\"name\":");
-  jw_str(w, name);
-  g_string_append_printf(w->b, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":0,\"tid\":%d,\"ts\":", cat,
-                         rank);
-  jw_us(w, t0);
-  g_string_append(w->b, ",\"dur\":");
-  jw_us(w, t1 - t0);
-  g_string_append_c(w->b, '}');
-}
+/* The start of a slice's event up to its thread id, per region (the last
+ * one: computation). */
+typedef struct heads {
+  char **text;
+  size_t *len;
+  int n;
+} heads;
 
 static const char *region_cat(const trace *t, uint32_t region)
 {
@@ -181,8 +213,40 @@ static const char *region_cat(const trace *t, uint32_t region)
   }
 }
 
+static heads heads_new(const trace *t)
+{
+  heads h = { g_new(char *, t->nregions + 1), g_new(size_t, t->nregions + 1), t->nregions + 1 };
+  for (int i = 0; i <= t->nregions; i++) {
+    g_autofree char *q = json_quoted(i < t->nregions ? t->regions[i] : "compute");
+    h.text[i] = g_strdup_printf("{\"name\":%s,\"cat\":\"%s\",\"ph\":\"X\",\"pid\":0,\"tid\":", q,
+                                i < t->nregions ? region_cat(t, (uint32_t)i) : "compute");
+    h.len[i] = strlen(h.text[i]);
+  }
+  return h;
+}
+
+static void heads_free(heads *h)
+{
+  for (int i = 0; i < h->n; i++)
+    g_free(h->text[i]);
+  g_free(h->text);
+  g_free(h->len);
+}
+
+static void slice(jw *w, const heads *h, int k, int rank, int64_t t0, int64_t t1)
+{
+  jw_event(w, h->len[k]);
+  jw_put(w, h->text[k], h->len[k]);
+  jw_u64(w, (uint64_t)rank);
+  JW_LIT(w, ",\"ts\":");
+  jw_us(w, t0);
+  JW_LIT(w, ",\"dur\":");
+  jw_us(w, t1 - t0);
+  *w->at++ = '}';
+}
+
 /* Rank r's MPI calls and the computation between them. */
-static void rank_slices(jw *w, const trace *t, int r)
+static void rank_slices(jw *w, const heads *h, const trace *t, int r)
 {
   const trace_rank *tr = &t->ranks[r];
   int depth = 0;
@@ -192,109 +256,160 @@ static void rank_slices(jw *w, const trace *t, int r)
     const trace_event *e = &tr->events[i];
     if (e->kind == TRACE_ENTER && depth++ == 0) {
       if (e->time > free_since)
-        slice(w, r, "compute", "compute", free_since, e->time);
+        slice(w, h, t->nregions, r, free_since, e->time);
       start = e->time;
       region = e->region;
     } else if (e->kind == TRACE_LEAVE && depth > 0 && --depth == 0) {
-      slice(w, r, region < (uint32_t)t->nregions ? t->regions[region] : "MPI",
-            region_cat(t, region), start, e->time);
+      slice(w, h, region < (uint32_t)t->nregions ? (int)region : t->nregions, r, start, e->time);
       free_since = e->time;
     }
   }
 }
 
-/* A send or a receive on its channel, in the order it happened there. */
+/* A send or a receive: its channel and when it happened. */
 typedef struct end {
   int32_t src, dst;
   uint32_t comm, tag;
-  int64_t seq;        /* position among the rank's records */
   int64_t time;
 } end;
 
-static int cmp_end(const void *a, const void *b)
+/* Stable counting sort of `n` ends by one rank field (0: src, 1: dst). */
+static void sort_by(end *a, end *tmp, int64_t n, int nranks, int by_dst)
 {
-  const end *x = a, *y = b;
-  if (x->src != y->src)
-    return x->src < y->src ? -1 : 1;
-  if (x->dst != y->dst)
-    return x->dst < y->dst ? -1 : 1;
-  if (x->comm != y->comm)
-    return x->comm < y->comm ? -1 : 1;
-  if (x->tag != y->tag)
-    return x->tag < y->tag ? -1 : 1;
-  return (x->seq > y->seq) - (x->seq < y->seq);
+  int64_t *count = g_new0(int64_t, (gsize)nranks + 1);
+  for (int64_t i = 0; i < n; i++)
+    count[(by_dst ? a[i].dst : a[i].src) + 1]++;
+  for (int r = 0; r < nranks; r++)
+    count[r + 1] += count[r];
+  for (int64_t i = 0; i < n; i++)
+    tmp[count[by_dst ? a[i].dst : a[i].src]++] = a[i];
+  memcpy(a, tmp, sizeof(end) * (size_t)n);
+  g_free(count);
 }
 
-static int same_channel(const end *x, const end *y)
+static int cmp_comm_tag(const void *x, const void *y)
 {
-  return x->src == y->src && x->dst == y->dst && x->comm == y->comm && x->tag == y->tag;
+  const end *a = x, *b = y;
+  if (a->comm != b->comm)
+    return a->comm < b->comm ? -1 : 1;
+  return (a->tag > b->tag) - (a->tag < b->tag);
 }
 
-/* Flow arrows from every send to the receive that completed it (MPI order
- * per channel: the k-th send meets the k-th receive). */
-static void message_flows(jw *w, const trace *t)
+static int cmp_comm_tag_data(const void *x, const void *y, void *user)
 {
-  GArray *sends = g_array_new(FALSE, FALSE, sizeof(end));
-  GArray *recvs = g_array_new(FALSE, FALSE, sizeof(end));
+  return cmp_comm_tag(x, y);
+}
+
+/* The ends of every point-to-point message, sends or receives, ordered by
+ * (destination, source) and, within that, as they happened (ranks'
+ * records are in time order: two stable counting sorts). */
+static end *message_ends(const trace *t, gboolean sends, int64_t *n)
+{
+  int64_t k = 0;
+  for (int r = 0; r < t->nranks; r++)
+    for (int64_t i = 0; i < t->ranks[r].nevents; i++) {
+      uint8_t kind = t->ranks[r].events[i].kind;
+      k += t->ranks[r].events[i].peer >= 0 &&
+           (sends ? kind == TRACE_SEND || kind == TRACE_ISEND
+                  : kind == TRACE_RECV || kind == TRACE_IRECV);
+    }
+  end *a = g_new(end, (gsize)MAX(k, 1)), *tmp = g_new(end, (gsize)MAX(k, 1));
+  *n = 0;
   for (int r = 0; r < t->nranks; r++)
     for (int64_t i = 0; i < t->ranks[r].nevents; i++) {
       const trace_event *e = &t->ranks[r].events[i];
       if (e->peer < 0)
         continue;
-      if (e->kind == TRACE_SEND || e->kind == TRACE_ISEND) {
-        end x = { r, e->peer, e->comm, e->tag, i, e->time };
-        g_array_append_val(sends, x);
-      } else if (e->kind == TRACE_RECV || e->kind == TRACE_IRECV) {
-        end x = { e->peer, r, e->comm, e->tag, i, e->time };
-        g_array_append_val(recvs, x);
-      }
+      if (sends ? e->kind == TRACE_SEND || e->kind == TRACE_ISEND
+                : e->kind == TRACE_RECV || e->kind == TRACE_IRECV)
+        a[(*n)++] = (end){ sends ? r : e->peer, sends ? e->peer : r, e->comm, e->tag, e->time };
     }
-  g_array_sort(sends, cmp_end);
-  g_array_sort(recvs, cmp_end);
-  const end *s = (const end *)(void *)sends->data, *v = (const end *)(void *)recvs->data;
-  guint i = 0, j = 0;
+  sort_by(a, tmp, *n, t->nranks, 0);
+  sort_by(a, tmp, *n, t->nranks, 1);
+  g_free(tmp);
+  return a;
+}
+
+static void flow(jw *w, gboolean start, uint64_t id, int tid, int64_t time)
+{
+  jw_event(w, 0);
+  if (start)
+    JW_LIT(w, "{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\",\"id\":");
+  else
+    JW_LIT(w, "{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"f\",\"bp\":\"e\",\"id\":");
+  jw_u64(w, id);
+  JW_LIT(w, ",\"pid\":0,\"tid\":");
+  jw_u64(w, (uint64_t)tid);
+  JW_LIT(w, ",\"ts\":");
+  jw_us(w, time);
+  *w->at++ = '}';
+}
+
+/* Flow arrows from every send to the receive that completed it: MPI order
+ * per source, destination, communicator and tag (the k-th send meets the
+ * k-th receive). Blocks of one (destination, source) pair mixing
+ * communicators or tags are sorted by them first (stably). */
+static void message_flows(jw *w, const trace *t)
+{
+  int64_t ns, nr;
+  end *s = message_ends(t, TRUE, &ns), *v = message_ends(t, FALSE, &nr);
   uint64_t id = 0;
-  while (i < sends->len && j < recvs->len) {
-    int c = cmp_end(&s[i], &v[j]);
-    if (!same_channel(&s[i], &v[j])) {
-      if (c < 0)
-        i++;
-      else
-        j++;
+  for (int64_t i = 0, j = 0; i < ns && j < nr;) {
+    if (s[i].dst != v[j].dst || s[i].src != v[j].src) {
+      gboolean send_first = s[i].dst != v[j].dst ? s[i].dst < v[j].dst : s[i].src < v[j].src;
+      i += send_first;
+      j += !send_first;
       continue;
     }
-    id++;
-    jw_event(w);
-    g_string_append_printf(w->b, "{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\","
-                           "\"id\":%" G_GUINT64_FORMAT ",\"pid\":0,\"tid\":%d,\"ts\":", id,
-                           s[i].src);
-    jw_us(w, s[i].time);
-    g_string_append_c(w->b, '}');
-    jw_event(w);
-    g_string_append_printf(w->b, "{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"f\","
-                           "\"bp\":\"e\",\"id\":%" G_GUINT64_FORMAT ",\"pid\":0,\"tid\":%d,"
-                           "\"ts\":", id, v[j].dst);
-    jw_us(w, v[j].time);
-    g_string_append_c(w->b, '}');
-    i++;
-    j++;
+    int64_t ie = i, je = j;
+    gboolean mixed = FALSE;
+    while (ie < ns && s[ie].dst == s[i].dst && s[ie].src == s[i].src) {
+      mixed = mixed || s[ie].comm != s[i].comm || s[ie].tag != s[i].tag;
+      ie++;
+    }
+    while (je < nr && v[je].dst == v[j].dst && v[je].src == v[j].src) {
+      mixed = mixed || v[je].comm != s[i].comm || v[je].tag != s[i].tag;
+      je++;
+    }
+    if (mixed) { /* GLib's sort is stable */
+      g_qsort_with_data(s + i, (gint)(ie - i), sizeof(end), cmp_comm_tag_data, NULL);
+      g_qsort_with_data(v + j, (gint)(je - j), sizeof(end), cmp_comm_tag_data, NULL);
+    }
+    while (i < ie && j < je) {
+      int c = cmp_comm_tag(&s[i], &v[j]);
+      if (c == 0) {
+        id++;
+        flow(w, TRUE, id, s[i].src, s[i].time);
+        flow(w, FALSE, id, v[j].dst, v[j].time);
+      }
+      i += c <= 0;
+      j += c >= 0;
+    }
+    i = ie;
+    j = je;
   }
-  g_array_free(sends, TRUE);
-  g_array_free(recvs, TRUE);
+  g_free(s);
+  g_free(v);
 }
 
 static void counter_track(jw *w, const char *name, const linkrec_series *s)
 {
+  g_autofree char *q = json_quoted(name);
+  size_t ql = strlen(q);
+  GString *num = g_string_new(NULL);
   for (int64_t i = 0; i < s->n; i++) {
-    jw_event(w);
-    g_string_append(w->b, "{\"name\":");
-    jw_str(w, name);
-    g_string_append(w->b, ",\"cat\":\"link\",\"ph\":\"C\",\"pid\":1,\"ts\":");
+    g_string_truncate(num, 0);
+    text_double(num, s->value[i]);
+    jw_event(w, ql);
+    JW_LIT(w, "{\"name\":");
+    jw_put(w, q, ql);
+    JW_LIT(w, ",\"cat\":\"link\",\"ph\":\"C\",\"pid\":1,\"ts\":");
     jw_us(w, s->time[i]);
-    g_string_append(w->b, ",\"args\":{\"bytes/s\":");
-    text_double(w->b, s->value[i]);
-    g_string_append(w->b, "}}");
+    JW_LIT(w, ",\"args\":{\"bytes/s\":");
+    jw_put(w, num->str, num->len);
+    JW_LIT(w, "}}");
   }
+  g_string_free(num, TRUE);
 }
 
 gboolean timeline_write(const char *path, const trace *run, const mapping *m, const platform *p,
@@ -309,24 +424,27 @@ gboolean timeline_write(const char *path, const trace *run, const mapping *m, co
     timeline_tracks_free(tracks);
     return FALSE;
   }
-  jw w = { output_stream(o), g_string_sized_new(1u << 21), TRUE };
-  g_string_append(w.b, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+  jw w = { output_stream(o), g_malloc(JW_SIZE), NULL, TRUE };
+  w.at = w.buf;
+  JW_LIT(&w, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
   meta(&w, "process_name", 0, -1, "ranks");
   meta(&w, "process_name", 1, -1, "links (bytes/s)");
+  heads h = heads_new(run);
   for (int r = 0; r < run->nranks && !output_stopped(o); r++) {
     g_autofree char *name = g_strdup_printf("rank %d on node %d", r, m->node[r]);
     meta(&w, "thread_name", 0, r, name);
-    rank_slices(&w, run, r);
+    rank_slices(&w, &h, run, r);
   }
+  heads_free(&h);
   message_flows(&w, run);
   for (guint k = 0; k < tracks->len && !output_stopped(o); k++) {
     const timeline_track *tk = g_ptr_array_index(tracks, k);
     g_autoptr(linkrec_series) s = linkrec_series_of(rec, tk->links, tk->nlinks);
     counter_track(&w, tk->name, s);
   }
-  g_string_append(w.b, "\n]}\n");
-  jw_flush(&w, TRUE);
-  g_string_free(w.b, TRUE);
+  JW_LIT(&w, "\n]}\n");
+  jw_flush(&w);
+  g_free(w.buf);
   timeline_tracks_free(tracks);
   return output_commit(o, error);
 }
