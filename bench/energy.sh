@@ -1,0 +1,132 @@
+#!/bin/sh
+# energy.sh - link energy and timelines (bench/README.md, "Link energy and
+# timelines"):
+#   simgrid   mapsim's energy_j (flow model, simgrid preset) against SimGrid
+#             3.32's link_energy plugin on the same runs exported with
+#             `mapsim export simgrid` (smpirun.sh enables the plugin): the
+#             bundled traces on configs/haec-4x4x4.ini (HAEC-SIM's wattage)
+#             and on torus:4x4x4 with the same optical wattage, identity
+#             and three random mappings, communication only, and identity
+#             with the traced computation;
+#   study     bench/haec-energy.ini: the bundled traces on the HAEC Box,
+#             strategies ranked by simulated makespan and by energy_j -
+#             does the fastest mapping cost the least energy?
+#   timeline  the cost of `simulate --timeline` on a 4,096-rank stencil
+#             (16x16x16 torus, flow model): the replay's time with and
+#             without recording the links, and the whole command's.
+# Usage: bench/energy.sh [simgrid|study|timeline|all] [BUILD_DIR [WORK_DIR]]
+# (defaults: all, build, a temporary directory, removed). The SimGrid part
+# needs smpirun (libsimgrid-dev) and skips without it; the study summary
+# reads results.csv with python3.
+set -eu
+WHAT=${1:-all}
+B=${2:-build}
+W=${3:-}
+M=$(cd "$(dirname "$B/mapsim")" && pwd)/mapsim
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+if [ -z "$W" ]; then
+  W=$(mktemp -d)
+  trap 'rm -rf "$W"' EXIT
+fi
+mkdir -p "$W"
+POWER="--set linktype.optical.power-idle=2.1 --set linktype.optical.power-busy=24.3"
+
+json_number() { # KEY: the first "KEY" : number of mapsim's JSON on stdin
+  sed -n "s/^  \"$1\" : \([0-9.e+-]*\),*\$/\1/p" | head -1
+}
+
+# one row: NAME PLATFORM TRACE [mapsim options...]
+energy_row() {
+  name=$1 plat=$2 tr=$3
+  shift 3
+  out=$W/sg
+  rm -rf "$out"
+  # shellcheck disable=SC2086 # options are words
+  "$M" export simgrid -p "$plat" -t "$tr" --preset simgrid -q "$@" -o "$out" > /dev/null
+  sh "$out/smpirun.sh" > "$out/log" 2>&1 || true
+  sg=$(sed -n 's/.*Total energy over all links: \([0-9.e+-]*\).*/\1/p' "$out/log" | tail -1)
+  [ -n "$sg" ] || { echo "energy: SimGrid gave no energy on $name:" >&2; tail "$out/log" >&2; exit 1; }
+  ms=$("$M" simulate -p "$plat" -t "$tr" --preset simgrid --model flow --json -q "$@" |
+       json_number energy_j)
+  echo "$name $sg $ms" | awk '{ d = 100 * ($3 - $2) / $2; printf "%-30s %14.6f %16.9f %+8.3f%%\n", $1, $2, $3, d }'
+}
+
+simgrid_part() {
+  if ! command -v smpirun >/dev/null 2>&1; then
+    echo "energy simgrid: smpirun missing (apt-get install libsimgrid-dev); skipped"
+    return
+  fi
+  printf '%-30s %14s %16s %9s\n' run simgrid_j mapsim_j diff
+  for t in stencil3d-64 alltoall-16 ring-8 cg-16; do
+    tr=$SRC/traces/data/$t
+    for p in haec torus; do
+      if [ $p = haec ]; then set -- "$SRC/configs/haec-4x4x4.ini"; else set -- torus:4x4x4 $POWER; fi
+      plat=$1
+      shift
+      # shellcheck disable=SC2068 # the platform's --set words
+      energy_row "$t-$p-identity" "$plat" "$tr" $@ --compute-scale 0
+      for s in 1 2 3; do
+        energy_row "$t-$p-random$s" "$plat" "$tr" $@ --compute-scale 0 -s random --seed $s
+      done
+      energy_row "$t-$p-computing" "$plat" "$tr" $@
+    done
+  done | tee "$W/energy.txt"
+  awk '{ d = $4; sub(/%/, "", d); d = d < 0 ? -d : d; if (d > m) { m = d; w = $1 } }
+       END { printf "largest |mapsim - SimGrid| / SimGrid: %.3f%% (%s)\n", m, w }' "$W/energy.txt"
+}
+
+study_part() {
+  "$M" study "$SRC/bench/haec-energy.ini" -o "$W/haec-energy" -j 2 -q --fresh > /dev/null
+  python3 - "$W/haec-energy/results.csv" <<'EOF'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if not r["error"]]
+def rank(cells, key, r):  # equal values (a relative 1e-9) share a rank
+    v = float(r[key])
+    return 1 + sum(float(c[key]) < v * (1 - 1e-9) for c in cells)
+for inp in dict.fromkeys(r["input"] for r in rows):
+    cells = [r for r in rows if r["input"] == inp]
+    print(f"\n{inp} on {cells[0]['platform']} ({len(cells)} strategies)")
+    print(f"{'strategy':24} {'makespan_s':>14} {'t-rank':>6} {'energy_j':>12} {'e-rank':>6}"
+          f" {'traffic_j':>12} {'pre_traffic_j':>13}")
+    for r in sorted(cells, key=lambda r: (rank(cells, "makespan_s", r), rank(cells, "energy_j", r))):
+        print(f"{r['strategy']:24} {float(r['makespan_s']):14.9g} {rank(cells, 'makespan_s', r):6d}"
+              f" {float(r['energy_j']):12.6g} {rank(cells, 'energy_j', r):6d}"
+              f" {float(r['energy_traffic_j']):12.6g} {float(r['pre_traffic_energy_j']):13.6g}")
+    fast = [r["strategy"] for r in cells if rank(cells, "makespan_s", r) == 1]
+    cheap = [r["strategy"] for r in cells if rank(cells, "energy_j", r) == 1]
+    both = [s for s in fast if s in cheap]
+    print(f"fastest: {' = '.join(fast)}; least energy: {' = '.join(cheap)} -> "
+          + (f"the fastest costs the least ({' = '.join(both)})" if both else "they differ"))
+EOF
+}
+
+timeline_part() {
+  t=$W/stencil4096
+  [ -d "$t" ] || "$M" gen --pattern stencil3d --ranks 4096 --dims 16x16x16 --periodic \
+    --nonblocking --iterations 10 --bytes 65536 -q -o "$t"
+  printf '%-10s %10s %10s\n' run replay_s wall_s
+  for i in 1 2 3; do
+    for mode in plain timeline; do
+      set -- simulate -p torus:16x16x16 -t "$t" --model flow -q
+      [ $mode = timeline ] && set -- "$@" --timeline "$W/tl.json"
+      s=$(date +%s.%N)
+      r=$("$M" "$@" | sed -n 's/^events .* in \([0-9.]*\) s .*/\1/p')
+      e=$(date +%s.%N)
+      echo "$mode $r $s $e" | awk '{ printf "%-10s %10.3f %10.3f\n", $1, $2, $4 - $3 }'
+    done
+  done | tee "$W/timeline.txt"
+  ls -l "$W/tl.json" | awk '{ printf "timeline file: %.0f MB\n", $5 / 1e6 }'
+  awk '{ n[$1]++; r[$1] += $2; w[$1] += $3 }
+       END { printf "means: replay %.3f s plain, %.3f s recording; wall %.3f s plain, %.3f s with the timeline: +%.1f%% of the replay\n",
+             r["plain"] / n["plain"], r["timeline"] / n["timeline"], w["plain"] / n["plain"],
+             w["timeline"] / n["timeline"],
+             100 * (w["timeline"] / n["timeline"] - w["plain"] / n["plain"]) / (r["plain"] / n["plain"]) }' "$W/timeline.txt"
+}
+
+case $WHAT in
+  simgrid) simgrid_part ;;
+  study) study_part ;;
+  timeline) timeline_part ;;
+  all) simgrid_part; study_part; timeline_part ;;
+  *) echo "usage: bench/energy.sh [simgrid|study|timeline|all] [BUILD_DIR [WORK_DIR]]" >&2; exit 2 ;;
+esac
