@@ -7,7 +7,8 @@
 #             bundled traces on configs/haec-4x4x4.ini (HAEC-SIM's wattage)
 #             and on torus:4x4x4 with the same optical wattage, identity
 #             and three random mappings, communication only, and identity
-#             with the traced computation;
+#             with the traced computation; a 1 MiB ping-pong (one flow
+#             at a time);
 #   study     bench/haec-energy.ini: the bundled traces on the HAEC Box,
 #             strategies ranked by simulated makespan and by energy_j -
 #             does the fastest mapping cost the least energy?
@@ -71,6 +72,11 @@ simgrid_part() {
       energy_row "$t-$p-computing" "$plat" "$tr" $@
     done
   done | tee "$W/energy.txt"
+  # one flow at a time: SimGrid's plugin integrates exactly
+  [ -d "$W/pingpong" ] || "$M" gen --pattern pingpong --ranks 2 --bytes 1048576 \
+    --iterations 10 --gap 0 -q -o "$W/pingpong"
+  # shellcheck disable=SC2086
+  energy_row pingpong-1MiB-torus torus:4x4x4 "$W/pingpong" $POWER
   awk '{ d = $4; sub(/%/, "", d); d = d < 0 ? -d : d; if (d > m) { m = d; w = $1 } }
        END { printf "largest |mapsim - SimGrid| / SimGrid: %.3f%% (%s)\n", m, w }' "$W/energy.txt"
 }
