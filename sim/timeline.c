@@ -245,8 +245,7 @@ static void slice(jw *w, const heads *h, int k, int rank, int64_t t0, int64_t t1
   *w->at++ = '}';
 }
 
-/* Rank r's MPI calls and the computation between them. */
-static void rank_slices(jw *w, const heads *h, const trace *t, int r)
+void timeline_rank_slices(const trace *t, int r, timeline_slice_fn fn, void *user)
 {
   const trace_rank *tr = &t->ranks[r];
   int depth = 0;
@@ -256,14 +255,27 @@ static void rank_slices(jw *w, const heads *h, const trace *t, int r)
     const trace_event *e = &tr->events[i];
     if (e->kind == TRACE_ENTER && depth++ == 0) {
       if (e->time > free_since)
-        slice(w, h, t->nregions, r, free_since, e->time);
+        fn(user, -1, free_since, e->time);
       start = e->time;
       region = e->region;
     } else if (e->kind == TRACE_LEAVE && depth > 0 && --depth == 0) {
-      slice(w, h, region < (uint32_t)t->nregions ? (int)region : t->nregions, r, start, e->time);
+      fn(user, (int)MIN(region, (uint32_t)G_MAXINT), start, e->time);
       free_since = e->time;
     }
   }
+}
+
+/* A rank's slice as a complete event. */
+typedef struct slice_ctx {
+  jw *w;
+  const heads *h;
+  int nregions, rank;
+} slice_ctx;
+
+static void on_slice(void *user, int region, int64_t t0, int64_t t1)
+{
+  const slice_ctx *c = user;
+  slice(c->w, c->h, region >= 0 && region < c->nregions ? region : c->nregions, c->rank, t0, t1);
 }
 
 /* A send or a receive: its channel and when it happened. */
@@ -433,7 +445,8 @@ gboolean timeline_write(const char *path, const trace *run, const mapping *m, co
   for (int r = 0; r < run->nranks && !output_stopped(o); r++) {
     g_autofree char *name = g_strdup_printf("rank %d on node %d", r, m->node[r]);
     meta(&w, "thread_name", 0, r, name);
-    rank_slices(&w, &h, run, r);
+    slice_ctx sc = { &w, &h, run->nregions, r };
+    timeline_rank_slices(run, r, on_slice, &sc);
   }
   heads_free(&h);
   message_flows(&w, run);

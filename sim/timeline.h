@@ -58,6 +58,12 @@ void timeline_tracks_free(GPtrArray *tracks);
 /* Checks a spec without a run ("16", "all", "dims"). */
 gboolean timeline_spec_check(const char *spec, GError **error);
 
+/* Rank r's time in order as slices: each MPI call, outermost Enter to its
+ * Leave (`region` its index), and the computation before it (region -1,
+ * only when it lasts). The one rule for what a timeline draws. */
+typedef void (*timeline_slice_fn)(void *user, int region, int64_t t0, int64_t t1);
+void timeline_rank_slices(const trace *t, int r, timeline_slice_fn fn, void *user);
+
 /* Writes the run `run` (the replay's output trace, rank r on node
  * m->node[r]) and the tracks of `rec` as a Chrome Trace Event JSON file. */
 gboolean timeline_write(const char *path, const trace *run, const mapping *m, const platform *p,

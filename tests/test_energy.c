@@ -27,7 +27,7 @@
 #include "sim/replay.h"
 #include "mapping/strategy.h"
 #include "sim/run.h"
-#include "testutil.h"
+#include "tracetest.h"
 
 #define EACH_MODEL(ops) \
   for (const struct netmodel_ops *const *ops##_p = netmodel_registry, *ops; (ops = *ops##_p); ops##_p++)
@@ -51,26 +51,18 @@ static platform *graph_platform(const char *links, const char *types, const char
   return p;
 }
 
-static void push(trace *t, int rank, int kind, int64_t time, int peer, int64_t bytes,
-                 uint32_t tag_or_region)
-{
-  trace_event e = { .time = time, .bytes = bytes, .peer = peer, .tag = tag_or_region,
-                    .kind = (uint8_t)kind, .comm = 0 };
-  trace_push(t, rank, &e);
-}
-
 /* Rank 0 computes until `at` (ps), then sends `bytes` to rank `to`, which
  * receives from the start; ranks between them do nothing. */
 static trace *one_send(int nranks, int to, int64_t at, int64_t bytes)
 {
   trace *t = trace_new(nranks);
   uint32_t rs = trace_add_region(t, "MPI_Send"), rr = trace_add_region(t, "MPI_Recv");
-  push(t, 0, TRACE_ENTER, at, -1, 0, rs);
-  push(t, 0, TRACE_SEND, at, to, bytes, 7);
-  push(t, 0, TRACE_LEAVE, at, -1, 0, rs);
-  push(t, to, TRACE_ENTER, 0, -1, 0, rr);
-  push(t, to, TRACE_RECV, 0, 0, bytes, 7);
-  push(t, to, TRACE_LEAVE, 0, -1, 0, rr);
+  tu_push(t, 0, TRACE_ENTER, at, -1, 0, rs);
+  tu_push(t, 0, TRACE_SEND, at, to, bytes, 7);
+  tu_push(t, 0, TRACE_LEAVE, at, -1, 0, rs);
+  tu_push(t, to, TRACE_ENTER, 0, -1, 0, rr);
+  tu_push(t, to, TRACE_RECV, 0, 0, bytes, 7);
+  tu_push(t, to, TRACE_LEAVE, 0, -1, 0, rr);
   return t;
 }
 

@@ -15,7 +15,7 @@
 
 #include "mapping/metrics.h"
 #include "sim/replay.h"
-#include "testutil.h"
+#include "tracetest.h"
 
 #define EACH_MODEL(ops) \
   for (const struct netmodel_ops *const *ops##_p = netmodel_registry, *ops; (ops = *ops##_p); ops##_p++)
@@ -57,21 +57,13 @@ static platform *complete_platform(int n)
   return p;
 }
 
-static void push(trace *t, int rank, int kind, int64_t time, int peer, int64_t bytes,
-                 uint32_t tag_or_region)
-{
-  trace_event e = { .time = time, .bytes = bytes, .peer = peer, .tag = tag_or_region,
-                    .kind = (uint8_t)kind, .comm = 0 };
-  trace_push(t, rank, &e);
-}
-
 /* ENTER region, record, LEAVE at time `t`. */
 static void call(trace *t, int rank, uint32_t region, int kind, int64_t time, int peer,
                  int64_t bytes)
 {
-  push(t, rank, TRACE_ENTER, time, -1, 0, region);
-  push(t, rank, kind, time, peer, bytes, 7);
-  push(t, rank, TRACE_LEAVE, time, -1, 0, region);
+  tu_push(t, rank, TRACE_ENTER, time, -1, 0, region);
+  tu_push(t, rank, kind, time, peer, bytes, 7);
+  tu_push(t, rank, TRACE_LEAVE, time, -1, 0, region);
 }
 
 static replay_result *run(const trace *t, const platform *p, const mapping *m,
@@ -278,13 +270,13 @@ static trace *bcast_trace(int P, int64_t bytes)
   trace *t = trace_new(P);
   uint32_t reg = trace_add_region(t, "MPI_Bcast");
   for (int r = 0; r < P; r++) {
-    push(t, r, TRACE_ENTER, 0, -1, 0, reg);
-    push(t, r, TRACE_COLL_BEGIN, 0, -1, 0, 0);
+    tu_push(t, r, TRACE_ENTER, 0, -1, 0, reg);
+    tu_push(t, r, TRACE_COLL_BEGIN, 0, -1, 0, 0);
     trace_event e = { .time = 0, .peer = 0, .op = COLL_BCAST, .kind = TRACE_COLL_END,
                       .comm = t->world, .bytes = r == 0 ? bytes : 0,
                       .bytes_recv = r == 0 ? 0 : bytes };
     trace_push(t, r, &e);
-    push(t, r, TRACE_LEAVE, 0, -1, 0, reg);
+    tu_push(t, r, TRACE_LEAVE, 0, -1, 0, reg);
   }
   return t;
 }
@@ -358,12 +350,12 @@ static trace *gaps_trace(void)
   trace *t = trace_new(2);
   uint32_t rs = trace_add_region(t, "MPI_Send"), rr = trace_add_region(t, "MPI_Recv");
   call(t, 0, rs, TRACE_SEND, 5 * us, 1, 100);
-  push(t, 0, TRACE_ENTER, 12 * us, -1, 0, rr);
-  push(t, 0, TRACE_RECV, 20 * us, 1, 100, 7);
-  push(t, 0, TRACE_LEAVE, 20 * us, -1, 0, rr);
-  push(t, 1, TRACE_ENTER, 3 * us, -1, 0, rr);
-  push(t, 1, TRACE_RECV, 5 * us, 0, 100, 7);
-  push(t, 1, TRACE_LEAVE, 5 * us, -1, 0, rr);
+  tu_push(t, 0, TRACE_ENTER, 12 * us, -1, 0, rr);
+  tu_push(t, 0, TRACE_RECV, 20 * us, 1, 100, 7);
+  tu_push(t, 0, TRACE_LEAVE, 20 * us, -1, 0, rr);
+  tu_push(t, 1, TRACE_ENTER, 3 * us, -1, 0, rr);
+  tu_push(t, 1, TRACE_RECV, 5 * us, 0, 100, 7);
+  tu_push(t, 1, TRACE_LEAVE, 5 * us, -1, 0, rr);
   call(t, 1, rs, TRACE_SEND, 7 * us, 0, 100);
   return t;
 }
@@ -404,10 +396,10 @@ Test(replay, sendrecv_exchange_does_not_deadlock)
   uint32_t reg = trace_add_region(t, "MPI_Sendrecv");
   int64_t b = 1 << 20;
   for (int r = 0; r < 2; r++) {
-    push(t, r, TRACE_ENTER, 0, -1, 0, reg);
-    push(t, r, TRACE_SEND, 0, 1 - r, b, 7);
-    push(t, r, TRACE_RECV, 0, 1 - r, b, 7);
-    push(t, r, TRACE_LEAVE, 0, -1, 0, reg);
+    tu_push(t, r, TRACE_ENTER, 0, -1, 0, reg);
+    tu_push(t, r, TRACE_SEND, 0, 1 - r, b, 7);
+    tu_push(t, r, TRACE_RECV, 0, 1 - r, b, 7);
+    tu_push(t, r, TRACE_LEAVE, 0, -1, 0, reg);
   }
   EACH_MODEL(ops) {
     replay_result *r = run(t, p, m, ops, 1.0);
@@ -606,12 +598,12 @@ Test(replay, subcommunicator_bcast)
   uint32_t reg = trace_add_region(t, "MPI_Bcast");
   for (int i = 0; i < 4; i++) {
     int r = members[i];
-    push(t, r, TRACE_ENTER, 0, -1, 0, reg);
-    push(t, r, TRACE_COLL_BEGIN, 0, -1, 0, 0);
+    tu_push(t, r, TRACE_ENTER, 0, -1, 0, reg);
+    tu_push(t, r, TRACE_COLL_BEGIN, 0, -1, 0, 0);
     trace_event ev = { .time = 0, .peer = 3, .op = COLL_BCAST, .kind = TRACE_COLL_END,
                        .comm = odd, .bytes = r == 3 ? 1000 : 0, .bytes_recv = r == 3 ? 0 : 1000 };
     trace_push(t, r, &ev);
-    push(t, r, TRACE_LEAVE, 0, -1, 0, reg);
+    tu_push(t, r, TRACE_LEAVE, 0, -1, 0, reg);
   }
   EACH_MODEL(ops) {
     replay_result *r = run(t, p, m, ops, 1.0);

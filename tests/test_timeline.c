@@ -283,3 +283,30 @@ Test(timeline, bad_requests)
   }
   cr_assert_not(g_file_test("x.json", G_FILE_TEST_EXISTS));
 }
+
+Test(timeline, the_report_draws_the_best_mapping_of_each_platform, .timeout = 120)
+{
+  g_autofree char *dir = tu_tmp_dir();
+  g_autofree char *cg = tu_src("traces/data/cg-16");
+  g_autofree char *haec = tu_src("configs/haec-4x4x4.ini");
+  g_autofree char *ini = g_strdup_printf("[study]\nname = t\ntraces = %s\nplatforms = %s; "
+                                         "torus:4x4x4\nstrategies = identity; greedy+wh\n"
+                                         "models = flow\ncompute-scale = 0\n", cg, haec);
+  g_autofree char *file = g_build_filename(dir, "t.ini", NULL);
+  g_autofree char *out = g_build_filename(dir, "out", NULL);
+  cr_assert(g_file_set_contents(file, ini, -1, NULL));
+  char *o = NULL, *err = NULL;
+  const char *args[] = { "study", file, "-o", out, "-q", NULL };
+  cr_assert_eq(tu_run(&o, &err, args), 0, "%s", err);
+  g_autofree char *page = tu_read(out, "index.html");
+  cr_assert(strstr(page, "id=\"timeline\""), "no timeline section");
+  /* greedy+wh is the faster on both platforms: its timelines are drawn */
+  const char *figs[] = { "figures/timeline_cg-16_haec-4x4x4_greedy+wh.svg",
+                         "figures/timeline_cg-16_torus-4x4x4_greedy+wh.svg" };
+  for (size_t i = 0; i < G_N_ELEMENTS(figs); i++) {
+    g_autofree char *svg = tu_read(out, figs[i]);
+    cr_assert(strstr(svg, "<svg"), "%s", figs[i]);
+  }
+  g_free(o);
+  g_free(err);
+}

@@ -1,9 +1,19 @@
-/* tracetest.h - checks of the trace readers shared by the test files
- * that read OTF2 archives (test_trace_read, test_eztrace). */
+/* tracetest.h - what the test files that build or read traces share: a
+ * record appended by hand (test_replay, test_energy) and the checks of
+ * the trace readers (test_trace_read, test_eztrace). */
 #pragma once
 
 #include "testutil.h"
 #include "traces/trace.h"
+
+/* Appends one record to rank `rank` of a hand-built trace (communicator 0). */
+static inline void tu_push(trace *t, int rank, int kind, int64_t time, int peer, int64_t bytes,
+                           uint32_t tag_or_region)
+{
+  trace_event e = { .time = time, .bytes = bytes, .peer = peer, .tag = tag_or_region,
+                    .kind = (uint8_t)kind, .comm = 0 };
+  trace_push(t, rank, &e);
+}
 
 /* A trace no reader accepts: `mapsim trace info PATH` exits 2 with one
  * line "mapsim: ..." containing `needle` and nothing on standard output,

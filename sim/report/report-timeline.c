@@ -131,28 +131,25 @@ static int class_of(const trace *t, uint32_t region)
   }
 }
 
+typedef struct slices_ctx {
+  const trace *t;
+  GArray *a;
+} slices_ctx;
+
+static void on_slice(void *user, int region, int64_t t0, int64_t t1)
+{
+  slices_ctx *c = user;
+  fig_tl_slice s = { t0 * 1e-12, t1 * 1e-12,
+                     region < 0 ? FIG_TL_COMPUTE : class_of(c->t, (uint32_t)region) };
+  g_array_append_val(c->a, s);
+}
+
 /* Rank r's slices: its MPI calls and the computation between them. */
 static GArray *rank_slices(const trace *t, int r)
 {
-  GArray *a = g_array_new(FALSE, FALSE, sizeof(fig_tl_slice));
-  int depth = 0;
-  int64_t free_since = 0, start = 0;
-  uint32_t region = 0;
-  for (int64_t i = 0; i < t->ranks[r].nevents; i++) {
-    const trace_event *e = &t->ranks[r].events[i];
-    if (e->kind == TRACE_ENTER && depth++ == 0) {
-      fig_tl_slice s = { free_since * 1e-12, e->time * 1e-12, FIG_TL_COMPUTE };
-      if (e->time > free_since)
-        g_array_append_val(a, s);
-      start = e->time;
-      region = e->region;
-    } else if (e->kind == TRACE_LEAVE && depth > 0 && --depth == 0) {
-      fig_tl_slice s = { start * 1e-12, e->time * 1e-12, class_of(t, region) };
-      g_array_append_val(a, s);
-      free_since = e->time;
-    }
-  }
-  return a;
+  slices_ctx c = { t, g_array_new(FALSE, FALSE, sizeof(fig_tl_slice)) };
+  timeline_rank_slices(t, r, on_slice, &c);
+  return c.a;
 }
 
 /* The timeline of one cell, replayed again with its records and links. */
