@@ -23,7 +23,8 @@
  * lower id), "all" every link that carried bytes, "dims" one summed track
  * per link class (dimension and direction: x+, x-, ...; one for graph
  * topologies). The same tracks become OTF2 metrics (one metric location
- * per track, "bytes/s", valid until the next value) in --out-trace.
+ * per track, "bytes/s", valid until the next value) in --out-trace when
+ * --timeline-links asks for them.
  *
  * Cost: O(records + messages log messages) for the ranks, O(k log k) per
  * track of k recorded stretches; written through util/output.h.

@@ -454,8 +454,8 @@ static int simulate(const cli_common *c, const outputs *w)
   else
     print_human(c, res, &tt, p, with_colls);
   gboolean written =
-      (!out || timeline_write_otf2(out, res->r->out_trace, p, rec, links, spec.opts.progress,
-                                   &e)) &&
+      (!out || timeline_write_otf2(out, res->r->out_trace, p, rec, w->links ? links : "0",
+                                   spec.opts.progress, &e)) &&
       (!w->timeline || timeline_write(w->timeline, res->r->out_trace, res->m, p, rec, links,
                                       spec.opts.progress, &e));
   cli_progress_end();
@@ -486,13 +486,15 @@ int cmd_simulate(int argc, char **argv)
   outputs w = { NULL };
   const GOptionEntry entries[] = {
     { "out-trace", 'o', 0, G_OPTION_ARG_FILENAME, &w.trace,
-      "Write the simulated run as an OTF2 archive in DIR, link throughput as metrics", "DIR" },
+      "Write the simulated run as an OTF2 archive in DIR (with --timeline-links, link "
+      "throughput as metrics)", "DIR" },
     { "timeline", 0, 0, G_OPTION_ARG_FILENAME, &w.timeline,
       "Write the simulated run as a Chrome Trace Event file (Perfetto, chrome://tracing): "
       "ranks, messages, link throughput", "FILE" },
     { "timeline-links", 0, 0, G_OPTION_ARG_STRING, &w.links,
       "Links with a throughput track: the N busiest (default " TIMELINE_DEFAULT_LINKS "), all, "
-      "or dims (one per dimension and direction)", "N|all|dims" },
+      "or dims (one per dimension and direction); with --out-trace also as OTF2 metrics",
+      "N|all|dims" },
     { NULL },
   };
   int status = 2;
