@@ -41,7 +41,7 @@ static int walk_weighted(const mhops *h, int a, int b)
 {
   route_iter it;
   int l, sum = 0;
-  route_begin(&it, h->r, a, b);
+  route_begin(&it, h->r, a, b, 0);
   while (route_next(&it, &l))
     sum += h->weight[l];
   return sum;

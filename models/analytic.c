@@ -35,7 +35,7 @@ static void analytic_start(netmodel *m, const netmodel_msg *msg)
   netmodel_count_hops(m, msg, hops);
   if (G_UNLIKELY(m->rec != NULL)) {
     double before = 0;
-    route_begin(&it, p->router, msg->src, msg->dst);
+    route_begin(&it, p->router, msg->src, msg->dst, msg->route_key);
     while (route_next(&it, &link)) {
       int64_t t0 = saturating_add_i64(msg->t, engine_ps(before));
       netmodel_link_use(m, link, t0, saturating_add_i64(t0, engine_ps(wire / bw)), wire);

@@ -114,7 +114,7 @@ static int64_t wake_route(netmodel *m, const netmodel_msg *msg)
   int64_t delay = 0;
   route_iter it;
   int l;
-  route_begin(&it, p->router, msg->src, msg->dst);
+  route_begin(&it, p->router, msg->src, msg->dst, msg->route_key);
   while (route_next(&it, &l)) {
     int64_t timeout = m->type_timeout_ps[p->link_type[l]];
     int64_t off_since = saturating_add_i64(m->link_idle_since[l], timeout);
@@ -153,7 +153,7 @@ void netmodel_route_record(netmodel *m, const netmodel_msg *msg, int64_t t0, int
 {
   route_iter it;
   int l;
-  route_begin(&it, m->p->router, msg->src, msg->dst);
+  route_begin(&it, m->p->router, msg->src, msg->dst, msg->route_key);
   while (route_next(&it, &l))
     linkrec_add(m->rec, l, t0, t1, bytes);
 }
@@ -202,7 +202,7 @@ void netmodel_deliver(netmodel *m, const netmodel_msg *msg, int64_t t)
   if (m->link_inflight && msg->src != msg->dst) {
     route_iter it;
     int l;
-    route_begin(&it, m->p->router, msg->src, msg->dst);
+    route_begin(&it, m->p->router, msg->src, msg->dst, msg->route_key);
     while (route_next(&it, &l)) {
       m->link_inflight[l]--;
       m->link_idle_since[l] = MAX(m->link_idle_since[l], t);

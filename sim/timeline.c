@@ -56,25 +56,22 @@ static int cmp_bytes(const void *a, const void *b, void *user)
   return (x > y) - (x < y);
 }
 
-/* One track per dimension and direction (the rule of metrics_by_dimension). */
+/* One track per link class (topo_class_name: dimension and direction on
+ * regular topologies, node up/down, local, global ... on indirect ones). */
 static void dimension_tracks(GPtrArray *out, const platform *p, const linkrec *rec)
 {
   const topo *t = p->topo;
-  int nclass = topo_is_regular(t) ? 2 * t->ndims : 1;
   int *links = g_new(int, MAX(t->nlinks, 1));
-  for (int c = 0; c < nclass; c++) {
+  for (int c = 0; c < t->nclasses; c++) {
     int n = 0;
     for (int l = 0; l < t->nlinks; l++)
-      if ((topo_is_regular(t) ? 2 * t->link_dim[l] + t->link_dir[l] : 0) == c &&
-          rec->n[l] > 0)
+      if (t->link_class[l] == c && rec->n[l] > 0)
         links[n++] = l;
     if (!n)
       continue;
-    char *name = topo_is_regular(t)
-                     ? g_strdup_printf("%c%c links (%d)", topo_dim_letter(c / 2),
-                                       c % 2 ? '-' : '+', n)
-                     : g_strdup_printf("links (%d)", n);
-    g_ptr_array_add(out, track_new(name, n, links));
+    char label[32];
+    topo_class_name(t, c, label, sizeof label);
+    g_ptr_array_add(out, track_new(g_strdup_printf("%s links (%d)", label, n), n, links));
   }
   g_free(links);
 }

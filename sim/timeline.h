@@ -21,12 +21,14 @@
  *
  * Which links get a track (`spec`): "N" the N busiest by bytes (ties: the
  * lower id), "all" every link that carried bytes, "dims" one summed track
- * per link class (dimension and direction: x+, x-, ...; one for graph
- * topologies). The same tracks become OTF2 metrics (one metric location
+ * per link class (topo_class_name: dimension and direction x+, x-, ... on
+ * tori and meshes; node up/down, local, global ... on indirect networks).
+ * The same tracks become OTF2 metrics (one metric location
  * per track, "bytes/s", valid until the next value) in --out-trace when
  * --timeline-links asks for them.
  *
- * Cost: O(records + messages log messages) for the ranks, O(k log k) per
+ * Cost: O(records + messages + ranks) for the ranks (messages paired by
+ * counting sorts), O(k log k) per
  * track of k recorded stretches; written through util/output.h.
  * Ownership: tracks are the caller's (timeline_tracks_free()); inputs are
  * borrowed. Not for: recording (models/linkrec.h), replaying (replay.h).

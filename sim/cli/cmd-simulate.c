@@ -493,7 +493,8 @@ int cmd_simulate(int argc, char **argv)
       "ranks, messages, link throughput", "FILE" },
     { "timeline-links", 0, 0, G_OPTION_ARG_STRING, &w.links,
       "Links with a throughput track: the N busiest (default " TIMELINE_DEFAULT_LINKS "), all, "
-      "or dims (one per dimension and direction); with --out-trace also as OTF2 metrics",
+      "or dims (one per link class: dimension and direction on a torus); with --out-trace "
+      "also as OTF2 metrics",
       "N|all|dims" },
     { NULL },
   };

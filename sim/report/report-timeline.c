@@ -3,7 +3,8 @@
  * platform replayed again with its records and link activity kept, drawn
  * as a timeline (fig_timeline): what each rank did when - computation,
  * point-to-point, collective and other MPI calls - over the links'
- * throughput summed per dimension and direction, on one time axis from 0
+ * throughput summed per link class (dimension and direction on a torus),
+ * on one time axis from 0
  * to the makespan. It is what
  * `simulate --timeline` writes for Perfetto, as a picture for the page.
  */
@@ -198,8 +199,8 @@ static gboolean cell_timeline(rep_page *pg, const study_cell *c, const char *tit
   }
   g_autofree char *note = t->nranks > nrows
       ? g_strdup_printf("%d of the %d ranks shown, evenly spaced; links: the summed throughput "
-                        "of each dimension and direction", nrows, t->nranks)
-      : g_strdup("links: the summed throughput of each dimension and direction; mapsim "
+                        "of each link class", nrows, t->nranks)
+      : g_strdup("links: the summed throughput of each link class; mapsim "
                  "simulate --timeline writes every link for Perfetto");
   fig_timeline_data d = { title, res->r->makespan_ps * 1e-12, nrows,
                           (const char *const *)labels, nslices,
@@ -236,11 +237,12 @@ gboolean rep_html_timeline(rep_page *pg, GPtrArray *groups, int input, GError **
   if (!s->inputs[input].t)
     return TRUE; /* a matrix: nothing was replayed */
   rep_section_open(pg, "timeline", "Timeline",
-                   "what the ranks and the busiest links did, best mapping per platform", FALSE);
+                   "what the ranks and the links did, best mapping per platform", FALSE);
   g_string_append(pg->h, "<p>");
   html_printf(pg->h, "Input %s replayed again under the best strategy of each platform: one "
               "row per rank (its computation and its MPI calls), below them the throughput "
-              "of the links summed per dimension and direction, on the time axis of the run.", s->inputs[input].label);
+              "of the links summed per link class (dimension and direction on a torus), on the "
+              "time axis of the run.", s->inputs[input].label);
   g_string_append(pg->h, "</p>\n");
   gboolean ok = TRUE;
   for (guint g = 0; ok && g < groups->len; g++) {
