@@ -417,9 +417,10 @@ static off_t slice_byte(const study_slice *sl)
   return 1 + (off_t)sl->n * (sl->n - 1) / 2 + (sl->k - 1);
 }
 
-/* Takes the locks without waiting; else FALSE and the pid of a holder
- * (0 when unknown). */
-static gboolean try_lock(int fd, const study_slice *slice, pid_t *holder)
+/* Takes the locks without waiting: 1; 0 when another process holds one
+ * (the pid of a holder into *holder, 0 when unknown); -1 with errno when
+ * the file system cannot lock. */
+static int try_lock(int fd, const study_slice *slice, pid_t *holder)
 {
   struct flock want[2] = {
     { .l_type = slice ? F_RDLCK : F_WRLCK, .l_whence = SEEK_SET, .l_start = 0,
@@ -431,13 +432,15 @@ static gboolean try_lock(int fd, const study_slice *slice, pid_t *holder)
     struct flock l = want[i];
     if (fcntl(fd, F_SETLK, &l) == 0)
       continue;
+    int err = errno;
     l = want[i];
     *holder = fcntl(fd, F_GETLK, &l) == 0 && l.l_type != F_UNLCK ? l.l_pid : 0;
     struct flock none = { .l_type = F_UNLCK, .l_whence = SEEK_SET };
     fcntl(fd, F_SETLK, &none);
-    return FALSE;
+    errno = err;
+    return err == EACCES || err == EAGAIN ? 0 : -1;
   }
-  return TRUE;
+  return 1;
 }
 
 /* Removes `name` in `dir` when it is a temporary of util/output.h
@@ -535,13 +538,18 @@ study_lock *study_lock_dir(const char *dir, const study_slice *slice, gboolean w
     return NULL;
   }
   pid_t holder = 0;
-  while (!try_lock(fd, slice, &holder)) {
+  int got;
+  while ((got = try_lock(fd, slice, &holder)) != 1) {
+    if (got < 0) {
+      g_set_error(error, STUDY_ERROR, STUDY_ERROR_STORE, "%s: cannot lock: %s, expected a "
+                  "folder on a file system with fcntl locks", path, g_strerror(errno));
+      close(fd);
+      return NULL;
+    }
     if (!wait) {
       g_autofree char *who = holder_text(fd, holder);
       g_set_error(error, STUDY_ERROR, STUDY_ERROR_BUSY,
-                  "%s: in use by another mapsim study (%s, %s), expected a folder no other "
-                  "study writes to; wait for it (--wait) or choose another folder (-o)", dir,
-                  who, path);
+                  "%s: in use by another mapsim study (%s, %s)", dir, who, path);
       close(fd);
       return NULL;
     }

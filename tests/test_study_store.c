@@ -215,19 +215,20 @@ static int reap(GPid pid)
 typedef gboolean (*try_held)(const char *file, const char *dir, GPid holder);
 
 /* Runs `try` while `mapsim study FILE -o DIR -j 1 [X1 X2]` holds a new
- * folder DIR below `tmp` (once it has stored a cell); up to five times,
+ * folder DIR (once it has stored a cell); up to five times,
  * as long as the holder ended too early to tell. The holder exits 0. */
-static void while_held(const char *tmp, const char *file, const char *x1, const char *x2,
-                       try_held try)
+static void while_held(const char *file, const char *x1, const char *x2, try_held try)
 {
   gboolean told = FALSE;
   for (int attempt = 0; attempt < 5 && !told; attempt++) {
-    g_autofree char *dir = g_strdup_printf("%s/held-%d", tmp, attempt);
+    g_autofree char *fresh = tu_tmp_dir();
+    g_autofree char *dir = g_build_filename(fresh, "out", NULL);
     const char *argv[] = { g_getenv("MAPSIM"), "study", file, "-o", dir, "-j", "1", "-q",
                            "--no-report", x1, x2, NULL };
     GPid holder = study_start(argv, 1);
     told = try(file, dir, holder);
-    cr_assert_eq(reap(holder), 0);
+    int status = reap(holder);
+    cr_assert_eq(status, 0, "the holder exited %d", status);
   }
   cr_assert(told, "the first study always ended before the second one could tell");
 }
@@ -256,7 +257,7 @@ static gboolean second_waits(const char *file, const char *dir, GPid holder)
 {
   char *out = NULL, *err = NULL;
   cr_assert_eq(study(&out, &err, file, dir, "--wait", NULL, NULL), 0, "%s%s", out, err);
-  gboolean told = strstr(err, "mapsim: waiting: ") != NULL;
+  gboolean told = strstr(err, "; waiting for it (--wait)\n") != NULL;
   if (told)
     assert_counts(out, 108, 0);
   g_free(out);
@@ -268,8 +269,8 @@ Test(study_store, second_study_on_a_folder_exits_2_or_waits, .timeout = 600)
 {
   g_autofree char *tmp = tu_tmp_dir();
   g_autofree char *file = slow_study(tmp);
-  while_held(tmp, file, NULL, NULL, second_exits_2);
-  while_held(tmp, file, NULL, NULL, second_waits);
+  while_held(file, NULL, NULL, second_exits_2);
+  while_held(file, NULL, NULL, second_waits);
 }
 
 /* While slice 1/2 runs, a second 1/2 and a whole run exit 2 and slice 2/2
@@ -299,7 +300,7 @@ Test(study_store, slices_share_the_folder_but_not_a_slice, .timeout = 600)
 {
   g_autofree char *tmp = tu_tmp_dir();
   g_autofree char *file = slow_study(tmp);
-  while_held(tmp, file, "--slice", "1/2", slices_beside);
+  while_held(file, "--slice", "1/2", slices_beside);
 }
 
 /* ---- 14: the temporaries of a killed run ---- */

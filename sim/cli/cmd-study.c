@@ -236,8 +236,15 @@ static study_lock *lock_folder(const char *dir, const study_slice *slice, const 
 {
   GError *e = NULL;
   study_lock *l = study_lock_dir(dir, slice, FALSE, NULL, &e);
-  if (!l && a->wait && g_error_matches(e, STUDY_ERROR, STUDY_ERROR_BUSY)) {
-    fprintf(stderr, "mapsim: waiting: %s\n", e->message);
+  if (!l && g_error_matches(e, STUDY_ERROR, STUDY_ERROR_BUSY)) {
+    if (!a->wait) {
+      fprintf(stderr, "mapsim: %s, expected a folder no other study writes to (wait for it "
+              "with --wait, or choose another one with -o)\n", e->message);
+      g_error_free(e);
+      *status = 2;
+      return NULL;
+    }
+    fprintf(stderr, "mapsim: %s; waiting for it (--wait)\n", e->message);
     g_clear_error(&e);
     l = study_lock_dir(dir, slice, TRUE, cli_progress(c), &e);
   }
