@@ -1,10 +1,9 @@
 /* study.c - the factorial grid of runs, cell keys, running cells on a
- * thread pool, storing and reading back their results (korndoerfer2021
- * Section 7, Table 5). The study file is read in study-file.c, batch
- * scripts are written in study-slurm.c. */
+ * thread pool and handing their results to the store (korndoerfer2021
+ * Section 7, Table 5). The store's logs and lock are study-store.c, the
+ * study file is read in study-file.c, batch scripts are written in
+ * study-slurm.c. */
 #include <errno.h>
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -538,8 +537,6 @@ gboolean study_run(study *s, const study_slice *slice, int threads, const char *
 {
   if (store && !study_store_make(store, error))
     return FALSE;
-  s->prog = prog;
-  s->done = 0;
   if (store && !fresh) {
     GHashTable *stored = study_store_read(s, store, error);
     if (!stored)
@@ -547,6 +544,8 @@ gboolean study_run(study *s, const study_slice *slice, int threads, const char *
     take_stored(s, stored, slice);
     g_hash_table_destroy(stored);
   }
+  s->prog = prog;
+  s->done = 0;
   GPtrArray *todo = g_ptr_array_new();
   GHashTable *first_of_key = g_hash_table_new(g_str_hash, g_str_equal);
   for (int i = 0; i < s->ncells; i++) {
