@@ -99,10 +99,11 @@ static const char *check_sum(const char *line, gsize len)
   return NULL;
 }
 
+/* A result's name: visible ASCII (field names, model statistics). */
 static gboolean is_name(const char *n)
 {
   for (const char *c = n; *c; c++)
-    if (!g_ascii_isalnum(*c) && *c != '_')
+    if (!g_ascii_isgraph(*c))
       return FALSE;
   return *n != '\0';
 }
