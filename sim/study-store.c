@@ -444,67 +444,14 @@ static int try_lock(int fd, const study_slice *slice, pid_t *holder)
   return 1;
 }
 
-/* Removes `name` in `dir` when it is a temporary of util/output.h
- * (".NAME.tmp-XXXXXX") of an output `is_ours` accepts. */
-static void remove_if_temporary(const char *dir, const char *name,
-                                gboolean (*is_ours)(const char *target, const study_slice *sl),
-                                const study_slice *sl)
+/* What a killed run left in the folder: the temporaries of its outputs
+ * and figures whose process is gone (util/output.h); those of a live
+ * process (a slice beside this one) stay. */
+static void remove_stale(const char *dir)
 {
-  const char *tmp = strstr(name, ".tmp-");
-  if (name[0] != '.' || !tmp || strlen(tmp) != 11)
-    return;
-  g_autofree char *target = g_strndup(name + 1, (gsize)(tmp - name - 1));
-  if (!is_ours(target, sl))
-    return;
-  g_autofree char *path = g_build_filename(dir, name, NULL);
-  output_remove_tree(path);
-}
-
-/* The study's outputs in its folder: all of them, or a slice's. */
-static gboolean study_output(const char *target, const study_slice *sl)
-{
-  if (sl) {
-    g_autofree char *stem = g_strdup_printf("slice-%d-of-%d.", sl->k, sl->n);
-    return g_str_has_prefix(target, stem);
-  }
-  static const char *const names[] = { "results.csv", "results.json", "correlations.csv",
-                                       "index.html", "figures", "study.ini", "study.sbatch" };
-  for (size_t i = 0; i < G_N_ELEMENTS(names); i++)
-    if (strcmp(target, names[i]) == 0)
-      return TRUE;
-  return g_str_has_prefix(target, "slice-");
-}
-
-static gboolean any_output(const char *target, const study_slice *sl)
-{
-  return TRUE;
-}
-
-static void remove_temporaries_in(const char *dir, const study_slice *sl,
-                                  gboolean (*is_ours)(const char *, const study_slice *))
-{
-  GDir *d = g_dir_open(dir, 0, NULL);
-  if (!d)
-    return;
-  GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
-  const char *name;
-  while ((name = g_dir_read_name(d)))
-    g_ptr_array_add(names, g_strdup(name));
-  g_dir_close(d);
-  for (guint i = 0; i < names->len; i++)
-    remove_if_temporary(dir, g_ptr_array_index(names, i), is_ours, sl);
-  g_ptr_array_free(names, TRUE);
-}
-
-/* What a killed run of the study left: the temporaries of its outputs
- * (a slice: of its own). */
-static void remove_stale(const char *dir, const study_slice *sl)
-{
-  remove_temporaries_in(dir, sl, study_output);
-  if (!sl) {
-    g_autofree char *figures = g_build_filename(dir, "figures", NULL);
-    remove_temporaries_in(figures, NULL, any_output);
-  }
+  g_autofree char *figures = g_build_filename(dir, "figures", NULL);
+  output_remove_stale_in(dir);
+  output_remove_stale_in(figures);
 }
 
 /* The holder of the lock, as the lock file names it: "PID HOST". */
@@ -565,7 +512,7 @@ study_lock *study_lock_dir(const char *dir, const study_slice *slice, gboolean w
     if (ftruncate(fd, 0) != 0 || pwrite(fd, me, strlen(me), 0) < 0)
       errno = 0; /* only a message depends on it */
   }
-  remove_stale(dir, slice);
+  remove_stale(dir);
   study_lock *l = g_new(study_lock, 1);
   l->fd = fd;
   return l;

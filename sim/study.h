@@ -235,10 +235,10 @@ typedef struct study_lock study_lock;
  * with the other slices but alone for its own K/N. When another process
  * holds it: STUDY_ERROR_BUSY naming the holder's pid, or with `wait` a
  * poll every 50 ms until it is free or `prog` says stop (then
- * "interrupted"). Once locked, the temporaries a killed run left of the
- * study's outputs (results, report, figures, emitted files; a slice: its
- * own) are removed. Other processes see the folder locked until
- * study_unlock() or this process ends. */
+ * "interrupted"). Once locked, the temporaries a killed run left in the
+ * folder and its figures/ (those whose process is gone, util/output.h)
+ * are removed. Other processes see the folder locked until study_unlock()
+ * or this process ends. */
 study_lock *study_lock_dir(const char *dir, const study_slice *slice, gboolean wait,
                            const progress *prog, GError **error);
 void study_unlock(study_lock *l);
