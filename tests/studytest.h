@@ -88,9 +88,8 @@ G_GNUC_UNUSED static int count_cells(const char *dir, char **log)
   return n;
 }
 
-/* Starts `argv` (a study writing to argv[4]) with its output dropped and
- * returns once it has stored `cells` cells (or after a minute). */
-G_GNUC_UNUSED static GPid study_start(const char *const *argv, int cells)
+/* Starts `argv` with its output dropped; the caller reaps it. */
+G_GNUC_UNUSED static GPid spawn_quiet(const char *const *argv)
 {
   GPid pid;
   GError *e = NULL;
@@ -98,6 +97,14 @@ G_GNUC_UNUSED static GPid study_start(const char *const *argv, int cells)
                           G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
                           G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &e),
             "%s", e ? e->message : "");
+  return pid;
+}
+
+/* Starts `argv` (a study writing to argv[4]) with its output dropped and
+ * returns once it has stored `cells` cells (or after a minute). */
+G_GNUC_UNUSED static GPid study_start(const char *const *argv, int cells)
+{
+  GPid pid = spawn_quiet(argv);
   for (int i = 0; i < 60000 && count_cells(argv[4], NULL) < cells; i++)
     g_usleep(1000);
   return pid;

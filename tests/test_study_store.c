@@ -318,12 +318,7 @@ static char *killed_while_writing(const char *dir, const char *name)
   g_autofree char *prefix = g_strdup_printf(".%s.tmp-", name);
   const char *argv[] = { g_getenv("MAPSIM"), "gen", "--pattern", "ring", "-n", "30000", "-i",
                          "2", "--gap", "0", "-o", out, "--quiet", NULL };
-  GPid pid;
-  GError *e = NULL;
-  cr_assert(g_spawn_async(NULL, (char **)argv, NULL,
-                          G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
-                          G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &e),
-            "%s", e ? e->message : "");
+  GPid pid = spawn_quiet(argv);
   char *found = NULL;
   for (int i = 0; i < 60000 && !found && still_running(pid); i++) {
     GDir *d = g_dir_open(dir, 0, NULL);
