@@ -215,6 +215,17 @@ static int reap(GPid pid)
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/* The holder while a try runs: a failed assertion ends the test, .fini
+ * (kill_holder) ends the holder, which would write on into a folder that
+ * is gone. */
+static GPid live_holder;
+
+static void kill_holder(void)
+{
+  if (live_holder)
+    kill(live_holder, SIGKILL);
+}
+
 /* What a test tries on folder `dir` while study `holder` holds it; TRUE
  * when the holder was still running at the end, so the try told. */
 typedef gboolean (*try_held)(const char *file, const char *dir, GPid holder);
@@ -230,8 +241,9 @@ static void while_held(const char *file, const char *x1, const char *x2, try_hel
     g_autofree char *dir = g_build_filename(fresh, "out", NULL);
     const char *argv[] = { g_getenv("MAPSIM"), "study", file, "-o", dir, "-j", "1", "-q",
                            "--no-report", x1, x2, NULL };
-    GPid holder = study_start(argv, 1);
+    GPid holder = live_holder = study_start(argv, 1);
     told = try(file, dir, holder);
+    live_holder = 0;
     int status = reap(holder);
     cr_assert_eq(status, 0, "the holder exited %d", status);
   }
@@ -270,7 +282,7 @@ static gboolean second_waits(const char *file, const char *dir, GPid holder)
   return told;
 }
 
-Test(study_store, second_study_on_a_folder_exits_2_or_waits, .timeout = 600)
+Test(study_store, second_study_on_a_folder_exits_2_or_waits, .timeout = 600, .fini = kill_holder)
 {
   g_autofree char *tmp = tu_tmp_dir();
   g_autofree char *file = slow_study(tmp);
@@ -301,7 +313,7 @@ static gboolean slices_beside(const char *file, const char *dir, GPid holder)
 
 /* The slices of a batch run share the folder, but a slice runs once and a
  * whole run waits for the slices. */
-Test(study_store, slices_share_the_folder_but_not_a_slice, .timeout = 600)
+Test(study_store, slices_share_the_folder_but_not_a_slice, .timeout = 600, .fini = kill_holder)
 {
   g_autofree char *tmp = tu_tmp_dir();
   g_autofree char *file = slow_study(tmp);
