@@ -117,7 +117,7 @@ static gboolean is_field(const field *f, int n, const char *name)
 }
 
 /* Why `r` cannot be the row of cell `c`, or NULL when it can: the
- * columns study_cell_row() writes, in its order, with the cell's kind,
+ * columns study_cell_row() (study.c) writes, in its order, with the cell's kind,
  * model, seed, traffic and key; labels are strings (the current ones
  * replace them). */
 static const char *check_row(const study *s, const study_cell *c, const result_row *r)

@@ -286,6 +286,8 @@ void study_make_cells(study *s)
   }
 }
 
+/* The columns of a cell's row; a stored record is read back only when it
+ * has these (check_row in study-store.c: change both together). */
 result_row *study_cell_row(const study *s, const study_cell *c, const run_result *res,
                     const GError *error)
 {
