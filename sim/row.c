@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/utf8.h"
+
 typedef struct row_col {
   char *group;     /* NULL: top level */
   char *name;
@@ -63,10 +65,47 @@ static void add_col(result_row *r, const char *group, const char *name, JsonNode
   g_ptr_array_add(r->cols, c);
 }
 
+/* A string value as a JSON node and its CSV text (names that are not
+ * UTF-8 escaped: the row goes into JSON and CSV). */
+static JsonNode *string_node(const char *v, char **text)
+{
+  char *u = utf8_escape(v);
+  *text = g_strdup(u ? u : "");
+  JsonNode *n = json_node_alloc();
+  if (!u)
+    return json_node_init_null(n);
+  json_node_init_string(n, u);
+  g_free(u);
+  return n;
+}
+
 void row_add_string(result_row *r, const char *name, const char *v)
 {
-  JsonNode *n = v ? json_node_init_string(json_node_alloc(), v) : json_node_init_null(json_node_alloc());
-  add_col(r, r->group, name, n, g_strdup(v ? v : ""));
+  char *text;
+  JsonNode *n = string_node(v, &text);
+  add_col(r, r->group, name, n, text);
+}
+
+gboolean row_set_string(result_row *r, const char *name, const char *v)
+{
+  int i = row_find(r, name);
+  if (i < 0)
+    return FALSE;
+  row_col *c = g_ptr_array_index(r->cols, i);
+  json_node_unref(c->value);
+  g_free(c->text);
+  c->value = string_node(v, &c->text);
+  return TRUE;
+}
+
+result_row *row_copy(const result_row *r)
+{
+  result_row *copy = row_new();
+  for (guint i = 0; i < r->cols->len; i++) {
+    const row_col *c = g_ptr_array_index(r->cols, i);
+    add_col(copy, c->group, c->name, json_node_copy(c->value), g_strdup(c->text));
+  }
+  return copy;
 }
 
 void row_add_int(result_row *r, const char *name, int64_t v)
@@ -124,6 +163,16 @@ const char *row_csv_name(const result_row *r, int i)
 const char *row_csv_text(const result_row *r, int i)
 {
   return col_at(r, i)->text;
+}
+
+const char *row_col_group(const result_row *r, int i)
+{
+  return col_at(r, i)->group;
+}
+
+const char *row_col_name(const result_row *r, int i)
+{
+  return col_at(r, i)->name;
 }
 
 int row_find(const result_row *r, const char *name)
@@ -214,32 +263,65 @@ JsonNode *row_to_record(const result_row *r)
   return n;
 }
 
+/* Is `text` the CSV text of `value` (row_add_*)? Numbers that are not
+ * integers are not compared: picoseconds are exact decimals in CSV and
+ * seconds in JSON. */
+static gboolean value_matches_text(JsonNode *value, const char *text)
+{
+  if (JSON_NODE_HOLDS_NULL(value))
+    return *text == '\0';
+  if (!JSON_NODE_HOLDS_VALUE(value))
+    return FALSE;
+  GType t = json_node_get_value_type(value);
+  if (t == G_TYPE_STRING)
+    return strcmp(json_node_get_string(value), text) == 0;
+  if (t == G_TYPE_BOOLEAN)
+    return strcmp(json_node_get_boolean(value) ? "true" : "false", text) == 0;
+  if (t == G_TYPE_INT64) {
+    char n[32];
+    g_snprintf(n, sizeof n, "%" G_GINT64_FORMAT, json_node_get_int(value));
+    return strcmp(n, text) == 0;
+  }
+  return t == G_TYPE_DOUBLE;
+}
+
+/* Adds the column of record element `en` ([group, name, value, text]);
+ * FALSE when it is malformed or a column of that name is there already. */
+static gboolean add_record_col(result_row *r, GHashTable *seen, JsonNode *en)
+{
+  JsonArray *e = JSON_NODE_HOLDS_ARRAY(en) ? json_node_get_array(en) : NULL;
+  if (!e || json_array_get_length(e) != 4)
+    return FALSE;
+  JsonNode *g = json_array_get_element(e, 0), *name = json_array_get_element(e, 1),
+           *value = json_array_get_element(e, 2), *text = json_array_get_element(e, 3);
+  if (json_node_get_value_type(name) != G_TYPE_STRING ||
+      json_node_get_value_type(text) != G_TYPE_STRING ||
+      !(JSON_NODE_HOLDS_NULL(g) || json_node_get_value_type(g) == G_TYPE_STRING))
+    return FALSE;
+  const char *group = JSON_NODE_HOLDS_NULL(g) ? NULL : json_node_get_string(g);
+  if ((group && !*group) || !*json_node_get_string(name) ||
+      !value_matches_text(value, json_node_get_string(text)))
+    return FALSE;
+  add_col(r, group, json_node_get_string(name), json_node_copy(value),
+          g_strdup(json_node_get_string(text)));
+  return g_hash_table_add(seen, (gpointer)row_csv_name(r, row_ncols(r) - 1));
+}
+
 result_row *row_from_record(JsonNode *node, GError **error)
 {
-  if (!node || !JSON_NODE_HOLDS_ARRAY(node))
-    goto bad;
-  JsonArray *a = json_node_get_array(node);
   result_row *r = row_new();
-  for (guint i = 0; i < json_array_get_length(a); i++) {
-    JsonNode *en = json_array_get_element(a, i);
-    JsonArray *e = JSON_NODE_HOLDS_ARRAY(en) ? json_node_get_array(en) : NULL;
-    if (!e || json_array_get_length(e) != 4 ||
-        json_node_get_value_type(json_array_get_element(e, 1)) != G_TYPE_STRING ||
-        json_node_get_value_type(json_array_get_element(e, 3)) != G_TYPE_STRING ||
-        !(JSON_NODE_HOLDS_NULL(json_array_get_element(e, 0)) ||
-          json_node_get_value_type(json_array_get_element(e, 0)) == G_TYPE_STRING)) {
-      row_free(r);
-      goto bad;
-    }
-    JsonNode *g = json_array_get_element(e, 0);
-    add_col(r, JSON_NODE_HOLDS_NULL(g) ? NULL : json_node_get_string(g),
-            json_array_get_string_element(e, 1), json_node_copy(json_array_get_element(e, 2)),
-            g_strdup(json_array_get_string_element(e, 3)));
-  }
-  return r;
-bad:
+  GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+  gboolean ok = node && JSON_NODE_HOLDS_ARRAY(node);
+  JsonArray *a = ok ? json_node_get_array(node) : NULL;
+  for (guint i = 0; ok && i < json_array_get_length(a); i++)
+    ok = add_record_col(r, seen, json_array_get_element(a, i));
+  g_hash_table_destroy(seen);
+  if (ok)
+    return r;
+  row_free(r);
   g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-              "malformed row record, expected [[group, name, value, text], ...]");
+              "malformed row record, expected [[group, name, value, text], ...] with each "
+              "column once and its text the value's");
   return NULL;
 }
 

@@ -37,17 +37,29 @@ void row_free(result_row *r);
  * A group's columns must be added together. */
 void row_group(result_row *r, const char *group);
 
-void row_add_string(result_row *r, const char *name, const char *v); /* NULL: JSON null, empty CSV */
+/* NULL: JSON null, empty CSV; bytes that are not UTF-8 are shown escaped
+ * (util/utf8.h). */
+void row_add_string(result_row *r, const char *name, const char *v);
 void row_add_int(result_row *r, const char *name, int64_t v);
 void row_add_double(result_row *r, const char *name, double v);
 void row_add_bool(result_row *r, const char *name, gboolean v);
 /* Every field of `obj` in table order that belongs to `view` (0: all). */
 void row_add_fields(result_row *r, const field *f, int n, const void *obj, unsigned view);
 
+/* Replaces the value of the string column `name` (as row_add_string);
+ * FALSE when there is none. */
+gboolean row_set_string(result_row *r, const char *name, const char *v);
+
+/* A copy of every column. */
+result_row *row_copy(const result_row *r);
+
 /* Number of columns; the CSV name ("pre_hop_bytes") and CSV text of column i. */
 int row_ncols(const result_row *r);
 const char *row_csv_name(const result_row *r, int i);
 const char *row_csv_text(const result_row *r, int i);
+/* The group (NULL: top level) and the name within it of column i. */
+const char *row_col_group(const result_row *r, int i);
+const char *row_col_name(const result_row *r, int i);
 
 /* The column whose CSV name is `name`, or -1. */
 int row_find(const result_row *r, const char *name);
@@ -65,7 +77,8 @@ void row_json(const result_row *r, JsonBuilder *b);
 void rows_json(JsonBuilder *b, const result_row *const *rows, int n);
 
 /* A lossless JSON form of the row and back (NULL + error on a malformed
- * record). */
+ * record: not [[group, name, value, text], ...], a column twice, or a
+ * text that is not its value's). */
 JsonNode *row_to_record(const result_row *r);
 result_row *row_from_record(JsonNode *node, GError **error);
 

@@ -1,6 +1,8 @@
 /* study-private.h - what the study's source files share (sim/ only). */
 #pragma once
 
+#include <sys/types.h>
+
 #include "sim/study.h"
 
 G_BEGIN_DECLS
@@ -38,5 +40,30 @@ gboolean study_grid_add_platforms(study *s, const study_grid_platforms *g, GErro
 /* The row of a finished cell (its result or its error). */
 result_row *study_cell_row(const study *s, const study_cell *c, const run_result *res,
                     const GError *error);
+
+/* Gives cell `c` the labels of its input, platform and strategy in `row`. */
+void study_cell_relabel(const study *s, const study_cell *c, result_row *row);
+
+/* ---- the store (study-store.c) ---- */
+
+/* The mode of new files: 0666 without the process's umask. */
+mode_t study_file_mode(void);
+
+/* STORE/cells, created when missing. */
+gboolean study_store_make(const char *store, GError **error);
+
+/* Every intact record of a cell of `s` in the logs of STORE/cells: key ->
+ * row (the newest wins; damaged records get a note in s->notes). NULL +
+ * error when a log cannot be read or is not a regular file within the
+ * budget. */
+GHashTable *study_store_read(study *s, const char *store, GError **error);
+
+/* A new log of this process, STORE/cells/cells-G<next generation>-HOST-
+ * PID.jsonl (opened for appending; its name synced); its path into *path
+ * (caller frees). -1 + error otherwise. */
+int study_store_open_log(const char *store, char **path, GError **error);
+
+/* The line of a finished cell in a log, with its newline (caller frees). */
+char *study_record(const study_cell *c);
 
 G_END_DECLS

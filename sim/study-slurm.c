@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sim/study-private.h"
 #include "util/output.h"
@@ -89,6 +90,20 @@ static char *sq(const char *text)
   return g_shell_quote(text);
 }
 
+/* Does `path` exist with other bytes than `data` (an emitted file is
+ * never replaced; the same study emitted again finds its own)? */
+static gboolean exists_otherwise(const char *path, const char *data, gsize len)
+{
+  GStatBuf st;
+  if (g_lstat(path, &st) != 0)
+    return FALSE;
+  g_autofree char *old = NULL;
+  gsize old_len;
+  return !S_ISREG(st.st_mode) || (gsize)st.st_size != len ||
+         !g_file_get_contents(path, &old, &old_len, NULL) || old_len != len ||
+         memcmp(old, data, len) != 0;
+}
+
 gboolean study_emit_slurm(const study *s, const char *dir, const char *exe, int nslices,
                           int cpus, GError **error)
 {
@@ -109,8 +124,6 @@ gboolean study_emit_slurm(const study *s, const char *dir, const char *exe, int 
       "# every path made absolute, for the tasks of study.sbatch.\n",
       s->path ? s->path : "a built-in study");
   g_autofree char *ini_text = g_strconcat(header, text, NULL);
-  if (!output_write_all(ini, ini_text, strlen(ini_text), NULL, error))
-    return FALSE;
   int n = CLAMP(nslices, 1, MAX(s->ncells, 1));
   g_autofree char *q_exe = sq(exe), *q_ini = sq(ini), *q_dir = sq(adir);
   g_autofree char *log = g_build_filename(adir, "logs", "slice-%a.log", NULL);
@@ -134,7 +147,14 @@ gboolean study_emit_slurm(const study *s, const char *dir, const char *exe, int 
       "  -j \"${SLURM_CPUS_PER_TASK:-%d}\" --quiet\n",
       s->name, s->ncells, n, script, exe, adir, adir, n, cpus, log, q_exe, q_ini, q_dir, n,
       cpus);
-  gboolean ok = output_write_all(script, b->str, b->len, NULL, error);
+  const char *clash = exists_otherwise(ini, ini_text, strlen(ini_text)) ? ini
+                      : exists_otherwise(script, b->str, b->len) ? script : NULL;
+  if (clash)
+    g_set_error(error, STUDY_ERROR, STUDY_ERROR_STORE,
+                "%s: exists and is not this study's, expected a folder without another emitted "
+                "study; remove it (or choose another folder) to emit this one", clash);
+  gboolean ok = !clash && output_write_all(ini, ini_text, strlen(ini_text), NULL, error) &&
+                output_write_all(script, b->str, b->len, NULL, error);
   g_string_free(b, TRUE);
   if (ok && g_chmod(script, 0755) != 0) {
     g_set_error(error, STUDY_ERROR, STUDY_ERROR_STORE, "%s: chmod: %s", script,

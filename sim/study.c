@@ -1,17 +1,18 @@
 /* study.c - the factorial grid of runs, cell keys, running cells on a
- * thread pool, storing and reading back their results (korndoerfer2021
- * Section 7, Table 5). The study file is read in study-file.c, batch
- * scripts are written in study-slurm.c. */
+ * thread pool and handing their results to the store (korndoerfer2021
+ * Section 7, Table 5). The store's logs and lock are study-store.c, the
+ * study file is read in study-file.c, batch scripts are written in
+ * study-slurm.c. */
 #include <errno.h>
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sim/study-private.h"
+#include "util/budget.h"
 #include "util/output.h"
 #include "util/status.h"
+#include "util/utf8.h"
 
 G_DEFINE_QUARK(study-error-quark, study_error)
 
@@ -215,7 +216,7 @@ static void cell_key(const study *s, study_cell *c)
 {
   const study_input *in = &s->inputs[c->input];
   GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
-  update_str(sum, "mapsim", MAPSIM_VERSION " study-cell 1");
+  update_str(sum, "mapsim", MAPSIM_VERSION " study-cell 2");
   for (int i = 0; i < metrics_nfields; i++)
     update_str(sum, "static", metrics_fields[i].name);
   for (int i = 0; i < run_replay_nfields; i++)
@@ -239,8 +240,29 @@ static void cell_key(const study *s, study_cell *c)
   g_checksum_free(sum);
 }
 
+static void escape_name(char **name)
+{
+  char *e = utf8_escape(*name);
+  g_free(*name);
+  *name = e;
+}
+
+/* Labels and the name reach CSV, JSON, HTML and the terminal: file names
+ * that are not UTF-8 are shown escaped. */
+static void escape_names(study *s)
+{
+  escape_name(&s->name);
+  for (int i = 0; i < s->ninputs; i++)
+    escape_name(&s->inputs[i].label);
+  for (int i = 0; i < s->nplatforms; i++)
+    escape_name(&s->platforms[i].label);
+  for (int i = 0; i < s->nstrategies; i++)
+    escape_name(&s->strategies[i].label);
+}
+
 void study_make_cells(study *s)
 {
+  escape_names(s);
   int n = 0;
   for (int i = 0; i < s->ninputs; i++)
     n += s->inputs[i].nkinds * s->nplatforms * s->nstrategies *
@@ -264,6 +286,8 @@ void study_make_cells(study *s)
   }
 }
 
+/* The columns of a cell's row; a stored record is read back only when it
+ * has these (check_row in study-store.c: change both together). */
 result_row *study_cell_row(const study *s, const study_cell *c, const run_result *res,
                     const GError *error)
 {
@@ -303,89 +327,23 @@ result_row *study_cell_row(const study *s, const study_cell *c, const run_result
   return r;
 }
 
-/* ---- the store ---- */
-
-/* The process's umask, read once (umask() can only be read by setting it). */
-static mode_t file_mode(void)
-{
-  static gsize once;
-  static mode_t mode;
-  if (g_once_init_enter(&once)) {
-    mode_t m = umask(022);
-    umask(m);
-    mode = 0666 & ~m;
-    g_once_init_leave(&once, 1);
-  }
-  return mode;
-}
+/* ---- the store (the logs themselves: study-store.c) ---- */
 
 gboolean study_write_file(const char *path, const char *data, gsize len, GError **error)
 {
   return output_write_all(path, data, len, NULL, error);
 }
 
-/* One line of a log: {"key": KEY, "row": [...]}\n. */
-static char *cell_record(const study_cell *c)
+void study_cell_relabel(const study *s, const study_cell *c, result_row *row)
 {
-  JsonObject *o = json_object_new();
-  json_object_set_string_member(o, "key", c->key);
-  json_object_set_member(o, "row", row_to_record(c->row));
-  JsonNode *root = json_node_init_object(json_node_alloc(), o);
-  json_object_unref(o);
-  g_autofree char *text = json_text(root, FALSE);
-  json_node_unref(root);
-  return g_strconcat(text, "\n", NULL);
+  row_set_string(row, "input", s->inputs[c->input].label);
+  row_set_string(row, "platform", s->platforms[c->platform].label);
+  row_set_string(row, "strategy", s->strategies[c->strategy].label);
 }
 
-static void free_row(gpointer r)
-{
-  row_free(r);
-}
-
-/* Every record of every log in STORE/cells: key -> row. The first record
- * of a key wins; a line that does not parse (the end of a log whose
- * writer was killed mid-write) is skipped, and its cell runs again. */
-static GHashTable *read_store(const char *store)
-{
-  GHashTable *rows = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, free_row);
-  g_autofree char *dir = g_build_filename(store, "cells", NULL);
-  GDir *d = g_dir_open(dir, 0, NULL);
-  if (!d)
-    return rows;
-  GPtrArray *logs = g_ptr_array_new_with_free_func(g_free);
-  const char *name;
-  while ((name = g_dir_read_name(d)))
-    if (g_str_has_suffix(name, ".jsonl") && name[0] != '.')
-      g_ptr_array_add(logs, g_strdup(name));
-  g_dir_close(d);
-  g_ptr_array_sort(logs, cmp_str);
-  JsonParser *jp = json_parser_new();
-  for (guint i = 0; i < logs->len; i++) {
-    g_autofree char *path = g_build_filename(dir, g_ptr_array_index(logs, i), NULL);
-    g_autofree char *text = NULL;
-    if (!g_file_get_contents(path, &text, NULL, NULL))
-      continue;
-    for (char *line = text, *nl; (nl = strchr(line, '\n')); line = nl + 1) {
-      *nl = '\0';
-      if (!json_parser_load_from_data(jp, line, -1, NULL))
-        continue;
-      JsonNode *root = json_parser_get_root(jp);
-      JsonObject *o = root && JSON_NODE_HOLDS_OBJECT(root) ? json_node_get_object(root) : NULL;
-      const char *key = o ? json_object_get_string_member_with_default(o, "key", NULL) : NULL;
-      if (!key || g_hash_table_contains(rows, key) || !json_object_has_member(o, "row"))
-        continue;
-      result_row *r = row_from_record(json_object_get_member(o, "row"), NULL);
-      if (r)
-        g_hash_table_insert(rows, g_strdup(key), r);
-    }
-  }
-  g_object_unref(jp);
-  g_ptr_array_free(logs, TRUE);
-  return rows;
-}
-
-/* Gives the stored rows to the cells of `slice` that have none; returns
- * how many cells are still without one. */
+/* Gives the cells of `slice` that have no row yet a copy of the stored
+ * row of their key, with their own labels; returns how many cells are
+ * still without one. */
 static int take_stored(study *s, GHashTable *stored, const study_slice *slice)
 {
   int missing = 0;
@@ -393,13 +351,13 @@ static int take_stored(study *s, GHashTable *stored, const study_slice *slice)
     study_cell *c = &s->cells[i];
     if (!study_in_slice(slice, i) || c->row)
       continue;
-    gpointer key, r;
-    if (!g_hash_table_steal_extended(stored, c->key, &key, &r)) {
+    const result_row *r = g_hash_table_lookup(stored, c->key);
+    if (!r) {
       missing++;
       continue;
     }
-    g_free(key);
-    c->row = r;
+    c->row = row_copy(r);
+    study_cell_relabel(s, c, c->row);
     c->stored = TRUE;
     const char *err = row_get_string(c->row, "error");
     if (err)
@@ -408,37 +366,14 @@ static int take_stored(study *s, GHashTable *stored, const study_slice *slice)
   return missing;
 }
 
-static gboolean make_store(const char *store, GError **error)
+/* An error of the run, not of the cell: it is not stored, so the cell
+ * runs again next time (stopped, a bug, the memory budget of this run, a
+ * program or thread that could not be started). */
+static gboolean run_condition(const GError *e)
 {
-  g_autofree char *cells = g_build_filename(store, "cells", NULL);
-  if (g_mkdir_with_parents(cells, 0755) != 0) {
-    g_set_error(error, STUDY_ERROR, STUDY_ERROR_STORE, "%s: cannot create: %s", cells,
-                g_strerror(errno));
-    return FALSE;
-  }
-  return TRUE;
-}
-
-/* A new log of this process (its own file, so that the tasks of a batch
- * job never append to the same file, even on NFS); its name is synced. */
-static int open_log(const char *store, char **path, GError **error)
-{
-  g_autofree char *dir = g_build_filename(store, "cells", NULL);
-  g_autofree char *name = g_strdup_printf("cells-%s-%d-%" G_GINT64_FORMAT ".jsonl",
-                                          g_get_host_name(), (int)getpid(), g_get_real_time());
-  *path = g_build_filename(dir, name, NULL);
-  int fd = open(*path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, file_mode());
-  if (fd < 0) {
-    g_set_error(error, STUDY_ERROR, STUDY_ERROR_STORE, "%s: cannot create: %s", *path,
-                g_strerror(errno));
-    return -1;
-  }
-  int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-  if (dfd >= 0) {
-    fsync(dfd);
-    close(dfd);
-  }
-  return fd;
+  return e && (e->domain == STATUS_ERROR || e->domain == G_SPAWN_ERROR ||
+               e->domain == G_THREAD_ERROR ||
+               g_error_matches(e, BUDGET_ERROR, BUDGET_ERROR_MEMORY));
 }
 
 static gboolean write_all(int fd, const char *data, gsize len)
@@ -550,7 +485,7 @@ static gpointer log_writer(gpointer data)
         break;
       }
       g_ptr_array_add(batch, item);
-      g_autofree char *rec = cell_record(item);
+      g_autofree char *rec = study_record(item);
       g_string_append(text, rec);
     }
     if (batch->len && !st->store_error &&
@@ -572,7 +507,7 @@ static void worker(gpointer data, gpointer user)
   study_cell *c = data;
   if (!progress_check(s->prog, &c->error) || !run_one_cell(s, c))
     return;
-  if (st->queue)
+  if (st->queue && !run_condition(c->error))
     g_async_queue_push(st->queue, c);
   else
     cell_done(s);
@@ -582,10 +517,12 @@ gboolean study_parse_slice(const char *text, study_slice *out, GError **error)
 {
   g_auto(GStrv) kn = g_strsplit(text, "/", 2);
   guint64 k, n;
-  if (!kn[0] || !kn[1] || !g_ascii_string_to_unsigned(kn[1], 10, 1, 1 << 20, &n, NULL) ||
+  if (!kn[0] || !kn[1] ||
+      !g_ascii_string_to_unsigned(kn[1], 10, 1, STUDY_MAX_SLICES, &n, NULL) ||
       !g_ascii_string_to_unsigned(kn[0], 10, 1, n, &k, NULL)) {
     g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                "--slice %s: expected K/N with 1 <= K <= N, e.g. 2/8", text);
+                "--slice %s: expected K/N with 1 <= K <= N <= %d, e.g. 2/8", text,
+                STUDY_MAX_SLICES);
     return FALSE;
   }
   out->k = (int)k;
@@ -598,27 +535,55 @@ gboolean study_in_slice(const study_slice *slice, int cell)
   return !slice || cell % slice->n == slice->k - 1;
 }
 
+/* Cells of one key (the same content under two labels) run once: the
+ * others get a copy of its row with their own labels. */
+static void copy_to_same_keys(study *s, GHashTable *first_of_key, const study_slice *slice)
+{
+  for (int i = 0; i < s->ncells; i++) {
+    study_cell *c = &s->cells[i];
+    const study_cell *f = g_hash_table_lookup(first_of_key, c->key);
+    if (!study_in_slice(slice, i) || c->row || !f || f == c || !f->row)
+      continue;
+    c->row = row_copy(f->row);
+    study_cell_relabel(s, c, c->row);
+    c->error = f->error ? g_error_copy(f->error) : NULL;
+    c->ran = f->ran;
+  }
+}
+
 gboolean study_run(study *s, const study_slice *slice, int threads, const char *store,
                    gboolean fresh, const progress *prog, GError **error)
 {
-  if (store && !make_store(store, error))
+  if (store && !study_store_make(store, error))
     return FALSE;
-  s->prog = prog;
-  s->done = 0;
   if (store && !fresh) {
-    GHashTable *stored = read_store(store);
+    GHashTable *stored = study_store_read(s, store, error);
+    if (!stored)
+      return FALSE;
     take_stored(s, stored, slice);
     g_hash_table_destroy(stored);
   }
+  s->prog = prog;
+  s->done = 0;
   GPtrArray *todo = g_ptr_array_new();
-  for (int i = 0; i < s->ncells; i++)
-    if (study_in_slice(slice, i) && !s->cells[i].row)
-      g_ptr_array_add(todo, &s->cells[i]);
+  GHashTable *first_of_key = g_hash_table_new(g_str_hash, g_str_equal);
+  for (int i = 0; i < s->ncells; i++) {
+    study_cell *c = &s->cells[i];
+    if (!study_in_slice(slice, i) || c->row)
+      continue;
+    /* compare keeps each cell's full result: every cell runs */
+    if (!s->keep_results) {
+      if (g_hash_table_contains(first_of_key, c->key))
+        continue;
+      g_hash_table_insert(first_of_key, c->key, c);
+    }
+    g_ptr_array_add(todo, c);
+  }
   s->to_run = (int)todo->len;
   run_state st = { .s = s, .log = -1 };
   gboolean ok = TRUE;
   if (todo->len && store) {
-    st.log = open_log(store, &st.log_path, error);
+    st.log = study_store_open_log(store, &st.log_path, error);
     ok = st.log >= 0;
     if (ok) {
       st.queue = g_async_queue_new();
@@ -644,6 +609,8 @@ gboolean study_run(study *s, const study_slice *slice, int threads, const char *
   if (st.log >= 0 && close(st.log) != 0 && !st.store_error)
     g_set_error(&st.store_error, STUDY_ERROR, STUDY_ERROR_STORE, "%s: cannot write: %s",
                 st.log_path, g_strerror(errno));
+  copy_to_same_keys(s, first_of_key, slice);
+  g_hash_table_destroy(first_of_key);
   g_free(st.log_path);
   g_ptr_array_free(todo, TRUE);
   s->prog = NULL;
@@ -657,7 +624,9 @@ gboolean study_run(study *s, const study_slice *slice, int threads, const char *
 
 int study_collect(study *s, const char *store, GError **error)
 {
-  GHashTable *stored = read_store(store);
+  GHashTable *stored = study_store_read(s, store, error);
+  if (!stored)
+    return -1;
   int missing = take_stored(s, stored, NULL);
   g_hash_table_destroy(stored);
   return missing;
@@ -767,6 +736,8 @@ void study_free(study *s)
     g_clear_error(&c->error);
   }
   g_free(s->cells);
+  if (s->notes)
+    g_ptr_array_free(s->notes, TRUE);
   for (int i = 0; i < s->ninputs; i++) {
     study_input *in = &s->inputs[i];
     g_free(in->label);

@@ -28,13 +28,26 @@
  * Resume: a cell's key is a SHA-256 of everything that determines its
  * result (input file contents, platform file contents and the files it
  * names, kind, strategy, model, seed, replay options, mapsim's version and
- * the result's field names). With a store folder, each finished cell is
- * appended at once to a log of this process, STORE/cells/cells-HOST-PID-
- * TIME.jsonl, one JSON line per cell, and synced (cells that finish while
- * the log is being synced share the next sync); cells found in any log
- * there are not run again: an interrupted study continues where it
- * stopped, and an edited study file reruns only the cells whose key
- * changed. A line cut short by a crash is ignored and its cell runs again.
+ * the result's field names); labels are not in it. With a store folder,
+ * each finished cell is appended at once to a log of this process,
+ * STORE/cells/cells-G<generation>-HOST-PID.jsonl (the generation one more
+ * than the newest log's), one line per cell, and synced (cells that finish
+ * while the log is being synced share the next sync). A line is the
+ * compact JSON {"key":KEY,"row":ROW} (ROW: row_to_record) with the member
+ * ,"sum":HEX added before its closing brace, HEX the SHA-256 of the line
+ * without it. Cells found in the logs are not run again: an interrupted
+ * study continues where it stopped, an edited study file reruns only the
+ * cells whose key changed. Reading: logs are regular files of at most a
+ * quarter of the memory budget (anything else stops the study with one
+ * line); later generations and later lines win; a record is used only when
+ * its checksum holds and its row has the columns, kind, model, seed and key
+ * of its cell - otherwise it is damaged, s->notes gets one line per log
+ * and its cell runs again. A last line cut short (a crash mid-write) is
+ * ignored silently. Labels come from the study file, not from the record,
+ * so renaming one relabels stored cells. Cells of one key (two labels on
+ * the same content) run once and share their row. Results that depend on
+ * the run rather than the cell - an interruption, an internal error, the
+ * memory budget - are never stored.
  *
  * Ownership: a study owns its inputs, platforms and cells; free it with
  * study_free(). Threads: study_run() runs cells in parallel; nothing else
@@ -56,6 +69,7 @@ typedef enum {
   STUDY_ERROR_FILE,        /* a bad study file (every problem in the message) */
   STUDY_ERROR_STORE,       /* the output folder: unreadable, unwritable */
   STUDY_ERROR_MISSING,     /* results of some cells are missing (merge) */
+  STUDY_ERROR_BUSY,        /* another process holds the output folder's lock */
 } StudyError;
 
 /* The weights a strategy maps by (korndoerfer2021 Table 5 "mapping
@@ -148,6 +162,7 @@ typedef struct study {
   study_cell *cells;
   gboolean keep_results;     /* keep each cell's run_result (compare) */
   gboolean borrowed_trace;   /* the input's trace belongs to the caller */
+  GPtrArray *notes;          /* warnings about the store (damaged records), one line each */
   /* during study_run */
   const progress *prog;
   gint done, to_run;
@@ -198,6 +213,9 @@ study *study_new_grid(const trace *t, commgraph *g, const char *label,
                       int nstrategies, const struct netmodel_ops *model, guint32 seed,
                       const char *collectives, GError **error);
 
+/* The most slices a study is cut into (2^20: beyond any job array). */
+#define STUDY_MAX_SLICES (1 << 20)
+
 /* One slice of the cells: those with index % n == k - 1 (1 <= k <= n). */
 typedef struct study_slice {
   int k, n;
@@ -209,12 +227,30 @@ gboolean study_parse_slice(const char *text, study_slice *out, GError **error);
 /* Cells of `slice` (NULL: all). */
 gboolean study_in_slice(const study_slice *slice, int cell);
 
+/* The lock of an output folder (a file descriptor holding fcntl locks). */
+typedef struct study_lock study_lock;
+
+/* Locks the output folder `dir` (created when missing) for this process
+ * through the lock file DIR/study.lock: alone, or, for a `slice`, shared
+ * with the other slices but alone for its own K/N. When another process
+ * holds it: STUDY_ERROR_BUSY naming the holder's pid, or with `wait` a
+ * poll every 50 ms until it is free or `prog` says stop (then
+ * "interrupted"). Once locked, the temporaries a killed run left in the
+ * folder and its figures/ (those whose process is gone, util/output.h)
+ * are removed. Other processes see the folder locked until study_unlock()
+ * or this process ends. */
+study_lock *study_lock_dir(const char *dir, const study_slice *slice, gboolean wait,
+                           const progress *prog, GError **error);
+void study_unlock(study_lock *l);
+
 /* Runs the cells of `slice` (NULL: all) on `threads` worker threads,
  * reporting "cells" to `prog` (may be NULL); once prog says stop, cells not
  * started yet fail with "interrupted". With a `store` folder, cells stored
  * there are read instead of run (unless `fresh`), and every finished cell
- * is stored. FALSE only for errors of the whole study (the store cannot be
- * written); a failing cell records its own error. */
+ * is stored; the caller holds the folder's lock (study_lock_dir) when
+ * other processes may use it. FALSE only for errors of the whole study
+ * (the store cannot be read or written); a failing cell records its own
+ * error. */
 gboolean study_run(study *s, const study_slice *slice, int threads, const char *store,
                    gboolean fresh, const progress *prog, GError **error);
 
@@ -228,7 +264,8 @@ run_result *study_cell_rerun(const study *s, const study_cell *c, linkrec *links
                              GError **error);
 
 /* Reads stored results of cells not yet done from `store` (merging the
- * slices of a batch run). Returns how many cells are still missing. */
+ * slices of a batch run). Returns how many cells are still missing, or -1
+ * + error when the store cannot be read. */
 int study_collect(study *s, const char *store, GError **error);
 
 /* results.csv and results.json of the cells of `slice` (NULL: all) into
@@ -268,5 +305,6 @@ gboolean study_write_file(const char *path, const char *data, gsize len, GError 
 void study_free(study *s);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(study, study_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(study_lock, study_unlock)
 
 G_END_DECLS

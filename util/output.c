@@ -396,6 +396,22 @@ static void remove_stale(const char *target)
   g_free(dir);
 }
 
+void output_remove_stale_in(const char *dir)
+{
+  GDir *d = g_dir_open(dir, 0, NULL);
+  const char *name;
+  while (d && (name = g_dir_read_name(d))) {
+    const char *rest = g_strrstr(name, ".tmp-");
+    if (name[0] == '.' && rest && rest > name && creator_gone(rest + strlen(".tmp-"))) {
+      char *stale = g_build_filename(dir, name, NULL);
+      output_remove_tree(stale);
+      g_free(stale);
+    }
+  }
+  if (d)
+    g_dir_close(d);
+}
+
 /* Creates the temporary file (or directory) of o beside its target,
  * registered before it exists so that output_remove_all_now() finds it;
  * the descriptor of a file, 0 for a directory, -1 with errno. */

@@ -116,6 +116,11 @@ void output_abort_all(void);
  * are removed, never followed. Errors are ignored: it is for clean-ups. */
 void output_remove_tree(const char *path);
 
+/* Removes the temporaries in folder `dir` whose creators are provably
+ * gone, whatever output they were for (output_open*() does it for its own
+ * target): for a command that owns a folder, at its start. */
+void output_remove_stale_in(const char *dir);
+
 /* Removes every registered temporary file and directory (with everything
  * below it) using only async-signal-safe calls, from a signal handler or
  * from any thread, while other threads may still be writing: outputs being

@@ -225,9 +225,40 @@ static int finish(const study *s, const char *out, gboolean report, int threads)
 
 typedef struct study_args {
   char *out, *slice, *emit, *merge;
-  gboolean demo, show_demo, fresh, check, no_report;
+  gboolean demo, show_demo, fresh, check, no_report, wait;
   int slices;
 } study_args;
+
+/* The output folder's lock; with --wait, after one line saying whom it
+ * waits for. NULL after printing why not (*status: the exit status). */
+static study_lock *lock_folder(const char *dir, const study_slice *slice, const study_args *a,
+                               const cli_common *c, int *status)
+{
+  GError *e = NULL;
+  study_lock *l = study_lock_dir(dir, slice, FALSE, NULL, &e);
+  if (!l && g_error_matches(e, STUDY_ERROR, STUDY_ERROR_BUSY)) {
+    if (!a->wait) {
+      fprintf(stderr, "mapsim: %s, expected a folder no other study writes to (wait for it "
+              "with --wait, or choose another one with -o)\n", e->message);
+      g_error_free(e);
+      *status = 2;
+      return NULL;
+    }
+    fprintf(stderr, "mapsim: %s; waiting for it (--wait)\n", e->message);
+    g_clear_error(&e);
+    l = study_lock_dir(dir, slice, TRUE, cli_progress(c), &e);
+  }
+  if (!l)
+    *status = cli_fail(e);
+  return l;
+}
+
+/* The store's warnings (damaged records) of the last read. */
+static void print_notes(const study *s)
+{
+  for (guint i = 0; s->notes && i < s->notes->len; i++)
+    fprintf(stderr, "mapsim: warning: %s\n", (const char *)g_ptr_array_index(s->notes, i));
+}
 
 static int run(const cli_common *c, study_args *a, const char *file)
 {
@@ -253,7 +284,11 @@ static int run(const cli_common *c, study_args *a, const char *file)
     print_size(s);
     return 0;
   }
+  int status = 2;
+  g_autoptr(study_lock) lock = NULL;
   if (a->emit) {
+    if (!(lock = lock_folder(a->emit, NULL, a, c, &status)))
+      return status;
     g_autofree char *exe = self_exe();
     if (!study_emit_slurm(s, a->emit, exe, a->slices, c->threads > 0 ? c->threads : 1, &e))
       return cli_fail(e);
@@ -265,7 +300,12 @@ static int run(const cli_common *c, study_args *a, const char *file)
     return 0;
   }
   if (a->merge) {
+    if (!(lock = lock_folder(a->merge, NULL, a, c, &status)))
+      return status;
     int missing = study_collect(s, a->merge, &e);
+    print_notes(s);
+    if (missing < 0)
+      return cli_fail(e);
     if (missing) {
       g_set_error(&e, STUDY_ERROR, STUDY_ERROR_MISSING,
                   "%s: %d of %d cells have no stored result in %s/cells; did every array task "
@@ -294,10 +334,13 @@ static int run(const cli_common *c, study_args *a, const char *file)
       *dot = '\0';
     out = g_strconcat(base, "-study", NULL);
   }
+  if (!(lock = lock_folder(out, sl, a, c, &status)))
+    return status;
   print_size(s);
   const progress *prog = cli_progress(c);
   gboolean ok = study_run(s, sl, threads, out, a->fresh, prog, &e);
   cli_progress_end();
+  print_notes(s);
   if (!ok)
     return cli_fail(e);
   int stored = 0, ran = 0, todo = 0;
@@ -350,6 +393,9 @@ int cmd_study(int argc, char **argv)
     { "merge", 0, 0, G_OPTION_ARG_FILENAME, &a.merge,
       "Join the stored cells of an emitted study in DIR: results and report", "DIR" },
     { "no-report", 0, 0, G_OPTION_ARG_NONE, &a.no_report, "Write no report (index.html)", NULL },
+    { "wait", 0, 0, G_OPTION_ARG_NONE, &a.wait,
+      "When another study uses the output folder, wait for it instead of exiting (status 2)",
+      NULL },
     { NULL },
   };
   int status = 2;
@@ -398,8 +444,8 @@ int cmd_study(int argc, char **argv)
             "mapsim study --help)\n");
     goto out;
   }
-  if (a.slices < 1) {
-    fprintf(stderr, "mapsim study: --slices %d: expected at least 1\n", a.slices);
+  if (a.slices < 1 || a.slices > STUDY_MAX_SLICES) {
+    fprintf(stderr, "mapsim study: --slices %d: expected 1 to %d\n", a.slices, STUDY_MAX_SLICES);
     goto out;
   }
   status = run(&c, &a, argc == 2 ? argv[1] : NULL);

@@ -284,7 +284,6 @@ char *rep_verdict_short(const study *s, GPtrArray *cs, GPtrArray *cols, int inpu
     break;
   case JUDGE_BEST: {
     corr_text(rho, sizeof rho, j.best->rho);
-    g_autofree char *names = name_list(j.same);
     const char *first = g_ptr_array_index(j.same, 0);
     g_autofree char *shown = j.same->len == 1 ? g_strdup(first)
                              : g_strdup_printf("%s (+%u alike)", first, j.same->len - 1);

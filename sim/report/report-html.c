@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sim/report/report-private.h"
+#include "util/utf8.h"
 
 plot_unit rep_unit_of(const field *f)
 {
@@ -43,7 +44,8 @@ gboolean rep_has_column(const study *s, const char *column)
 
 void html_text(GString *h, const char *text)
 {
-  g_autofree char *e = g_markup_escape_text(text, -1);
+  g_autofree char *u = utf8_escape(text);
+  g_autofree char *e = g_markup_escape_text(u, -1);
   g_string_append(h, e);
 }
 
