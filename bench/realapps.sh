@@ -8,6 +8,8 @@
 # Usage (from the repository root):
 #   sh bench/realapps.sh trace [APP...]   the traces alone, into
 #                                         bench/out/realapps/traces/APP
+#   sh bench/realapps.sh simgrid [APP...] the SimGrid column alone, from the
+#                                         traces already there (or in $TRACES)
 #   sh bench/realapps.sh [all] [APP...]   the traces and the whole bench:
 #     - the tracer's overhead: ROUNDS (3) runs without and with
 #       libmapsim-trace, alternately, medians; the application's result
@@ -27,10 +29,11 @@
 #       options.
 #   The table goes to standard output and bench/out/realapps/table.md; each
 #   step's output stays in bench/out/realapps/APP/.
-# Environment: BUILD (default build), ROUNDS (3), APPS_NP (8).
+# Environment: BUILD (default build), ROUNDS (3), APPS_NP (8), TRACES (where
+# `simgrid` reads the traces, default bench/out/realapps/traces).
 set -eu
 cmd=${1:-all}
-case $cmd in trace|all) shift 2>/dev/null || true ;; *) cmd=all ;; esac
+case $cmd in trace|all|simgrid) shift 2>/dev/null || true ;; *) cmd=all ;; esac
 apps=${*:-melt peptide hpcc cavity qe cp2k}
 build=${BUILD:-build}
 rounds=${ROUNDS:-3}
@@ -53,6 +56,7 @@ need() { # program package
   apt-get -o DPkg::Lock::Timeout=900 install -y --no-install-recommends "$2" > /dev/null
 }
 for a in $apps; do
+  [ "$cmd" = simgrid ] && continue
   case $a in
     melt|peptide) need lmp lammps ;;
     hpcc) need hpcc hpcc ;;
@@ -127,6 +131,36 @@ run() {
   echo "$(now) $t0" | awk '{printf "%.2f\n", $1 - $2}'
 }
 
+# simgrid APP TRACE DIR: `mapsim export simgrid --preset simgrid
+# --compute-scale 0` replayed by smpirun.sh against `mapsim simulate` with
+# the same options (flow model): "SimGrid s vs mapsim s (difference)"
+simgrid() {
+  rm -rf "$3/sg"
+  "$mapsim" export simgrid -q -p "$plat" -t "$2" --preset simgrid --compute-scale 0 -o "$3/sg" \
+    > "$3/export.txt" 2>&1
+  sgrc=0
+  sh "$3/sg/smpirun.sh" > "$3/smpirun.log" 2>&1 || sgrc=$?
+  sg=$(sed -n 's/^\[\([0-9.e+-]*\)\] Simulation time.*/\1/p' "$3/smpirun.log" | tail -1)
+  "$mapsim" simulate -q -p "$plat" -t "$2" --preset simgrid --model flow --compute-scale 0 \
+    --json > "$3/sim-simgrid.json"
+  ms=$(grep -o '"makespan_s" : [0-9.e+-]*' "$3/sim-simgrid.json" | head -1 | awk '{print $3}')
+  rm -rf "$3/sg"
+  echo "${sg:-0} $ms $sgrc" | awk '$3 != 0 {print "FAILED (status " $3 ")"; exit}
+    {x = $1 > 0 ? 100 * ($2 - $1) / $1 : 0; printf "%.9g s vs %.9g s (%+.4f%%)", $1, $2, x}'
+}
+
+if [ "$cmd" = simgrid ]; then
+  traces=${TRACES:-$out/traces}
+  echo "| app | SimGrid vs mapsim, \`--preset simgrid --compute-scale 0\` |"
+  echo "|---|---|"
+  for app in $apps; do
+    [ -d "$traces/$app" ] || { echo "realapps: no trace $traces/$app (sh bench/realapps.sh trace $app)" >&2; exit 2; }
+    mkdir -p "$out/$app"
+    echo "| $app | $(simgrid "$app" "$traces/$app" "$out/$app") |"
+  done
+  exit 0
+fi
+
 mkdir -p "$out/traces"
 for app in $apps; do
   w=$out/$app
@@ -198,18 +232,7 @@ for app in $apps; do
       n = 0; for (i = 3; i <= NF; i++) if ($i ~ /^\(/) { n++; c[n] = $i }
       gsub(/[()]/, "", c[2]); gsub(/[()]/, "", c[4])
       printf "%s%s %s (link %s)", k++ ? ", " : "", $2, c[4], c[2] }' "$w/compare.txt")
-  rm -rf "$w/sg"
-  "$mapsim" export simgrid -q -p "$plat" -t "$trace" --preset simgrid --compute-scale 0 -o "$w/sg" \
-    > "$w/export.txt" 2>&1
-  sgrc=0
-  sh "$w/sg/smpirun.sh" > "$w/smpirun.log" 2>&1 || sgrc=$?
-  sg=$(sed -n 's/^\[\([0-9.e+-]*\)\] Simulation time.*/\1/p' "$w/smpirun.log" | tail -1)
-  "$mapsim" simulate -q -p "$plat" -t "$trace" --preset simgrid --model flow --compute-scale 0 \
-    --json > "$w/sim-simgrid.json"
-  ms=$(grep -o '"makespan_s" : [0-9.e+-]*' "$w/sim-simgrid.json" | head -1 | awk '{print $3}')
-  simgrid=$(echo "${sg:-0} $ms $sgrc" | awk '$3 != 0 {print "FAILED (status " $3 ")"; exit}
-    {x = $1 > 0 ? 100 * ($2 - $1) / $1 : 0; printf "%.6g s vs %.6g s (%+.2f%%)", $1, $2, x}')
-  rm -rf "$w/sg"
+  simgrid=$(simgrid "$app" "$trace" "$w")
   info=$("$mapsim" trace info "$trace" | awk '/^p2p/ {print $2 " msgs"} /^collectives/ {print $2 " colls"}' | tr '\n' ' ')
   overhead=$(echo "$plain $traced" | awk '{printf "%.1f s / %.1f s (%+.0f%%)", $1, $2, 100 * ($2 - $1) / $1}')
   echo "| $app | $info| $overhead | $monitor | $models | $ranking | $simgrid |" | tee -a "$out/table.md.new"

@@ -201,7 +201,16 @@ char *platform_simgrid_options(const platform *p, GPtrArray *notes)
   if (platform_has_sleep(p))
     g_ptr_array_add(notes, g_strdup("SimGrid does not switch idle links off: its link_energy "
                                     "plugin counts them idle where mapsim counts them off"));
-  return g_strdup_printf("%s--cfg=network/model:CM02 --cfg=network/latency-factor:1 "
+  /* network/optim:Full: SimGrid 3.32's default, Lazy, re-solves only the
+   * links its selective update marks, and when two flows whose first link
+   * is the same end their latency in one instant it marks only that first
+   * link for the second one (lmm::System::enable_var marks a variable's
+   * first constraint, already marked by the first flow): the flows on the
+   * second flow's other links keep their old rates and such a link carries
+   * more than its bandwidth (SimGrid's own check, --log=ker_lmm.thres:debug,
+   * aborts on it). Full solves every link at every event. */
+  return g_strdup_printf("%s--cfg=network/model:CM02 --cfg=network/optim:Full "
+                         "--cfg=network/latency-factor:1 "
                          "--cfg=network/bandwidth-factor:1 --cfg=network/TCP-gamma:0 "
                          "--cfg=network/crosstraffic:0 --cfg=surf/precision:1e-13 --cfg=maxmin/precision:1e-2 "
                          "--cfg=smpi/send-is-detached-thresh:%" G_GINT64_FORMAT " "

@@ -192,7 +192,9 @@ gboolean platform_simgrid_is_cluster(const platform *p);
 const char *platform_simgrid_cluster(const platform *p);
 
 /* The smpirun options under which SimGrid times messages as mapsim's flow
- * model does on `p`: CM02 max-min sharing, bandwidth and latency factors 1,
+ * model does on `p`: CM02 max-min sharing solved over all links at every
+ * event (network/optim:Full: SimGrid 3.32's lazy default can leave a link
+ * over-allocated, platform-simgrid.c), bandwidth and latency factors 1,
  * no TCP window bound (TCP-gamma 0), no cross traffic, a time precision
  * below a picosecond, sends below eager_threshold + 1 bytes detached, the
  * send and receive overheads as smpi/os, smpi/ois and smpi/or. Space

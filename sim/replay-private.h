@@ -66,8 +66,13 @@ typedef struct coll_inst {
   int *world;                   /* P */
   int *out_off;                 /* P*nrounds+1: msgs of (src member, round) */
   int *out_idx;
+  int *in_off, *in_idx;         /* P+1, nmsgs: msgs to each member */
+  int64_t *t_held;              /* nmsgs: send time of a message held until its receiver
+                                 * joins (coll_holds()), else -1 */
   int *need, *got;              /* P*nrounds: incoming per (member, round) */
-  int *round, *ready, *in_left; /* P */
+  int *round, *ready;           /* P */
+  int *unfinished;              /* P: messages the member still waits for: those to it and
+                                 * its own sends that end with their arrival (coll_keeps()) */
   int64_t *t_join, *t_last, *t_done; /* P, -1 = not yet */
 } coll_inst;
 

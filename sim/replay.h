@@ -51,7 +51,13 @@
  *    members by their order on the communicator); each message goes through
  *    the model as class COLL with no protocol overheads; a member sends its
  *    round-k messages once all messages addressed to it in rounds < k have
- *    arrived, and leaves when all its messages are sent and received. A
+ *    arrived, and leaves when all its messages are sent and received. The
+ *    protocol's start rule still holds: under eager_start match (handshake
+ *    sync for messages above the eager limit) a message leaves no earlier
+ *    than its receiver joins the call, and under handshake sync a member
+ *    leaves only once its messages above the eager limit have arrived
+ *    (SMPI: the exported call posts every irecv when the member joins and
+ *    waits for its isends at its end; detached ones return at once). A
  *    non-blocking collective is replayed at its completion record.
  *    Collectives of kind "other" (not MPI data movement) cost nothing.
  *  - Deadlock: when the event queue runs dry with ranks unfinished, the run
