@@ -133,6 +133,7 @@ typedef struct replay {
   uint32_t ready_head, nready;
   GError *error;                /* first fatal error inside a handler */
   const progress *progress;     /* replay_opts.progress */
+  int64_t limit;                /* replay_opts.limit_ps, INT64_MAX: none */
 } replay;
 
 /* ---- helpers used by every part (inline: hot path) ---- */

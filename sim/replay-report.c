@@ -199,6 +199,8 @@ replay_result *replay_collect(replay *R)
   res->coll_msg_hops = ct->msg_hops;
   res->coll_max_hops = ct->max_hops;
   res->link_busy_ps = g_memdup2(nm->link_busy_ps, n * sizeof(int64_t));
+  for (int l = 0; l < nm->nlinks; l++)
+    res->max_link_busy_ps = MAX(res->max_link_busy_ps, res->link_busy_ps[l]);
   if (nm->ops->stats)
     res->nmodel_stats = nm->ops->stats(nm, res->model_stats, G_N_ELEMENTS(res->model_stats));
   if (nm->ops->link_stat) {

@@ -564,6 +564,22 @@ static void on_resume(void *ctx, engine *e, const engine_event *ev)
   drain_ready(R);
 }
 
+/* Called once the clock passes the limit: a rank still unfinished ends at
+ * this time or later, so the makespan exceeds the limit (an error that
+ * stops the run); if every rank is done, the makespan is already known
+ * and the rest runs without a limit. */
+static gboolean past_limit(replay *R)
+{
+  for (int r = 0; r < R->t->nranks; r++)
+    if (R->ranks[r].state != RS_DONE) {
+      g_set_error(&R->error, REPLAY_ERROR, REPLAY_ERROR_LIMIT,
+                  "the makespan exceeds the limit of %" G_GINT64_FORMAT " ps", R->limit);
+      return TRUE;
+    }
+  R->limit = INT64_MAX;
+  return FALSE;
+}
+
 /* The event loop: engine_run() with the replay's own kinds dispatched
  * directly (no indirect call), the model's kinds through the engine. While
  * an event runs, the state the next one will touch is prefetched: the
@@ -578,6 +594,8 @@ static void run_events(replay *R)
   for (int r = 0; r < R->t->nranks; r++)
     total += (uint64_t)R->ranks[r].total;
   while (!R->error && !e->overflow && engine_pop(e, &ev)) {
+    if (G_UNLIKELY(ev.time > R->limit) && past_limit(R))
+      break;
     if (G_UNLIKELY((e->handled & 0xffff) == 0) && R->progress) {
       uint64_t done = 0;
       for (int r = 0; r < R->t->nranks; r++)
@@ -781,6 +799,7 @@ static replay *replay_new(const trace_source *src, const platform *p, const mapp
   R->node = m->node;
   R->scale = o->compute_scale;
   R->progress = o->progress;
+  R->limit = o->limit_ps > 0 ? o->limit_ps : INT64_MAX;
   R->o_send = engine_ps(p->model.send_overhead);
   R->o_recv = engine_ps(p->model.recv_overhead);
   R->eager = p->model.eager_threshold;

@@ -100,6 +100,7 @@ GQuark replay_error_quark(void);
 typedef enum {
   REPLAY_ERROR_INPUT,       /* mapping/trace/platform that do not fit */
   REPLAY_ERROR_OVERFLOW,    /* simulated time or a counter beyond int64 */
+  REPLAY_ERROR_LIMIT,       /* the makespan passed replay_opts.limit_ps */
 } ReplayError;
 
 typedef struct replay_opts {
@@ -109,6 +110,8 @@ typedef struct replay_opts {
   int64_t window;            /* streamed sources: records per refill (0: automatic) */
   const progress *progress;  /* trace records replayed; stop = "interrupted"; may be NULL */
   linkrec *links;            /* records when links carry bytes (timelines), or NULL */
+  int64_t limit_ps;          /* > 0: stop (REPLAY_ERROR_LIMIT) as soon as the makespan is known
+                              * to exceed it - a rank unfinished past it - (0: no limit) */
 } replay_opts;
 
 /* Defaults: compute_scale 1, collectives auto, no output trace. */
@@ -126,6 +129,7 @@ typedef struct replay_rank_stats {
 typedef struct replay_result {
   int nranks;
   int64_t makespan_ps;           /* max finish over ranks */
+  int64_t max_link_busy_ps;      /* the busiest link's link_busy_ps */
   int64_t events;                /* trace records replayed */
   uint64_t engine_events;        /* events dispatched by the engine */
   int64_t p2p_messages, p2p_bytes;
@@ -170,8 +174,9 @@ typedef struct replay_result {
  * m->ntasks must be >= t->nranks) through `model`. NULL + error on inputs
  * that do not fit, a bad collectives spec, a simulated time or counter
  * beyond int64 (REPLAY_ERROR_OVERFLOW: "simulated time exceeds 106 days at
- * ps resolution") or an interruption; a deadlock is NOT an error: the
- * result has stuck > 0. */
+ * ps resolution"), a makespan past o->limit_ps (REPLAY_ERROR_LIMIT: an
+ * optimizer learns early that a candidate is worse than its best) or an
+ * interruption; a deadlock is NOT an error: the result has stuck > 0. */
 replay_result *replay_run(const trace *t, const platform *p, const mapping *m,
                           const struct netmodel_ops *model, const replay_opts *o,
                           GError **error);
