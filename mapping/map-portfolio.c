@@ -17,7 +17,10 @@
  * of the candidates) + alpha x max_link_bytes / (the least of those);
  * energy (traffic_energy_j: hop-bytes weighted by the joules a byte costs
  * on each link type above idle, routing/energy.h; the static view knows no
- * time, so idle power cannot enter). Ties
+ * time, so idle power cannot enter); or a simulated one - makespan, or a
+ * field of simulate's output - that the context's evaluation hook scores
+ * by replaying each candidate (in its worker: the replays run in parallel
+ * too; ties go to hop_bytes). Ties
  * go to the other metric, then to the earlier candidate. A candidate that
  * fails (a grid heuristic on a graph without grid, say) is reported and
  * skipped; the portfolio fails only if all do.
@@ -28,6 +31,7 @@
  * The portfolio fills node slots itself (each candidate groups the tasks
  * of a node as strategy_run does), so refiners may follow it.
  */
+#include <math.h>
 #include <string.h>
 
 #include "mapping/metrics.h"
@@ -41,6 +45,8 @@ typedef struct cand {
   GError *error;
   int64_t hop_bytes, max_link;
   double energy;        /* traffic_energy_j */
+  double sim;           /* a simulated objective's value */
+  const char *sim_name; /* its name, from the hook */
   double secs;
   GString *report;
 } cand;
@@ -50,6 +56,7 @@ typedef struct job {
   progress stop_only;   /* the candidates stop with the portfolio, but draw nothing */
   int done;             /* candidates finished (atomic) */
   int total;
+  const char *sim_obj;  /* a simulated objective, or NULL */
 } job;
 
 static void run_candidate(gpointer data, gpointer user)
@@ -60,8 +67,8 @@ static void run_candidate(gpointer data, gpointer user)
   gint64 t0 = g_get_monotonic_time();
   strategy_pipeline *pl = strategy_parse(c->spec, &c->error);
   if (pl)
-    c->m = strategy_run_report(pl, ctx->g, ctx->p, ctx->seed, ctx->coords, ctx->coord_dims,
-                               c->report, &j->stop_only, &c->error);
+    c->m = strategy_run_eval(pl, ctx->g, ctx->p, ctx->seed, ctx->coords, ctx->coord_dims,
+                             c->report, &j->stop_only, ctx->eval, NULL, &c->error);
   c->secs = (double)(g_get_monotonic_time() - t0) / 1e6;
   if (c->m) {
     metrics *x = metrics_compute(ctx->g, ctx->p, c->m);
@@ -69,6 +76,15 @@ static void run_candidate(gpointer data, gpointer user)
     c->max_link = x->max_link_bytes;
     c->energy = x->traffic_energy_j;
     metrics_free(x);
+  }
+  if (c->m && j->sim_obj) {
+    strategy_score sc = { 0 };
+    if (ctx->eval->score(ctx->eval->user, j->sim_obj, c->m, INFINITY, &sc, &c->error)) {
+      c->sim = sc.value;
+      c->sim_name = sc.objective;
+    } else {
+      g_clear_pointer(&c->m, mapping_free);
+    }
   }
   strategy_pipeline_free(pl);
   int done = g_atomic_int_add(&j->done, 1) + 1;
@@ -88,6 +104,11 @@ static gboolean better(const cand *a, const cand *b, const char *obj, double alp
     return TRUE;
   if (strcmp(obj, "energy") == 0 && a->energy != b->energy)
     return a->energy < b->energy;
+  if (!strategy_objective_is_static(obj)) {
+    if (a->sim != b->sim)
+      return a->sim < b->sim;
+    return a->hop_bytes < b->hop_bytes;
+  }
   if (strcmp(obj, "max_link") == 0) {
     if (a->max_link != b->max_link)
       return a->max_link < b->max_link;
@@ -120,6 +141,14 @@ static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args
                 ctx->p->name);
     return FALSE;
   }
+  gboolean simulated = !strategy_objective_is_static(obj);
+  if (simulated && !ctx->eval) {
+    g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
+                "portfolio:obj=%s: a simulated objective needs a trace and a network model to "
+                "replay (simulate, compare, study, or map with --trace and --model), expected "
+                "them or obj=hop_bytes|max_link|weighted|energy", obj);
+    return FALSE;
+  }
   char **specs = strategy_pipeline_list(list, error);
   if (!specs)
     return FALSE;
@@ -130,7 +159,8 @@ static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args
     c[i].spec = g_strstrip(specs[i]);
     c[i].report = g_string_new(NULL);
   }
-  job j = { ctx, { NULL, NULL, ctx->prog ? ctx->prog->stop : NULL }, 0, n };
+  job j = { ctx, { NULL, NULL, ctx->prog ? ctx->prog->stop : NULL }, 0, n,
+            simulated ? obj : NULL };
   if (threads <= 0)
     threads = (int)g_get_num_processors();
   if (threads <= 1 || n <= 1) {
@@ -158,14 +188,27 @@ static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args
     g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_FAILED,
                 "portfolio: every one of the %d pipelines failed; the first: %s", n,
                 n && c[0].error ? c[0].error->message : "(empty list)");
+  const char *chosen = !win                          ? NULL
+                       : simulated                   ? win->sim_name
+                       : strcmp(obj, "energy") == 0   ? "traffic_energy_j"
+                       : strcmp(obj, "max_link") == 0 ? "max_link_bytes"
+                       : strcmp(obj, "weighted") == 0 ? "weighted"
+                                                      : "hop_bytes";
+  if (ctx->chosen_by && win)
+    *ctx->chosen_by = chosen;
   if (ctx->report) {
     if (win)
-      g_string_append_printf(ctx->report, "portfolio (%s): kept %s\n", obj, win->spec);
+      g_string_append_printf(ctx->report, "portfolio (%s): kept %s\n", simulated ? chosen : obj,
+                             win->spec);
     for (int i = 0; i < n; i++) {
       if (c[i].m && strcmp(obj, "energy") == 0)
         g_string_append_printf(ctx->report, "  %s %s: traffic_energy_j %.9g, hop_bytes %"
                                G_GINT64_FORMAT ", %.3f s\n", &c[i] == win ? "*" : " ", c[i].spec,
                                c[i].energy, c[i].hop_bytes, c[i].secs);
+      else if (c[i].m && simulated)
+        g_string_append_printf(ctx->report, "  %s %s: %s %.9g, hop_bytes %" G_GINT64_FORMAT
+                               ", %.3f s\n", &c[i] == win ? "*" : " ", c[i].spec, c[i].sim_name,
+                               c[i].sim, c[i].hop_bytes, c[i].secs);
       else if (c[i].m)
         g_string_append_printf(ctx->report,
                                "  %s %s: hop_bytes %" G_GINT64_FORMAT
@@ -192,8 +235,9 @@ static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args
 static const strategy_param portfolio_params[] = {
   { "try", SPARAM_PIPELINES, "default", NULL,
     "pipelines to run, [a+b|c+d] (default: identity, scotch, greedy+wh, morton, hilbert, mht, bipartition, geometric, each +kl)" },
-  { "obj", SPARAM_CHOICE, "hop_bytes", "hop_bytes|max_link|weighted|energy",
-    "what the kept mapping minimizes (energy: the traffic's, traffic_energy_j)" },
+  { "obj", SPARAM_OBJECTIVE, "hop_bytes", "hop_bytes|max_link|weighted|energy",
+    "what the kept mapping minimizes (energy: the traffic's, traffic_energy_j); or by replays: "
+    "makespan, or a field of simulate's output" },
   { "alpha", SPARAM_DOUBLE, "1", "0..", "weighted: weight of max_link against hop_bytes (each relative to the best)" },
   { "threads", SPARAM_INT, "0", "0..1024", "candidates run at once (0: one per processor)" },
   { NULL },
@@ -202,8 +246,8 @@ static const strategy_param portfolio_params[] = {
 const strategy strategy_portfolio = {
   .name = "portfolio",
   .kind = STRATEGY_CONSTRUCT,
-  .summary = "runs several pipelines in parallel and keeps the best by hop_bytes, max_link, both "
-             "or the traffic's energy",
+  .summary = "runs several pipelines in parallel and keeps the best by hop_bytes, max_link, both, "
+             "the traffic's energy or the simulated time",
   .paper = "bhatele2010 Chapter 8 (Fig. 8.1) and Section 10.5: try the suite, keep the best",
   .params = portfolio_params,
   .places_slots = TRUE,

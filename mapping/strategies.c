@@ -36,6 +36,7 @@ extern const strategy strategy_bft;
 extern const strategy strategy_mht;
 extern const strategy strategy_coce_mht;
 extern const strategy strategy_tabu;
+extern const strategy strategy_replay;
 extern const strategy strategy_portfolio;
 
 const strategy *const strategy_registry[] = {
@@ -74,6 +75,7 @@ const strategy *const strategy_registry[] = {
   &strategy_mht,
   &strategy_coce_mht,
   &strategy_tabu,
+  &strategy_replay,
   &strategy_portfolio,
   NULL,
 };

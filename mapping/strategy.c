@@ -94,7 +94,11 @@ static gboolean check_value(const strategy *s, const strategy_param *d, const ch
       g_prefix_error(error, "%s:%s: ", s->name, d->name);
     return ok;
   }
-  if (d->type == SPARAM_CHOICE) {
+  if (d->type == SPARAM_OBJECTIVE) {
+    ok = *value != '\0';
+    for (const char *c = value; ok && *c; c++)
+      ok = g_ascii_isalnum(*c) || *c == '_';
+  } else if (d->type == SPARAM_CHOICE) {
     char **words = g_strsplit(d->choices, "|", -1);
     ok = g_strv_contains((const char *const *)words, value);
     g_strfreev(words);
@@ -124,10 +128,16 @@ static gboolean check_value(const strategy *s, const strategy_param *d, const ch
   if (!ok)
     g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
                 "--strategy: %s:%s=%s: expected %s%s%s", s->name, d->name, value,
-                d->type == SPARAM_CHOICE ? "one of " : d->type == SPARAM_INT ? "an integer"
-                                                                            : "a number",
-                d->type == SPARAM_CHOICE ? "" : d->choices ? " in " : "",
-                d->choices ? d->choices : "");
+                d->type == SPARAM_OBJECTIVE ? "a static objective or a simulated field: "
+                : d->type == SPARAM_CHOICE  ? "one of "
+                : d->type == SPARAM_INT     ? "an integer"
+                                            : "a number",
+                d->type == SPARAM_CHOICE || d->type == SPARAM_OBJECTIVE ? ""
+                : d->choices                                          ? " in "
+                                                                      : "",
+                d->type == SPARAM_OBJECTIVE && !d->choices ? "makespan, max_link_busy_s ..."
+                : d->choices                               ? d->choices
+                                                           : "");
   return ok;
 }
 
@@ -379,6 +389,46 @@ static void fill_compact(const platform *p, int cap, int k, mapping *m)
   g_free(load);
 }
 
+gboolean strategy_objective_is_static(const char *name)
+{
+  return strcmp(name, "hop_bytes") == 0 || strcmp(name, "max_link") == 0 ||
+         strcmp(name, "weighted") == 0 || strcmp(name, "energy") == 0;
+}
+
+/* The hook seen through groups of tasks: a mapping of the groups (one per
+ * node) is scored as the mapping of their tasks. */
+typedef struct group_eval {
+  strategy_eval hook;
+  const strategy_eval *inner;
+  const int *part;  /* task -> group */
+  int ntasks;
+} group_eval;
+
+static gboolean group_score(void *user, const char *objective, const mapping *qm, double limit,
+                            strategy_score *out, GError **error)
+{
+  const group_eval *ge = user;
+  mapping *m = mapping_new(ge->ntasks);
+  double *heat = out->task_heat ? g_new0(double, ge->ntasks) : NULL;
+  for (int i = 0; i < ge->ntasks; i++)
+    m->node[i] = qm->node[ge->part[i]];
+  strategy_score inner = { .link_heat = out->link_heat, .task_heat = heat };
+  gboolean ok = ge->inner->score(ge->inner->user, objective, m, limit, &inner, error);
+  if (ok) {
+    out->objective = inner.objective;
+    out->value = inner.value;
+    out->over = inner.over;
+    if (heat) {
+      memset(out->task_heat, 0, sizeof(double) * (size_t)qm->ntasks);
+      for (int i = 0; i < ge->ntasks; i++)
+        out->task_heat[ge->part[i]] += heat[i];
+    }
+  }
+  g_free(heat);
+  mapping_free(m);
+  return ok;
+}
+
 mapping *strategy_run(const strategy_pipeline *pl, const commgraph *g, const platform *p,
                       guint32 seed, const double *coords, int coord_dims, GError **error)
 {
@@ -389,6 +439,17 @@ mapping *strategy_run_report(const strategy_pipeline *pl, const commgraph *g, co
                              guint32 seed, const double *coords, int coord_dims, GString *report,
                              const progress *prog, GError **error)
 {
+  return strategy_run_eval(pl, g, p, seed, coords, coord_dims, report, prog, NULL, NULL, error);
+}
+
+mapping *strategy_run_eval(const strategy_pipeline *pl, const commgraph *g, const platform *p,
+                           guint32 seed, const double *coords, int coord_dims, GString *report,
+                           const progress *prog, const strategy_eval *eval,
+                           const char **chosen_by, GError **error)
+{
+  const char *chosen = NULL;
+  if (chosen_by)
+    *chosen_by = NULL;
   if (!platform_check_capacity(p, g->n, error))
     return NULL;
   /* the fill rule: every used node holds at most `cap` ranks, k nodes used */
@@ -397,12 +458,18 @@ mapping *strategy_run_report(const strategy_pipeline *pl, const commgraph *g, co
   platform view = *p, one = *p;
   view.cores_per_node = cap;
   one.cores_per_node = 1;
-  strategy_ctx ctx = { g, &view, seed, coords, coord_dims, report, prog };
+  strategy_ctx ctx = { g, &view, seed, coords, coord_dims, report, prog, eval, &chosen };
   mapping *m = mapping_new(g->n);
   if (cap == 1 || pipeline_places_slots(pl)) {
-    if (!run_steps(pl, 0, &ctx, m, error))
-      goto fail;
-    fill_compact(&view, cap, k, m);
+    /* each step hands on a mapping that keeps the fill rule, so a
+     * refiner's measure of it (replay) is the measure of the result */
+    for (int i = 0; i < pl->nsteps; i++) {
+      if (!run_steps(&(strategy_pipeline){ i + 1, pl->steps }, i, &ctx, m, error))
+        goto fail;
+      fill_compact(&view, cap, k, m);
+    }
+    if (chosen_by)
+      *chosen_by = chosen;
     return m;
   }
   /* several ranks per node: group the ranks into k nodes, place and refine
@@ -441,6 +508,9 @@ mapping *strategy_run_report(const strategy_pipeline *pl, const commgraph *g, co
     ctx.g = q;
     ctx.p = &one;
     ctx.coords = NULL; /* task coordinates do not survive the quotient */
+    group_eval ge = { { group_score, NULL }, eval, part, g->n };
+    ge.hook.user = &ge;
+    ctx.eval = eval ? &ge.hook : NULL;
     mapping *qm = mapping_new(q->n);
     for (int j = 0; from == 1 && j < q->n; j++)
       qm->node[j] = group_node[j]; /* group j stays where the first step put it */
@@ -452,6 +522,8 @@ mapping *strategy_run_report(const strategy_pipeline *pl, const commgraph *g, co
   }
   g_free(part);
   g_free(group_node);
+  if (ok && chosen_by)
+    *chosen_by = chosen;
   if (ok)
     return m;
 fail:

@@ -17,6 +17,11 @@
  * runs the (remaining) pipeline on the quotient graph with one task per
  * node, and expands the result.
  *
+ * Objectives by simulation: the context may carry an evaluation hook
+ * (strategy_eval) that scores a mapping by replaying the trace; mapping/
+ * never simulates, sim/optimize.h supplies the hook. Steps that choose by
+ * it (portfolio:obj=makespan, replay) fail with a clear error without one.
+ *
  * Adding a strategy: one file defining `const strategy strategy_NAME` and
  * one row in mapping/strategies.c. Its parameters are a table of
  * strategy_param with defaults as text; help is printed from the tables.
@@ -49,6 +54,8 @@ typedef enum {
   SPARAM_DOUBLE,
   SPARAM_CHOICE, /* one word of `choices`, "a|b|c" */
   SPARAM_PIPELINES, /* a list of pipelines, "[identity+tabu|scotch+kl]" */
+  SPARAM_OBJECTIVE, /* a word of `choices` (static objectives) or an objective the evaluation
+                     * hook scores (makespan, a simulated field), checked when it runs */
 } sparam_type;
 
 typedef struct strategy_param {
@@ -70,6 +77,38 @@ int strategy_arg_int(const strategy_args *a, const char *name);
 double strategy_arg_double(const strategy_args *a, const char *name);
 const char *strategy_arg_str(const strategy_args *a, const char *name);
 
+/* What an evaluation hook learns about one mapping (strategy_eval). */
+typedef struct strategy_score {
+  const char *objective; /* the objective's own name (static: "makespan_s" for "makespan") */
+  double value;       /* the objective; lower is better */
+  gboolean over;      /* stopped early: value > the limit asked for (value = limit) */
+  /* Where it hurts, filled when the caller gives the arrays (else NULL):
+   * per link how long it was busy (ps), per task a weight of how much
+   * moving it may help (larger: more). */
+  int64_t *link_heat;  /* p->topo->nlinks */
+  double *task_heat;   /* the mapping's ntasks */
+} strategy_score;
+
+/* An objective mapping/ cannot compute itself - the simulated time of a
+ * replay, which sim/ supplies (sim/optimize.h): the dependency points
+ * down, mapping/ only calls the hook. `objective` names what to measure
+ * (simulated field names such as "makespan_s"; "makespan" is short for
+ * it); the hook refuses names it does not know. With a finite limit the
+ * caller keeps the mapping only if value <= limit, so the hook may stop
+ * early once the value is known to exceed it (out->over; INFINITY: no
+ * limit). Called from several
+ * threads at once; deterministic: the same mapping gives the same score.
+ * FALSE + error when the mapping cannot be scored (or on an interrupt). */
+typedef struct strategy_eval {
+  gboolean (*score)(void *user, const char *objective, const mapping *m, double limit,
+                    strategy_score *out, GError **error);
+  void *user;
+} strategy_eval;
+
+/* Is `name` an objective of the hook (not a static one)? The static ones
+ * are the strategies' own (hop_bytes, max_link, weighted). */
+gboolean strategy_objective_is_static(const char *name);
+
 /* What every step sees. The graph has one task per slot to fill: when
  * tasks share nodes it is the quotient graph (see above). */
 typedef struct strategy_ctx {
@@ -80,6 +119,13 @@ typedef struct strategy_ctx {
   int coord_dims;
   GString *report;       /* lines for the user (e.g. which pipeline won), or NULL */
   const progress *prog;  /* long steps report and stop early (best so far) through it, or NULL */
+  /* Scores mappings by simulation, or NULL (static objectives only). With
+   * tasks grouped per node it scores the ctx's mapping of groups as the
+   * ranks' mapping (and sums the task heat per group). */
+  const strategy_eval *eval;
+  /* Steps that choose among mappings by an objective write its name here
+   * (a static string: "makespan_s", "hop_bytes"); NULL: nobody asks. */
+  const char **chosen_by;
 } strategy_ctx;
 
 typedef enum {
@@ -138,6 +184,15 @@ mapping *strategy_run(const strategy_pipeline *pl, const commgraph *g, const pla
 mapping *strategy_run_report(const strategy_pipeline *pl, const commgraph *g, const platform *p,
                              guint32 seed, const double *coords, int coord_dims, GString *report,
                              const progress *prog, GError **error);
+
+/* The same with an evaluation hook for the steps that score mappings by
+ * simulation (eval may be NULL); *chosen_by (when given) gets the
+ * objective of the last step that chose among mappings by one, or NULL
+ * when none did. */
+mapping *strategy_run_eval(const strategy_pipeline *pl, const commgraph *g, const platform *p,
+                           guint32 seed, const double *coords, int coord_dims, GString *report,
+                           const progress *prog, const strategy_eval *eval,
+                           const char **chosen_by, GError **error);
 
 /* Partition hook for several ranks per node: fills part[ntasks] with part
  * indices 0..nparts-1, each part holding at most `cap` tasks (needs

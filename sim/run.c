@@ -8,6 +8,7 @@
 #include "util/checked.h"
 
 #include "mapping/strategy.h"
+#include "sim/optimize.h"
 
 #define F(key, member, type, unit, desc) { key, type, unit, offsetof(replay_result, member), desc, 0 }
 const field run_replay_fields[] = {
@@ -39,6 +40,8 @@ const field run_replay_fields[] = {
     "what switched-off links draw: power-off x time off"),
   F("link_wakeups", link_wakeups, FIELD_INT64, FIELD_COUNT,
     "times a switched-off link was woken by a message"),
+  F("max_link_busy_s", max_link_busy_ps, FIELD_PS, FIELD_SECONDS,
+    "the busiest link's busy time (all traffic)"),
 };
 #undef F
 const int run_replay_nfields = G_N_ELEMENTS(run_replay_fields);
@@ -182,9 +185,11 @@ gboolean run_spec_check(const run_spec *s, GError **error)
   return TRUE;
 }
 
-static mapping *make_mapping(const run_inputs *in, const run_spec *s, double *seconds,
-                             char **report, GError **error)
+static mapping *make_mapping(const run_inputs *in, const run_spec *s, run_result *res,
+                             GError **error)
 {
+  double *seconds = &res->map_seconds;
+  char **report = &res->map_report;
   *seconds = 0;
   if (!run_spec_check(s, error))
     return NULL;
@@ -198,9 +203,16 @@ static mapping *make_mapping(const run_inputs *in, const run_spec *s, double *se
   gint64 t0 = g_get_monotonic_time();
   const commgraph *g = in->map_g ? in->map_g : in->g;
   GString *r = g_string_new(NULL);
-  mapping *m = strategy_run_report(pl, g, in->p, s->seed, in->coords, in->coord_dims, r,
-                                   s->map_progress, error);
+  optimize_eval *ev = NULL;
+  if ((in->t || in->src) && s->model)
+    ev = optimize_eval_new(in->t, in->src, in->p, s->model, &s->opts,
+                           s->map_progress ? s->map_progress : s->opts.progress);
+  mapping *m = strategy_run_eval(pl, g, in->p, s->seed, in->coords, in->coord_dims, r,
+                                 s->map_progress, ev ? optimize_eval_hook(ev) : NULL,
+                                 &res->objective, error);
   *seconds = (double)(g_get_monotonic_time() - t0) * 1e-6;
+  res->map_replays = optimize_eval_replays(ev, NULL);
+  optimize_eval_free(ev);
   *report = r->len ? g_string_free(r, FALSE) : (g_string_free(r, TRUE), NULL);
   return m;
 }
@@ -213,7 +225,7 @@ run_result *run_cell(const run_inputs *in, const run_spec *s, GError **error)
     return NULL;
   run_result *res = g_new0(run_result, 1);
   res->mismatch = -1;
-  if (!(res->m = make_mapping(in, s, &res->map_seconds, &res->map_report, error)))
+  if (!(res->m = make_mapping(in, s, res, error)))
     goto fail;
   res->pre = metrics_compute(in->g, in->p, res->m);
   if (!metrics_check(res->pre, error))
@@ -235,6 +247,16 @@ run_result *run_cell(const run_inputs *in, const run_spec *s, GError **error)
 fail:
   run_result_free(res);
   return NULL;
+}
+
+char *run_objective_text(const run_result *res)
+{
+  if (!res->objective)
+    return NULL;
+  if (!res->map_replays)
+    return g_strdup_printf("mapping chosen by %s", res->objective);
+  return g_strdup_printf("mapping chosen by %s, %" G_GINT64_FORMAT " replays in %.3f s",
+                         res->objective, res->map_replays, res->map_seconds);
 }
 
 void run_result_free(run_result *res)

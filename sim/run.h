@@ -13,6 +13,9 @@
  *      point-to-point messages and, unless --collectives none, the
  *      messages of the collective algorithms as the replay schedules them
  *      (the static graph expands them with the same coll_choice).
+ * With a trace and a model, the strategy may optimize the simulated time:
+ * its context carries the replay as an evaluation hook (sim/optimize.h)
+ * on the run's trace, model and replay options.
  * The capacity check happens once, before the mapping is made; the mapping
  * is validated where it is made (mapping_load, strategy_run,
  * mapping_identity).
@@ -82,6 +85,9 @@ typedef struct run_result {
   mapping *m;
   double map_seconds;        /* the strategy's run time (0 for files, identity) */
   char *map_report;          /* what the strategy reported (e.g. portfolio's choice), or NULL */
+  const char *objective;     /* what chose the mapping among candidates (a static string:
+                              * "makespan_s", "hop_bytes"), or NULL: no step chose by one */
+  int64_t map_replays;       /* replays the strategy made (sim/optimize.h) */
   metrics *pre;
   replay_result *r;          /* NULL without replay */
   double replay_seconds;     /* wall time of the replay */
@@ -121,6 +127,11 @@ metrics *run_post_metrics(const replay_result *r, const metrics *pre, const plat
 /* The check: -1 when pre and post agree, else the first link whose p2p
  * bytes differ, or nlinks when only hop_bytes differs. */
 int run_first_mismatch(const metrics *pre, const metrics *post);
+
+/* "mapping chosen by makespan_s, 200 replays in 0.151 s": which objective
+ * chose the mapping and what it cost, or NULL when no step chose by one
+ * (caller frees). */
+char *run_objective_text(const run_result *res);
 
 /* One line saying what differs, for a failed check (caller frees). */
 char *run_mismatch_text(const run_result *res, const platform *p);

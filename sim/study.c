@@ -320,6 +320,8 @@ result_row *study_cell_row(const study *s, const study_cell *c, const run_result
       row_group(r, NULL);
       row_add_bool(r, "pre_post_match", res->mismatch < 0);
     }
+    row_add_string(r, "objective", res->objective);
+    row_add_int(r, "map_replays", res->map_replays);
   }
   /* what the static metrics and the check count */
   row_add_string(r, "traffic", in->t ? run_traffic_name(in->g_collectives) : "matrix");

@@ -18,7 +18,9 @@
  * no model: their cells run once per seed. Each cell's result is a row
  * (sim/row.h) with the same names as `metrics --json` / `simulate --json`:
  * input, kind, platform, strategy, model, seed, error, map_s, pre.*, the
- * simulated fields, the model's statistics, post.*, pre_post_match, key.
+ * simulated fields, the model's statistics, post.*, pre_post_match,
+ * objective (what chose the mapping among candidates, null when no step
+ * chose by one), map_replays (the strategy's replays), traffic, key.
  *
  * Determinism: a cell's result depends on its own inputs only (strategies
  * and Scotch are seeded per run), cells write only their own slot, so the

@@ -7,6 +7,7 @@
 
 #include "mapping/metrics.h"
 #include "mapping/strategy.h"
+#include "evalhook.h"
 #include "stencil.h"
 #include "testutil.h"
 
@@ -62,7 +63,9 @@ Test(fill, same_nodes_used_for_every_strategy)
         continue;
       strategy_pipeline *pl = strategy_parse(name, &e);
       cr_assert_not_null(pl, "%s", name);
-      mapping *m = strategy_run(pl, g, p, 7, NULL, 0, &e);
+      eh_hook h; /* the strategies that optimize by simulation score hop-bytes here */
+      eh_init(&h, g, p);
+      mapping *m = strategy_run_eval(pl, g, p, 7, NULL, 0, NULL, NULL, &h.hook, NULL, &e);
       if (!m) {
         /* curves refuse shapes they are not defined for; nothing else may fail */
         cr_assert(g_error_matches(e, STRATEGY_ERROR, STRATEGY_ERROR_INPUT), "case %zu %s: %s", c,

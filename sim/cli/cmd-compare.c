@@ -178,7 +178,9 @@ static void print_table(const study *s, int base)
       const study_cell *c = study_cell_at(s, g->input, g->kind, g->platform, g->e[k].strategy,
                                           g->model, 0);
       char **row = g_new0(char *, ncols + 1);
-      row[1] = g_strdup(s->strategies[c->strategy].label);
+      const char *chosen = c->row ? row_get_string(c->row, "objective") : NULL;
+      row[1] = chosen ? g_strdup_printf("%s (by %s)", s->strategies[c->strategy].label, chosen)
+                      : g_strdup(s->strategies[c->strategy].label);
       if (c->error) {
         row[0] = g_strdup("-");
         row[2] = g_strdup("failed (the error is on stderr)");

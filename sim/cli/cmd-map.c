@@ -31,9 +31,12 @@ static double change_pct(const metrics *before, const metrics *after, const char
   return NAN;
 }
 
-static void print_json(const metrics *before, const metrics *after, const char *spec,
-                       double seconds, const char *out, const char *report)
+static void print_json(const run_result *base, const run_result *res, const char *spec,
+                       const char *out)
 {
+  const metrics *before = base->pre, *after = res->pre;
+  double seconds = res->map_seconds;
+  const char *report = res->map_report;
   JsonBuilder *b = json_builder_new();
   json_builder_begin_object(b);
   json_builder_set_member_name(b, "strategy");
@@ -44,6 +47,20 @@ static void print_json(const metrics *before, const metrics *after, const char *
   out ? json_builder_add_string_value(b, out) : json_builder_add_null_value(b);
   json_builder_set_member_name(b, "strategy_report");
   report ? json_builder_add_string_value(b, report) : json_builder_add_null_value(b);
+  json_builder_set_member_name(b, "objective");
+  res->objective ? json_builder_add_string_value(b, res->objective)
+                 : json_builder_add_null_value(b);
+  json_builder_set_member_name(b, "map_replays");
+  json_builder_add_int_value(b, res->map_replays);
+  if (res->r) { /* --model: both placements replayed */
+    json_builder_set_member_name(b, "makespan_s");
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "identity");
+    json_builder_add_double_value(b, base->r->makespan_ps * 1e-12);
+    json_builder_set_member_name(b, "mapped");
+    json_builder_add_double_value(b, res->r->makespan_ps * 1e-12);
+    json_builder_end_object(b);
+  }
   json_builder_set_member_name(b, "identity");
   json_builder_begin_object(b);
   cli_metrics_json(b, before);
@@ -89,6 +106,7 @@ static int map_run(const cli_common *c, const char *coords_path, const char *out
   platform *p = NULL;
   commgraph *g = NULL;
   host_names *hn = NULL;
+  trace_source *src = NULL;
   const launch_format *fmt = NULL;
   double *coords = NULL;
   run_result *base = NULL, *res = NULL;
@@ -117,13 +135,28 @@ static int map_run(const cli_common *c, const char *coords_path, const char *out
   if (!e && (p = cli_common_platform(c, &e)) && fmt)
     hn = host_names_new(p, hosts ? hosts : LAUNCH_DEFAULT_HOSTS, &e);
   gboolean with_colls;
-  if (e || !(g = cli_common_graph(c, &with_colls, &e)))
+  if (!e && c->model && !c->trace)
+    g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "--model replays a trace: expected --trace (a matrix has nothing to replay)");
+  if (!e && c->model) { /* strategies may optimize the simulated time: the trace read once */
+    if ((spec.model = cli_common_model(c, NULL, &e)) &&
+        (src = trace_source_stream(c->trace, cli_progress(c), &e)))
+      g = run_traffic_graph_source(src, c->collectives, &with_colls, &e);
+    cli_progress_end();
+    spec.opts.compute_scale = c->compute_scale;
+    spec.opts.collectives = c->collectives;
+    spec.opts.progress = cli_progress(c);
+  } else if (!e) {
+    g = cli_common_graph(c, &with_colls, &e);
+  }
+  if (e || !g)
     goto fail;
   if (coords_path && !(coords = strategy_load_coords(coords_path, g->n, &dims, &e)))
     goto fail;
-  run_inputs in = { .p = p, .g = g, .coords = coords, .coord_dims = dims };
-  run_spec identity;
-  run_spec_init(&identity);
+  run_inputs in = { .p = p, .g = g, .g_collectives = with_colls, .src = src,
+                    .coords = coords, .coord_dims = dims };
+  run_spec identity = spec; /* the same replay (with --model), no strategy */
+  identity.strategy = NULL;
   if (!(base = run_cell(&in, &identity, &e)))
     goto fail;
   spec.map_progress = cli_progress(c);
@@ -138,7 +171,7 @@ static int map_run(const cli_common *c, const char *coords_path, const char *out
   if (out && !save(c, res->m, p, out, fmt, hn, &e))
     goto fail;
   if (c->json) {
-    print_json(base->pre, res->pre, c->strategy, res->map_seconds, out, res->map_report);
+    print_json(base, res, c->strategy, out);
   } else {
     printf("%s on %s, strategy %s (seed %u): %.3f s%s%s\n\n", c->matrix ? c->matrix : c->trace,
            p->name, c->strategy, c->seed, res->map_seconds, out ? ", written to " : "",
@@ -150,6 +183,14 @@ static int map_run(const cli_common *c, const char *coords_path, const char *out
     for (size_t i = 0; i < G_N_ELEMENTS(changed); i++)
       printf(" %s %+.1f%%%s", changed[i], change_pct(two[0], two[1], changed[i]),
              i + 1 < G_N_ELEMENTS(changed) ? "," : "\n");
+    if (res->r)
+      printf("simulated makespan_s (model %s): identity %.9g, mapped %.9g (%+.1f%%)\n",
+             spec.model->name, base->r->makespan_ps * 1e-12, res->r->makespan_ps * 1e-12,
+             base->r->makespan_ps ? 100.0 * (double)(res->r->makespan_ps - base->r->makespan_ps) /
+                                        (double)base->r->makespan_ps : 0.0);
+    g_autofree char *chosen = run_objective_text(res);
+    if (chosen)
+      printf("%s\n", chosen);
     if (res->map_report)
       printf("\n%s", res->map_report);
   }
@@ -162,6 +203,7 @@ out:
   run_result_free(res);
   g_free(coords);
   commgraph_free(g);
+  trace_source_free(src);
   host_names_free(hn);
   platform_free(p);
   return status;
@@ -191,6 +233,8 @@ int cmd_map(int argc, char **argv)
       "  mapsim map --platform torus:4x4x4 --matrix tests/data/maplib/cg.p2p.size.csv \\\n"
       "    --strategy greedy+wh -o cg.map\n"
       "  mapsim map --platform torus:8x8x8 --trace traces/data/stencil3d-64 --strategy kl:t=2 --seed 3\n"
+      "  mapsim map -p torus:4x4x4 --alloc random:16:3 -t traces/data/cg-16 --model flow \\\n"
+      "    --compute-scale 0 -s 'greedy+wh+replay:evals=40' -o cg.map   # by the simulated time\n"
       "  mapsim map -p torus:4x4x4 -t traces/data/cg-16 -s greedy --format openmpi-rankfile \\\n"
       "    --hosts 'nid%05d' -o cg.rankfile\n"
       "  mapsim strategies   # lists strategies and options\n\n",
@@ -200,7 +244,8 @@ int cmd_map(int argc, char **argv)
                 "the default placement (identity), with the gaps to their lower bounds.",
                 examples,
                 CLI_OPT_PLACE | CLI_OPT_GRAPH | CLI_OPT_COLLECTIVES | CLI_OPT_STRATEGY | CLI_OPT_SEED |
-                CLI_OPT_JSON | CLI_OPT_PROGRESS, &c,
+                CLI_OPT_JSON | CLI_OPT_PROGRESS | CLI_OPT_MODEL | CLI_OPT_REPLAY |
+                CLI_OPT_PROTOCOL, &c,
                 entries)) {
     if (argc > 1) {
       fprintf(stderr, "mapsim map: unexpected argument '%s', expected options only\n", argv[1]);

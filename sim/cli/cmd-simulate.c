@@ -164,6 +164,11 @@ static void print_json(const run_result *res, const trace_times *tt, const char 
   cli_platform_json(b, p);
   json_builder_set_member_name(b, "traffic");
   json_builder_add_string_value(b, run_traffic_name(with_colls));
+  json_builder_set_member_name(b, "objective");
+  res->objective ? json_builder_add_string_value(b, res->objective)
+                 : json_builder_add_null_value(b);
+  json_builder_set_member_name(b, "map_replays");
+  json_builder_add_int_value(b, res->map_replays);
   json_builder_set_member_name(b, "traced");
   json_builder_begin_object(b);
   cli_fields_json(b, trace_times_fields, trace_times_nfields, tt, 0);
@@ -316,6 +321,9 @@ static void print_human(const cli_common *c, const run_result *res, const trace_
   printf("%s on %s, mapping %s, model %s, traffic %s\n\n", c->trace, p->name,
          c->mapping ? c->mapping : c->strategy ? c->strategy : "identity",
          c->model ? c->model : "analytic", run_traffic_name(with_colls));
+  g_autofree char *chosen = run_objective_text(res);
+  if (chosen)
+    printf("%s\n%s\n", chosen, res->map_report ? res->map_report : "");
   print_times(tt, &res->times, c, r->nranks);
   print_differences(tt, res, c->compute_scale);
   printf("parallel cost          %.9f s (makespan x %d ranks)\n", r->parallel_cost_ps * 1e-12,
@@ -436,6 +444,7 @@ static int simulate(const cli_common *c, const outputs *w)
   spec.opts.record_times = records;
   spec.opts.progress = cli_progress(c);
   spec.opts.links = rec = records ? linkrec_new(p->topo->nlinks) : NULL;
+  spec.map_progress = spec.opts.progress;
   run_inputs in = { .p = p, .g = g, .g_collectives = with_colls, .src = src };
   res = run_cell(&in, &spec, &e);
   cli_progress_end();
