@@ -405,6 +405,99 @@ static int pick(const search *S, const cand *c, int n)
   return win;
 }
 
+/* Budget and bookkeeping of one search. */
+typedef struct budget {
+  int evals, batch, threads;
+  double temp, start, best_v;
+  gint64 deadline;       /* monotonic microseconds, 0: none */
+  int used, accepted, cut;
+  int *best;             /* the best mapping met */
+  const char *stopped;   /* why the search ended early, or NULL */
+} budget;
+
+/* Draws up to `batch` candidates with their thresholds; returns how many. */
+static int draw_round(search *S, budget *B, cand *c)
+{
+  double T = B->temp * fabs(B->start) * pow(1e-3, (double)B->used / B->evals);
+  int n = 0;
+  for (; n < MIN(B->batch, B->evals - B->used); n++) {
+    if (!draw_cand(S, &c[n], c, n))
+      break;
+    double u = 1.0 - g_rand_double(S->rng); /* (0, 1] */
+    c[n].limit = S->accept == ACCEPT_TABU     ? INFINITY
+                 : S->accept == ACCEPT_ANNEAL ? S->now.value - T * log(u)
+                                              : S->now.value;
+    g_clear_error(&c[n].error);
+  }
+  return n;
+}
+
+/* Moves to candidate `win`: the current mapping, its scores, tabu. */
+static void accept_cand(search *S, budget *B, cand *win)
+{
+  strategy_score tmp = S->now;
+  S->now = win->sc;
+  win->sc = tmp;
+  memcpy(S->cur->node, win->m->node, sizeof(int) * (size_t)S->n);
+  B->accepted++;
+  if (S->tabu_until) {
+    int tenure = MAX(2, S->n / 4);
+    S->tabu_until[win->task] = S->round + tenure;
+    if (win->other >= 0)
+      S->tabu_until[win->other] = S->round + tenure;
+  }
+  if (S->now.value < B->best_v) {
+    B->best_v = S->now.value;
+    memcpy(B->best, S->cur->node, sizeof(int) * (size_t)S->n);
+  }
+  guide(S);
+}
+
+/* One round: draw, replay, accept. FALSE when the search ends (budget,
+ * nothing to move, an interrupt, or an error left in *error). */
+static gboolean run_round(search *S, budget *B, cand *c, GError **error)
+{
+  const progress *prog = S->ctx->prog;
+  if (progress_stopped(prog))
+    B->stopped = "interrupted";
+  else if (B->deadline && g_get_monotonic_time() >= B->deadline)
+    B->stopped = "time limit";
+  int n = B->stopped || B->used >= B->evals ? 0 : draw_round(S, B, c);
+  if (n == 0)
+    return FALSE;
+  score_all(S, c, n, B->threads);
+  B->used += n;
+  S->round++;
+  for (int i = 0; i < n; i++) {
+    B->cut += c[i].ok && c[i].sc.over;
+    if (c[i].ok)
+      continue;
+    if (progress_stopped(prog)) { /* the replays stopped with the search */
+      B->stopped = "interrupted";
+    } else { /* an error every candidate would meet */
+      g_propagate_error(error, c[i].error);
+      c[i].error = NULL;
+    }
+    return FALSE;
+  }
+  int win = pick(S, c, n);
+  if (win >= 0)
+    accept_cand(S, B, &c[win]);
+  progress_report(prog, "replay search: replays", (uint64_t)B->used, (uint64_t)B->evals);
+  return TRUE;
+}
+
+static void report(const search *S, const budget *B, const char *accept)
+{
+  g_string_append_printf(S->ctx->report,
+                         "replay (%s, %s): %.9g -> %.9g (%+.1f%%), %d replays (%d stopped early), "
+                         "%d moves accepted%s%s\n",
+                         S->now.objective, accept, B->start, B->best_v,
+                         B->start != 0 ? 100.0 * (B->best_v - B->start) / fabs(B->start) : 0.0,
+                         B->used, B->cut, B->accepted, B->stopped ? "; stopped: " : "",
+                         B->stopped ? B->stopped : "");
+}
+
 static gboolean run_replay(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
                            GError **error)
 {
@@ -412,110 +505,49 @@ static gboolean run_replay(const strategy_ctx *ctx, const strategy_args *args, m
   S.ctx = ctx;
   if (!parse_opts(args, &S, error))
     return FALSE;
-  int evals = strategy_arg_int(args, "evals"), batch = strategy_arg_int(args, "batch");
-  int threads = strategy_arg_int(args, "threads");
-  double temp = strategy_arg_double(args, "temp"), limit_s = strategy_arg_double(args, "time");
-  if (threads <= 0)
-    threads = (int)g_get_num_processors();
-  const char *obj = S.obj;
+  budget B = { .evals = strategy_arg_int(args, "evals"), .batch = strategy_arg_int(args, "batch"),
+               .threads = strategy_arg_int(args, "threads"),
+               .temp = strategy_arg_double(args, "temp") };
+  double limit_s = strategy_arg_double(args, "time");
+  if (B.threads <= 0)
+    B.threads = (int)g_get_num_processors();
   search_init(&S, ctx, m);
-  gboolean ok = ctx->eval->score(ctx->eval->user, obj, m, INFINITY, &S.now, error);
-  if (!ok)
-    goto out;
+  gboolean ok = ctx->eval->score(ctx->eval->user, S.obj, m, INFINITY, &S.now, error);
+  if (!ok) {
+    search_clear(&S);
+    return FALSE;
+  }
   if (ctx->chosen_by)
     *ctx->chosen_by = S.now.objective;
-  double start = S.now.value, best_v = start;
-  int *best = g_memdup2(m->node, sizeof(int) * (size_t)S.n);
-  int used = 1, accepted = 0, cut = 0;
-  gint64 deadline = limit_s > 0 ? g_get_monotonic_time() + (gint64)(limit_s * 1e6) : 0;
+  B.start = B.best_v = S.now.value;
+  B.best = g_memdup2(m->node, sizeof(int) * (size_t)S.n);
+  B.used = 1;
+  B.deadline = limit_s > 0 ? g_get_monotonic_time() + (gint64)(limit_s * 1e6) : 0;
   if (S.accept == ACCEPT_TABU)
     S.tabu_until = g_new0(int, MAX(S.n, 1));
-  cand *c = g_new0(cand, batch);
-  for (int i = 0; i < batch; i++) {
+  cand *c = g_new0(cand, B.batch);
+  for (int i = 0; i < B.batch; i++) {
     c[i].m = mapping_new(S.n);
     score_init(&c[i].sc, ctx->p->topo->nlinks, S.n);
   }
-  const char *stopped = NULL;
   guide(&S);
-  while (used < evals) {
-    if (progress_stopped(ctx->prog)) {
-      stopped = "interrupted";
-      break;
-    }
-    if (deadline && g_get_monotonic_time() >= deadline) {
-      stopped = "time limit";
-      break;
-    }
-    double T = temp * fabs(start) * pow(1e-3, (double)used / evals);
-    int n = 0;
-    for (; n < MIN(batch, evals - used); n++) {
-      if (!draw_cand(&S, &c[n], c, n))
-        break;
-      double u = 1.0 - g_rand_double(S.rng); /* (0, 1] */
-      c[n].limit = S.accept == ACCEPT_TABU     ? INFINITY
-                   : S.accept == ACCEPT_ANNEAL ? S.now.value - T * log(u)
-                                               : S.now.value;
-      g_clear_error(&c[n].error);
-    }
-    if (n == 0)
-      break; /* nothing to move */
-    score_all(&S, c, n, threads);
-    used += n;
-    for (int i = 0; i < n; i++) {
-      cut += c[i].ok && c[i].sc.over;
-      if (!c[i].ok && !stopped)
-        stopped = c[i].error->message;
-    }
-    if (stopped) { /* an interrupt, or an error every candidate would meet */
-      gboolean interrupted = progress_stopped(ctx->prog);
-      for (int i = 0; !interrupted && i < n; i++)
-        if (!c[i].ok) {
-          g_propagate_error(error, c[i].error);
-          c[i].error = NULL;
-          ok = FALSE;
-          break;
-        }
-      break;
-    }
-    int win = pick(&S, c, n);
-    S.round++;
-    if (win >= 0) {
-      strategy_score tmp = S.now;
-      S.now = c[win].sc;
-      c[win].sc = tmp;
-      memcpy(m->node, c[win].m->node, sizeof(int) * (size_t)S.n);
-      accepted++;
-      if (S.tabu_until) {
-        int tenure = MAX(2, S.n / 4);
-        S.tabu_until[c[win].task] = S.round + tenure;
-        if (c[win].other >= 0)
-          S.tabu_until[c[win].other] = S.round + tenure;
-      }
-      if (S.now.value < best_v) {
-        best_v = S.now.value;
-        memcpy(best, m->node, sizeof(int) * (size_t)S.n);
-      }
-      guide(&S);
-    }
-    progress_report(ctx->prog, "replay search: replays", (uint64_t)used, (uint64_t)evals);
-  }
-  memcpy(m->node, best, sizeof(int) * (size_t)S.n);
+  GError *e = NULL;
+  while (run_round(&S, &B, c, &e))
+    ;
+  ok = e == NULL;
+  if (ok)
+    memcpy(m->node, B.best, sizeof(int) * (size_t)S.n);
+  else
+    g_propagate_error(error, e);
   if (ok && ctx->report)
-    g_string_append_printf(ctx->report,
-                           "replay (%s, %s): %.9g -> %.9g (%+.1f%%), %d replays (%d stopped "
-                           "early), %d moves accepted%s%s\n",
-                           S.now.objective ? S.now.objective : obj,
-                           strategy_arg_str(args, "accept"), start, best_v,
-                           start != 0 ? 100.0 * (best_v - start) / fabs(start) : 0.0, used, cut,
-                           accepted, stopped ? "; stopped: " : "", stopped ? stopped : "");
-  for (int i = 0; i < batch; i++) {
+    report(&S, &B, strategy_arg_str(args, "accept"));
+  for (int i = 0; i < B.batch; i++) {
     mapping_free(c[i].m);
     score_clear(&c[i].sc);
     g_clear_error(&c[i].error);
   }
   g_free(c);
-  g_free(best);
-out:
+  g_free(B.best);
   search_clear(&S);
   return ok;
 }

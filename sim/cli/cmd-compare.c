@@ -221,6 +221,12 @@ static void print_table(const study *s, int base)
   else
     printf("\nRanked by hop_bytes; =N: tied (equal within a relative %g); in parentheses the\n"
            "change against %s (0%%: equal).\n", STATS_REL_TOL, s->strategies[base].label);
+  for (int i = 0; i < s->ncells; i++)
+    if (s->cells[i].row && row_get_string(s->cells[i].row, "objective")) {
+      printf("(by OBJECTIVE): the objective that chose the mapping among candidates (portfolio,\n"
+             "replay); objective and map_replays in --csv and --json.\n");
+      break;
+    }
 }
 
 /* Cells of one platform that use different numbers of nodes compare

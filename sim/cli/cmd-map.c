@@ -2,7 +2,9 @@
  * writes the mapping file atomically, and prints the static metrics of the
  * default placement (identity) next to the new one, with the time the
  * strategy took. Task coordinates for geometric strategies come from
- * --coords FILE (strategy_load_coords). */
+ * --coords FILE (strategy_load_coords). With --model the trace is read
+ * once as a source, strategies may score mappings by replays of it
+ * (sim/optimize.h), and both placements' makespans are printed. */
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <stdio.h>
@@ -241,7 +243,9 @@ int cmd_map(int argc, char **argv)
       formats, NULL);
   if (cli_parse(&argc, &argv, "map", "",
                 "Places the ranks with a strategy pipeline and compares the static metrics with "
-                "the default placement (identity), with the gaps to their lower bounds.",
+                "the default placement (identity), with the gaps to their lower bounds. With "
+                "--model and a trace both placements are replayed too, and strategies may "
+                "optimize the simulated time (portfolio:obj=makespan, replay).",
                 examples,
                 CLI_OPT_PLACE | CLI_OPT_GRAPH | CLI_OPT_COLLECTIVES | CLI_OPT_STRATEGY | CLI_OPT_SEED |
                 CLI_OPT_JSON | CLI_OPT_PROGRESS | CLI_OPT_MODEL | CLI_OPT_REPLAY |
