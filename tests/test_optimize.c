@@ -313,7 +313,8 @@ Test(optimize, refusals_name_what_is_missing)
 }
 
 /* A study with the search gives the same results with one or two cells at
- * a time (map_s, the wall time, aside), and records the objective. */
+ * a time (map_s, the wall time, aside), records the objective, and ranks
+ * by any simulated objective ([report] time). */
 Test(optimize, study_results_the_same_for_any_jobs, .timeout = 300)
 {
   g_autofree char *dir = tu_tmp_dir();
@@ -322,7 +323,7 @@ Test(optimize, study_results_the_same_for_any_jobs, .timeout = 300)
     "[study]\nname = optimize\ntraces = %s\nmodels = flow\n"
     "compute-scale = 0\nstrategies = greedy+wh; greedy+wh+replay:evals=16; "
     "portfolio:obj=makespan,try=[identity|scotch]\n"
-    "[platform t]\nspec = torus:4x4x4\nalloc = random:16:1\n",
+    "[platform t]\nspec = torus:4x4x4\nalloc = random:16:1\n[report]\ntime = max_link_busy_s\n",
     input);
   g_autofree char *file = g_build_filename(dir, "s.ini", NULL);
   cr_assert(g_file_set_contents(file, ini, -1, NULL));
@@ -333,6 +334,7 @@ Test(optimize, study_results_the_same_for_any_jobs, .timeout = 300)
     g_autofree char *err = NULL, *so = NULL;
     const char *args[] = { "study", file, "-o", out, "-j", jobs, "--quiet", NULL };
     cr_assert_eq(tu_run(&so, &err, args), 0, "%s", err);
+    cr_assert(strstr(so, "ranked by max_link_busy_s (lower is better)"), "%s", so);
     g_autofree char *json = tu_read(out, "results.json");
     JsonParser *parser = json_parser_new();
     cr_assert(json_parser_load_from_data(parser, json, -1, NULL));
