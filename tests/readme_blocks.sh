@@ -23,7 +23,8 @@
 #                     lines dropped; TO '^$' is the next empty line)
 #   excerpt H T       the first H lines, a line "...", the last T lines
 # Compared with masks on both sides, for what differs between runs and
-# machines: wall-clock times (a strategy's, the replay's), the thread count,
+# machines: wall-clock times (a strategy's, the replay's, a portfolio
+# candidate's, a search's replays), the thread count,
 # the scratch folder. `update` keeps a block whose masked text is unchanged,
 # so rerunning it does not churn timings.
 #
@@ -76,7 +77,9 @@ mask() {
   sed -E -e "s|$WORK/?|./|g" -e "s|$SRC/?|./|g" \
     -e 's/ on [0-9]+ threads?/ on N threads/g' \
     -e 's/(\(seed [0-9]+\)): [0-9.]+ s/\1: T s/' \
-    -e 's|in [0-9.]+ s \([0-9.e+-]+ events/s\)|in T s (R events/s)|' "$1"
+    -e 's|in [0-9.]+ s \([0-9.e+-]+ events/s\)|in T s (R events/s)|' \
+    -e 's/ replays in [0-9.]+ s/ replays in T s/' \
+    -e 's/((hop_bytes|max_link_bytes) [0-9]+), [0-9.]+ s$/\1, T s/' "$1"
 }
 
 # Runs block $1's command into $TMP/actual; FALSE when it failed.
