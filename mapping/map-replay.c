@@ -458,11 +458,13 @@ static void accept_cand(search *S, budget *B, cand *win)
 static gboolean run_round(search *S, budget *B, cand *c, GError **error)
 {
   const progress *prog = S->ctx->prog;
+  if (B->used >= B->evals)
+    return FALSE;
   if (progress_stopped(prog))
     B->stopped = "interrupted";
   else if (B->deadline && g_get_monotonic_time() >= B->deadline)
     B->stopped = "time limit";
-  int n = B->stopped || B->used >= B->evals ? 0 : draw_round(S, B, c);
+  int n = B->stopped ? 0 : draw_round(S, B, c);
   if (n == 0)
     return FALSE;
   score_all(S, c, n, B->threads);
@@ -490,8 +492,8 @@ static gboolean run_round(search *S, budget *B, cand *c, GError **error)
 static void report(const search *S, const budget *B, const char *accept)
 {
   g_string_append_printf(S->ctx->report,
-                         "replay (%s, %s): %.9g -> %.9g (%+.1f%%), %d replays (%d stopped early), "
-                         "%d moves accepted%s%s\n",
+                         "replay (%s, %s): %.9g -> %.9g (%+.1f%%), %d replays (%d stopped early, "
+                         "%d accepted)%s%s\n",
                          S->now.objective, accept, B->start, B->best_v,
                          B->start != 0 ? 100.0 * (B->best_v - B->start) / fabs(B->start) : 0.0,
                          B->used, B->cut, B->accepted, B->stopped ? "; stopped: " : "",
