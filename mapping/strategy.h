@@ -79,7 +79,7 @@ const char *strategy_arg_str(const strategy_args *a, const char *name);
 
 /* What an evaluation hook learns about one mapping (strategy_eval). */
 typedef struct strategy_score {
-  const char *objective; /* the objective's own name (static: "makespan_s" for "makespan") */
+  const char *objective; /* its canonical name, a static string ("makespan_s" for "makespan") */
   double value;       /* the objective; lower is better */
   gboolean over;      /* stopped early: value > the limit asked for (value = limit) */
   /* Where it hurts, filled when the caller gives the arrays (else NULL):
@@ -96,17 +96,17 @@ typedef struct strategy_score {
  * it); the hook refuses names it does not know. With a finite limit the
  * caller keeps the mapping only if value <= limit, so the hook may stop
  * early once the value is known to exceed it (out->over; INFINITY: no
- * limit). Called from several
- * threads at once; deterministic: the same mapping gives the same score.
- * FALSE + error when the mapping cannot be scored (or on an interrupt). */
+ * limit). Called from several threads at once; deterministic: the same
+ * mapping gives the same score. FALSE + error when the mapping cannot be
+ * scored (or on an interrupt). */
 typedef struct strategy_eval {
   gboolean (*score)(void *user, const char *objective, const mapping *m, double limit,
                     strategy_score *out, GError **error);
   void *user;
 } strategy_eval;
 
-/* Is `name` an objective of the hook (not a static one)? The static ones
- * are the strategies' own (hop_bytes, max_link, weighted). */
+/* Is `name` one of the static objectives the strategies compute themselves
+ * (hop_bytes, max_link, weighted)? Any other name is the hook's. */
 gboolean strategy_objective_is_static(const char *name);
 
 /* What every step sees. The graph has one task per slot to fill: when
