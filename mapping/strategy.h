@@ -106,7 +106,7 @@ typedef struct strategy_eval {
 } strategy_eval;
 
 /* Is `name` one of the static objectives the strategies compute themselves
- * (hop_bytes, max_link, weighted)? Any other name is the hook's. */
+ * (hop_bytes, max_link, weighted, energy)? Any other name is the hook's. */
 gboolean strategy_objective_is_static(const char *name);
 
 /* What every step sees. The graph has one task per slot to fill: when

@@ -272,7 +272,8 @@ Test(optimize, several_ranks_per_node, .timeout = 300)
   unload(&f);
 }
 
-/* Any simulated field is an objective: the busiest link's busy time. */
+/* Any simulated field is an objective: the busiest link's busy time, the
+ * links' energy. */
 Test(optimize, another_simulated_objective, .timeout = 300)
 {
   fixture f;
@@ -288,6 +289,17 @@ Test(optimize, another_simulated_objective, .timeout = 300)
   run_result_free(start);
   run_result_free(opt);
   unload(&f);
+  /* and the links' energy, on the HAEC Box whose links draw power */
+  g_autofree char *haec = tu_src("configs/haec-4x4x4.ini");
+  load(&f, "traces/data/cg-16", haec, "random:16:1", 0);
+  start = run(&f, "greedy+wh");
+  opt = run(&f, "greedy+wh+replay:obj=energy_j,evals=30");
+  cr_assert_gt(start->r->energy_j, 0);
+  cr_assert_lt(opt->r->energy_j, start->r->energy_j);
+  cr_assert_str_eq(opt->objective, "energy_j");
+  run_result_free(start);
+  run_result_free(opt);
+  unload(&f);
 }
 
 Test(optimize, refusals_name_what_is_missing)
@@ -299,7 +311,8 @@ Test(optimize, refusals_name_what_is_missing)
   g_autofree char *unknown = run_error(&f, "greedy+replay:obj=fastest", "flow");
   cr_assert(strstr(unknown, "objective 'fastest': expected a simulated field, one of makespan, "
                             "makespan_s, p2p_transfer_sum_s, collective_transfer_sum_s, "
-                            "parallel_cost_s, p2p_cost_s, max_link_busy_s"), "%s", unknown);
+                            "parallel_cost_s, p2p_cost_s, energy_j, energy_idle_j, "
+                            "energy_traffic_j, energy_off_j, max_link_busy_s"), "%s", unknown);
   g_autofree char *nomodel = run_error(&f, "greedy+replay", NULL);
   cr_assert(strstr(nomodel, "replay: needs a trace and a network model"), "%s", nomodel);
   g_autofree char *pf = run_error(&f, "portfolio:obj=makespan", NULL);
