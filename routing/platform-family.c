@@ -386,7 +386,7 @@ GKeyFile *platform_family_shorthand(const char *spec, GError **error)
   int first = 1;
   if (family == TOPO_FAMILY_HYPERX) {
     g_key_file_set_value(kf, "topology", "shape", parts[1] ? parts[1] : "");
-    first = 2;
+    first = parts[1] ? 2 : 1; /* "hyperx" alone: no shape, no parameters */
   }
   /* one link type per class, named as the class */
   int extent = shorthand_extent(family, parts);

@@ -443,6 +443,9 @@ Test(networks, bad_parameters_refused)
     { "fattree:k=4:n=3:routing=minimal", "expected dmodk, smodk, random-up, ecmp" },
     { "hyperx:4x0:p=2", "shape" },
     { "hyperx:4x4", "nodes_per_router" },
+    { "hyperx", "shape" },
+    { "dragonfly", "groups" },
+    { "fattree", "either k and n" },
     { "dragonfly:g=5:a=4:p=1:h=2:k=3", "'k=3'" },
   };
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
