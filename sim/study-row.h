@@ -9,8 +9,9 @@
  * must be what the part writes for its cell), the error, and the parts of
  * a result - the strategy's time, the static metrics as pre_*, the
  * simulated fields, the model's statistics, the simulated link metrics as
- * post_*, the pre/post check. A part of a field table (util/field.h) holds
- * any of its fields in table order: views leave some out, and records
+ * post_*, the pre/post check, what chose the mapping and its replays. A
+ * part of a field table (util/field.h) holds any of its fields in table
+ * order: views leave some out, and records
  * written before a field was added lack it. Which parts a row must have is
  * the part's `need`: every row, every cell without an error (it was
  * mapped), every trace's cell without an error (it was replayed to the
