@@ -175,6 +175,11 @@ const char *row_col_name(const result_row *r, int i)
   return col_at(r, i)->name;
 }
 
+JsonNode *row_col_value(const result_row *r, int i)
+{
+  return col_at(r, i)->value;
+}
+
 int row_find(const result_row *r, const char *name)
 {
   for (guint i = 0; i < r->cols->len; i++)

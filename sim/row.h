@@ -60,6 +60,8 @@ const char *row_csv_text(const result_row *r, int i);
 /* The group (NULL: top level) and the name within it of column i. */
 const char *row_col_group(const result_row *r, int i);
 const char *row_col_name(const result_row *r, int i);
+/* The JSON value of column i (the row's; null for an undefined number). */
+JsonNode *row_col_value(const result_row *r, int i);
 
 /* The column whose CSV name is `name`, or -1. */
 int row_find(const result_row *r, const char *name);

@@ -37,13 +37,6 @@ void study_platform_clear(study_platform *sp);
  * FALSE + error on a malformed sweep. */
 gboolean study_grid_add_platforms(study *s, const study_grid_platforms *g, GError **error);
 
-/* The row of a finished cell (its result or its error). */
-result_row *study_cell_row(const study *s, const study_cell *c, const run_result *res,
-                    const GError *error);
-
-/* Gives cell `c` the labels of its input, platform and strategy in `row`. */
-void study_cell_relabel(const study *s, const study_cell *c, result_row *row);
-
 /* ---- the store (study-store.c) ---- */
 
 /* The mode of new files: 0666 without the process's umask. */

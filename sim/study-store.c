@@ -1,8 +1,9 @@
 /* study-store.c - the cell store of a study's output folder: the logs of
  * finished cells (one per process, append-only, every record with its
  * checksum), reading them back (the newest intact record of a key wins,
- * checked against the cell it is for and relabelled), the folder's lock
- * and the temporaries a killed run left there. The format is in study.h. */
+ * checked against the cell it is for by the table that builds rows,
+ * study-row.h, and relabelled), the folder's lock and the temporaries a
+ * killed run left there. The format is in study.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "sim/study-private.h"
+#include "sim/study-row.h"
 #include "util/budget.h"
 #include "util/output.h"
 
@@ -99,66 +101,6 @@ static const char *check_sum(const char *line, gsize len)
   return NULL;
 }
 
-/* A result's name: visible ASCII (field names, model statistics). */
-static gboolean is_name(const char *n)
-{
-  for (const char *c = n; *c; c++)
-    if (!g_ascii_isgraph(*c))
-      return FALSE;
-  return *n != '\0';
-}
-
-static gboolean is_field(const field *f, int n, const char *name)
-{
-  for (int i = 0; i < n; i++)
-    if (strcmp(f[i].name, name) == 0)
-      return TRUE;
-  return FALSE;
-}
-
-/* Why `r` cannot be the row of cell `c`, or NULL when it can: the
- * columns study_cell_row() (study.c) writes, in its order, with the cell's kind,
- * model, seed, traffic and key; labels are strings (the current ones
- * replace them). */
-static const char *check_row(const study *s, const study_cell *c, const result_row *r)
-{
-  static const char *const head[] = { "input", "kind", "platform", "strategy", "model", "seed",
-                                      "error" };
-  int n = row_ncols(r);
-  if (n < (int)G_N_ELEMENTS(head) + 2)
-    return "too few columns";
-  for (int i = 0; i < (int)G_N_ELEMENTS(head); i++)
-    if (row_col_group(r, i) || strcmp(row_col_name(r, i), head[i]) != 0)
-      return "not the columns of a cell";
-  const study_input *in = &s->inputs[c->input];
-  const char *model = study_cell_model_name(s, c);
-  char seed[16];
-  g_snprintf(seed, sizeof seed, "%u", s->seeds[c->seed]);
-  if (!row_get_string(r, "input") || !row_get_string(r, "platform") ||
-      !row_get_string(r, "strategy"))
-    return "a label is missing";
-  if (g_strcmp0(row_get_string(r, "kind"), study_kind_name(in->kinds[c->kind])) != 0 ||
-      strcmp(row_csv_text(r, 4), model ? model : "") != 0 ||
-      g_strcmp0(row_get_string(r, "model"), model) != 0 || strcmp(row_csv_text(r, 5), seed) != 0)
-    return "its kind, model or seed is not its cell's";
-  const char *traffic = in->t ? run_traffic_name(in->g_collectives) : "matrix";
-  if (strcmp(row_col_name(r, n - 1), "key") != 0 ||
-      g_strcmp0(row_get_string(r, "key"), c->key) != 0 ||
-      strcmp(row_col_name(r, n - 2), "traffic") != 0 ||
-      g_strcmp0(row_get_string(r, "traffic"), traffic) != 0)
-    return "its key or traffic is not its cell's";
-  if (!row_get_string(r, "error") && row_find(r, "map_s") != (int)G_N_ELEMENTS(head))
-    return "a result without map_s";
-  for (int i = (int)G_N_ELEMENTS(head); i < n - 2; i++) {
-    const char *g = row_col_group(r, i), *name = row_col_name(r, i);
-    if (g ? (strcmp(g, "pre") != 0 && strcmp(g, "post") != 0) ||
-                !is_field(metrics_fields, metrics_nfields, name)
-          : !is_name(name))
-      return "a column no result has";
-  }
-  return NULL;
-}
-
 /* One line of a log (without its newline): its row goes to r->rows when
  * it is an intact record of a wanted cell. Returns why it is damaged, or
  * NULL (also for records of other cells: another version of the study). */
@@ -188,7 +130,7 @@ static const char *read_record(store_reader *r, const char *line, gsize len)
         json_node_get_value_type(json_object_get_member(o, "key")) == G_TYPE_STRING &&
         strcmp(json_object_get_string_member(o, "key"), key) == 0
             ? row_from_record(json_object_get_member(o, "row"), NULL) : NULL;
-    why = !row ? "not a cell record" : check_row(r->s, c, row);
+    why = !row ? "not a cell record" : study_row_check(study_cols, study_ncols, r->s, c, row);
     if (!why) {
       g_hash_table_replace(r->rows, g_strdup(key), row);
       return NULL;

@@ -1,14 +1,16 @@
 /* study.c - the factorial grid of runs, cell keys, running cells on a
- * thread pool and handing their results to the store (korndoerfer2021
- * Section 7, Table 5). The store's logs and lock are study-store.c, the
- * study file is read in study-file.c, batch scripts are written in
- * study-slurm.c. */
+ * thread pool and handing their results to the store, the results files
+ * (korndoerfer2021 Section 7, Table 5). A cell's row is built by
+ * study-row.c, the store's logs and lock are study-store.c, the study file
+ * is read in study-file.c, batch scripts are written in study-slurm.c. */
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "sim/rank.h"
 #include "sim/study-private.h"
+#include "sim/study-row.h"
 #include "util/budget.h"
 #include "util/output.h"
 #include "util/status.h"
@@ -286,61 +288,11 @@ void study_make_cells(study *s)
   }
 }
 
-/* The columns of a cell's row; a stored record is read back only when it
- * has these (check_row in study-store.c: change both together). */
-result_row *study_cell_row(const study *s, const study_cell *c, const run_result *res,
-                    const GError *error)
-{
-  const study_input *in = &s->inputs[c->input];
-  result_row *r = row_new();
-  row_add_string(r, "input", in->label);
-  row_add_string(r, "kind", study_kind_name(in->kinds[c->kind]));
-  row_add_string(r, "platform", s->platforms[c->platform].label);
-  row_add_string(r, "strategy", s->strategies[c->strategy].label);
-  row_add_string(r, "model", study_cell_model_name(s, c));
-  row_add_int(r, "seed", s->seeds[c->seed]);
-  row_add_string(r, "error", error ? error->message : NULL);
-  if (res) {
-    row_add_double(r, "map_s", res->map_seconds);
-    /* every cell the same columns: traffic_energy_j is 0 on platforms
-     * whose links draw no power */
-    row_group(r, "pre");
-    row_add_fields(r, metrics_fields, metrics_nfields, res->pre,
-                   metrics_view(res->pre) | FIELD_VIEW_ENERGY);
-    row_group(r, NULL);
-    if (res->r) {
-      row_add_fields(r, run_replay_fields, run_replay_nfields, res->r, 0);
-      for (int i = 0; i < res->r->nmodel_stats; i++)
-        row_add_double(r, res->r->model_stats[i].name, res->r->model_stats[i].value);
-    }
-    if (res->post) {
-      row_group(r, "post");
-      row_add_fields(r, metrics_fields, metrics_nfields, res->post,
-                     metrics_view(res->post) | FIELD_VIEW_ENERGY);
-      row_group(r, NULL);
-      row_add_bool(r, "pre_post_match", res->mismatch < 0);
-    }
-    row_add_string(r, "objective", res->objective);
-    row_add_int(r, "map_replays", res->map_replays);
-  }
-  /* what the static metrics and the check count */
-  row_add_string(r, "traffic", in->t ? run_traffic_name(in->g_collectives) : "matrix");
-  row_add_string(r, "key", c->key);
-  return r;
-}
-
 /* ---- the store (the logs themselves: study-store.c) ---- */
 
 gboolean study_write_file(const char *path, const char *data, gsize len, GError **error)
 {
   return output_write_all(path, data, len, NULL, error);
-}
-
-void study_cell_relabel(const study *s, const study_cell *c, result_row *row)
-{
-  row_set_string(row, "input", s->inputs[c->input].label);
-  row_set_string(row, "platform", s->platforms[c->platform].label);
-  row_set_string(row, "strategy", s->strategies[c->strategy].label);
 }
 
 /* Gives the cells of `slice` that have no row yet a copy of the stored
@@ -359,7 +311,7 @@ static int take_stored(study *s, GHashTable *stored, const study_slice *slice)
       continue;
     }
     c->row = row_copy(r);
-    study_cell_relabel(s, c, c->row);
+    study_row_relabel(study_cols, study_ncols, s, c, c->row);
     c->stored = TRUE;
     const char *err = row_get_string(c->row, "error");
     if (err)
@@ -456,7 +408,7 @@ static gboolean run_one_cell(study *s, study_cell *c)
   }
   if (res && res->r && res->r->stuck)
     g_set_error(&e, REPLAY_ERROR, REPLAY_ERROR_INPUT, "%s", res->r->stuck_summary);
-  c->row = study_cell_row(s, c, res, e);
+  c->row = study_row_build(study_cols, study_ncols, s, c, res, e);
   c->error = e;
   c->ran = TRUE;
   if (s->keep_results)
@@ -547,7 +499,7 @@ static void copy_to_same_keys(study *s, GHashTable *first_of_key, const study_sl
     if (!study_in_slice(slice, i) || c->row || !f || f == c || !f->row)
       continue;
     c->row = row_copy(f->row);
-    study_cell_relabel(s, c, c->row);
+    study_row_relabel(study_cols, study_ncols, s, c, c->row);
     c->error = f->error ? g_error_copy(f->error) : NULL;
     c->ran = f->ran;
   }
@@ -636,16 +588,19 @@ int study_collect(study *s, const char *store, GError **error)
 
 /* ---- results ---- */
 
-gboolean study_write_results(const study *s, const study_slice *slice, const char *dir,
-                             const char *stem, GError **error)
+/* The rows of the cells of `slice` as results show them: a whole study's
+ * with each cell's rank among the strategies of its group (sim/rank.h;
+ * null when the cell has no value to rank), a slice's without (its
+ * groups are incomplete). NULL + error when a cell has no row yet. */
+static GPtrArray *result_rows(const study *s, const study_slice *slice, GError **error)
 {
-  GPtrArray *rows = g_ptr_array_new();
+  GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)row_free);
   int missing = 0, first = -1;
   for (int i = 0; i < s->ncells; i++) {
     if (!study_in_slice(slice, i))
       continue;
     if (s->cells[i].row)
-      g_ptr_array_add(rows, s->cells[i].row);
+      g_ptr_array_add(rows, row_copy(s->cells[i].row));
     else if (missing++ == 0)
       first = i;
   }
@@ -658,8 +613,30 @@ gboolean study_write_results(const study *s, const study_slice *slice, const cha
                 s->platforms[c->platform].label, s->strategies[c->strategy].label,
                 s->seeds[c->seed]);
     g_ptr_array_free(rows, TRUE);
-    return FALSE;
+    return NULL;
   }
+  if (slice)
+    return rows;
+  int *ranks = g_new0(int, MAX(s->ncells, 1));
+  study_cell_ranks(s, ranks);
+  for (int i = 0; i < s->ncells; i++) {
+    result_row *r = g_ptr_array_index(rows, i);
+    row_group(r, NULL);
+    if (ranks[i] > 0)
+      row_add_int(r, "rank", ranks[i]);
+    else
+      row_add_string(r, "rank", NULL);
+  }
+  g_free(ranks);
+  return rows;
+}
+
+gboolean study_write_results(const study *s, const study_slice *slice, const char *dir,
+                             const char *stem, GError **error)
+{
+  GPtrArray *rows = result_rows(s, slice, error);
+  if (!rows)
+    return FALSE;
   g_autofree char *csv = rows_csv((const result_row *const *)rows->pdata, (int)rows->len);
   JsonBuilder *b = json_builder_new();
   json_builder_begin_object(b);

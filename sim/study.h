@@ -20,7 +20,10 @@
  * input, kind, platform, strategy, model, seed, error, map_s, pre.*, the
  * simulated fields, the model's statistics, post.*, pre_post_match,
  * objective (what chose the mapping among candidates, null when no step
- * chose by one), map_replays (the strategy's replays), traffic, key.
+ * chose by one), map_replays (the strategy's replays), traffic, key - built
+ * and, when read back, checked by one table of its parts
+ * (sim/study-row.h). The results files add each cell's rank
+ * (study_write_results).
  *
  * Determinism: a cell's result depends on its own inputs only (strategies
  * and Scotch are seeded per run), cells write only their own slot, so the
@@ -42,8 +45,9 @@
  * cells whose key changed. Reading: logs are regular files of at most a
  * quarter of the memory budget (anything else stops the study with one
  * line); later generations and later lines win; a record is used only when
- * its checksum holds and its row has the columns, kind, model, seed and key
- * of its cell - otherwise it is damaged, s->notes gets one line per log
+ * its checksum holds and its row has the columns, kind, model, seed, traffic
+ * and key of its cell (study_row_check, by the table that builds rows) -
+ * otherwise it is damaged, s->notes gets one line per log
  * and its cell runs again. A last line cut short (a crash mid-write) is
  * ignored silently. Labels come from the study file, not from the record,
  * so renaming one relabels stored cells. Cells of one key (two labels on
@@ -271,8 +275,13 @@ run_result *study_cell_rerun(const study *s, const study_cell *c, linkrec *links
 int study_collect(study *s, const char *store, GError **error);
 
 /* results.csv and results.json of the cells of `slice` (NULL: all) into
- * `dir` as `stem`.csv and `stem`.json, each written atomically. Cells
- * without a row are an error (STUDY_ERROR_MISSING). */
+ * `dir` as `stem`.csv and `stem`.json, each written atomically: every
+ * cell's row and, for the whole study (not a slice: its groups are
+ * incomplete), the column rank - the cell's rank among the strategies of
+ * its (input, kind, platform, model, seed) by the report's ranking metric
+ * and rule (sim/rank.h: equal results share the lower rank, 1, 1, 3;
+ * null when the cell has no value). Cells without a row are an error
+ * (STUDY_ERROR_MISSING). */
 gboolean study_write_results(const study *s, const study_slice *slice, const char *dir,
                              const char *stem, GError **error);
 

@@ -1,13 +1,14 @@
 /* test_report_stats.c - Pearson's r and Spearman's rho (with ties), equal
- * results (the tolerance, the paired t-test over seeds) and the texts of
- * ranks and changes, and value axes from zero, against values computed by
- * hand. */
+ * results (the tolerance, the paired t-test over seeds), the texts of ranks
+ * and changes, the rank column of a study's results (a constructed tie),
+ * and value axes from zero, against values computed by hand. */
+#include <json-glib/json-glib.h>
 #include <math.h>
 
 #include "sim/report/plot.h"
-#include "sim/report/rank.h"
-#include "sim/report/stats.h"
-#include "testutil.h"
+#include "sim/rank.h"
+#include "sim/stats.h"
+#include "studytest.h"
 
 /* x = 1..5, y = 2 4 5 4 5: means 3 and 4, deviations -2 -1 0 1 2 and
  * -2 0 1 0 1: Sxy = 6, Sxx = 10, Syy = 6, r = 6 / sqrt(60). */
@@ -100,6 +101,91 @@ Test(report_stats, change_texts)
   e = (rank_entry){ .rank = 3 };
   rank_text(b, sizeof b, &e);
   cr_assert_str_eq(b, "3");
+}
+
+/* Column `name` of results.csv in `dir`, one text per cell. */
+static GPtrArray *csv_column(const char *dir, const char *csv, const char *name)
+{
+  g_autofree char *text = tu_read(dir, csv);
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  GPtrArray *head = csv_split(lines[0]), *out = g_ptr_array_new_with_free_func(g_free);
+  int col = -1;
+  for (guint i = 0; i < head->len; i++)
+    if (strcmp(g_ptr_array_index(head, i), name) == 0)
+      col = (int)i;
+  for (int l = 1; col >= 0 && lines[l] && *lines[l]; l++) {
+    GPtrArray *cells = csv_split(lines[l]);
+    g_ptr_array_add(out, g_strdup(g_ptr_array_index(cells, col)));
+    g_ptr_array_free(cells, TRUE);
+  }
+  g_ptr_array_free(head, TRUE);
+  return out;
+}
+
+/* A cell's row as the ranking reads it: its labels, its seed and its
+ * makespan_s, or its error (v < 0). */
+static void set_row(study *s, int strategy, int seed, double v)
+{
+  study_cell *c = study_cell_at(s, 0, 0, 0, strategy, 0, seed);
+  c->row = row_new();
+  row_add_string(c->row, "strategy", s->strategies[strategy].label);
+  row_add_int(c->row, "seed", s->seeds[seed]);
+  row_add_string(c->row, "error", v < 0 ? "failed on purpose" : NULL);
+  if (v < 0)
+    c->error = g_error_new_literal(STUDY_ERROR, STUDY_ERROR_FILE, "failed on purpose");
+  else
+    row_add_double(c->row, "makespan_s", v);
+}
+
+/* The rank column of results.csv/json, by the report's rule, per seed:
+ * seed 1 has random at 1 and greedy 5e-10 above it (equal within the
+ * relative 1e-9: both 1st, hilbert 3rd, not 2nd), seed 2 an exact tie of
+ * identity and hilbert and a failed cell (no rank). A slice's results
+ * have no rank: its groups are incomplete. */
+Test(report_stats, results_rank_ties_within_the_tolerance)
+{
+  g_autofree char *ring = tu_src("traces/data/ring-8");
+  g_autofree char *text = g_strdup_printf("[study]\ntraces = %s\nplatforms = torus:2x2x2\n"
+                                          "strategies = identity; random; greedy; hilbert\n"
+                                          "models = flow\nseeds = 1; 2\n", ring);
+  GError *e = NULL;
+  g_autoptr(study) s = study_load("tie.ini", text, NULL, &e);
+  cr_assert_not_null(s, "%s", e ? e->message : "");
+  const double v[4][2] = { { 2.0, 1.0 }, { 1.0, -1 }, { 1.0 * (1 + 5e-10), 3.0 }, { 1.5, 1.0 } };
+  for (int st = 0; st < 4; st++)
+    for (int sd = 0; sd < 2; sd++)
+      set_row(s, st, sd, v[st][sd]);
+  g_autofree char *dir = tu_tmp_dir();
+  cr_assert(study_write_results(s, NULL, dir, "results", &e), "%s", e ? e->message : "");
+  /* cells in factorial order: strategy, then seed */
+  const char *want[] = { "4", "1", "1", "", "1", "3", "3", "1" };
+  g_autoptr(GPtrArray) got = csv_column(dir, "results.csv", "rank");
+  cr_assert_eq(got->len, 8);
+  for (int i = 0; i < 8; i++)
+    cr_assert_str_eq(g_ptr_array_index(got, i), want[i], "cell %d", i);
+  /* the report's own groups say the same, tied shown as =1 */
+  g_autoptr(GPtrArray) groups = study_rank_each_seed(s);
+  cr_assert_eq(groups->len, 2);
+  const rank_group *g = g_ptr_array_index(groups, 0);
+  char b[16];
+  rank_text(b, sizeof b, &g->e[0]);
+  cr_assert_str_eq(b, "=1");
+  cr_assert_eq(g->e[0].strategy, 1);
+  rank_text(b, sizeof b, &g->e[1]);
+  cr_assert_str_eq(b, "=1");
+  /* JSON: the failed cell's rank is null, the others integers */
+  g_autofree char *json = tu_read(dir, "results.json");
+  JsonParser *jp = json_parser_new();
+  cr_assert(json_parser_load_from_data(jp, json, -1, NULL));
+  JsonArray *cells = json_object_get_array_member(json_node_get_object(json_parser_get_root(jp)),
+                                                  "cells");
+  cr_assert(json_object_get_null_member(json_array_get_object_element(cells, 3), "rank"));
+  cr_assert_eq(json_object_get_int_member(json_array_get_object_element(cells, 5), "rank"), 3);
+  g_object_unref(jp);
+  study_slice half = { 1, 2 };
+  cr_assert(study_write_results(s, &half, dir, "slice", &e), "%s", e ? e->message : "");
+  g_autoptr(GPtrArray) none = csv_column(dir, "slice.csv", "rank");
+  cr_assert_eq(none->len, 0, "a slice's results have no rank column");
 }
 
 /* Value axes start at zero (hop-bytes 1.1M..4.4M: 0..5M, not 1M..5M); a

@@ -1,8 +1,9 @@
-/* test_study_cli.c - `mapsim study`: the same results for any -j, a study
- * killed mid-way and resumed, an edited study that reruns only what
- * changed, slices merged into the single-machine results, results.json
- * equal to results.csv, and every bad study file rejected before anything
- * runs with all its problems and their lines. */
+/* test_study_cli.c - `mapsim study`: the same results for any -j, ties in
+ * the rank column as the console shows them, a study killed mid-way and
+ * resumed, an edited study that reruns only what changed, slices merged
+ * into the single-machine results, results.json equal to results.csv, and
+ * every bad study file rejected before anything runs with all its problems
+ * and their lines. */
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -49,6 +50,44 @@ Test(study_cli, same_results_with_1_and_4_threads, .timeout = 240)
             lines[1]);
   cr_assert(g_str_has_prefix(lines[12], "stencil3d-64,bytes,haec-4x4x4,greedy+wh,flow,1,,"),
             "%s", lines[12]);
+}
+
+/* On a full allocation sweep places the ranks as identity does: CG's
+ * makespans are equal, and results.csv ranks them both 3rd (after greedy
+ * and random, as the console's "=3" says), the same with 1 and 2 threads. */
+Test(study_cli, rank_column_ties_as_the_console, .timeout = 240)
+{
+  g_autofree char *cg = tu_src("traces/data/cg-16");
+  g_autofree char *text = g_strdup_printf("[study]\ntraces = %s\nplatforms = torus:4x2x2\n"
+                                          "strategies = identity; sweep; random; greedy\n"
+                                          "models = flow\n", cg);
+  g_autofree char *file = tu_write_tmp("tie.ini", text);
+  g_autofree char *d1 = tu_tmp_dir(), *d2 = tu_tmp_dir();
+  char *out = NULL;
+  cr_assert_eq(run_study(&out, NULL, file, d1, "1"), 0);
+  cr_assert_eq(run_study(NULL, NULL, file, d2, "2"), 0);
+  g_autofree char *a = tu_read(d1, "results.csv"), *b = tu_read(d2, "results.csv");
+  g_autofree char *a2 = csv_without(a, "map_s"), *b2 = csv_without(b, "map_s");
+  cr_assert_str_eq(a2, b2);
+  g_auto(GStrv) lines = g_strsplit(a, "\n", -1);
+  GPtrArray *head = csv_split(lines[0]);
+  int rank = -1, strategy = -1;
+  for (guint i = 0; i < head->len; i++) {
+    rank = strcmp(g_ptr_array_index(head, i), "rank") == 0 ? (int)i : rank;
+    strategy = strcmp(g_ptr_array_index(head, i), "strategy") == 0 ? (int)i : strategy;
+  }
+  cr_assert(rank >= 0 && strategy >= 0, "%s", lines[0]);
+  const char *want[][2] = { { "identity", "3" }, { "sweep", "3" }, { "random", "2" },
+                            { "greedy", "1" } };
+  for (int l = 0; l < 4; l++) {
+    GPtrArray *cells = csv_split(lines[l + 1]);
+    cr_assert_str_eq(g_ptr_array_index(cells, strategy), want[l][0]);
+    cr_assert_str_eq(g_ptr_array_index(cells, rank), want[l][1], "%s", want[l][0]);
+    g_ptr_array_free(cells, TRUE);
+  }
+  g_ptr_array_free(head, TRUE);
+  cr_assert(strstr(out, "=3 identity") && strstr(out, "=3 sweep"), "%s", out);
+  g_free(out);
 }
 
 /* Every CSV column of every cell equals the JSON member it is named

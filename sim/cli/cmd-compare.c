@@ -1,7 +1,7 @@
 /* cmd-compare.c - `mapsim compare`: traces (or matrices) on several
  * platforms with several strategies, each input a small study
  * (sim/study.h) run in parallel; per platform the cells ranked (the study
- * report's ranking, sim/report/rank.h), each key result's change against
+ * report's ranking, sim/rank.h), each key result's change against
  * a baseline strategy in percent, nodes used, the pre/post check
  * (korndoerfer2021 Sections 7.1-7.4). */
 #include <json-glib/json-glib.h>
@@ -11,8 +11,8 @@
 
 #include "routing/energy.h"
 #include "sim/cli/cli.h"
-#include "sim/report/rank.h"
-#include "sim/report/stats.h"
+#include "sim/rank.h"
+#include "sim/stats.h"
 #include "sim/study.h"
 
 /* The results set side by side, as columns of the cells' rows: static
@@ -46,7 +46,7 @@ static const char *bare(const char *column)
  * "rank" and "change_pct": {KEY: percent} (null when unknown). */
 static void annotate(study *s, int base)
 {
-  GPtrArray *groups = report_rank_against(s, base);
+  GPtrArray *groups = study_rank_against(s, base);
   int nkeys = nkeys_of(s);
   for (guint gi = 0; gi < groups->len; gi++) {
     const rank_group *g = g_ptr_array_index(groups, gi);
@@ -59,10 +59,10 @@ static void annotate(study *s, int base)
       row_add_int(c->row, "rank", e->rank);
       row_group(c->row, "change_pct");
       for (int q = 0; q < nkeys; q++) {
-        double v = report_mean(s, g->input, g->kind, g->platform, e->strategy, g->model,
-                               key_columns[q], NULL);
-        double b = report_mean(s, g->input, g->kind, g->platform, base, g->model,
-                               key_columns[q], NULL);
+        double v = study_mean(s, g->input, g->kind, g->platform, e->strategy, g->model,
+                              key_columns[q], NULL);
+        double b = study_mean(s, g->input, g->kind, g->platform, base, g->model,
+                              key_columns[q], NULL);
         /* equal values change by 0, never by -0 or by rounding noise */
         double pct = !isnan(v) && !isnan(b) && stats_equal(v, b) ? 0
                      : isnan(v) || isnan(b) || b == 0 ? NAN
@@ -151,7 +151,7 @@ static void print_table(const study *s, int base)
     printf("%s: %d ranks, static metrics only (no trace to replay); changes against %s\n",
            in->label, in->g->n, s->strategies[base].label);
   int ncols = 3 + nkeys + (in->t ? 1 : 0);
-  GPtrArray *groups = report_rank_against(s, base);
+  GPtrArray *groups = study_rank_against(s, base);
   for (guint gi = 0; gi < groups->len; gi++) {
     const rank_group *g = g_ptr_array_index(groups, gi);
     const study_platform *sp = &s->platforms[g->platform];

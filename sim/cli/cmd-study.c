@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "sim/cli/cli.h"
-#include "sim/report/rank.h"
+#include "sim/rank.h"
 #include "sim/report/report.h"
 #include "sim/study.h"
 
@@ -111,7 +111,7 @@ static void print_entry(const study *s, const rank_group *r, const rank_entry *e
  * change against the reference; kind and model only when they vary. */
 static void print_ranking(const study *s)
 {
-  GPtrArray *groups = report_rank(s);
+  GPtrArray *groups = study_rank(s);
   gboolean kinds = FALSE;
   int wi = 5, wp = 8, ws = 8;
   for (int i = 0; i < s->ninputs; i++) {

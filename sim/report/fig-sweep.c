@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "sim/report/figures.h"
-#include "sim/report/stats.h"
+#include "sim/stats.h"
 #include "util/output.h"
 
 #define LEGEND_W 200.0

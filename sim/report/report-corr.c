@@ -7,7 +7,7 @@
 
 #include "sim/report/figures.h"
 #include "sim/report/report-private.h"
-#include "sim/report/stats.h"
+#include "sim/stats.h"
 #include "util/output.h"
 
 void rep_corr_free(gpointer p)

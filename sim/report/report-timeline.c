@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "sim/report/figures.h"
-#include "sim/report/rank.h"
+#include "sim/rank.h"
 #include "sim/report/report-private.h"
 #include "sim/timeline.h"
 

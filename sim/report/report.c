@@ -9,8 +9,8 @@
 
 #include "sim/report/figures.h"
 #include "sim/report/report-private.h"
-#include "sim/report/rank.h"
-#include "sim/report/stats.h"
+#include "sim/rank.h"
+#include "sim/stats.h"
 #include "util/output.h"
 
 /* The page with every PNG mark replaced by the PNG's base64 (caller frees). */
@@ -65,7 +65,7 @@ static void html_summary(rep_page *pg, GPtrArray *groups, GPtrArray *cs, GPtrArr
 {
   const study *s = pg->s;
   GString *h = pg->h;
-  int ref = report_reference(s);
+  int ref = study_reference(s);
   gboolean one_metric = TRUE;
   for (guint g = 1; g < groups->len; g++)
     one_metric = one_metric && strcmp(((rank_group *)g_ptr_array_index(groups, g))->metric,
@@ -153,7 +153,7 @@ static void html_rankings(rep_page *pg, GPtrArray *groups)
   GString *h = pg->h;
   rep_section_open(pg, "ranking", "Ranking per platform",
                    "every strategy in order, with its value and change", FALSE);
-  int ref = report_reference(s);
+  int ref = study_reference(s);
   g_string_append(h, "<p>Each column lists the strategies of one platform, best first, with "
                      "their rank (=N: tied), the value of the ranking metric (mean over seeds, "
                      "with as many digits as tell neighbours apart) and its change against ");
@@ -211,11 +211,11 @@ static gboolean html_sweep(rep_page *pg, const study_sweep *sw, int i, int k, in
 {
   const study *s = pg->s;
   const study_input *in = &s->inputs[i];
-  g_autofree char *metric = report_rank_metric(s, i);
+  g_autofree char *metric = study_rank_metric(s, i);
   double *y = g_new(double, (gsize)s->nstrategies * (gsize)sw->n);
   for (int st = 0; st < s->nstrategies; st++)
     for (int j = 0; j < sw->n; j++)
-      y[st * sw->n + j] = report_mean(s, i, k, sw->platforms[j], st, m, metric, NULL);
+      y[st * sw->n + j] = study_mean(s, i, k, sw->platforms[j], st, m, metric, NULL);
   g_autofree char *ctx = rep_context_label(s, i, k, in->t ? m : -1);
   g_autofree char *title = g_strdup_printf("%s: %s against %s%s%s", ctx, metric, sw->key,
                                            *sw->fixed ? ", " : "", sw->fixed);
@@ -268,7 +268,7 @@ static gboolean html_groups(rep_page *pg, GError **error)
   g_string_append(pg->h, "<p>Each marker is one strategy (and seed); the green line is the "
                          "reference mapping (korndoerfer2021 Figs. 4-6). Every axis starts at "
                          "zero.</p>\n");
-  int ref = report_reference(s);
+  int ref = study_reference(s);
   const char **plats = rep_platform_labels(s), **series = rep_strategy_labels(s);
   gboolean ok = TRUE;
   for (int i = 0; ok && i < s->ninputs; i++) {
@@ -299,7 +299,7 @@ static gboolean html_groups(rep_page *pg, GError **error)
         double *rv = refs[nmet] = g_new(double, s->nplatforms);
         int n = 0;
         for (int p = 0; p < s->nplatforms; p++) {
-          rv[p] = ref >= 0 ? report_mean(s, i, 0, p, ref, m, want[w], NULL) : NAN;
+          rv[p] = ref >= 0 ? study_mean(s, i, 0, p, ref, m, want[w], NULL) : NAN;
           for (int k = 0; k < in->nkinds; k++)
             for (int st = 0; st < s->nstrategies; st++)
               for (int sd = 0; sd < s->nseeds; sd++) {
@@ -426,7 +426,7 @@ static gboolean html_links(rep_page *pg, GPtrArray *groups, GError **error)
               "the busiest link per dimension and direction (deveci-geometric Fig. 12).",
               in->label, busy ? "busy time" : "bytes");
   g_string_append(h, "</p>\n");
-  int ref = report_reference(s);
+  int ref = study_reference(s);
   for (guint g = 0; g < groups->len; g++) {
     const rank_group *r = g_ptr_array_index(groups, g);
     if (r->input != i || r->kind != 0 || r->model > 0)
@@ -594,7 +594,7 @@ char *report_study(const study *s, const char *dir, int threads, GError **error)
     g_hash_table_destroy(pg.stems);
     return NULL;
   }
-  GPtrArray *groups = report_rank(s);
+  GPtrArray *groups = study_rank(s);
   GPtrArray *cols = rep_static_columns(s);
   GPtrArray *cs = rep_correlations(s, cols);
   GString *h = pg.h = g_string_new("<!DOCTYPE html>\n<html lang=\"en\"><head><meta "

@@ -1,20 +1,20 @@
-/* rank.c - strategies ranked per platform (see rank.h). */
-#include "sim/report/rank.h"
+/* rank.c - strategies ranked within the groups of a study (see rank.h). */
+#include "sim/rank.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/report/stats.h"
+#include "sim/stats.h"
 
-char *report_rank_metric(const study *s, int input)
+char *study_rank_metric(const study *s, int input)
 {
   if (s->inputs[input].t)
     return g_strdup(s->report.time ? s->report.time : "makespan_s");
   return g_strconcat("pre_", s->report.rank_static ? s->report.rank_static : "hop_bytes", NULL);
 }
 
-int report_reference(const study *s)
+int study_reference(const study *s)
 {
   const char *names[] = { "identity", "sweep" };
   for (size_t k = 0; k < G_N_ELEMENTS(names); k++)
@@ -26,12 +26,20 @@ int report_reference(const study *s)
   return -1;
 }
 
-double report_mean(const study *s, int input, int kind, int plat, int strategy, int model,
-                   const char *name, int *n)
+/* Seeds [*lo, *hi) of a group: its one seed, or all of them. */
+static void seed_range(const study *s, int seed, int *lo, int *hi)
+{
+  *lo = seed >= 0 ? seed : 0;
+  *hi = seed >= 0 ? seed + 1 : s->nseeds;
+}
+
+static double mean_over(const study *s, int input, int kind, int plat, int strategy, int model,
+                        int seed, const char *name, int *n)
 {
   double sum = 0;
-  int k = 0;
-  for (int sd = 0; sd < s->nseeds; sd++) {
+  int k = 0, lo, hi;
+  seed_range(s, seed, &lo, &hi);
+  for (int sd = lo; sd < hi; sd++) {
     const study_cell *c = study_cell_at(s, input, kind, plat, strategy, model, sd);
     double v;
     if (c->row && !c->error && row_get_number(c->row, name, &v)) {
@@ -42,6 +50,12 @@ double report_mean(const study *s, int input, int kind, int plat, int strategy, 
   if (n)
     *n = k;
   return k ? sum / k : NAN;
+}
+
+double study_mean(const study *s, int input, int kind, int plat, int strategy, int model,
+                  const char *name, int *n)
+{
+  return mean_over(s, input, kind, plat, strategy, model, -1, name, n);
 }
 
 static int by_value(const void *a, const void *b)
@@ -63,14 +77,15 @@ static void group_free(gpointer p)
   g_free(g);
 }
 
-/* Are strategies a and b of one group equal: pairs of the seeds where
- * both ran (stats_paired_equal), else their means. */
+/* Are strategies a and b of one group equal: pairs of the group's seeds
+ * where both ran (stats_paired_equal), else their means. */
 static gboolean entries_equal(const study *s, const rank_group *g, int kind, int model,
                               const rank_entry *a, const rank_entry *b)
 {
   double *x = g_new(double, MAX(s->nseeds, 1)), *y = g_new(double, MAX(s->nseeds, 1));
-  int n = 0;
-  for (int sd = 0; sd < s->nseeds; sd++) {
+  int n = 0, lo, hi;
+  seed_range(s, g->seed, &lo, &hi);
+  for (int sd = lo; sd < hi; sd++) {
     const study_cell *ca = study_cell_at(s, g->input, kind, g->platform, a->strategy, model, sd);
     const study_cell *cb = study_cell_at(s, g->input, kind, g->platform, b->strategy, model, sd);
     if (ca->row && !ca->error && cb->row && !cb->error &&
@@ -154,38 +169,68 @@ void rank_entry_change_text(char *buf, size_t n, const rank_group *g, const rank
   rank_change_text(buf, n, e->change, stats_equal(e->value, g->ref_value));
 }
 
-GPtrArray *report_rank(const study *s)
+GPtrArray *study_rank(const study *s)
 {
-  return report_rank_against(s, report_reference(s));
+  return study_rank_against(s, study_reference(s));
 }
 
-GPtrArray *report_rank_against(const study *s, int ref)
+/* One group: the strategies of (input i, kind k, model m, platform p)
+ * at seed `seed` (-1: their means over every seed) ranked. */
+static rank_group *rank_one(const study *s, int ref, int i, int k, int m, int p, int seed)
+{
+  rank_group *g = g_new0(rank_group, 1);
+  *g = (rank_group){ .input = i, .kind = k, .model = s->inputs[i].t ? m : -1, .platform = p,
+                     .seed = seed, .metric = study_rank_metric(s, i), .reference = ref,
+                     .ref_value = NAN, .n = s->nstrategies };
+  g->e = g_new0(rank_entry, MAX(g->n, 1));
+  if (ref >= 0)
+    g->ref_value = mean_over(s, i, k, p, ref, m, seed, g->metric, NULL);
+  for (int st = 0; st < s->nstrategies; st++) {
+    rank_entry *e = &g->e[st];
+    e->strategy = st;
+    e->value = mean_over(s, i, k, p, st, m, seed, g->metric, &e->nvalues);
+    e->change = g->ref_value > 0 && !isnan(e->value)
+                    ? (e->value - g->ref_value) / g->ref_value * 100.0 : NAN;
+  }
+  qsort(g->e, (size_t)g->n, sizeof *g->e, by_value);
+  assign_ranks(s, g, k, m);
+  return g;
+}
+
+/* Every group of the study, in the order of its cells; each seed alone
+ * when `each_seed`. */
+static GPtrArray *rank_groups(const study *s, int ref, gboolean each_seed)
 {
   GPtrArray *out = g_ptr_array_new_with_free_func(group_free);
-  for (int i = 0; i < s->ninputs; i++) {
-    const study_input *in = &s->inputs[i];
-    int nm = study_input_nmodels(s, i);
-    for (int k = 0; k < in->nkinds; k++)
-      for (int m = 0; m < nm; m++)
-        for (int p = 0; p < s->nplatforms; p++) {
-          rank_group *g = g_new0(rank_group, 1);
-          *g = (rank_group){ .input = i, .kind = k, .model = in->t ? m : -1, .platform = p,
-                             .metric = report_rank_metric(s, i), .reference = ref,
-                             .ref_value = NAN, .n = s->nstrategies };
-          g->e = g_new0(rank_entry, MAX(g->n, 1));
-          if (ref >= 0)
-            g->ref_value = report_mean(s, i, k, p, ref, m, g->metric, NULL);
-          for (int st = 0; st < s->nstrategies; st++) {
-            rank_entry *e = &g->e[st];
-            e->strategy = st;
-            e->value = report_mean(s, i, k, p, st, m, g->metric, &e->nvalues);
-            e->change = g->ref_value > 0 && !isnan(e->value)
-                            ? (e->value - g->ref_value) / g->ref_value * 100.0 : NAN;
-          }
-          qsort(g->e, (size_t)g->n, sizeof *g->e, by_value);
-          assign_ranks(s, g, k, m);
-          g_ptr_array_add(out, g);
-        }
-  }
+  for (int i = 0; i < s->ninputs; i++)
+    for (int k = 0; k < s->inputs[i].nkinds; k++)
+      for (int m = 0; m < study_input_nmodels(s, i); m++)
+        for (int p = 0; p < s->nplatforms; p++)
+          for (int sd = each_seed ? 0 : -1; sd < (each_seed ? s->nseeds : 0); sd++)
+            g_ptr_array_add(out, rank_one(s, ref, i, k, m, p, sd));
   return out;
+}
+
+GPtrArray *study_rank_against(const study *s, int ref)
+{
+  return rank_groups(s, ref, FALSE);
+}
+
+GPtrArray *study_rank_each_seed(const study *s)
+{
+  return rank_groups(s, study_reference(s), TRUE);
+}
+
+void study_cell_ranks(const study *s, int *ranks)
+{
+  GPtrArray *groups = study_rank_each_seed(s);
+  for (guint gi = 0; gi < groups->len; gi++) {
+    const rank_group *g = g_ptr_array_index(groups, gi);
+    for (int k = 0; k < g->n; k++) {
+      const study_cell *c = study_cell_at(s, g->input, g->kind, g->platform, g->e[k].strategy,
+                                          g->model, g->seed);
+      ranks[c - s->cells] = g->e[k].rank;
+    }
+  }
+  g_ptr_array_unref(groups);
 }

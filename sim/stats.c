@@ -1,5 +1,5 @@
 /* stats.c - Pearson and Spearman correlation, equal results (see stats.h). */
-#include "sim/report/stats.h"
+#include "sim/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
