@@ -1,5 +1,5 @@
 /* family-private.h - what the indirect network families (dragonfly.c,
- * fattree.c, hyperx.c) offer the rest of routing/: one ops table each, so
+ * fattree.c, hyperx.c, tree.c) offer the rest of routing/: one ops table each, so
  * topology.c, route.c, facts.c and the platform builder dispatch on the
  * family in one place, and the building blocks they share. Not installed,
  * not for other folders.
@@ -34,6 +34,7 @@ typedef struct family_ops {
 extern const family_ops family_dragonfly_ops;
 extern const family_ops family_fattree_ops;
 extern const family_ops family_hyperx_ops;
+extern const family_ops family_tree_ops;
 
 /* The ops of t's family; NULL for direct networks. */
 const family_ops *family_of(const topo *t);

@@ -8,8 +8,10 @@
  *              and parallel (default 1s), one entry per level from the
  *              nodes up (SimGrid's FAT_TREE vectors)
  *   [topology] kind = hyperx: shape = 12x8, nodes_per_router
+ *   [topology] kind = tree: slurm = Slurm's topology.conf or topology.yaml,
+ *              slurm_topology = one of the YAML file's (platform-slurm.c)
  *   [links]    node (injection), local, global (dragonfly); node, level2,
- *              level3 ... (fat tree: the cables above level 1, 2 ...);
+ *              level3 ... (fat tree, tree: the cables above level 1, 2 ...);
  *              node, x, y ... (HyperX); default = TYPE for the rest
  *
  * Shorthands stand for such a file: dragonfly:g=9:a=4:p=2:h=1,
@@ -35,6 +37,7 @@ static const char *const topology_keys[][8] = {
                               "global_ports", "arrangement", NULL },
   [TOPO_FAMILY_FATTREE] = { "kind", "k", "n", "down", "up", "parallel", NULL },
   [TOPO_FAMILY_HYPERX] = { "kind", "shape", "nodes_per_router", NULL },
+  [TOPO_FAMILY_TREE] = { "kind", "slurm", "slurm_topology", NULL },
 };
 
 /* [links] keys only indirect networks have. */
@@ -51,12 +54,13 @@ gboolean platform_family_check_keys(GKeyFile *kf, const char *path, topo_family 
   *family = TOPO_FAMILY_DIRECT;
   if (kind) {
     g_strstrip(kind);
-    for (int f = TOPO_FAMILY_DRAGONFLY; f <= TOPO_FAMILY_HYPERX; f++)
+    for (int f = TOPO_FAMILY_DRAGONFLY; f <= TOPO_FAMILY_TREE; f++)
       if (!strcmp(kind, topo_family_name((topo_family)f)))
         *family = (topo_family)f;
     if (*family == TOPO_FAMILY_DIRECT) {
       g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
-                  "%s: [topology] kind = '%s': expected dragonfly, fattree or hyperx", path, kind);
+                  "%s: [topology] kind = '%s': expected dragonfly, fattree, hyperx or tree", path,
+                  kind);
       return FALSE;
     }
   }
@@ -197,11 +201,12 @@ static topo *read_hyperx(GKeyFile *kf, const char *path, GError **error)
   return topo_new_hyperx(&hx, error);
 }
 
-gboolean platform_build_family(platform *p, GKeyFile *kf, const char *path, topo_family family,
-                               GError **error)
+gboolean platform_build_family(platform *p, GKeyFile *kf, const char *path, const char *dir,
+                               topo_family family, GError **error)
 {
   topo *t = family == TOPO_FAMILY_DRAGONFLY ? read_dragonfly(kf, path, error)
             : family == TOPO_FAMILY_FATTREE ? read_fattree(kf, path, error)
+            : family == TOPO_FAMILY_TREE    ? platform_slurm_tree(kf, path, dir, p, error)
                                             : read_hyperx(kf, path, error);
   if (!t) {
     if (error && *error && (*error)->domain != PLATFORM_ERROR)

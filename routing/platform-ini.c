@@ -5,8 +5,8 @@
  *   [topology]      shape = 4x4x4, connectivity = torus,torus,crossbar (or one
  *                   word for all dimensions); or graph = FILE (lines
  *                   `src dst [linktype]`), bidirectional = true|false; or
- *                   kind = dragonfly | fattree | hyperx and the family's
- *                   keys (platform-family.c)
+ *                   kind = dragonfly | fattree | hyperx | tree and the
+ *                   family's keys (platform-family.c)
  *   [linktype.N]    bandwidth (bytes/s), latency (s); power-idle, power-busy
  *                   or energy-per-bit, power-off (W, J/bit), idle-timeout,
  *                   wake-latency (s): routing/energy.h
@@ -47,7 +47,7 @@ static const char *const known_keys[][24] = {
   { "platform", "name", "description", "preset", NULL },
   { "topology", "shape", "connectivity", "graph", "bidirectional", "kind", "groups",
     "routers_per_group", "nodes_per_router", "global_ports", "arrangement", "k", "n", "down",
-    "up", "parallel", NULL },
+    "up", "parallel", "slurm", "slurm_topology", NULL },
   { "links", "default", "x", "y", "z", "w", "v", "u", "t", "s", "node", "local", "global",
     "level2", "level3", "level4", "level5", "level6", "level7", "level8", NULL },
   { "nodes", "cores", NULL },
@@ -766,7 +766,7 @@ static platform *from_keyfile(GKeyFile *kf, const char *source, const char *dir,
   topo_family family;
   gboolean built = platform_family_check_keys(kf, source, &family, error) &&
                    (family != TOPO_FAMILY_DIRECT
-                        ? platform_build_family(p, kf, source, family, error)
+                        ? platform_build_family(p, kf, source, c.dir, family, error)
                     : graph ? build_graph(&c, p, g_strstrip(graph), error)
                             : build_regular(&c, p, error));
   g_free(graph);

@@ -42,9 +42,25 @@ gboolean platform_family_check_keys(GKeyFile *kf, const char *path, topo_family 
  * shorthands and their parameters, appended to s. */
 void platform_family_shorthand_help(GString *s);
 
-/* platform-family.c: builds an indirect network and its link types. */
-gboolean platform_build_family(platform *p, GKeyFile *kf, const char *path, topo_family family,
-                               GError **error);
+/* platform-family.c: builds an indirect network and its link types
+ * (files a key names are relative to `dir`). */
+gboolean platform_build_family(platform *p, GKeyFile *kf, const char *path, const char *dir,
+                               topo_family family, GError **error);
+
+/* platform-slurm.c: TRUE when `path` is Slurm's topology.conf (by name or
+ * its first word) or a topology.yaml. */
+gboolean platform_slurm_file(const char *path);
+
+/* platform-slurm.c: Slurm's topology file as the INI file it stands for
+ * ([topology] kind = tree, slurm = path, a link type per level), with
+ * the overrides `sets`. */
+platform *platform_load_slurm(const char *path, const char *const *sets, GError **error);
+
+/* platform-slurm.c: the tree of [topology] slurm = FILE (relative to
+ * `dir`; slurm_topology = NAME picks one of a topology.yaml's), its node
+ * and switch names into p->names and notes into p->notes. */
+topo *platform_slurm_tree(GKeyFile *kf, const char *path, const char *dir, platform *p,
+                          GError **error);
 
 /* platform-family.c: the key file a dragonfly:, fattree: or hyperx:
  * shorthand stands for; NULL without error for other kinds, NULL with

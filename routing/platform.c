@@ -138,6 +138,7 @@ void platform_free(platform *p)
   g_free(p->alloc_index);
   g_ptr_array_unref(p->notes);
   g_ptr_array_unref(p->left_out);
+  g_strfreev(p->names);
   g_free(p->name);
   g_free(p->source);
   g_free(p);
@@ -464,7 +465,9 @@ char *platform_link_name(const platform *p, int link)
     topo_class_name(t, t->link_class[link], cls, sizeof cls);
     for (int e = 0; e < 2; e++) {
       int v = e ? t->link_dst[link] : t->link_src[link];
-      if (topo_is_switch(t, v))
+      if (p->names)
+        g_strlcpy(ends[e], p->names[v], sizeof ends[e]);
+      else if (topo_is_switch(t, v))
         g_snprintf(ends[e], sizeof ends[e], "sw%d", v - topo_compute_nodes(t));
       else
         g_snprintf(ends[e], sizeof ends[e], "%d", v);
@@ -680,6 +683,8 @@ platform *platform_load_with(const char *spec, const char *const *sets, GError *
     }
     return platform_load_json(spec, error);
   }
+  if (!g_str_has_suffix(spec, ".ini") && platform_slurm_file(spec))
+    return platform_load_slurm(spec, sets, error);
   if (g_str_has_suffix(spec, ".ini") || g_file_test(spec, G_FILE_TEST_EXISTS))
     return platform_load_ini(spec, sets, error);
   if (strchr(spec, ':') == NULL && (strchr(spec, '/') || strchr(spec, '.'))) {
@@ -694,6 +699,9 @@ platform *platform_load_with(const char *spec, const char *const *sets, GError *
 int platform_parse_node(const platform *p, const char *s, GError **error)
 {
   const topo *t = p->topo;
+  for (int v = 0; p->names && v < topo_compute_nodes(t); v++)
+    if (!strcmp(p->names[v], s))
+      return v;
   char **parts = g_strsplit(s, ",", -1);
   int n = (int)g_strv_length(parts), node = -1, nodes = topo_compute_nodes(t);
   gboolean ok = n == 1 || (topo_is_regular(t) && n == t->ndims);
@@ -714,7 +722,8 @@ int platform_parse_node(const platform *p, const char *s, GError **error)
                 nodes, t->ndims);
   else
     g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE, "node '%s': expected an id in "
-                "[0, %d)%s", s, nodes, t->nswitches ? " (a compute node, not a switch)" : "");
+                "[0, %d)%s%s", s, nodes, t->nswitches ? " (a compute node, not a switch)" : "",
+                p->names ? " or a node name of the platform" : "");
   g_strfreev(parts);
   return node;
 }

@@ -19,7 +19,10 @@
  *    `dragonfly:g=G:a=A:p=P:h=H`, `fattree:k=K:n=N` or SimGrid's
  *    `fattree:L;down...;up...;parallel...`, `hyperx:12x8:p=P`
  *    (routing/platform-family.c has their keys). A shorthand stands for
- *    the INI file it generates.
+ *    the INI file it generates;
+ *  - Slurm's topology.conf or topology.yaml (routing/platform-slurm.c): a
+ *    tree of switches with Slurm's node and switch names (`names`); it
+ *    stands for the INI file `[topology] kind = tree, slurm = FILE`.
  * Numbers in INI files, shorthands and overrides may carry units
  * (util/units.h): bw=100Gbit/s, lat=10ps, eager_threshold=64KiB.
  *
@@ -144,6 +147,8 @@ typedef struct platform {
   GPtrArray *notes;         /* strings: what a loader ignored */
   GPtrArray *left_out;      /* strings: the ?GROUP.KEY=VALUE overrides (--set-if-present)
                                left out, as GROUP.KEY=VALUE */
+  char **names;             /* nnodes (nodes, then switches): the names the source gives
+                               (Slurm's topology), NULL-terminated; or NULL */
 } platform;
 
 /* A named set of protocol and routing choices ([platform] preset, --preset):
@@ -283,8 +288,9 @@ static inline int64_t platform_capacity(const platform *p)
  * (PLATFORM_ERROR_INVALID). */
 gboolean platform_check_capacity(const platform *p, int64_t nranks, GError **error);
 
-/* A node given as an id ("21") or as coordinates ("1,1,1"); -1 and
- * PLATFORM_ERROR_PARSE naming the text otherwise. */
+/* A node given as an id ("21"), as coordinates ("1,1,1") or by the name
+ * the platform gives it ("nid021"); -1 and PLATFORM_ERROR_PARSE naming the
+ * text otherwise. */
 int platform_parse_node(const platform *p, const char *s, GError **error);
 
 /* Human name of link l, e.g. "12 -> 13 (x+, optical)"; caller frees. */

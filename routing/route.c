@@ -119,6 +119,8 @@ const route_algo_row route_algo_table[] = {
   { "ecmp", ROUTE_ALGO_ECMP, TOPO_FAMILY_FATTREE, ROUTE_FLAG_KEYED,
     "a hash of source, destination, rank pair and switch at every switch" },
   { "dor", ROUTE_ALGO_DOR, TOPO_FAMILY_HYPERX, 0, "one hop per differing dimension, x first" },
+  { "minimal", ROUTE_ALGO_MINIMAL, TOPO_FAMILY_TREE, 0,
+    "up to the lowest common switch and down (a tree's one path)" },
 };
 const int route_algo_count = G_N_ELEMENTS(route_algo_table);
 

@@ -109,7 +109,7 @@ static topo *alloc_links(topo *t)
   return t;
 }
 
-static const char *const family_names[] = { "direct", "dragonfly", "fattree", "hyperx" };
+static const char *const family_names[] = { "direct", "dragonfly", "fattree", "hyperx", "tree" };
 
 const char *topo_family_name(topo_family f)
 {
@@ -134,6 +134,7 @@ const char *topo_kind_text(const topo *t)
   case TOPO_FAMILY_DRAGONFLY: return "dragonfly";
   case TOPO_FAMILY_FATTREE: return "fat tree";
   case TOPO_FAMILY_HYPERX: return "HyperX";
+  case TOPO_FAMILY_TREE: return "tree of switches";
   case TOPO_FAMILY_DIRECT: break;
   }
   return topo_is_regular(t) ? "mesh/torus" : "graph topology";
@@ -145,6 +146,7 @@ const family_ops *family_of(const topo *t)
   case TOPO_FAMILY_DRAGONFLY: return &family_dragonfly_ops;
   case TOPO_FAMILY_FATTREE: return &family_fattree_ops;
   case TOPO_FAMILY_HYPERX: return &family_hyperx_ops;
+  case TOPO_FAMILY_TREE: return &family_tree_ops;
   case TOPO_FAMILY_DIRECT: break;
   }
   return NULL;
@@ -440,6 +442,10 @@ void topo_free(topo *t)
   g_free(t->first_link);
   g_free(t->link_class);
   g_free(t->df.gateway);
+  g_free(t->tree.parent);
+  g_free(t->tree.level);
+  g_free(t->tree.depth);
+  g_free(t->tree.up_link);
   g_free(t);
 }
 

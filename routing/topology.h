@@ -6,8 +6,8 @@
  *    `torus` or `crossbar` - or a graph given link by link. Node ids of a
  *    regular topo put dimension 0 fastest: node = x + X*(y + Y*z) ..., the
  *    numbering of Scotch's mesh/torus targets.
- *  - indirect (switch-based) networks: dragonfly, fat tree (XGFT) and
- *    HyperX. Their vertices are the compute nodes [0, nnodes - nswitches)
+ *  - indirect (switch-based) networks: dragonfly, fat tree (XGFT),
+ *    HyperX and a tree of switches (a scheduler's: Slurm's topology). Their vertices are the compute nodes [0, nnodes - nswitches)
  *    followed by the switches [nnodes - nswitches, nnodes). A switch holds
  *    no ranks (no allocation contains one) and is no end of a route; every
  *    node hangs off one switch by an injection link pair (node -> switch,
@@ -71,6 +71,7 @@ typedef enum {
   TOPO_FAMILY_DRAGONFLY,
   TOPO_FAMILY_FATTREE,
   TOPO_FAMILY_HYPERX,
+  TOPO_FAMILY_TREE,       /* a tree of switches, possibly irregular (Slurm's topology) */
 } topo_family;
 
 /* The most levels of switches of a fat tree. */
@@ -140,6 +141,18 @@ typedef struct topo_hyperx {
   int switch_base;                  /* first switch-to-switch link id */
 } topo_hyperx;
 
+/* A tree of switches (routing/tree.c): every vertex but the root hangs
+ * off one parent switch; nodes hang off leaf switches. Levels: nodes 0, a
+ * switch one above its highest child (at least 1). */
+typedef struct topo_tree {
+  int levels;                       /* the root's level */
+  int root;                         /* the root switch's vertex id */
+  int *parent;                      /* nnodes: parent switch, -1 at the root */
+  int *level;                       /* nnodes */
+  int *depth;                       /* nnodes: links up to the root */
+  int *up_link;                     /* nnodes: link to the parent (+1: back down), -1 at the root */
+} topo_tree;
+
 typedef struct topo {
   topo_family family;
   int nswitches;                  /* vertices nnodes - nswitches .. nnodes - 1 are switches */
@@ -164,6 +177,7 @@ typedef struct topo {
   topo_dragonfly df;              /* family DRAGONFLY */
   topo_fattree ft;                /* family FATTREE */
   topo_hyperx hx;                 /* family HYPERX */
+  topo_tree tree;                 /* family TREE */
 } topo;
 
 /* A regular topology. Fails (TOPO_ERROR_INVALID) for ndims outside
@@ -182,6 +196,13 @@ topo *topo_new_graph(int nnodes, int nlinks, const int *src, const int *dst, GEr
 topo *topo_new_dragonfly(const topo_dragonfly *params, GError **error);
 topo *topo_new_fattree(const topo_fattree *params, GError **error);
 topo *topo_new_hyperx(const topo_hyperx *params, GError **error);
+
+/* A tree of `nodes` compute nodes and `switches` switches from the parent
+ * of every vertex (nodes first, then switches; -1 for the one root).
+ * Fails (TOPO_ERROR_INVALID) naming the vertex on a node without a switch
+ * above, a node with children, a second root, a cycle or a vertex more
+ * than TOPO_MAX_LEVELS switches below the root. */
+topo *topo_new_tree(int nodes, int switches, const int *parent, GError **error);
 
 void topo_free(topo *t);
 
@@ -226,11 +247,11 @@ int topo_switch_of(const topo *t, int v);
 /* The dragonfly group of compute node v, or -1 on other networks. */
 int topo_group_of(const topo *t, int v);
 
-/* "direct", "dragonfly", "fattree", "hyperx". */
+/* "direct", "dragonfly", "fattree", "hyperx", "tree". */
 const char *topo_family_name(topo_family f);
 
 /* What t is in words for messages: "mesh/torus", "graph topology",
- * "dragonfly", "fat tree", "HyperX". */
+ * "dragonfly", "fat tree", "HyperX", "tree of switches". */
 const char *topo_kind_text(const topo *t);
 
 /* Name of link class c into buf ("x+", "links", "node up", "global",
