@@ -136,12 +136,12 @@ static host_names *from_file(const platform *p, const char *path, GError **error
     g_hash_table_insert(line_of, s, GINT_TO_POINTER(i + 1));
     g_ptr_array_add(names, g_strdup(s));
   }
-  int nn = p->topo->nnodes;
-  if (names->len != 1 && (int)names->len != nn && (int)names->len != p->nalloc) {
+  int nn = p->topo->nnodes, nodes = topo_compute_nodes(p->topo);
+  if (names->len != 1 && (int)names->len != nodes && (int)names->len != p->nalloc) {
     g_set_error(error, LAUNCH_ERROR, LAUNCH_ERROR_HOSTS,
                 "%s: %u host names, expected %d (one per node of %s, in node order), %d (one "
                 "per allocated node, in allocation order) or 1 (every rank on one host)", path,
-                names->len, nn, p->name, p->nalloc);
+                names->len, nodes, p->name, p->nalloc);
     g_ptr_array_unref(names);
     return NULL;
   }
@@ -152,13 +152,22 @@ static host_names *from_file(const platform *p, const char *path, GError **error
       h->name[i] = g_strdup(g_ptr_array_index(names, 0));
   }
   for (guint i = 0; names->len > 1 && i < names->len; i++)
-    h->name[(int)names->len == nn ? (int)i : p->alloc[i]] = g_strdup(g_ptr_array_index(names, i));
+    h->name[(int)names->len == nodes ? (int)i : p->alloc[i]] =
+        g_strdup(g_ptr_array_index(names, i));
   g_ptr_array_unref(names);
   return h;
 }
 
 host_names *host_names_new(const platform *p, const char *spec, GError **error)
 {
+  if (!spec && p->names) { /* the names the platform's source gives (Slurm's) */
+    host_names *h = new_names(p->topo->nnodes);
+    for (int i = 0; i < h->n; i++)
+      h->name[i] = g_strdup(p->names[i]);
+    return h;
+  }
+  if (!spec)
+    spec = LAUNCH_DEFAULT_HOSTS;
   /* any existing path is a file: also a FIFO (--hosts <(scontrol show
    * hostnames)) or a device */
   if (g_file_test(spec, G_FILE_TEST_EXISTS))

@@ -17,7 +17,8 @@
  *                     MPI's mpirun --hostfile FILE --map-by seq, SimGrid's
  *                     smpirun -hostfile FILE
  *
- * Host names (host_names_new): a pattern with one integer conversion
+ * Host names (host_names_new): the platform's own (a Slurm topology's node
+ * names), a pattern with one integer conversion
  * (`node-%d`, `nid%05d`: the platform's node id) or a file of names, one
  * per line (`#` comments), either one per platform node in node id order,
  * one per allocated node in allocation order, or a single one (the whole
@@ -51,8 +52,9 @@ typedef struct host_names host_names;
 #define LAUNCH_DEFAULT_HOSTS "node-%d"
 
 /* Names of the platform's nodes: from the file `spec` when it exists, else
- * from `spec` as a pattern. One line `file:line: what, expected what` (or
- * naming the pattern) on error. */
+ * from `spec` as a pattern; with spec NULL the names the platform gives
+ * (p->names: Slurm's topology), else LAUNCH_DEFAULT_HOSTS. One line
+ * `file:line: what, expected what` (or naming the pattern) on error. */
 host_names *host_names_new(const platform *p, const char *spec, GError **error);
 const char *host_names_get(const host_names *h, int node);
 void host_names_free(host_names *h);

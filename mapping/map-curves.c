@@ -271,6 +271,7 @@ const strategy strategy_sweep = {
   .summary = "allocated nodes in node-id order (x fastest); any shape",
   .paper = "korndoerfer2021 Section 6.2 (MapLib Sweep)",
   .places_slots = TRUE,
+  .needs_coordinates = TRUE,
   .run = run_sweep,
 };
 
@@ -280,6 +281,7 @@ const strategy strategy_scan = {
   .summary = "boustrophedon curve, every step one hop; any shape",
   .paper = "korndoerfer2021 Section 6.2 (MapLib Scan)",
   .places_slots = TRUE,
+  .needs_coordinates = TRUE,
   .run = run_scan,
 };
 
@@ -289,6 +291,7 @@ const strategy strategy_morton = {
   .summary = "Morton/Z-order curve, N dimensions, enclosing power-of-two box",
   .paper = "korndoerfer2021 Section 6.2 (MapLib \"Peano\", really Morton)",
   .places_slots = TRUE,
+  .needs_coordinates = TRUE,
   .run = run_morton,
 };
 
@@ -298,6 +301,7 @@ const strategy strategy_peano = {
   .summary = "alias of morton: MapLib's \"Peano\" curve is a Morton/Z order",
   .paper = "korndoerfer2021 Section 6.2 (MapLib Peano)",
   .places_slots = TRUE,
+  .needs_coordinates = TRUE,
   .run = run_morton,
 };
 
@@ -307,6 +311,7 @@ const strategy strategy_gray = {
   .summary = "MapLib's recursive Gray curve, up to 3D, enclosing power-of-two cube",
   .paper = "korndoerfer2021 Section 6.2 (MapLib Gray)",
   .places_slots = TRUE,
+  .needs_coordinates = TRUE,
   .run = run_gray,
 };
 
@@ -316,5 +321,6 @@ const strategy strategy_hilbert = {
   .summary = "3D Hilbert curve (MapLib's construction), enclosing power-of-two cube",
   .paper = "korndoerfer2021 Section 6.2 (MapLib Hilbert)",
   .places_slots = TRUE,
+  .needs_coordinates = TRUE,
   .run = run_hilbert,
 };

@@ -673,5 +673,6 @@ const strategy strategy_geometric = {
   .paper = "deveci-geometric Alg. 1-2, Section 4.3; bhatele2010 Section 8.1",
   .params = geometric_params,
   .places_slots = TRUE,
+  .needs_coordinates = TRUE,
   .run = run_geometric,
 };

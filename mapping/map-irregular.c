@@ -457,5 +457,6 @@ const strategy strategy_coce_mht = {
   .summary = "a task on every mesh corner, then max-heap traversal from all of them",
   .paper = "bhatele2010 Section 10.4, Heuristic 2 (COCE+MHT)",
   .places_slots = TRUE,
+  .needs_coordinates = TRUE,
   .run = run_coce_mht,
 };

@@ -832,6 +832,7 @@ static const strategy_param pieces_params[] = {
     .paper = where,                                                                              \
     .params = params_,                                                                           \
     .places_slots = TRUE,                                                                        \
+    .needs_coordinates = TRUE,                                                                   \
     .run = run_##id,                                                                             \
   }
 

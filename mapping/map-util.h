@@ -165,4 +165,16 @@ static inline gboolean mstate_allocated(const mstate *st, int v)
   return st->p->alloc_index[v] >= 0;
 }
 
+/* map-hier.c: the grid of an indirect network's hierarchy - a mesh whose
+ * dimensions are the levels (the nodes of a switch fastest: node, router,
+ * group on a dragonfly; the digits of a fat tree's node; node, then each
+ * dimension of a HyperX; the fastest merged beyond 3), on which a node
+ * keeps its id - with p's
+ * allocation, cores and fill, for the strategies that need coordinates
+ * (strategy.needs_coordinates). NULL without error when p has no such
+ * grid (regular and graph topologies, trees of switches); free with
+ * hier_grid_free (it borrows p's allocation and strings). */
+platform *hier_grid_platform(const platform *p, GError **error);
+void hier_grid_free(platform *grid);
+
 G_END_DECLS

@@ -17,6 +17,9 @@
  * its capacity, the task of an over-full part whose move to a part with room
  * loses the least internal traffic (ties: lowest task, then lowest part).
  *
+ * The same with a capacity per part (strategy_partition_sizes) splits the
+ * tasks of one switch or group among its children (map-hier.c).
+ *
  * Cost: Scotch's multilevel mapping, O(E log P); the repair is
  * O(excess x (degree + P)). Scotch failures become GErrors
  * (STRATEGY_ERROR_FAILED); Scotch itself prints its reason on stderr.
@@ -26,9 +29,18 @@
 
 #include <string.h>
 
-/* Moves tasks out of parts above cap until none is; part[] is updated in
- * place. Least loss first: loss(t, b) = w(t, own part) - w(t, b). */
 void partition_repair(const commgraph *g, int nparts, int cap, int *part)
+{
+  int *caps = g_new(int, MAX(nparts, 1));
+  for (int i = 0; i < nparts; i++)
+    caps[i] = cap;
+  partition_repair_sizes(g, nparts, caps, part);
+  g_free(caps);
+}
+
+/* Moves tasks out of parts above their cap until none is; part[] is
+ * updated in place. Least loss first: loss(t, b) = w(t, own part) - w(t, b). */
+void partition_repair_sizes(const commgraph *g, int nparts, const int *cap, int *part)
 {
   int n = g->n;
   int *load = g_new0(int, nparts);
@@ -55,10 +67,10 @@ void partition_repair(const commgraph *g, int nparts, int cap, int *part)
 
   int free_part = 0; /* lowest part with room that has no neighbour: gain 0 */
   for (int a = 0; a < nparts; a++) {
-    while (load[a] > cap) {
+    while (load[a] > cap[a]) {
       int best_t = -1, best_b = -1;
       int64_t best_loss = INT64_MAX;
-      while (free_part < nparts && load[free_part] >= cap)
+      while (free_part < nparts && load[free_part] >= cap[free_part])
         free_part++;
       g_assert(free_part < nparts); /* the caller checked n <= nparts * cap */
       for (int t = 0; t < n; t++) {
@@ -85,7 +97,7 @@ void partition_repair(const commgraph *g, int nparts, int cap, int *part)
         int b = free_part;
         for (int k = 0; k < nt; k++) {
           int q = touched[k];
-          if (q == a || load[q] >= cap)
+          if (q == a || load[q] >= cap[q])
             continue;
           int64_t l = own - conn[q];
           if (l < loss || (l == loss && q < b)) {
@@ -118,17 +130,30 @@ void partition_repair(const commgraph *g, int nparts, int cap, int *part)
 gboolean strategy_partition(const commgraph *g, int nparts, int cap, guint32 seed, int *part,
                             GError **error)
 {
+  int *caps = g_new(int, MAX(nparts, 1));
+  for (int i = 0; i < nparts; i++)
+    caps[i] = cap;
+  gboolean ok = strategy_partition_sizes(g, nparts, caps, seed, part, error);
+  g_free(caps);
+  return ok;
+}
+
+gboolean strategy_partition_sizes(const commgraph *g, int nparts, const int *cap, guint32 seed,
+                                  int *part, GError **error)
+{
   gboolean ok = FALSE;
   scotch_graph sg = { 0 };
   SCOTCH_Arch arch;
   SCOTCH_Strat strat;
   SCOTCH_Num *parttab = NULL, *wtab = NULL;
   gboolean arch_init = FALSE, strat_init = FALSE;
-
-  if (g->n > (int64_t)nparts * cap) {
+  int64_t room = 0;
+  for (int i = 0; i < nparts; i++)
+    room += cap[i];
+  if (g->n > room) {
     g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
-                "partition: %d ranks do not fit %d node%s x %d core%s", g->n, nparts,
-                nparts == 1 ? "" : "s", cap, cap == 1 ? "" : "s");
+                "partition: %d ranks do not fit %d part%s of %" G_GINT64_FORMAT " slots in all",
+                g->n, nparts, nparts == 1 ? "" : "s", room);
     goto out;
   }
   if (nparts == 1 || g->n == 0) {
@@ -141,7 +166,7 @@ gboolean strategy_partition(const commgraph *g, int nparts, int cap, guint32 see
     goto out;
   wtab = g_new(SCOTCH_Num, nparts);
   for (int i = 0; i < nparts; i++)
-    wtab[i] = cap;
+    wtab[i] = MAX(cap[i], 1);
   if (SCOTCH_archInit(&arch) != 0) {
     g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_FAILED, "partition: SCOTCH_archInit failed");
     goto out;
@@ -170,7 +195,7 @@ gboolean strategy_partition(const commgraph *g, int nparts, int cap, guint32 see
     g_assert(parttab[i] >= 0 && parttab[i] < nparts);
     part[i] = (int)parttab[i];
   }
-  partition_repair(g, nparts, cap, part);
+  partition_repair_sizes(g, nparts, cap, part);
   ok = TRUE;
 out:
   if (strat_init)

@@ -38,6 +38,7 @@ extern const strategy strategy_coce_mht;
 extern const strategy strategy_tabu;
 extern const strategy strategy_replay;
 extern const strategy strategy_portfolio;
+extern const strategy strategy_hier;
 
 const strategy *const strategy_registry[] = {
   &strategy_identity,
@@ -77,5 +78,6 @@ const strategy *const strategy_registry[] = {
   &strategy_tabu,
   &strategy_replay,
   &strategy_portfolio,
+  &strategy_hier,
   NULL,
 };

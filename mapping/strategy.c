@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mapping/map-util.h"
 #include "util/status.h"
 #include "util/suggest.h"
 
@@ -277,6 +278,30 @@ strategy_pipeline *strategy_parse(const char *spec, GError **error)
   return pl;
 }
 
+/* One step; one that needs coordinates runs on the hierarchy's grid of an
+ * indirect network, or is refused where there are none. */
+static gboolean run_step(const strategy_step *st, const strategy_ctx *ctx, mapping *m,
+                         GError **error)
+{
+  const topo *t = ctx->p->topo;
+  if (!st->s->needs_coordinates || topo_is_regular(t))
+    return st->s->run(ctx, &st->args, m, error);
+  platform *grid = hier_grid_platform(ctx->p, error);
+  if (!grid) {
+    if (error && !*error)
+      g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
+                  "%s: platform %s is a %s, whose nodes have no coordinates; expected a mesh, "
+                  "torus, HAEC Box, or a dragonfly, fat tree or HyperX (their hierarchy's "
+                  "grid)", st->s->name, ctx->p->name, topo_kind_text(t));
+    return FALSE;
+  }
+  strategy_ctx on_grid = *ctx;
+  on_grid.p = grid;
+  gboolean ok = st->s->run(&on_grid, &st->args, m, error);
+  hier_grid_free(grid);
+  return ok;
+}
+
 /* Runs the steps from..nsteps-1 on ctx; a pipeline that starts with a
  * refiner first runs that refiner's start constructor. */
 static gboolean run_steps(const strategy_pipeline *pl, int from, const strategy_ctx *ctx,
@@ -294,7 +319,7 @@ static gboolean run_steps(const strategy_pipeline *pl, int from, const strategy_
   }
   for (int i = from; i < pl->nsteps; i++) {
     const strategy_step *st = &pl->steps[i];
-    if (!st->s->run(ctx, &st->args, m, error))
+    if (!run_step(st, ctx, m, error))
       return FALSE;
     GError *e = NULL;
     if (!mapping_validate(m, ctx->p, &e)) {

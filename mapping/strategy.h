@@ -22,6 +22,13 @@
  * never simulates, sim/optimize.h supplies the hook. Steps that choose by
  * it (portfolio:obj=makespan, replay) fail with a clear error without one.
  *
+ * A step that needs node coordinates (curves, geometric, the stencil
+ * embeddings) runs on a dragonfly, fat tree or HyperX on the grid of the
+ * network's hierarchy (map-hier.c): a node keeps its id, its coordinates
+ * are its places in the levels (node of a switch, router, group), so
+ * neighbours on the grid share a router or a group. Elsewhere without
+ * coordinates it is refused in one line naming what it needs.
+ *
  * Adding a strategy: one file defining `const strategy strategy_NAME` and
  * one row in mapping/strategies.c. Its parameters are a table of
  * strategy_param with defaults as text; help is printed from the tables.
@@ -141,6 +148,8 @@ typedef struct strategy {
   const strategy_param *params;  /* terminated by a row with name NULL; may be NULL */
   const char *start;             /* refiners: the constructor run first, NULL = identity */
   gboolean places_slots;         /* maps onto node slots itself (no pre-partition) */
+  gboolean needs_coordinates;    /* reads node coordinates: on a dragonfly, fat tree or HyperX
+                                  * it runs on the hierarchy's grid (hier_grid_platform) */
   /* Constructors fill `m` (all -1 on entry); refiners improve a valid `m`.
    * Must leave a valid mapping for ctx->p (capacity, allocation). */
   gboolean (*run)(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
@@ -200,6 +209,11 @@ mapping *strategy_run_eval(const strategy_pipeline *pl, const commgraph *g, cons
  * empty). Implemented with Scotch in mapping/partition.c. */
 gboolean strategy_partition(const commgraph *g, int nparts, int cap, guint32 seed, int *part,
                             GError **error);
+
+/* The same with a capacity per part: part i holds at most cap[i] tasks
+ * (exactly cap[i] when the caps add up to ntasks). */
+gboolean strategy_partition_sizes(const commgraph *g, int nparts, const int *cap, guint32 seed,
+                                  int *part, GError **error);
 
 /* Reads a coordinates file for `ntasks` ranks (mapping/coords.c): one line
  * per rank, blank- or comma-separated numbers, the same count on every

@@ -248,8 +248,8 @@ static int export_mapping(int argc, char **argv)
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
       "openmpi-rankfile, mpich-rank-order, slurm-hostfile or hostfile", "F" },
     { "hosts", 0, 0, G_OPTION_ARG_STRING, &hosts,
-      "Host names: a pattern with the node id (node-%d, nid%05d; default " LAUNCH_DEFAULT_HOSTS
-      ") or a file, one name per node (node order) or per allocated node (allocation order)",
+      "Host names: a pattern with the node id (node-%d, nid%05d; default the platform's "
+      "node names (a Slurm topology's), else " LAUNCH_DEFAULT_HOSTS ") or a file, one name per node (node order) or per allocated node (allocation order)",
       "SPEC" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "File to write (default: standard output)",
       "FILE" },
@@ -298,7 +298,7 @@ static int export_mapping(int argc, char **argv)
   const launch_format *fmt = launch_format_lookup(format, &e);
   if (!fmt || !run_spec_check(&spec, &e) || !(p = cli_common_platform(&c, &e)))
     goto fail;
-  if (!(hn = host_names_new(p, hosts ? hosts : LAUNCH_DEFAULT_HOSTS, &e)))
+  if (!(hn = host_names_new(p, hosts, &e)))
     goto fail;
   gboolean has_graph = c.matrix || c.trace;
   if (c.mapping && !has_graph) {

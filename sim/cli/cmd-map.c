@@ -135,7 +135,7 @@ static int map_run(const cli_common *c, const char *coords_path, const char *out
     run_spec_check(&spec, &e); /* before the inputs are read */
   /* the host names too: a bad names file fails before the strategy runs */
   if (!e && (p = cli_common_platform(c, &e)) && fmt)
-    hn = host_names_new(p, hosts ? hosts : LAUNCH_DEFAULT_HOSTS, &e);
+    hn = host_names_new(p, hosts, &e);
   gboolean with_colls;
   if (!e && c->model && !c->trace)
     g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
@@ -222,7 +222,7 @@ int cmd_map(int argc, char **argv)
       "File -o writes: mapsim (default) or a launcher's (listed below)", "F" },
     { "hosts", 0, 0, G_OPTION_ARG_STRING, &hosts,
       "Host names of a launcher file: a pattern with the node id (node-%d, nid%05d; default "
-      LAUNCH_DEFAULT_HOSTS ") or a file, one name per node, per allocated node, or one for all "
+      "the platform's node names (a Slurm topology's), else " LAUNCH_DEFAULT_HOSTS ") or a file, one name per node, per allocated node, or one for all "
       "(a hostfile's 'host slots=N' lines do)", "SPEC" },
     { NULL },
   };
