@@ -153,6 +153,8 @@ typedef struct dir_fig {
   const char *title;
   const char *const *labels;
   int nsets, nrows;
+  gboolean rotate;   /* labels turned 45 degrees: one is wider than its slot */
+  double room;       /* under a panel for its labels */
   char names[2 * TOPO_MAX_DIMS + 1][16];
   double data[2][8][2 * TOPO_MAX_DIMS + 1];  /* [bytes|time][set][row] */
 } dir_fig;
@@ -167,7 +169,7 @@ static void dir_panel(cairo_t *cr, const dir_fig *f, int what, double x, double 
     base = MAX(base, f->data[what][0][r]);
   if (base <= 0)
     base = 1;
-  plot_panel p = { x + 60, y + 22, x + w - 10, y + h - 30, 0, 1, 0, 0, FALSE, FALSE, FALSE,
+  plot_panel p = { x + 60, y + 22, x + w - 10, y + h - f->room, 0, 1, 0, 0, FALSE, FALSE, FALSE,
                    FALSE };
   for (int s = 0; s < f->nsets; s++)
     for (int r = 0; r < f->nrows; r++)
@@ -185,7 +187,11 @@ static void dir_panel(cairo_t *cr, const dir_fig *f, int what, double x, double 
   for (int r = 0; r < f->nrows; r++) {
     double gx = p.x0 + r * gw;
     cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-    plot_text(cr, gx + gw / 2, p.y1 + 5, PLOT_CENTER | PLOT_TOP, 10, FALSE, 0, f->names[r]);
+    if (f->rotate)
+      plot_text(cr, gx + gw / 2 + 3, p.y1 + 6, PLOT_RIGHT | PLOT_MIDDLE, 10, FALSE, -G_PI / 4,
+                f->names[r]);
+    else
+      plot_text(cr, gx + gw / 2, p.y1 + 5, PLOT_CENTER | PLOT_TOP, 10, FALSE, 0, f->names[r]);
     for (int s = 0; s < f->nsets; s++) {
       double v = f->data[what][s][r] / base;
       double bx = gx + gw * 0.1 + s * bw, by = plot_py(&p, v);
@@ -233,7 +239,20 @@ gboolean fig_directions(const char *dir, const char *stem, const char *title,
     }
   }
   g_free(zeros);
-  gboolean ok = plot_save(dir, stem, 920, 340, draw_dirs, f, error);
+  /* the labels across when each fits its slot, else all turned (link
+   * classes like "level2 down" are wider than a slot) */
+  cairo_surface_t *probe = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
+  cairo_t *cr = cairo_create(probe);
+  double slot = ((920 - 200) / 2.0 - 70) / MAX(f->nrows, 1), longest = 0;
+  for (int r = 0; r < f->nrows; r++) {
+    double tw = plot_text_width(cr, 10, FALSE, f->names[r]);
+    longest = MAX(longest, tw);
+    f->rotate = f->rotate || tw > slot - 4;
+  }
+  cairo_destroy(cr);
+  cairo_surface_destroy(probe);
+  f->room = f->rotate ? 20 + longest * 0.71 : 30;
+  gboolean ok = plot_save(dir, stem, 920, (int)(310 + f->room), draw_dirs, f, error);
   g_free(f);
   return ok;
 }

@@ -8,8 +8,9 @@
  * The HAEC Box (korndoerfer2021 Section 5.1) is its boards side by side;
  * below each pair of neighbouring boards a band shows their wireless links:
  * the upper board's nodes on top, the lower board's below, one line per
- * used pair in the colour of its busier direction. Other topologies get a
- * ranked bar chart of their busiest links. */
+ * used pair in the colour of its busier direction. Switch-based networks
+ * are fig-network.c's; other topologies get a ranked bar chart of their
+ * busiest links. */
 #include <math.h>
 #include <string.h>
 
@@ -328,6 +329,8 @@ gboolean fig_links(const char *dir, const char *stem, const char *title, const p
   const topo *t = p->topo;
   links_fig f = { .title = title, .what = what, .scale = scale, .p = p, .value = value,
                   .vmax = vmax, .unit = unit };
+  if (t->nswitches)
+    return fig_network(dir, stem, title, p, value, vmax, unit, what, scale, error);
   if (f.vmax <= 0)
     for (int l = 0; l < t->nlinks; l++)
       f.vmax = MAX(f.vmax, value[l]);

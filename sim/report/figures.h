@@ -10,9 +10,13 @@
  *    reference (identity) as a green line (korndoerfer2021 Figs. 4-6).
  *  - fig_links: one mapping's load on every link of the topology: one panel
  *    per Z plane of a 3D mesh/torus (Z links as arrows at the nodes), HAEC
- *    boards with the wireless links between neighbouring boards, other
- *    topologies as a ranked bar chart of their links.
- *  - fig_directions: per dimension and direction the busiest link's bytes
+ *    boards with the wireless links between neighbouring boards;
+ *    switch-based networks by fig_network; graphs and other topologies as
+ *    a ranked bar chart of their links.
+ *  - fig_network: a dragonfly as groups, a fat tree or Slurm's tree by
+ *    level, a HyperX by dimension (the matrices of netview.h).
+ *  - fig_directions: per dimension and direction (per link class on
+ *    switch-based networks) the busiest link's bytes
  *    and its bytes / bandwidth (static: no contention), normalised to the
  *    first mapping's first direction (deveci-geometric Fig. 12 calls them
  *    Data and Latency).
@@ -80,6 +84,18 @@ gboolean fig_groups(const char *dir, const char *stem, const fig_groups_data *d,
 gboolean fig_links(const char *dir, const char *stem, const char *title, const platform *p,
                    const double *value, double vmax, plot_unit unit, const char *what,
                    const char *scale, GError **error);
+
+/* fig_links' figure for a dragonfly, fat tree, HyperX or tree of switches
+ * (the same arguments). */
+gboolean fig_network(const char *dir, const char *stem, const char *title, const platform *p,
+                     const double *value, double vmax, plot_unit unit, const char *what,
+                     const char *scale, GError **error);
+
+/* Where fig_network draws the centre of cell (row, col) of panel `panel`
+ * for these values, in the SVG's pixels (the PNG has twice as many in
+ * each direction); FALSE when there is no such cell. */
+gboolean fig_network_cell(const platform *p, const double *value, int panel, int row, int col,
+                          double *x, double *y);
 
 /* Per-link bytes of `nsets` mappings on platform p (labels name them). */
 gboolean fig_directions(const char *dir, const char *stem, const char *title,

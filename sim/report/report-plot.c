@@ -90,8 +90,9 @@ static int draw_runs(const char *const *names, int64_t **bytes, double **vals, i
   }
   if (ok) {
     g_autofree char *joined = report_runs_stem(names, nruns);
-    g_autofree char *title = g_strdup_printf("%s on %s: busiest link per dimension and direction",
-                                             joined, p->name);
+    g_autofree char *title = g_strdup_printf("%s on %s: busiest link per %s", joined, p->name,
+                                             p->topo->nswitches ? "link class"
+                                                                : "dimension and direction");
     g_autofree char *stem = g_strdup_printf("%s-directions", joined);
     ok = fig_directions(dir, stem, title, p, (const int64_t *const *)bytes, names, nruns, error);
     figures += ok;

@@ -490,8 +490,10 @@ static gboolean html_links(rep_page *pg, GPtrArray *groups, GError **error)
                                              : k == 1 ? "best other" : "worst");
     }
     if (ok && nsets) {
-      g_autofree char *title = g_strdup_printf("%s on %s: busiest link per dimension and "
-                                               "direction", in->label, sp->label);
+      g_autofree char *title = g_strdup_printf("%s on %s: busiest link per %s", in->label,
+                                               sp->label, sp->p->topo->nswitches
+                                                              ? "link class"
+                                                              : "dimension and direction");
       const char *parts[] = { in->label, sp->label, NULL };
       g_autofree char *stem = rep_stem(pg, "directions", parts);
       ok = fig_directions(pg->figdir, stem, title, sp->p, bytes, labels, nsets, error) &&
