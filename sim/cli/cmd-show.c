@@ -12,16 +12,27 @@
  * Several strategies are drawn one after another on one scale - the
  * levels are quarters of the busiest link of any of them - so that a good
  * and a bad mapping compare; --scale own gives each its own busiest link,
- * --scale BYTES a fixed one (to compare separate runs). */
+ * --scale BYTES a fixed one (to compare separate runs).
+ *
+ * Switch-based networks are drawn as the matrices of their net_view
+ * (sim/report/netview.h), one character a link: a dragonfly's groups, a
+ * fat tree's levels, a HyperX's dimensions; a tree of switches from
+ * Slurm's topology is listed first, switch by switch, with the nodes
+ * under each in Slurm's hostlist form. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "mapping/strategy.h"
+#include "routing/hostlist.h"
 #include "sim/cli/cli.h"
+#include "sim/report/netview.h"
 #include "sim/run.h"
 
 #define SHOW_MAX_SIDE 16
+/* Columns of a switch-based network's matrices before they fold. */
+#define SHOW_MAX_COLS 40
 
 /* Load levels: 0 none, 1..4 quarters of the busiest link. */
 static int level(int64_t bytes, int64_t max)
@@ -162,6 +173,116 @@ static void draw_plane(const show_ctx *s, int z)
   printf("\n");
 }
 
+static const char mglyph[5] = { '.', '-', '=', '#', '@' };
+
+/* One panel of a net_view, a character a cell: blank where there is no
+ * link, '.' an unused one, then the quarters of the busiest. */
+static void draw_panel(const show_ctx *s, const net_panel *q)
+{
+  int rw = 2;
+  char buf[16];
+  for (int r = 0; r < q->rows; r++)
+    rw = MAX(rw, q->row_names ? (int)strlen(q->row_names[r]) : g_snprintf(buf, 16, "%d", r));
+  printf("%s%s%s (%s down, %s across)\n", q->title, q->note ? "; " : "", q->note ? q->note : "",
+         q->row_label ? q->row_label : "rows", q->col_label ? q->col_label : "columns");
+  if (q->cols > 10) { /* tens, then units */
+    printf("%*s ", rw, "");
+    for (int c = 0; c < q->cols; c++)
+      printf(" %c", c % 10 == 0 ? '0' + (c / 10) % 10 : ' ');
+    printf("\n");
+  }
+  printf("%*s ", rw, "");
+  for (int c = 0; c < q->cols; c++)
+    printf(" %c", '0' + c % 10);
+  printf("\n");
+  for (int r = 0; r < q->rows; r++) {
+    if (q->row_names)
+      printf("%*s ", rw, q->row_names[r]);
+    else
+      printf("%*d ", rw, r);
+    for (int c = 0; c < q->cols; c++) {
+      double v = q->value[(size_t)r * q->cols + c];
+      if (isnan(v)) {
+        printf("  ");
+        continue;
+      }
+      int lv = level((int64_t)v, s->max);
+      printf(" %s%c%s", s->color && lv ? colors[lv] : "", mglyph[lv],
+             s->color && lv ? "\033[0m" : "");
+    }
+    printf("\n");
+  }
+  printf("\n");
+}
+
+/* Switch v of a tree and those below it, one line each. */
+static void list_switch(const platform *p, const int *koff, const int *kids, int v, int depth)
+{
+  const topo *t = p->topo;
+  int nodes = topo_compute_nodes(t), n = 0;
+  GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+  /* the nodes below, depth first (consecutive ids when Slurm's loader built it) */
+  GArray *stack = g_array_new(FALSE, FALSE, sizeof(int));
+  g_array_append_val(stack, v);
+  while (stack->len) {
+    int u = g_array_index(stack, int, stack->len - 1);
+    g_array_set_size(stack, stack->len - 1);
+    if (u < nodes) {
+      g_ptr_array_add(names, p->names ? g_strdup(p->names[u]) : g_strdup_printf("%d", u));
+      n++;
+      continue;
+    }
+    for (int k = koff[u + 1] - 1; k >= koff[u]; k--)
+      g_array_append_val(stack, kids[k]);
+  }
+  g_array_free(stack, TRUE);
+  g_autofree char *list = hostlist_compress((const char *const *)names->pdata, n);
+  g_autofree char *name = p->names ? g_strdup(p->names[v]) : g_strdup_printf("sw%d", v - nodes);
+  printf("%*s%-*s level %d  %d node%s  %s\n", 2 * depth, "", MAX(14 - 2 * depth, 1), name,
+         t->tree.level[v], n, n == 1 ? " " : "s", list);
+  g_ptr_array_unref(names);
+  for (int k = koff[v]; k < koff[v + 1]; k++)
+    if (kids[k] >= nodes)
+      list_switch(p, koff, kids, kids[k], depth + 1);
+}
+
+/* A tree of switches as a list from the top: name, level, nodes below. */
+static void list_tree(const platform *p)
+{
+  const topo *t = p->topo;
+  int *koff = g_new0(int, t->nnodes + 1), *kids = g_new(int, t->nnodes);
+  for (int v = 0; v < t->nnodes; v++)
+    if (t->tree.parent[v] >= 0)
+      koff[t->tree.parent[v] + 1]++;
+  for (int v = 0; v < t->nnodes; v++)
+    koff[v + 1] += koff[v];
+  int *fill = g_memdup2(koff, sizeof(int) * (size_t)t->nnodes);
+  for (int v = 0; v < t->nnodes; v++)
+    if (t->tree.parent[v] >= 0)
+      kids[fill[t->tree.parent[v]]++] = v;
+  printf("switches of %s from the top: name, level (leaf switches 1), the nodes below\n",
+         p->name);
+  list_switch(p, koff, kids, t->tree.root, 0);
+  printf("\n");
+  g_free(koff);
+  g_free(kids);
+  g_free(fill);
+}
+
+/* A switch-based network: its view's panels. */
+static void draw_network(const show_ctx *s)
+{
+  const topo *t = s->p->topo;
+  double *v = g_new(double, MAX(t->nlinks, 1));
+  for (int l = 0; l < t->nlinks; l++)
+    v[l] = (double)s->m->link_bytes[l];
+  net_view *view = net_view_new(s->p, v, SHOW_MAX_COLS);
+  for (int k = 0; k < view->npanels; k++)
+    draw_panel(s, &view->panels[k]);
+  net_view_free(view);
+  g_free(v);
+}
+
 /* The scale of the levels: "shared" (NULL), "own", or a number of bytes;
  * FALSE + error for anything else. */
 static gboolean parse_scale(const char *text, gboolean *own, int64_t *fixed, GError **error)
@@ -211,13 +332,13 @@ static int show(const cli_common *c, const char *scale)
   if (!(p = cli_common_platform(c, &e)))
     goto fail;
   const topo *t = p->topo;
-  if (!topo_is_regular(t) || t->ndims > 3 || t->shape[0] > SHOW_MAX_SIDE ||
-      (t->ndims > 1 && t->shape[1] > SHOW_MAX_SIDE) || (t->ndims > 2 && t->shape[2] > SHOW_MAX_SIDE)) {
+  if (!t->nswitches && (!topo_is_regular(t) || t->ndims > 3 || t->shape[0] > SHOW_MAX_SIDE ||
+      (t->ndims > 1 && t->shape[1] > SHOW_MAX_SIDE) || (t->ndims > 2 && t->shape[2] > SHOW_MAX_SIDE))) {
     g_set_error(&e, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
                 "%s: show draws 1D to 3D meshes, tori and HAEC Boxes of at most %d nodes per "
-                "side, expected %s", p->name, SHOW_MAX_SIDE,
-                topo_is_regular(t) ? "a smaller platform" : "one of them, not a graph or a "
-                "switch-based network (mapsim metrics --top lists its loads per link class)");
+                "side and switch-based networks, expected %s", p->name, SHOW_MAX_SIDE,
+                topo_is_regular(t) ? "a smaller platform" : "one of them, not a graph "
+                "(mapsim metrics --top lists its loads per link)");
     goto fail;
   }
   if (!(g = cli_common_graph(c, &with_colls, &e)))
@@ -238,9 +359,23 @@ static int show(const cli_common *c, const char *scale)
     int64_t max = fixed ? fixed : own ? res[k]->pre->max_link_bytes : shared;
     show_ctx s = { p, res[k]->pre, res[k]->m, max,
                    isatty(STDOUT_FILENO) && !g_getenv("NO_COLOR") };
-    printf("%s%s on %s, mapping %s: ranks on nodes, link bytes (static, %s)\n\n", k ? "\n" : "",
+    printf("%s%s on %s, mapping %s: %s (static, %s)\n\n", k ? "\n" : "",
            c->matrix ? c->matrix : c->trace, p->name, names[k],
+           t->nswitches ? "link bytes" : "ranks on nodes, link bytes",
            c->trace ? run_traffic_name(with_colls) : "matrix");
+    if (t->nswitches) {
+      if (k == 0 && t->family == TOPO_FAMILY_TREE)
+        list_tree(p);
+      draw_network(&s);
+      printf("cells: one link each, or the busiest of those it stands for; . unused, - up to "
+             "1/4, = up to 1/2, # up to 3/4, @ up to %" G_GINT64_FORMAT " bytes (%s); blank: no "
+             "link\n", max, fixed ? "--scale" : own || nmaps == 1 ? "this mapping's busiest link"
+                                   : "the busiest link of the mappings shown, one scale for all");
+      printf("hop_bytes %" G_GINT64_FORMAT ", max_link_bytes %" G_GINT64_FORMAT
+             ", links used %d of %d\n", res[k]->pre->hop_bytes, res[k]->pre->max_link_bytes,
+             res[k]->pre->links_used, t->nlinks);
+      continue;
+    }
     int Z = t->ndims > 2 ? t->shape[2] : 1;
     for (int z = 0; z < Z; z++)
       draw_plane(&s, z);
