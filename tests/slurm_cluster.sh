@@ -6,7 +6,10 @@
 # one slurmd per node in the foreground from a slurm.conf in $TMP (a
 # temporary folder it makes), and waits until every node is idle. Without
 # NODE names the one node is this host; named nodes are slurmds of this
-# host, each started with -N NAME on its own port. Exports SLURM_CONF. What
+# host, each started with -N NAME on its own port. A caller's function
+# slurm_cluster_hook, when defined, runs just before the daemons start
+# (slurm.conf written, $TMP its folder): it may add lines and files such
+# as a topology.conf. Exports SLURM_CONF. What
 # it started is stopped by PID (and $TMP removed) on exit. Exit 77 (meson:
 # skipped) only when the daemons cannot be started.
 
@@ -128,6 +131,9 @@ EOF
     names=$(IFS=,; echo "${nodes[*]}")
   fi
   echo "PartitionName=debug Nodes=$names Default=YES MaxTime=INFINITE State=UP" >> "$SLURM_CONF"
+  if declare -F slurm_cluster_hook > /dev/null; then
+    slurm_cluster_hook "$TMP"
+  fi
 
   slurmctld -D -f "$SLURM_CONF" > "$TMP/slurmctld.out" 2>&1 &
   PIDS+=($!)

@@ -104,3 +104,48 @@ Test(show, strategies_share_one_scale)
   g_free(err);
   g_free(line);
 }
+
+/* A dragonfly as groups: rank 0 on node 0 (group 0, router 0), rank 1 on
+ * node 4 (group 1, router 0); 5 bytes each way take node up, the cable
+ * between the groups' routers 0 and node down (3 hops each: hop_bytes
+ * 30); every other link is unused ('.'), cells without a link blank. */
+Test(show, dragonfly_as_groups)
+{
+  char *pair = tu_data("y_pair.csv");
+  char *map = tu_write_tmp("pair.map", "0 0\n1 4\n");
+  char *out = NULL, *err = NULL;
+  const char *args[] = { "show", "-p", "dragonfly:g=3:a=2:p=2:h=1", "-m", pair, "-M", map, NULL };
+  cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
+  g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+  cr_assert_str_eq(lines[2], "global links, group to group (from group down, to group across)");
+  cr_assert_str_eq(lines[4], " 0    @ .");
+  cr_assert_str_eq(lines[5], " 1  @   .");
+  cr_assert_str_eq(lines[6], " 2  . .  ");
+  cr_assert_str_eq(lines[10], " 0  @ .");
+  cr_assert_str_eq(lines[11], " 1  @ .");
+  cr_assert_not_null(strstr(out, "hop_bytes 30, max_link_bytes 5, links used 6 of 36"), "%s",
+                     out);
+  g_free(out);
+  g_free(err);
+  g_free(map);
+  g_free(pair);
+}
+
+/* A Slurm tree is listed switch by switch, its nodes as Slurm's hostlist,
+ * then drawn by level. */
+Test(show, slurm_tree_listed)
+{
+  char *pair = tu_data("y_pair.csv");
+  char *conf = tu_data("slurm/tree.conf");
+  char *out = NULL;
+  const char *args[] = { "show", "-p", conf, "-m", pair, NULL };
+  cr_assert_eq(tu_run(&out, NULL, args), 0);
+  cr_assert_not_null(strstr(out, "\ntop            level 3  11 nodes  nid[001-010,012]\n"), "%s",
+                     out);
+  cr_assert_not_null(strstr(out, "\n  spine1       level 2  3 nodes  nid[009-010,012]\n"));
+  cr_assert_not_null(strstr(out, "\n    leaf0      level 1  4 nodes  nid[001-004]\n"));
+  cr_assert_not_null(strstr(out, "level 1 switches: busiest link up and down"));
+  g_free(out);
+  g_free(conf);
+  g_free(pair);
+}
