@@ -290,9 +290,9 @@ static gboolean run_step(const strategy_step *st, const strategy_ctx *ctx, mappi
   if (!grid) {
     if (error && !*error)
       g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
-                  "%s: platform %s is a %s, whose nodes have no coordinates; expected a mesh, "
-                  "torus, HAEC Box, or a dragonfly, fat tree or HyperX (their hierarchy's "
-                  "grid)", st->s->name, ctx->p->name, topo_kind_text(t));
+                  "%s: platform %s is a %s without node coordinates, expected a mesh, torus, "
+                  "HAEC Box, dragonfly, fat tree or HyperX (their hierarchy's grid)",
+                  st->s->name, ctx->p->name, topo_kind_text(t));
     return FALSE;
   }
   strategy_ctx on_grid = *ctx;

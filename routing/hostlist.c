@@ -34,6 +34,8 @@ static gboolean number(const char *s, const char *end, gint64 *v, int *width)
 static gboolean expand_ranges(const char *text, const char *list, gsize len, GPtrArray *heads,
                               GPtrArray *next, GError **error)
 {
+  if (len == 0)
+    return bad(error, text, "an empty bracket");
   g_autofree char *copy = g_strndup(list, len);
   g_auto(GStrv) ranges = g_strsplit(copy, ",", -1);
   for (int h = 0; h < (int)heads->len; h++)

@@ -250,7 +250,7 @@ static void tree_facts(const platform *p, platform_facts *f)
       f->diameter = MAX(f->diameter, far[2 * s] + far[2 * s + 1] - 2 * tr->depth[s]);
   /* the root's first children in id order that hold at most half the
    * nodes (at least one) against the rest: their cables to the root */
-  int half = 0, children = 0, cut = 0;
+  int half = 0, children = 0, cut = 0, ends[4] = { -1, -1, -1, -1 };
   for (int v = 0; v < n; v++) {
     if (tr->parent[v] != tr->root)
       continue;
@@ -260,12 +260,25 @@ static void tree_facts(const platform *p, platform_facts *f)
       cut++;
       f->bisection_links += 2;
       f->bisection_bw += p->link_bw[tr->up_link[v]] + p->link_bw[tr->up_link[v] + 1];
+      ends[0] = ends[0] < 0 ? v : ends[0];
+      ends[1] = v;
+    } else {
+      ends[2] = ends[2] < 0 ? v : ends[2];
+      ends[3] = v;
     }
   }
   if (children > 1) {
     f->bisection_dim = 0;
-    g_snprintf(f->cut, sizeof f->cut, "top switch: %d | %d of its switches", cut,
-               children - cut);
+    char side[2][24];
+    for (int k = 0; k < 2; k++) {
+      int a = ends[2 * k], b = ends[2 * k + 1];
+      if (p->names)
+        g_snprintf(side[k], sizeof side[k], a == b ? "%s" : "%s..%s", p->names[a], p->names[b]);
+      else
+        g_snprintf(side[k], sizeof side[k], a == b ? "sw%d" : "sw%d..sw%d",
+                   a - topo_compute_nodes(t), b - topo_compute_nodes(t));
+    }
+    g_snprintf(f->cut, sizeof f->cut, "below the top: %s | %s", side[0], side[1]);
   } else {
     f->bisection_links = 0;
     f->bisection_bw = 0;
