@@ -51,10 +51,9 @@ static double layout(const net_view *v, net_box *box)
     const net_panel *q = &v->panels[k];
     net_box *b = &box[k];
     b->cs = CLAMP(MIN(260.0 / q->rows, 760.0 / q->cols), 3.0, 24.0);
-    double label_w = q->row_names || b->cs >= 9 ? 6.0 * MIN(longest(q->row_names, q->rows), 10)
-                                               : 0;
-    double cols_h = q->col_names && b->cs >= 9 ? 6.0 * MIN(longest(q->col_names, q->cols), 10)
-                    : b->cs >= 9 ? 12 : 0;
+    gboolean names = b->cs >= 9; /* names fit their cells; numbers go every few */
+    double label_w = 6.0 * MIN(longest(names ? q->row_names : NULL, q->rows), 10);
+    double cols_h = names && q->col_names ? 6.0 * MIN(longest(q->col_names, q->cols), 10) : 12;
     double mw = q->cols * b->cs, mh = q->rows * b->cs;
     b->w = MAX(24 + label_w + mw + 12, 6.0 * strlen(q->title) * 0.95 + 8);
     b->h = 18 + 14 + cols_h + mh + (q->note ? 16 : 4) + 12;
@@ -105,19 +104,26 @@ static void draw_panel(cairo_t *cr, const net_fig *f, int k)
       cairo_fill(cr);
     }
   cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-  int step = b->cs >= 9 ? 1 : 0;
-  for (int r = 0; step && r < q->rows; r++) {
-    const char *name = q->row_names ? q->row_names[r] : (g_snprintf(buf, sizeof buf, "%d", r), buf);
+  /* every cell's name or number when cells are large; else numbers every
+   * 2, 5, 10 ... cells, at least 14 pixels apart */
+  gboolean names = b->cs >= 9;
+  int step = 1;
+  for (int i = 0; step * b->cs < 14; i++)
+    step = (i % 3 == 0 ? 2 : i % 3 == 1 ? 5 : 10) * (int)pow(10, i / 3);
+  for (int r = 0; r < q->rows; r += step) {
+    const char *name = names && q->row_names ? q->row_names[r]
+                                            : (g_snprintf(buf, sizeof buf, "%d", r), buf);
     plot_text(cr, b->mx - 3, b->my + (r + 0.5) * b->cs, PLOT_RIGHT | PLOT_MIDDLE, 7, FALSE, 0,
               name);
   }
-  for (int c = 0; step && c < q->cols; c++) {
-    const char *name = q->col_names ? q->col_names[c] : (g_snprintf(buf, sizeof buf, "%d", c), buf);
+  for (int c = 0; c < q->cols; c += step) {
     double cx = b->mx + (c + 0.5) * b->cs;
-    if (q->col_names)
-      plot_text(cr, cx, b->my - 3, PLOT_LEFT | PLOT_MIDDLE, 7, FALSE, -G_PI / 2, name);
-    else
-      plot_text(cr, cx, b->my - 3, PLOT_CENTER | PLOT_BOTTOM, 7, FALSE, 0, name);
+    if (names && q->col_names)
+      plot_text(cr, cx, b->my - 3, PLOT_LEFT | PLOT_MIDDLE, 7, FALSE, -G_PI / 2, q->col_names[c]);
+    else {
+      g_snprintf(buf, sizeof buf, "%d", c);
+      plot_text(cr, cx, b->my - 3, PLOT_CENTER | PLOT_BOTTOM, 7, FALSE, 0, buf);
+    }
   }
   if (q->note) {
     cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
