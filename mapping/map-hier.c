@@ -259,32 +259,11 @@ typedef struct split_ctx {
 /* The graph among tasks[0..n-1], in that order. */
 static commgraph *subgraph(split_ctx *s, const int *tasks, int n)
 {
-  const commgraph *g = s->g;
-  GArray *src = g_array_new(FALSE, FALSE, sizeof(int)), *dst = g_array_new(FALSE, FALSE, sizeof(int));
-  GArray *bytes = g_array_new(FALSE, FALSE, sizeof(int64_t));
-  GArray *msgs = g_array_new(FALSE, FALSE, sizeof(int64_t));
   for (int i = 0; i < n; i++)
     s->local[tasks[i]] = i;
-  for (int i = 0; i < n; i++)
-    for (int e = g->xadj[tasks[i]]; e < g->xadj[tasks[i] + 1]; e++) {
-      int j = s->local[g->adj[e]];
-      if (j < 0 || j == i)
-        continue;
-      int64_t mm = g->msgs ? g->msgs[e] : 1;
-      g_array_append_val(src, i);
-      g_array_append_val(dst, j);
-      g_array_append_val(bytes, g->bytes[e]);
-      g_array_append_val(msgs, mm);
-    }
+  commgraph *sub = strategy_quotient(s->g, s->local, n);
   for (int i = 0; i < n; i++)
     s->local[tasks[i]] = -1;
-  commgraph *sub = commgraph_from_edges(n, (int)src->len, (int *)(void *)src->data,
-                                        (int *)(void *)dst->data, (int64_t *)(void *)bytes->data,
-                                        g->msgs ? (int64_t *)(void *)msgs->data : NULL);
-  g_array_free(src, TRUE);
-  g_array_free(dst, TRUE);
-  g_array_free(bytes, TRUE);
-  g_array_free(msgs, TRUE);
   return sub;
 }
 

@@ -165,6 +165,12 @@ static inline gboolean mstate_allocated(const mstate *st, int v)
   return st->p->alloc_index[v] >= 0;
 }
 
+/* strategy.c: the quotient graph of a partition (part[i] the part of task
+ * i, or -1 to leave it out): part -> part bytes and messages, no edges
+ * inside a part. With part[t] = its index for some tasks and -1 for the
+ * rest, the graph among those tasks. */
+commgraph *strategy_quotient(const commgraph *g, const int *part, int nparts);
+
 /* map-hier.c: the grid of an indirect network's hierarchy - a mesh whose
  * dimensions are the levels (the nodes of a switch fastest: node, router,
  * group on a dragonfly; the digits of a fat tree's node; node, then each

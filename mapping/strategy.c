@@ -332,8 +332,7 @@ static gboolean run_steps(const strategy_pipeline *pl, int from, const strategy_
   return TRUE;
 }
 
-/* Quotient graph of a partition: part -> part bytes and messages. */
-static commgraph *quotient(const commgraph *g, const int *part, int nparts)
+commgraph *strategy_quotient(const commgraph *g, const int *part, int nparts)
 {
   GArray *src = g_array_new(FALSE, FALSE, sizeof(int));
   GArray *dst = g_array_new(FALSE, FALSE, sizeof(int));
@@ -342,7 +341,7 @@ static commgraph *quotient(const commgraph *g, const int *part, int nparts)
   for (int i = 0; i < g->n; i++)
     for (int e = g->xadj[i]; e < g->xadj[i + 1]; e++) {
       int a = part[i], b = part[g->adj[e]];
-      if (a == b)
+      if (a == b || a < 0 || b < 0)
         continue;
       int64_t mm = g->msgs ? g->msgs[e] : 1;
       g_array_append_val(src, a);
@@ -529,7 +528,7 @@ mapping *strategy_run_eval(const strategy_pipeline *pl, const commgraph *g, cons
     ok = strategy_partition(g, k, cap, seed, part, error);
   }
   if (ok) {
-    commgraph *q = quotient(g, part, k);
+    commgraph *q = strategy_quotient(g, part, k);
     ctx.g = q;
     ctx.p = &one;
     ctx.coords = NULL; /* task coordinates do not survive the quotient */

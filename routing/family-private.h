@@ -51,6 +51,13 @@ void family_set_link(topo *t, int l, int src, int dst, int cls);
 /* Builds out_off/out_link once every link is set. */
 void family_finish(topo *t);
 
+/* fattree.c: the link types and classes of trees of levels (fat trees,
+ * trees of switches): slot 0 "node", slot s "level{s+1}" (the cables into
+ * level s + 1); class 2 s up, 2 s + 1 down ("level2 up"). */
+void family_level_slot_name(const topo *t, int s, char *buf, size_t size);
+void family_level_class_name(const topo *t, int c, char *buf, size_t size);
+int family_level_slot_of_class(const topo *t, int c);
+
 /* A 64-bit mix of two values (splitmix64's finalizer over a ^ f(b)): the
  * one hash keyed routings draw from, so a key gives the same path in
  * every view. */

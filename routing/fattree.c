@@ -141,7 +141,7 @@ static char *ft_describe(const topo *t)
   return g_string_free(s, FALSE);
 }
 
-static void ft_slot_name(const topo *t, int s, char *buf, size_t size)
+void family_level_slot_name(const topo *t, int s, char *buf, size_t size)
 {
   if (s == 0)
     g_strlcpy(buf, "node", size);
@@ -149,21 +149,21 @@ static void ft_slot_name(const topo *t, int s, char *buf, size_t size)
     g_snprintf(buf, size, "level%d", s + 1);
 }
 
-static void ft_class_name(const topo *t, int c, char *buf, size_t size)
+void family_level_class_name(const topo *t, int c, char *buf, size_t size)
 {
   char slot[16];
-  ft_slot_name(t, c / 2, slot, sizeof slot);
+  family_level_slot_name(t, c / 2, slot, sizeof slot);
   g_snprintf(buf, size, "%s %s", slot, c % 2 ? "down" : "up");
+}
+
+int family_level_slot_of_class(const topo *t, int c)
+{
+  return c / 2;
 }
 
 static int ft_nslots(const topo *t)
 {
   return t->ft.levels;
-}
-
-static int ft_slot_of_class(const topo *t, int c)
-{
-  return c / 2;
 }
 
 static int ft_reverse_link(const topo *t, int l)
@@ -292,11 +292,11 @@ static void ft_facts(const platform *p, platform_facts *f)
 const family_ops family_fattree_ops = {
   .name = "fattree",
   .describe = ft_describe,
-  .class_name = ft_class_name,
+  .class_name = family_level_class_name,
   .reverse_link = ft_reverse_link,
   .nslots = ft_nslots,
-  .slot_name = ft_slot_name,
-  .slot_of_class = ft_slot_of_class,
+  .slot_name = family_level_slot_name,
+  .slot_of_class = family_level_slot_of_class,
   .hops = ft_hops,
   .route = ft_route,
   .facts = ft_facts,

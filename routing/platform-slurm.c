@@ -694,10 +694,7 @@ platform *platform_load_slurm(const char *path, const char *const *sets, GError 
   g_key_file_set_value(kf, "topology", "slurm", path);
   for (int s = 0; s < levels; s++) {
     char name[16], group[32], num[G_ASCII_DTOSTR_BUF_SIZE];
-    if (s == 0) /* tree.c's slot names */
-      g_strlcpy(name, "node", sizeof name);
-    else
-      g_snprintf(name, sizeof name, "level%d", s + 1);
+    family_level_slot_name(NULL, s, name, sizeof name);
     g_snprintf(group, sizeof group, "linktype.%s", name);
     g_key_file_set_value(kf, group, "bandwidth", g_ascii_dtostr(num, sizeof num, SLURM_BW));
     g_key_file_set_value(kf, group, "latency", g_ascii_dtostr(num, sizeof num, SLURM_LAT));

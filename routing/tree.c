@@ -141,29 +141,9 @@ static char *tree_describe(const topo *t)
                          t->tree.levels == 1 ? "" : "s");
 }
 
-static void tree_slot_name(const topo *t, int s, char *buf, size_t size)
-{
-  if (s == 0)
-    g_strlcpy(buf, "node", size);
-  else
-    g_snprintf(buf, size, "level%d", s + 1);
-}
-
-static void tree_class_name(const topo *t, int c, char *buf, size_t size)
-{
-  char slot[16];
-  tree_slot_name(t, c / 2, slot, sizeof slot);
-  g_snprintf(buf, size, "%s %s", slot, c % 2 ? "down" : "up");
-}
-
 static int tree_nslots(const topo *t)
 {
   return t->tree.levels;
-}
-
-static int tree_slot_of_class(const topo *t, int c)
-{
-  return c / 2;
 }
 
 static int tree_reverse_link(const topo *t, int l)
@@ -290,11 +270,11 @@ static void tree_facts(const platform *p, platform_facts *f)
 const family_ops family_tree_ops = {
   .name = "tree",
   .describe = tree_describe,
-  .class_name = tree_class_name,
+  .class_name = family_level_class_name,
   .reverse_link = tree_reverse_link,
   .nslots = tree_nslots,
-  .slot_name = tree_slot_name,
-  .slot_of_class = tree_slot_of_class,
+  .slot_name = family_level_slot_name,
+  .slot_of_class = family_level_slot_of_class,
   .hops = tree_hops,
   .route = tree_route,
   .facts = tree_facts,
