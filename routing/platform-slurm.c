@@ -390,7 +390,10 @@ static gboolean read_yaml(slurm_desc *d, const char *text, gsize len, const char
     const char *name = yscalar(yget(&y, t, "topology"));
     yaml_node_t *tree = yget(&y, t, "tree"), *block = yget(&y, t, "block");
     d->block = block != NULL;
-    if (tree) {
+    if (tree && block) {
+      fail(error, d, yline(t), "topology '%s' is both a tree and a block topology, expected "
+           "exactly one kind (as Slurm)", name ? name : "?");
+    } else if (tree) {
       ok = yentries(&y, tree, "switches", "switch", "children", error);
     } else if (block) {
       const yaml_node_t *sizes = yget(&y, block, "block_sizes");
@@ -418,7 +421,11 @@ static gboolean block_tree(slurm_desc *d, GError **error)
   GArray *bs = d->block_sizes;
   int nblocks = (int)d->sw->len, base = 0;
   for (int b = 0; b < nblocks; b++) {
-    int n = (int)((sw_desc *)d->sw->pdata[b])->nodes->len;
+    const sw_desc *blk = d->sw->pdata[b];
+    int n = (int)blk->nodes->len;
+    if (n < 1) /* Nodes="" : the sizes below divide by the smallest block */
+      return fail(error, d, blk->line, "block %s without nodes, expected nodes in every block",
+                  blk->name);
     base = b == 0 ? n : MIN(base, n);
   }
   if (!bs->len)

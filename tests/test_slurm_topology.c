@@ -276,6 +276,7 @@ Test(slurm, refusals)
     { "BlockName=b1 Nodes=n[1-4]\nBlockSizes=4,12\n", ":2:", "powers of two" },
     { "BlockName=b1 Nodes=n[1-4]\nSwitchName=s Nodes=n5\n", ":2:", "one kind of topology" },
     { "SwitchName=a LinkSpeed=fast Nodes=n1\n", ":1:", "LinkSpeed=fast" },
+    { "BlockName=b1 Nodes=n[1-4]\nBlockName=b2 Nodes=\"\"\n", ":2:", "block b2 without nodes" },
   };
   for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
     g_autofree char *path = tu_write_tmp("topology.conf", bad[i].text);
@@ -291,6 +292,14 @@ Test(slurm, refusals)
   GError *e = NULL;
   cr_assert_null(platform_load(yaml, &e));
   cr_assert(strstr(e->message, ":4:") && strstr(e->message, "without 'switch:'"), "%s",
+            e->message);
+  g_clear_error(&e);
+  g_autofree char *both = tu_write_tmp("topology.yaml", "- topology: t\n  tree:\n    switches:\n"
+                                                         "      - switch: s\n        nodes: n1\n"
+                                                         "  block:\n    blocks:\n"
+                                                         "      - block: b\n        nodes: n1\n");
+  cr_assert_null(platform_load(both, &e));
+  cr_assert(strstr(e->message, ":1:") && strstr(e->message, "both a tree and a block"), "%s",
             e->message);
   g_clear_error(&e);
   g_autofree char *broken = tu_write_tmp("topology.yaml", "- topology: t\n  tree: [\n");
