@@ -416,11 +416,13 @@ int cmd_show(int argc, char **argv)
   int status = 2;
   if (cli_parse(&argc, &argv, "show", "",
                 "Draws a small platform in the terminal: one grid per Z plane, the ranks of a "
-                "mapping on its nodes and each link's static load (for teaching). Several "
-                "--strategy are drawn one after another on one scale.",
+                "mapping on its nodes and each link's static load (for teaching); a dragonfly "
+                "by its groups, a fat tree or Slurm tree by level, a HyperX by dimension, a "
+                "character a link. Several --strategy are drawn one after another on one scale.",
                 "Examples:\n"
                 "  mapsim show -p torus:4x4x4 -t traces/data/stencil3d-64 -s identity -s random\n"
-                "  mapsim show -p mesh:8x8 -m tests/data/y_pair.csv",
+                "  mapsim show -p mesh:8x8 -m tests/data/y_pair.csv\n"
+                "  mapsim show -p dragonfly:g=4:a=2:p=2:h=2 -t traces/data/cg-16 -s identity -s hier",
                 CLI_OPT_PLACE | CLI_OPT_GRAPH | CLI_OPT_COLLECTIVES | CLI_OPT_MAPPING |
                 CLI_OPT_STRATEGIES | CLI_OPT_SEED, &c, entries))
     status = show(&c, scale);
