@@ -2,13 +2,17 @@
  * hand-built trace written out by hand, the platform files' shape, and,
  * when SimGrid is installed, the bundled traces exported and replayed by
  * smpirun on the torus and the HAEC Box: SimGrid's makespan is mapsim's
- * flow model's with the simgrid preset. */
+ * flow model's with the simgrid preset; smpirun.sh removes its log when
+ * it is stopped by a signal or its output is closed early. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "simgridtest.h"
@@ -581,4 +585,105 @@ Test(simgrid, smpi_protocol_cases_replay_alike, .timeout = 300)
   }
   tu_rm_rf(tmp);
   g_free(tmp);
+}
+
+/* ---- smpirun.sh stopped ---- */
+
+/* The shell must start with the signals' default actions: a signal ignored
+ * on entry cannot be trapped (POSIX, "trap"). */
+static void default_signals(gpointer user)
+{
+  (void)user;
+  const int sigs[] = { SIGHUP, SIGINT, SIGTERM, SIGPIPE };
+  for (size_t i = 0; i < G_N_ELEMENTS(sigs); i++)
+    signal(sigs[i], SIG_DFL);
+}
+
+/* Starts `sh script` with TMPDIR=tmpdir, standard output and error to fd;
+ * its pid. */
+static GPid start_script(const char *script, const char *tmpdir, int fd)
+{
+  char *argv[] = { "sh", (char *)script, NULL };
+  char **env = g_environ_setenv(g_get_environ(), "TMPDIR", tmpdir, TRUE);
+  GPid pid = 0;
+  GError *e = NULL;
+  gboolean ok = g_spawn_async_with_pipes_and_fds(NULL, (const char *const *)argv,
+                                                 (const char *const *)env,
+                                                 G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD,
+                                                 default_signals, NULL, -1, fd, fd, NULL, NULL, 0,
+                                                 &pid, NULL, NULL, NULL, &e);
+  g_strfreev(env);
+  cr_assert(ok, "spawn sh %s: %s", script, e ? e->message : "?");
+  return pid;
+}
+
+/* How many of the script's logs (mapsim-smpirun.*) are in dir. */
+static int script_logs(const char *dir)
+{
+  GDir *d = g_dir_open(dir, 0, NULL);
+  cr_assert_not_null(d, "%s", dir);
+  int n = 0;
+  for (const char *name; (name = g_dir_read_name(d));)
+    n += g_str_has_prefix(name, "mapsim-smpirun.");
+  g_dir_close(d);
+  return n;
+}
+
+static const char *ended(int status, char *buf, size_t len)
+{
+  if (WIFSIGNALED(status))
+    g_snprintf(buf, len, "killed by signal %d", WTERMSIG(status));
+  else
+    g_snprintf(buf, len, "exit status %d", WEXITSTATUS(status));
+  return buf;
+}
+
+/* smpirun.sh with its output closed before it writes (as in `sh smpirun.sh
+ * 2>&1 | head -1`), and stopped by SIGHUP, SIGINT or SIGTERM while SimGrid
+ * runs: it exits 130 and leaves no log behind (before its trap covered HUP
+ * and PIPE, the shell died of those signals and left its log in $TMPDIR). */
+Test(simgrid, smpirun_sh_removes_its_log_when_stopped, .timeout = 300)
+{
+  skip_without_simgrid();
+  g_autofree char *tmp = tu_tmp_dir();
+  g_autofree char *sg = g_build_filename(tmp, "sg", NULL);
+  g_autofree char *logs = g_build_filename(tmp, "tmpdir", NULL);
+  cr_assert_eq(g_mkdir(logs, 0700), 0);
+  g_autofree char *stencil = tu_src("traces/data/stencil3d-64");
+  char *out = NULL, *err = NULL;
+  const char *args[] = { "export", "simgrid", "-p", "torus:4x4x4", "-t", stencil, "--preset",
+                         "simgrid", "-o", sg, NULL };
+  cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
+  g_free(out);
+  g_free(err);
+  g_autofree char *script = g_build_filename(sg, "smpirun.sh", NULL);
+  char buf[64];
+  int status;
+  /* a closed pipe: SimGrid's tee dies of SIGPIPE, and smpirun.sh's message
+   * about it raises SIGPIPE in the shell itself */
+  int fds[2];
+  cr_assert_eq(pipe(fds), 0);
+  close(fds[0]);
+  GPid pid = start_script(script, logs, fds[1]);
+  close(fds[1]);
+  cr_assert_eq(waitpid(pid, &status, 0), pid);
+  cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130, "output closed: %s",
+            ended(status, buf, sizeof buf));
+  cr_assert_eq(script_logs(logs), 0, "output closed: the log was left in %s", logs);
+  /* a signal once the log exists, SimGrid running */
+  const int sigs[] = { SIGHUP, SIGINT, SIGTERM };
+  for (size_t i = 0; i < G_N_ELEMENTS(sigs); i++) {
+    int null = open("/dev/null", O_WRONLY);
+    pid = start_script(script, logs, null);
+    close(null);
+    for (int ms = 0; script_logs(logs) == 0 && ms < 30000; ms++)
+      g_usleep(1000);
+    cr_assert_eq(script_logs(logs), 1, "signal %d: smpirun.sh made no log in 30 s", sigs[i]);
+    cr_assert_eq(kill(pid, sigs[i]), 0);
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130, "signal %d: %s", sigs[i],
+              ended(status, buf, sizeof buf));
+    cr_assert_eq(script_logs(logs), 0, "signal %d: the log was left in %s", sigs[i], logs);
+  }
+  tu_rm_rf(tmp);
 }
