@@ -25,7 +25,15 @@ void linkrec_free(linkrec *r)
   g_free(r->n);
   g_free(r->cap);
   g_free(r->bytes);
+  if (r->events)
+    g_array_unref(r->events);
   g_free(r);
+}
+
+void linkrec_keep_events(linkrec *r)
+{
+  if (!r->events)
+    r->events = g_array_new(FALSE, FALSE, sizeof(linkrec_event));
 }
 
 void linkrec_grow(linkrec *r, int link)

@@ -8,10 +8,15 @@
  * linkrec_series() turns the stretches of a link, or of several links
  * summed, into a piecewise-constant throughput whose integral is exactly
  * their bytes. A stretch shorter than a picosecond is stretched to one.
+ * On request (linkrec_keep_events) it also logs, per message and link of
+ * its route, when the message entered the network (injection, before the
+ * route's latency) and when its last byte arrived: the instants at which
+ * SimGrid's link_energy plugin updates a link (sim/timeline.h,
+ * timeline_write_link_events).
  *
- * Cost: amortized O(1) per stretch, per-link arrays that double when full,
- * nothing else allocated while recording; the series sorts a link's
- * stretch ends, O(k log k) for k stretches.
+ * Cost: amortized O(1) per stretch and per logged event, arrays that
+ * double when full, nothing else allocated while recording; the series
+ * sorts a link's stretch ends, O(k log k) for k stretches.
  * Ownership: linkrec_new() returns a recorder freed with linkrec_free();
  * series are the caller's (linkrec_series_free()).
  * Not for: deciding which links to draw (sim/timeline.h), timing.
@@ -28,15 +33,32 @@ typedef struct linkrec_span {
   double bytes;
 } linkrec_span;
 
+/* A message entering (start) or leaving (!start) a link of its route. */
+typedef struct linkrec_event {
+  int64_t t;  /* ps */
+  int32_t link;
+  int32_t start;
+} linkrec_event;
+
 typedef struct linkrec {
   int nlinks;
   linkrec_span **spans;  /* nlinks arrays */
   int64_t *n, *cap;      /* nlinks */
   double *bytes;         /* nlinks: recorded bytes per link */
+  GArray *events;        /* linkrec_event in recording order, or NULL: not kept */
 } linkrec;
 
 linkrec *linkrec_new(int nlinks);
 void linkrec_free(linkrec *r);
+
+/* From now on, log the messages' starts and ends on their links too. */
+void linkrec_keep_events(linkrec *r);
+
+static inline void linkrec_event_add(linkrec *r, int link, int64_t t, gboolean start)
+{
+  linkrec_event e = { t, link, start };
+  g_array_append_val(r->events, e);
+}
 
 void linkrec_grow(linkrec *r, int link);
 

@@ -36,7 +36,9 @@
  * the latencies before the link; flow, every span between two rate changes
  * of a flow on each of its links; packet, every packet's transmission),
  * so the recorded bytes of a link are its wire bytes and piecewise-constant
- * rates integrate to them exactly.
+ * rates integrate to them exactly; when the recorder keeps events, the base
+ * logs every message's start and end on each link of its route
+ * (netmodel_start, netmodel_deliver).
  *
  * Same-node messages (src == dst node) never reach a model: they use no
  * link and cost zero network time (the intra-node copy is part of the MPI

@@ -128,6 +128,19 @@ static int64_t wake_route(netmodel *m, const netmodel_msg *msg)
   return delay;
 }
 
+/* Logs msg entering (start) or leaving its route's links at t, when the
+ * recorder keeps events. */
+static void log_route(netmodel *m, const netmodel_msg *msg, int64_t t, gboolean start)
+{
+  if (!m->rec || !m->rec->events)
+    return;
+  route_iter it;
+  int l;
+  route_begin(&it, m->p->router, msg->src, msg->dst, msg->route_key);
+  while (route_next(&it, &l))
+    linkrec_event_add(m->rec, l, t, start);
+}
+
 void netmodel_start(netmodel *m, const netmodel_msg *msg)
 {
   netmodel_totals *t = &m->tot[msg->cls];
@@ -142,9 +155,11 @@ void netmodel_start(netmodel *m, const netmodel_msg *msg)
     int64_t delay = wake_route(m, msg);
     woken.t = saturating_add_i64(msg->t, delay);
     netmodel_add(m, &t->transfer_ps, delay);
+    log_route(m, &woken, woken.t, TRUE);
     m->ops->start(m, &woken);
     return;
   }
+  log_route(m, msg, msg->t, TRUE);
   m->ops->start(m, msg);
 }
 
@@ -199,6 +214,8 @@ void netmodel_deliver(netmodel *m, const netmodel_msg *msg, int64_t t)
 {
   g_assert(t >= msg->t);
   netmodel_add(m, &m->tot[msg->cls].transfer_ps, t - msg->t);
+  if (msg->src != msg->dst)
+    log_route(m, msg, t, FALSE);
   if (m->link_inflight && msg->src != msg->dst) {
     route_iter it;
     int l;

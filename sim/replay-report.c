@@ -144,11 +144,15 @@ static void collect_energy(const replay *R, replay_result *res)
   if (!platform_has_power(p) && !nm->link_inflight)
     return;
   double span = (double)res->makespan_ps * 1e-12;
+  if (platform_has_power(p))
+    res->link_energy_j = g_new0(double, MAX(nm->nlinks, 1));
   for (int l = 0; l < nm->nlinks; l++) {
     int ty = p->link_type[l];
     link_energy e;
     linktype_energy(&p->linktypes[ty], span, (double)nm->link_busy_ps[l] * 1e-12,
                     (double)netmodel_link_off_ps(nm, l, res->makespan_ps) * 1e-12, &e);
+    if (res->link_energy_j)
+      res->link_energy_j[l] = link_energy_total(&e);
     res->type_energy[ty].idle_j += e.idle_j;
     res->type_energy[ty].traffic_j += e.traffic_j;
     res->type_energy[ty].off_j += e.off_j;
@@ -239,6 +243,7 @@ void replay_result_free(replay_result *r)
   g_free(r->link_busy_ps);
   g_free(r->link_stats);
   g_free(r->type_energy);
+  g_free(r->link_energy_j);
   g_free(r->stuck_summary);
   g_free(r->stuck_detail);
   trace_free(r->out_trace);

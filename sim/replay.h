@@ -168,6 +168,7 @@ typedef struct replay_result {
   int64_t link_wakeups;          /* links switched back on */
   int ntypes;                    /* the platform's link types */
   link_energy *type_energy;      /* ntypes: the same per link type */
+  double *link_energy_j;         /* nlinks: each link's part of energy_j, NULL without power */
 } replay_result;
 
 /* Replays `t` with ranks on the nodes of `m` (validated against `p`;

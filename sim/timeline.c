@@ -483,3 +483,33 @@ gboolean timeline_write_otf2(const char *dir, const trace *run, const platform *
   timeline_tracks_free(tracks);
   return ok;
 }
+
+/* ---- when messages enter and leave links ---------------------------- */
+
+static int cmp_event_time(gconstpointer a, gconstpointer b, gpointer user)
+{
+  (void)user;
+  const linkrec_event *x = a, *y = b;
+  return (x->t > y->t) - (x->t < y->t);
+}
+
+gboolean timeline_write_link_events(const char *path, const platform *p, const linkrec *rec,
+                                    const progress *prog, GError **error)
+{
+  output *o = output_open(path, prog, error);
+  if (!o)
+    return FALSE;
+  FILE *f = output_stream(o);
+  guint n = rec->events ? rec->events->len : 0;
+  linkrec_event *e = g_new(linkrec_event, MAX(n, 1));
+  if (n)
+    memcpy(e, rec->events->data, n * sizeof *e);
+  /* stable: events of one picosecond stay in the order they happened */
+  g_qsort_with_data(e, (gint)n, sizeof *e, cmp_event_time, NULL);
+  fputs("link,from,to,time_ps,event\n", f);
+  for (guint i = 0; i < n && !output_stopped(o); i++)
+    fprintf(f, "%d,%d,%d,%" PRId64 ",%s\n", e[i].link, p->topo->link_src[e[i].link],
+            p->topo->link_dst[e[i].link], e[i].t, e[i].start ? "start" : "end");
+  g_free(e);
+  return output_commit(o, error);
+}

@@ -1,6 +1,7 @@
 /* timeline.h - a simulated run on a time axis, for people: the Chrome
- * Trace Event format (what chrome://tracing and Perfetto's UI open) and
- * link counters in OTF2 (what Vampir shows next to the ranks).
+ * Trace Event format (what chrome://tracing and Perfetto's UI open),
+ * link counters in OTF2 (what Vampir shows next to the ranks), and as CSV
+ * when each message entered and left each link of its route.
  *
  * The JSON file (https://docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU,
  * "Trace Event Format") holds
@@ -78,5 +79,15 @@ gboolean timeline_write(const char *path, const trace *run, const mapping *m, co
 gboolean timeline_write_otf2(const char *dir, const trace *run, const platform *p,
                              const linkrec *rec, const char *spec, const progress *prog,
                              GError **error);
+
+/* Writes when every message entered and left each link of its route, as
+ * CSV "link,from,to,time_ps,event" (event start: injected, before the
+ * route's latency; end: its last byte arrived), in time order, events of
+ * one picosecond in the order they happened. `rec` must keep events
+ * (linkrec_keep_events) from the start of the replay. These are the
+ * instants at which SimGrid's link_energy plugin updates a link's energy
+ * (bench/link-energy-sampled.py). */
+gboolean timeline_write_link_events(const char *path, const platform *p, const linkrec *rec,
+                                    const progress *prog, GError **error);
 
 G_END_DECLS

@@ -21,7 +21,9 @@
  */
 #include <criterion/criterion.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <math.h>
+#include <string.h>
 
 #include "mapping/metrics.h"
 #include "sim/replay.h"
@@ -288,6 +290,142 @@ Test(energy, simgrid_link_energy_plugin_agrees, .timeout = 300)
   g_autofree char *cg = tu_src("traces/data/cg-16");
   both_energies(haec, cg, &ms, &sg);
   cr_assert(fabs(sg - ms) <= 0.01 * ms, "SimGrid %.9g J, mapsim %.9g J", sg, ms);
+}
+
+/* SimGrid's plugin updates a link's energy only when a communication
+ * crossing it starts or completes (src/plugins/link_energy.cpp: update(),
+ * from CommImpl::on_start and on_completion), taking the link's load at
+ * that instant for the whole interval back to the previous update. Two
+ * flows by hand, every link 1e6 B/s, idle 1 W, busy 3 W, no latency, SMPI's
+ * 16-byte envelopes: X = 2,000,016 bytes from node 0 to node 3 over a
+ * (0 -> 1), b (1 -> 2) and c (2 -> 3), Y = 1,000,016 bytes from 1 to 2
+ * over b, both from 0. They share b at 5e5 B/s until Y ends at t1 =
+ * 2.000032 s; then X runs at 1e6 B/s and ends at T = 3.000032 s. Exact
+ * (mapsim): a and c carry X, 1 W x T + 2 W x 2.000016 s = 7.000064 J each;
+ * b carries both, T + 2 x 3.000032 = 9.000096 J; 23.000224 J in all. The
+ * plugin updates a and c at 0 and at T only, where X runs at full rate:
+ * 9.000096 J each, the 2.000032 J that Y's bytes cost on b counted again
+ * on two links Y never crosses; b, updated at t1 too, comes out exact:
+ * 27.000288 J in all. --link-events lists the instants the plugin
+ * samples. */
+static const char bus_1mbps[] =
+  "[linktype.bus]\nbandwidth = 1e6\nlatency = 0\npower-idle = 1\npower-busy = 3\n";
+
+/* Rank 0 sends x bytes to rank 3, rank 1 y bytes to rank 2, all at 0. */
+static trace *two_sends(int64_t x, int64_t y)
+{
+  trace *t = trace_new(4);
+  uint32_t rs = trace_add_region(t, "MPI_Send"), rr = trace_add_region(t, "MPI_Recv");
+  const struct { int rank, peer, kind; int64_t bytes; } op[] = {
+    { 0, 3, TRACE_SEND, x }, { 1, 2, TRACE_SEND, y }, { 2, 1, TRACE_RECV, y }, { 3, 0, TRACE_RECV, x },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(op); i++) {
+    uint32_t region = op[i].kind == TRACE_SEND ? rs : rr;
+    tu_push(t, op[i].rank, TRACE_ENTER, 0, -1, 0, region);
+    tu_push(t, op[i].rank, op[i].kind, 0, op[i].peer, op[i].bytes, 7);
+    tu_push(t, op[i].rank, TRACE_LEAVE, 0, -1, 0, region);
+  }
+  return t;
+}
+
+static int cmp_str(gconstpointer a, gconstpointer b, gpointer user)
+{
+  (void)user;
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* SimGrid's joules for link `name` in smpirun.sh's output `log`. */
+static double simgrid_link_joules(const char *log, const char *name)
+{
+  g_autofree char *key = g_strdup_printf("Energy consumption of link '%s': ", name);
+  const char *at = strstr(log, key);
+  cr_assert_not_null(at, "SimGrid printed no energy for %s:\n%s", name, log);
+  return g_ascii_strtod(at + strlen(key), NULL);
+}
+
+Test(energy, simgrid_plugin_samples_at_starts_and_ends, .timeout = 300)
+{
+  g_autofree char *tmp = tu_tmp_dir();
+  g_autofree char *tr = g_build_filename(tmp, "two-sends", NULL);
+  trace *t = two_sends(2000000, 1000000);
+  cr_assert(trace_write_otf2(t, tr, NULL, NULL));
+  trace_free(t);
+  g_autofree char *g = g_build_filename(tmp, "line.graph", NULL);
+  g_autofree char *ini = g_build_filename(tmp, "line.ini", NULL);
+  cr_assert(g_file_set_contents(g, "0 1 bus\n1 2 bus\n2 3 bus\n3 2 back\n2 1 back\n1 0 back\n",
+                                -1, NULL));
+  g_autofree char *text = g_strdup_printf("[topology]\ngraph = %s\n%s[linktype.back]\n"
+                                          "bandwidth = 1e9\nlatency = 0\n", g, bus_1mbps);
+  cr_assert(g_file_set_contents(ini, text, -1, NULL));
+  /* mapsim: the exact integral, per link and in all, and the instants */
+  g_autofree char *events = g_build_filename(tmp, "events.csv", NULL);
+  char *out = NULL, *err = NULL;
+  const char *sim[] = { "simulate", "-p", ini, "-t", tr, "--preset", "simgrid", "--model", "flow",
+                        "--json", "--link-events", events, NULL };
+  cr_assert_eq(tu_run(&out, &err, sim), 0, "%s", err);
+  JsonParser *jp = json_parser_new();
+  cr_assert(json_parser_load_from_data(jp, out, -1, NULL), "%s", out);
+  JsonObject *run = json_node_get_object(json_parser_get_root(jp));
+  cr_assert_float_eq(json_object_get_double_member(run, "makespan_s"), 3.000032, 1e-12);
+  cr_assert_float_eq(json_object_get_double_member(run, "energy_j"), 23.000224, 1e-9);
+  JsonArray *links = json_object_get_array_member(run, "links");
+  cr_assert_eq(json_array_get_length(links), 3);
+  for (guint i = 0; i < 3; i++) {
+    JsonObject *l = json_array_get_object_element(links, i);
+    int from = (int)json_object_get_int_member(l, "from");
+    cr_assert_eq(json_object_get_int_member(l, "link"), from, "the graph's links in file order");
+    double want = from == 1 ? 9.000096 : 7.000064;
+    cr_assert_float_eq(json_object_get_double_member(l, "energy_j"), want, 1e-9,
+                       "link %d -> %d: %.9g J", from, from + 1,
+                       json_object_get_double_member(l, "energy_j"));
+  }
+  g_object_unref(jp);
+  g_free(out);
+  g_free(err);
+  g_autofree char *csv = tu_read(tmp, "events.csv");
+  g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
+  cr_assert_str_eq(lines[0], "link,from,to,time_ps,event");
+  /* in time order; the same lines as by hand whatever the order within a
+   * picosecond */
+  const char *want[] = { "0,0,1,0,start", "0,0,1,3000032000000,end", "1,1,2,0,start",
+                         "1,1,2,0,start", "1,1,2,2000032000000,end", "1,1,2,3000032000000,end",
+                         "2,2,3,0,start", "2,2,3,3000032000000,end" };
+  cr_assert_eq(g_strv_length(lines), G_N_ELEMENTS(want) + 2, "%s", csv); /* header, "" */
+  int64_t last = 0;
+  for (size_t i = 1; i <= G_N_ELEMENTS(want); i++) {
+    g_auto(GStrv) f = g_strsplit(lines[i], ",", -1);
+    int64_t at = g_ascii_strtoll(f[3], NULL, 10);
+    cr_assert_geq(at, last, "not in time order:\n%s", csv);
+    last = at;
+  }
+  g_qsort_with_data(lines + 1, G_N_ELEMENTS(want), sizeof(char *), cmp_str, NULL);
+  for (size_t i = 0; i < G_N_ELEMENTS(want); i++)
+    cr_assert_str_eq(lines[i + 1], want[i], "%s", csv);
+  /* SimGrid: the same run, the plugin's sampling */
+  g_autofree char *smpirun = g_find_program_in_path("smpirun");
+  if (!smpirun)
+    cr_skip_test("SimGrid's smpirun not found (Debian package libsimgrid-dev): the export is not "
+                 "replayed");
+  g_autofree char *dir = g_build_filename(tmp, "sg", NULL);
+  const char *exp[] = { "export", "simgrid", "-p", ini, "-t", tr, "--preset", "simgrid", "-o",
+                        dir, NULL };
+  cr_assert_eq(tu_run(&out, &err, exp), 0, "%s", err);
+  g_free(out);
+  g_free(err);
+  g_autofree char *script = g_build_filename(dir, "smpirun.sh", NULL);
+  char *argv[] = { "sh", script, NULL };
+  cr_assert_eq(tu_spawn(argv, &out, &err), 0, "smpirun.sh failed:\n%s%s", out, err);
+  g_autofree char *log = g_strconcat(out, err, NULL);
+  g_free(out);
+  g_free(err);
+  const char *names[] = { "l0", "l1", "l2" };
+  for (size_t i = 0; i < 3; i++)
+    cr_assert_float_eq(simgrid_link_joules(log, names[i]), 9.000096, 2e-6, "%s:\n%s", names[i],
+                       log);
+  const char *at = strstr(log, "Total energy over all links: ");
+  cr_assert_not_null(at, "%s", log);
+  cr_assert_float_eq(g_ascii_strtod(at + strlen("Total energy over all links: "), NULL),
+                     27.000288, 2e-6, "%s", log);
 }
 
 /* ---- energy as the objective of the refiners and the portfolio ---- */

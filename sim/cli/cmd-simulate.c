@@ -58,8 +58,10 @@ static int *used_links(const replay_result *r, int *n)
   return ids;
 }
 
-/* "links": per used link its p2p traffic, busy time and, for contention
- * models, its load (flows or queued packets) and saturated time. */
+/* "links": per used link its p2p traffic, busy time, energy (with power
+ * keys; a link that carried nothing draws its idle power over the
+ * makespan) and, for contention models, its load (flows or queued
+ * packets) and saturated time. */
 static void add_links(JsonBuilder *b, const replay_result *r, const platform *p)
 {
   int n;
@@ -80,6 +82,8 @@ static void add_links(JsonBuilder *b, const replay_result *r, const platform *p)
     add_int(b, "p2p_messages", r->link_messages[l]);
     add_int(b, "collective_bytes", r->coll_link_bytes[l]);
     add_dbl(b, "busy_s", r->link_busy_ps[l] * 1e-12);
+    if (r->link_energy_j)
+      add_dbl(b, "energy_j", r->link_energy_j[l]);
     if (r->link_stats) {
       add_dbl(b, "max_load", r->link_stats[l].max_load);
       add_dbl(b, "avg_load", r->link_stats[l].avg_load);
@@ -387,6 +391,7 @@ typedef struct outputs {
   char *trace;      /* --out-trace DIR */
   char *timeline;   /* --timeline FILE */
   char *links;      /* --timeline-links SPEC */
+  char *events;     /* --link-events FILE */
 } outputs;
 
 /* Runs everything after parsing; returns the exit status. */
@@ -395,6 +400,7 @@ static int simulate(const cli_common *c, const outputs *w)
   const char *out = w->trace;
   const char *links = w->links ? w->links : TIMELINE_DEFAULT_LINKS;
   gboolean records = out || w->timeline;
+  gboolean recorder = records || w->events;
   linkrec *rec = NULL;
   int status = 2;
   platform *p = NULL;
@@ -443,7 +449,9 @@ static int simulate(const cli_common *c, const outputs *w)
   spec.opts.collectives = c->collectives;
   spec.opts.record_times = records;
   spec.opts.progress = cli_progress(c);
-  spec.opts.links = rec = records ? linkrec_new(p->topo->nlinks) : NULL;
+  spec.opts.links = rec = recorder ? linkrec_new(p->topo->nlinks) : NULL;
+  if (w->events)
+    linkrec_keep_events(rec);
   spec.map_progress = spec.opts.progress;
   run_inputs in = { .p = p, .g = g, .g_collectives = with_colls, .src = src };
   res = run_cell(&in, &spec, &e);
@@ -466,7 +474,8 @@ static int simulate(const cli_common *c, const outputs *w)
       (!out || timeline_write_otf2(out, res->r->out_trace, p, rec, w->links ? links : "0",
                                    spec.opts.progress, &e)) &&
       (!w->timeline || timeline_write(w->timeline, res->r->out_trace, res->m, p, rec, links,
-                                      spec.opts.progress, &e));
+                                      spec.opts.progress, &e)) &&
+      (!w->events || timeline_write_link_events(w->events, p, rec, spec.opts.progress, &e));
   cli_progress_end();
   if (!written)
     goto fail;
@@ -505,6 +514,10 @@ int cmd_simulate(int argc, char **argv)
       "or dims (one per link class: dimension and direction on a torus); with --out-trace "
       "also as OTF2 metrics",
       "N|all|dims" },
+    { "link-events", 0, 0, G_OPTION_ARG_FILENAME, &w.events,
+      "Write when each message entered and left each link of its route, as CSV (link, from, "
+      "to, time_ps, event start or end): the instants SimGrid's link_energy plugin samples",
+      "FILE" },
     { NULL },
   };
   int status = 2;
@@ -526,5 +539,6 @@ int cmd_simulate(int argc, char **argv)
   g_free(w.trace);
   g_free(w.timeline);
   g_free(w.links);
+  g_free(w.events);
   return status;
 }
