@@ -19,8 +19,10 @@
 #             strategies ranked by simulated makespan and by energy_j -
 #             does the fastest mapping cost the least energy?
 #   timeline  the cost of `simulate --timeline` on a 4,096-rank stencil
-#             (16x16x16 torus, flow model): the replay's time with and
-#             without recording the links, and the whole command's.
+#             (16x16x16 torus, flow model), written while the replay runs:
+#             plain and with the timeline in turns, 5 times; the replay's
+#             time, the whole command's wall and CPU (user + system) time,
+#             and the timeline's extra as a share of the plain replay.
 # Usage: bench/energy.sh [simgrid|study|timeline|all] [BUILD_DIR [WORK_DIR]]
 # (defaults: all, build, a temporary directory, removed). The SimGrid part
 # needs smpirun (libsimgrid-dev) and skips without it; the study summary
@@ -126,27 +128,41 @@ for inp in dict.fromkeys(r["input"] for r in rows):
 EOF
 }
 
+# OUT CMD...: runs CMD with its output in OUT; prints its wall and CPU (user +
+# system) seconds
+timed() {
+  python3 - "$@" <<'EOF'
+import resource, subprocess, sys, time
+start = time.monotonic()
+with open(sys.argv[1], "w") as out:
+    subprocess.run(sys.argv[2:], stdout=out, check=True)
+used = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(f"{time.monotonic() - start:.3f} {used.ru_utime + used.ru_stime:.3f}")
+EOF
+}
+
 timeline_part() {
   t=$W/stencil4096
   [ -d "$t" ] || "$M" gen --pattern stencil3d --ranks 4096 --dims 16x16x16 --periodic \
     --nonblocking --iterations 10 --bytes 65536 -q -o "$t"
-  printf '%-10s %10s %10s\n' run replay_s wall_s
-  for i in 1 2 3; do
+  printf '%-10s %10s %10s %10s\n' run replay_s wall_s cpu_s
+  for i in 1 2 3 4 5; do
     for mode in plain timeline; do
       set -- simulate -p torus:16x16x16 -t "$t" --model flow -q
       [ $mode = timeline ] && set -- "$@" --timeline "$W/tl.json"
-      s=$(date +%s.%N)
-      r=$("$M" "$@" | sed -n 's/^events .* in \([0-9.]*\) s .*/\1/p')
-      e=$(date +%s.%N)
-      echo "$mode $r $s $e" | awk '{ printf "%-10s %10.3f %10.3f\n", $1, $2, $4 - $3 }'
+      tc=$(timed "$W/out.txt" "$M" "$@")
+      r=$(sed -n 's/^events .* in \([0-9.]*\) s .*/\1/p' "$W/out.txt")
+      echo "$mode $r $tc" | awk '{ printf "%-10s %10.3f %10.3f %10.3f\n", $1, $2, $3, $4 }'
     done
   done | tee "$W/timeline.txt"
   ls -l "$W/tl.json" | awk '{ printf "timeline file: %.0f MB\n", $5 / 1e6 }'
-  awk '{ n[$1]++; r[$1] += $2; w[$1] += $3 }
-       END { printf "means: replay %.3f s plain, %.3f s recording; wall %.3f s plain, %.3f s with the timeline: +%.1f%% of the replay\n",
-             r["plain"] / n["plain"], r["timeline"] / n["timeline"], w["plain"] / n["plain"],
-             w["timeline"] / n["timeline"],
-             100 * (w["timeline"] / n["timeline"] - w["plain"] / n["plain"]) / (r["plain"] / n["plain"]) }' "$W/timeline.txt"
+  awk '{ n[$1]++; r[$1] += $2; w[$1] += $3; c[$1] += $4 }
+       END { p = n["plain"]; q = n["timeline"]
+             printf "means: replay %.3f s plain, %.3f s with the timeline; wall %.3f s, %.3f s; cpu %.3f s, %.3f s\n",
+               r["plain"] / p, r["timeline"] / q, w["plain"] / p, w["timeline"] / q, c["plain"] / p, c["timeline"] / q
+             printf "the timeline costs %+.1f%% of the plain replay (wall), %+.1f%% of the plain command (cpu)\n",
+               100 * (w["timeline"] / q - w["plain"] / p) / (r["plain"] / p),
+               100 * (c["timeline"] / q - c["plain"] / p) / (c["plain"] / p) }' "$W/timeline.txt"
 }
 
 case $WHAT in

@@ -129,6 +129,8 @@ typedef struct replay {
   GHashTable *inst_by_key;      /* key -> id + 1 */
   uint8_t *region_cls;          /* per region name: RC_* default */
   int64_t **times;              /* record_times: new time of every record */
+  replay_record_fn on_record;   /* replay_opts.on_record */
+  void *on_record_user;
   uint32_t *ready;              /* ring of nranks: ranks woken at the engine's time */
   uint32_t ready_head, nready;
   GError *error;                /* first fatal error inside a handler */

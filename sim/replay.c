@@ -517,6 +517,8 @@ static void rank_run(replay *R, int rank)
       return;
     if (R->times)
       R->times[rank][rs->base + rs->pos] = rs->now;
+    if (R->on_record)
+      R->on_record(R->on_record_user, rank, ev, rs->now);
     rs->prev_time = ev->time;
     rs->pos++;
     rs->stage = 0;
@@ -799,6 +801,8 @@ static replay *replay_new(const trace_source *src, const platform *p, const mapp
   R->node = m->node;
   R->scale = o->compute_scale;
   R->progress = o->progress;
+  R->on_record = o->on_record;
+  R->on_record_user = o->on_record_user;
   R->limit = o->limit_ps > 0 ? o->limit_ps : INT64_MAX;
   R->o_send = engine_ps(p->model.send_overhead);
   R->o_recv = engine_ps(p->model.recv_overhead);

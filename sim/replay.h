@@ -103,6 +103,11 @@ typedef enum {
   REPLAY_ERROR_LIMIT,       /* the makespan passed replay_opts.limit_ps */
 } ReplayError;
 
+/* Called with every record as the replay reaches it: the rank, the input
+ * record and its simulated time (ps); ranks interleave, each rank's records
+ * in order. */
+typedef void (*replay_record_fn)(void *user, int rank, const trace_event *ev, int64_t t);
+
 typedef struct replay_opts {
   double compute_scale;      /* computation gap factor, >= 0 (default 1) */
   const char *collectives;   /* "op=algo,...", NULL = auto for all */
@@ -110,6 +115,9 @@ typedef struct replay_opts {
   int64_t window;            /* streamed sources: records per refill (0: automatic) */
   const progress *progress;  /* trace records replayed; stop = "interrupted"; may be NULL */
   linkrec *links;            /* records when links carry bytes (timelines), or NULL */
+  replay_record_fn on_record; /* each record and its simulated time (streamed timelines), or
+                               * NULL; works on streamed sources too */
+  void *on_record_user;
   int64_t limit_ps;          /* > 0: stop (REPLAY_ERROR_LIMIT) as soon as the makespan is known
                               * to exceed it - a rank unfinished past it - (0: no limit) */
 } replay_opts;

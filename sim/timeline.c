@@ -149,14 +149,23 @@ static void jw_u64(jw *w, uint64_t v)
     *w->at++ = tmp[--n];
 }
 
+/* Two decimal digits of v < 100. */
+static void jw_2digits(jw *w, unsigned v)
+{
+  w->at[0] = (char)('0' + v / 10);
+  w->at[1] = (char)('0' + v % 10);
+  w->at += 2;
+}
+
 /* ps as microseconds with 6 decimals (exact). */
 static void jw_us(jw *w, int64_t ps)
 {
   jw_u64(w, (uint64_t)(ps / 1000000));
   *w->at++ = '.';
-  int64_t f = ps % 1000000;
-  for (int64_t d = 100000; d; d /= 10)
-    *w->at++ = (char)('0' + f / d % 10);
+  unsigned f = (unsigned)(ps % 1000000);
+  jw_2digits(w, f / 10000);
+  jw_2digits(w, f / 100 % 100);
+  jw_2digits(w, f % 100);
 }
 
 /* `s` as a JSON string (quotes included); caller frees. */
@@ -242,24 +251,34 @@ static void slice(jw *w, const heads *h, int k, int rank, int64_t t0, int64_t t1
   *w->at++ = '}';
 }
 
+/* One rank's position in the rule of timeline_rank_slices. */
+typedef struct slicer {
+  int depth;
+  uint32_t region;
+  int64_t free_since, start;
+} slicer;
+
+/* Feeds one record of the rank at `time`; calls fn when a slice ends. */
+static void slicer_step(slicer *s, const trace_event *e, int64_t time, timeline_slice_fn fn,
+                        void *user)
+{
+  if (e->kind == TRACE_ENTER && s->depth++ == 0) {
+    if (time > s->free_since)
+      fn(user, -1, s->free_since, time);
+    s->start = time;
+    s->region = e->region;
+  } else if (e->kind == TRACE_LEAVE && s->depth > 0 && --s->depth == 0) {
+    fn(user, (int)MIN(s->region, (uint32_t)G_MAXINT), s->start, time);
+    s->free_since = time;
+  }
+}
+
 void timeline_rank_slices(const trace *t, int r, timeline_slice_fn fn, void *user)
 {
   const trace_rank *tr = &t->ranks[r];
-  int depth = 0;
-  int64_t free_since = 0, start = 0;
-  uint32_t region = 0;
-  for (int64_t i = 0; i < tr->nevents; i++) {
-    const trace_event *e = &tr->events[i];
-    if (e->kind == TRACE_ENTER && depth++ == 0) {
-      if (e->time > free_since)
-        fn(user, -1, free_since, e->time);
-      start = e->time;
-      region = e->region;
-    } else if (e->kind == TRACE_LEAVE && depth > 0 && --depth == 0) {
-      fn(user, (int)MIN(region, (uint32_t)G_MAXINT), start, e->time);
-      free_since = e->time;
-    }
-  }
+  slicer s = { 0 };
+  for (int64_t i = 0; i < tr->nevents; i++)
+    slicer_step(&s, &tr->events[i], tr->events[i].time, fn, user);
 }
 
 /* A rank's slice as a complete event. */
@@ -273,70 +292,6 @@ static void on_slice(void *user, int region, int64_t t0, int64_t t1)
 {
   const slice_ctx *c = user;
   slice(c->w, c->h, region >= 0 && region < c->nregions ? region : c->nregions, c->rank, t0, t1);
-}
-
-/* A send or a receive: its channel and when it happened. */
-typedef struct end {
-  int32_t src, dst;
-  uint32_t comm, tag;
-  int64_t time;
-} end;
-
-/* Stable counting sort of `n` ends by one rank field (0: src, 1: dst). */
-static void sort_by(end *a, end *tmp, int64_t n, int nranks, int by_dst)
-{
-  int64_t *count = g_new0(int64_t, (gsize)nranks + 1);
-  for (int64_t i = 0; i < n; i++)
-    count[(by_dst ? a[i].dst : a[i].src) + 1]++;
-  for (int r = 0; r < nranks; r++)
-    count[r + 1] += count[r];
-  for (int64_t i = 0; i < n; i++)
-    tmp[count[by_dst ? a[i].dst : a[i].src]++] = a[i];
-  memcpy(a, tmp, sizeof(end) * (size_t)n);
-  g_free(count);
-}
-
-static int cmp_comm_tag(const void *x, const void *y)
-{
-  const end *a = x, *b = y;
-  if (a->comm != b->comm)
-    return a->comm < b->comm ? -1 : 1;
-  return (a->tag > b->tag) - (a->tag < b->tag);
-}
-
-static int cmp_comm_tag_data(const void *x, const void *y, void *user)
-{
-  return cmp_comm_tag(x, y);
-}
-
-/* The ends of every point-to-point message, sends or receives, ordered by
- * (destination, source) and, within that, as they happened (ranks'
- * records are in time order: two stable counting sorts). */
-static end *message_ends(const trace *t, gboolean sends, int64_t *n)
-{
-  int64_t k = 0;
-  for (int r = 0; r < t->nranks; r++)
-    for (int64_t i = 0; i < t->ranks[r].nevents; i++) {
-      uint8_t kind = t->ranks[r].events[i].kind;
-      k += t->ranks[r].events[i].peer >= 0 &&
-           (sends ? kind == TRACE_SEND || kind == TRACE_ISEND
-                  : kind == TRACE_RECV || kind == TRACE_IRECV);
-    }
-  end *a = g_new(end, (gsize)MAX(k, 1)), *tmp = g_new(end, (gsize)MAX(k, 1));
-  *n = 0;
-  for (int r = 0; r < t->nranks; r++)
-    for (int64_t i = 0; i < t->ranks[r].nevents; i++) {
-      const trace_event *e = &t->ranks[r].events[i];
-      if (e->peer < 0)
-        continue;
-      if (sends ? e->kind == TRACE_SEND || e->kind == TRACE_ISEND
-                : e->kind == TRACE_RECV || e->kind == TRACE_IRECV)
-        a[(*n)++] = (end){ sends ? r : e->peer, sends ? e->peer : r, e->comm, e->tag, e->time };
-    }
-  sort_by(a, tmp, *n, t->nranks, 0);
-  sort_by(a, tmp, *n, t->nranks, 1);
-  g_free(tmp);
-  return a;
 }
 
 static void flow(jw *w, gboolean start, uint64_t id, int tid, int64_t time)
@@ -354,51 +309,159 @@ static void flow(jw *w, gboolean start, uint64_t id, int tid, int64_t time)
   *w->at++ = '}';
 }
 
-/* Flow arrows from every send to the receive that completed it: MPI order
- * per source, destination, communicator and tag (the k-th send meets the
- * k-th receive). Blocks of one (destination, source) pair mixing
- * communicators or tags are sorted by them first (stably). */
-static void message_flows(jw *w, const trace *t)
+/* A channel of point-to-point messages (source, destination,
+ * communicator, tag): the k-th send on it meets its k-th receive (MPI's
+ * order). The ends whose other end has not come yet, all sends or all
+ * receives (`sends_ahead`), are `npending`: the oldest in `first`, the
+ * rest in `later` from `head` on (an array only once two wait: the usual
+ * backlog is one). */
+typedef struct channel {
+  int32_t src, dst;
+  uint32_t comm, tag;
+  int32_t sends_ahead;
+  uint32_t head;
+  int64_t npending, first;
+  GArray *later; /* int64_t, or NULL */
+} channel;
+
+static guint channel_hash(gconstpointer p)
 {
-  int64_t ns, nr;
-  end *s = message_ends(t, TRUE, &ns), *v = message_ends(t, FALSE, &nr);
-  uint64_t id = 0;
-  for (int64_t i = 0, j = 0; i < ns && j < nr;) {
-    if (s[i].dst != v[j].dst || s[i].src != v[j].src) {
-      gboolean send_first = s[i].dst != v[j].dst ? s[i].dst < v[j].dst : s[i].src < v[j].src;
-      i += send_first;
-      j += !send_first;
-      continue;
-    }
-    int64_t ie = i, je = j;
-    gboolean mixed = FALSE;
-    while (ie < ns && s[ie].dst == s[i].dst && s[ie].src == s[i].src) {
-      mixed = mixed || s[ie].comm != s[i].comm || s[ie].tag != s[i].tag;
-      ie++;
-    }
-    while (je < nr && v[je].dst == v[j].dst && v[je].src == v[j].src) {
-      mixed = mixed || v[je].comm != s[i].comm || v[je].tag != s[i].tag;
-      je++;
-    }
-    if (mixed) { /* GLib's sort is stable */
-      g_qsort_with_data(s + i, (gint)(ie - i), sizeof(end), cmp_comm_tag_data, NULL);
-      g_qsort_with_data(v + j, (gint)(je - j), sizeof(end), cmp_comm_tag_data, NULL);
-    }
-    while (i < ie && j < je) {
-      int c = cmp_comm_tag(&s[i], &v[j]);
-      if (c == 0) {
-        id++;
-        flow(w, TRUE, id, s[i].src, s[i].time);
-        flow(w, FALSE, id, v[j].dst, v[j].time);
-      }
-      i += c <= 0;
-      j += c >= 0;
-    }
-    i = ie;
-    j = je;
+  const channel *c = p;
+  guint h = (guint)c->src * 2654435761u;
+  h = (h ^ (guint)c->dst) * 2654435761u;
+  h = (h ^ c->comm) * 2654435761u;
+  return (h ^ c->tag) * 2654435761u;
+}
+
+static gboolean channel_equal(gconstpointer a, gconstpointer b)
+{
+  const channel *x = a, *y = b;
+  return x->src == y->src && x->dst == y->dst && x->comm == y->comm && x->tag == y->tag;
+}
+
+static void channel_free(gpointer p)
+{
+  channel *c = p;
+  if (c->later)
+    g_array_unref(c->later);
+  g_free(c);
+}
+
+/* Each rank's recent channels, so that the hash table is seldom asked:
+ * CHANNEL_WAYS entries per rank, direct-mapped by peer, tag and side. */
+#define CHANNEL_WAYS 16
+
+struct timeline_stream {
+  output *o;
+  jw w;
+  heads h;
+  int nregions, nranks;
+  slicer *ranks;       /* nranks */
+  GHashTable *chans;   /* channel, its own key */
+  channel **recent;    /* [rank * CHANNEL_WAYS]: a channel of that rank, or NULL */
+  uint64_t nflows;
+};
+
+timeline_stream *timeline_stream_open(const char *path, const trace *defs, const progress *prog,
+                                      GError **error)
+{
+  output *o = output_open(path, prog, error);
+  if (!o)
+    return NULL;
+  timeline_stream *s = g_new0(timeline_stream, 1);
+  s->o = o;
+  s->w = (jw){ output_stream(o), g_malloc(JW_SIZE), NULL, TRUE };
+  s->w.at = s->w.buf;
+  s->h = heads_new(defs);
+  s->nregions = defs->nregions;
+  s->nranks = defs->nranks;
+  s->ranks = g_new0(slicer, MAX(defs->nranks, 1));
+  s->chans = g_hash_table_new_full(channel_hash, channel_equal, channel_free, NULL);
+  s->recent = g_new0(channel *, (gsize)MAX(defs->nranks, 1) * CHANNEL_WAYS);
+  JW_LIT(&s->w, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+  meta(&s->w, "process_name", 0, -1, "ranks");
+  meta(&s->w, "process_name", 1, -1, "links (bytes/s)");
+  return s;
+}
+
+/* The channel `key` of `rank` (its source or destination). */
+static channel *channel_of(timeline_stream *s, int rank, const channel *key, gboolean is_send)
+{
+  /* multiplicative: a stencil's peers r +- 16, r +- 256 must not share a way */
+  guint h = ((guint)(is_send ? key->dst : key->src) * 2654435761u) ^ (key->tag * 40503u);
+  guint way = ((h >> 27) ^ (guint)is_send) % CHANNEL_WAYS;
+  channel **slot = &s->recent[(gsize)rank * CHANNEL_WAYS + way];
+  if (*slot && channel_equal(*slot, key))
+    return *slot;
+  channel *c = g_hash_table_lookup(s->chans, key);
+  if (!c) {
+    c = g_memdup2(key, sizeof *c);
+    g_hash_table_add(s->chans, c);
   }
+  return *slot = c;
+}
+
+/* A send (is_send) or receive of channel `key` at `time`, replayed by
+ * `rank`: an arrow once both ends are known; amortized O(1), allocating
+ * only for a new channel or a longer backlog. */
+static void message_end(timeline_stream *s, int rank, const channel *key, gboolean is_send,
+                        int64_t time)
+{
+  channel *c = channel_of(s, rank, key, is_send);
+  if (c->npending == 0 || c->sends_ahead == is_send) {
+    if (c->npending++ == 0) {
+      c->first = time;
+      c->sends_ahead = is_send;
+    } else {
+      if (!c->later)
+        c->later = g_array_new(FALSE, FALSE, sizeof(int64_t));
+      g_array_append_val(c->later, time);
+    }
+    return;
+  }
+  int64_t other = c->first;
+  if (--c->npending > 0) {
+    c->first = g_array_index(c->later, int64_t, c->head++);
+  } else if (c->later) {
+    g_array_set_size(c->later, 0);
+    c->head = 0;
+  }
+  s->nflows++;
+  flow(&s->w, TRUE, s->nflows, c->src, is_send ? time : other);
+  flow(&s->w, FALSE, s->nflows, c->dst, is_send ? other : time);
+}
+
+void timeline_stream_record(void *user, int rank, const trace_event *ev, int64_t t)
+{
+  timeline_stream *s = user;
+  slice_ctx sc = { &s->w, &s->h, s->nregions, rank };
+  slicer_step(&s->ranks[rank], ev, t, on_slice, &sc);
+  if (ev->peer < 0)
+    return;
+  gboolean send = ev->kind == TRACE_SEND || ev->kind == TRACE_ISEND;
+  if (send || ev->kind == TRACE_RECV || ev->kind == TRACE_IRECV) {
+    channel key = { send ? rank : ev->peer, send ? ev->peer : rank, ev->comm, ev->tag, 0, 0, 0, 0,
+                    NULL };
+    message_end(s, rank, &key, send, t);
+  }
+}
+
+static void stream_free(timeline_stream *s)
+{
+  g_free(s->w.buf);
+  heads_free(&s->h);
+  g_free(s->ranks);
+  g_hash_table_unref(s->chans);
+  g_free(s->recent);
   g_free(s);
-  g_free(v);
+}
+
+void timeline_stream_abort(timeline_stream *s)
+{
+  if (!s)
+    return;
+  output_abort(s->o);
+  stream_free(s);
 }
 
 static void counter_track(jw *w, const char *name, const linkrec_series *s)
@@ -421,41 +484,29 @@ static void counter_track(jw *w, const char *name, const linkrec_series *s)
   g_string_free(num, TRUE);
 }
 
-gboolean timeline_write(const char *path, const trace *run, const mapping *m, const platform *p,
-                        const linkrec *rec, const char *spec, const progress *prog,
-                        GError **error)
+gboolean timeline_stream_finish(timeline_stream *s, const mapping *m, const platform *p,
+                                const linkrec *rec, const char *spec, GError **error)
 {
   GPtrArray *tracks = timeline_tracks(p, rec, spec, error);
-  if (!tracks)
-    return FALSE;
-  output *o = output_open(path, prog, error);
-  if (!o) {
-    timeline_tracks_free(tracks);
+  if (!tracks) {
+    timeline_stream_abort(s);
     return FALSE;
   }
-  jw w = { output_stream(o), g_malloc(JW_SIZE), NULL, TRUE };
-  w.at = w.buf;
-  JW_LIT(&w, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
-  meta(&w, "process_name", 0, -1, "ranks");
-  meta(&w, "process_name", 1, -1, "links (bytes/s)");
-  heads h = heads_new(run);
-  for (int r = 0; r < run->nranks && !output_stopped(o); r++) {
+  jw *w = &s->w;
+  for (int r = 0; r < s->nranks && !output_stopped(s->o); r++) {
     g_autofree char *name = g_strdup_printf("rank %d on node %d", r, m->node[r]);
-    meta(&w, "thread_name", 0, r, name);
-    slice_ctx sc = { &w, &h, run->nregions, r };
-    timeline_rank_slices(run, r, on_slice, &sc);
+    meta(w, "thread_name", 0, r, name);
   }
-  heads_free(&h);
-  message_flows(&w, run);
-  for (guint k = 0; k < tracks->len && !output_stopped(o); k++) {
+  for (guint k = 0; k < tracks->len && !output_stopped(s->o); k++) {
     const timeline_track *tk = g_ptr_array_index(tracks, k);
-    g_autoptr(linkrec_series) s = linkrec_series_of(rec, tk->links, tk->nlinks);
-    counter_track(&w, tk->name, s);
+    g_autoptr(linkrec_series) ser = linkrec_series_of(rec, tk->links, tk->nlinks);
+    counter_track(w, tk->name, ser);
   }
-  JW_LIT(&w, "\n]}\n");
-  jw_flush(&w);
-  g_free(w.buf);
+  JW_LIT(w, "\n]}\n");
+  jw_flush(w);
   timeline_tracks_free(tracks);
+  output *o = s->o;
+  stream_free(s);
   return output_commit(o, error);
 }
 

@@ -28,11 +28,13 @@
  * per track, "bytes/s", valid until the next value) in --out-trace when
  * --timeline-links asks for them.
  *
- * Cost: O(records + messages + ranks) for the ranks (messages paired by
- * counting sorts), O(k log k) per
- * track of k recorded stretches; written through util/output.h.
- * Ownership: tracks are the caller's (timeline_tracks_free()); inputs are
- * borrowed. Not for: recording (models/linkrec.h), replaying (replay.h).
+ * Cost: the ranks' slices and the arrows are written as the replay
+ * reaches each record: O(1) amortized per record, memory O(ranks +
+ * channels + messages whose other end is not replayed yet); O(k log k)
+ * per track of k recorded stretches at the end; written through
+ * util/output.h.
+ * Ownership: tracks are the caller's (timeline_tracks_free()), a stream
+ * its own (freed by finish or abort); inputs are borrowed. Not for: recording (models/linkrec.h), replaying (replay.h).
  */
 #pragma once
 
@@ -68,11 +70,20 @@ gboolean timeline_spec_check(const char *spec, GError **error);
 typedef void (*timeline_slice_fn)(void *user, int region, int64_t t0, int64_t t1);
 void timeline_rank_slices(const trace *t, int r, timeline_slice_fn fn, void *user);
 
-/* Writes the run `run` (the replay's output trace, rank r on node
- * m->node[r]) and the tracks of `rec` as a Chrome Trace Event JSON file. */
-gboolean timeline_write(const char *path, const trace *run, const mapping *m, const platform *p,
-                        const linkrec *rec, const char *spec, const progress *prog,
-                        GError **error);
+/* The JSON file written while the replay runs: timeline_stream_record is
+ * the replay's record hook (replay_opts.on_record, user: the stream), so
+ * neither the records nor their times are kept. Open with the trace's
+ * definitions (ranks, regions: trace_source_trace); finish with the
+ * mapping (rank r on node m->node[r]) and the link tracks `spec` selects
+ * from `rec`, which commits the file; or abort, which removes it. Both
+ * free the stream. `prog` may stop the output (util/output.h). */
+typedef struct timeline_stream timeline_stream;
+timeline_stream *timeline_stream_open(const char *path, const trace *defs, const progress *prog,
+                                      GError **error);
+void timeline_stream_record(void *user, int rank, const trace_event *ev, int64_t t);
+gboolean timeline_stream_finish(timeline_stream *s, const mapping *m, const platform *p,
+                                const linkrec *rec, const char *spec, GError **error);
+void timeline_stream_abort(timeline_stream *s);
 
 /* Writes `run` as an OTF2 archive in `dir` (trace_write_otf2) with the
  * tracks of `rec` as metrics. */

@@ -399,9 +399,9 @@ static int simulate(const cli_common *c, const outputs *w)
 {
   const char *out = w->trace;
   const char *links = w->links ? w->links : TIMELINE_DEFAULT_LINKS;
-  gboolean records = out || w->timeline;
-  gboolean recorder = records || w->events;
+  gboolean recorder = out || w->timeline || w->events;
   linkrec *rec = NULL;
+  timeline_stream *tl = NULL;
   int status = 2;
   platform *p = NULL;
   trace *t = NULL;
@@ -423,15 +423,15 @@ static int simulate(const cli_common *c, const outputs *w)
     goto fail;
   }
   gboolean with_colls = FALSE;
-  if (w->links && !records) {
+  if (w->links && !out && !w->timeline) {
     g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                 "--timeline-links goes with --timeline or --out-trace, expected one of them");
     goto fail;
   }
   if (!timeline_spec_check(links, &e) || !(p = cli_common_platform(c, &e)))
     goto fail;
-  /* streamed rank by rank, unless an output needs the records */
-  if (records) {
+  /* streamed rank by rank, unless the output trace needs the records */
+  if (out) {
     if ((t = trace_read_otf2(c->trace, &e)))
       src = trace_source_memory(t);
   } else {
@@ -447,12 +447,18 @@ static int simulate(const cli_common *c, const outputs *w)
   spec.seed = c->seed;
   spec.opts.compute_scale = c->compute_scale;
   spec.opts.collectives = c->collectives;
-  spec.opts.record_times = records;
+  spec.opts.record_times = out != NULL;
   spec.opts.progress = cli_progress(c);
   spec.opts.links = rec = recorder ? linkrec_new(p->topo->nlinks) : NULL;
   if (w->events)
     linkrec_keep_events(rec);
   spec.map_progress = spec.opts.progress;
+  if (w->timeline) {
+    if (!(tl = timeline_stream_open(w->timeline, trace_source_trace(src), spec.opts.progress, &e)))
+      goto fail;
+    spec.opts.on_record = timeline_stream_record;
+    spec.opts.on_record_user = tl;
+  }
   run_inputs in = { .p = p, .g = g, .g_collectives = with_colls, .src = src };
   res = run_cell(&in, &spec, &e);
   cli_progress_end();
@@ -473,8 +479,7 @@ static int simulate(const cli_common *c, const outputs *w)
   gboolean written =
       (!out || timeline_write_otf2(out, res->r->out_trace, p, rec, w->links ? links : "0",
                                    spec.opts.progress, &e)) &&
-      (!w->timeline || timeline_write(w->timeline, res->r->out_trace, res->m, p, rec, links,
-                                      spec.opts.progress, &e)) &&
+      (!w->timeline || timeline_stream_finish(g_steal_pointer(&tl), res->m, p, rec, links, &e)) &&
       (!w->events || timeline_write_link_events(w->events, p, rec, spec.opts.progress, &e));
   cli_progress_end();
   if (!written)
@@ -489,6 +494,7 @@ static int simulate(const cli_common *c, const outputs *w)
 fail:
   status = cli_fail(e);
 out:
+  timeline_stream_abort(tl);
   run_result_free(res);
   linkrec_free(rec);
   commgraph_free(g);
