@@ -3,12 +3,15 @@
  * with otf2-print): the counters integrate to the bytes the replay counted
  * on each link (a relative 1e-9 in JSON; otf2-print prints 6 digits), the
  * ranks' computation slices add up to the simulated compute time, every
- * point-to-point message is one flow arrow. */
+ * point-to-point message is one flow arrow, from the k-th send of a
+ * channel to its k-th receive. */
 #include <criterion/criterion.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "testutil.h"
 
@@ -145,6 +148,95 @@ Test(timeline, counters_integrate_to_link_bytes_under_every_model, .timeout = 30
     g_free(out);
     g_free(err);
   }
+}
+
+/* An arrow's ends: the send's rank and time, the receive's. */
+typedef struct arrow {
+  int64_t id;
+  int src, dst;
+  double sent, received;
+} arrow;
+
+static int cmp_arrow(const void *a, const void *b)
+{
+  const arrow *x = a, *y = b;
+  if (x->src != y->src)
+    return x->src - y->src;
+  if (x->dst != y->dst)
+    return x->dst - y->dst;
+  return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The ring sends ahead of its receives (a channel holds several sends
+ * before the first receive is replayed): arrows still join the k-th send
+ * of a channel to its k-th receive - per source and destination, both
+ * ends in time order, no receive before its send - one per message. */
+Test(timeline, arrows_join_sends_to_receives_in_order)
+{
+  g_autofree char *tr = tu_src("traces/data/ring-8");
+  g_autofree char *dir = tu_tmp_dir();
+  g_autofree char *path = g_build_filename(dir, "ring.json", NULL);
+  char *out = NULL, *err = NULL;
+  const char *args[] = { "simulate", "-p", "torus:4x4x4", "-t", tr, "--model", "flow",
+                         "--timeline", path, "--json", NULL };
+  cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
+  JsonParser *run = parse_text(out);
+  int64_t messages =
+    json_object_get_int_member(json_node_get_object(json_parser_get_root(run)), "p2p_messages");
+  g_object_unref(run);
+  g_free(out);
+  g_free(err);
+  JsonParser *jp = parse_file(path);
+  JsonArray *ev = json_object_get_array_member(json_node_get_object(json_parser_get_root(jp)),
+                                               "traceEvents");
+  GHashTable *by_id = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
+  for (guint i = 0; i < json_array_get_length(ev); i++) {
+    JsonObject *o = json_array_get_object_element(ev, i);
+    const char *ph = json_object_get_string_member(o, "ph");
+    if (strcmp(ph, "s") != 0 && strcmp(ph, "f") != 0)
+      continue;
+    int64_t id = json_object_get_int_member(o, "id");
+    arrow *a = g_hash_table_lookup(by_id, &id);
+    if (!a) {
+      a = g_new0(arrow, 1);
+      a->id = id;
+      a->src = a->dst = -1;
+      g_hash_table_insert(by_id, &a->id, a);
+    }
+    int tid = (int)json_object_get_int_member(o, "tid");
+    double ts = json_object_get_double_member(o, "ts");
+    cr_assert_eq(*ph == 's' ? a->src : a->dst, -1, "arrow %" PRId64 ": two '%s' ends", id, ph);
+    if (*ph == 's') {
+      a->src = tid;
+      a->sent = ts;
+    } else {
+      a->dst = tid;
+      a->received = ts;
+    }
+  }
+  guint n = g_hash_table_size(by_id);
+  cr_assert_eq((int64_t)n, messages, "%u arrows, %" PRId64 " messages", n, messages);
+  arrow *all = g_new(arrow, n);
+  GHashTableIter it;
+  gpointer k, v;
+  guint i = 0;
+  g_hash_table_iter_init(&it, by_id);
+  while (g_hash_table_iter_next(&it, &k, &v))
+    all[i++] = *(arrow *)v;
+  qsort(all, n, sizeof *all, cmp_arrow);
+  for (i = 0; i < n; i++) {
+    cr_assert(all[i].src >= 0 && all[i].dst >= 0 && all[i].src != all[i].dst,
+              "arrow %" PRId64 ": %d -> %d", all[i].id, all[i].src, all[i].dst);
+    cr_assert_leq(all[i].sent, all[i].received, "arrow %" PRId64 " received before sent",
+                  all[i].id);
+    if (i > 0 && all[i].src == all[i - 1].src && all[i].dst == all[i - 1].dst)
+      cr_assert(all[i].sent >= all[i - 1].sent && all[i].received >= all[i - 1].received,
+                "%d -> %d: arrows %" PRId64 " and %" PRId64 " cross", all[i].src, all[i].dst,
+                all[i - 1].id, all[i].id);
+  }
+  g_free(all);
+  g_hash_table_destroy(by_id);
+  g_object_unref(jp);
 }
 
 Test(timeline, busiest_and_per_dimension_tracks)
