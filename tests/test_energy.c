@@ -230,6 +230,26 @@ Test(energy, no_power_keys_no_energy)
 
 /* ---- against SimGrid's link_energy plugin (when SimGrid is installed) ---- */
 
+/* The run of `trace_dir` on `plat` exported to `dir` (export simgrid
+ * --preset simgrid) and replayed by its smpirun.sh: its output and error
+ * (caller frees). */
+static char *smpirun_output(const char *plat, const char *trace_dir, const char *dir)
+{
+  char *out = NULL, *err = NULL;
+  const char *exp[] = { "export", "simgrid", "-p", plat, "-t", trace_dir, "--preset", "simgrid",
+                        "-o", dir, NULL };
+  cr_assert_eq(tu_run(&out, &err, exp), 0, "%s", err);
+  g_free(out);
+  g_free(err);
+  g_autofree char *script = g_build_filename(dir, "smpirun.sh", NULL);
+  char *argv[] = { "sh", script, NULL };
+  cr_assert_eq(tu_spawn(argv, &out, &err), 0, "smpirun.sh failed:\n%s%s", out, err);
+  char *all = g_strconcat(out, err, NULL);
+  g_free(out);
+  g_free(err);
+  return all;
+}
+
 /* mapsim's energy_j of `trace` on `plat` under the flow model and the
  * simgrid preset, and SimGrid's "Total energy over all links" for the same
  * run exported (export simgrid, smpirun.sh with the plugin). */
@@ -246,20 +266,10 @@ static void both_energies(const char *plat, const char *trace_dir, double *mapsi
   g_free(err);
   g_autofree char *tmp = tu_tmp_dir();
   g_autofree char *dir = g_build_filename(tmp, "sg", NULL);
-  const char *exp[] = { "export", "simgrid", "-p", plat, "-t", trace_dir, "--preset", "simgrid",
-                        "-o", dir, NULL };
-  cr_assert_eq(tu_run(&out, &err, exp), 0, "%s", err);
-  g_free(out);
-  g_free(err);
-  g_autofree char *script = g_build_filename(dir, "smpirun.sh", NULL);
-  char *argv[] = { "sh", script, NULL };
-  cr_assert_eq(tu_spawn(argv, &out, &err), 0, "smpirun.sh failed:\n%s%s", out, err);
-  g_autofree char *all = g_strconcat(out, err, NULL);
+  g_autofree char *all = smpirun_output(plat, trace_dir, dir);
   at = strstr(all, "Total energy over all links: ");
   cr_assert_not_null(at, "SimGrid printed no link energy:\n%s", all);
   *simgrid = g_ascii_strtod(at + strlen("Total energy over all links: "), NULL);
-  g_free(out);
-  g_free(err);
 }
 
 Test(energy, simgrid_link_energy_plugin_agrees, .timeout = 300)
@@ -407,17 +417,7 @@ Test(energy, simgrid_plugin_samples_at_starts_and_ends, .timeout = 300)
     cr_skip_test("SimGrid's smpirun not found (Debian package libsimgrid-dev): the export is not "
                  "replayed");
   g_autofree char *dir = g_build_filename(tmp, "sg", NULL);
-  const char *exp[] = { "export", "simgrid", "-p", ini, "-t", tr, "--preset", "simgrid", "-o",
-                        dir, NULL };
-  cr_assert_eq(tu_run(&out, &err, exp), 0, "%s", err);
-  g_free(out);
-  g_free(err);
-  g_autofree char *script = g_build_filename(dir, "smpirun.sh", NULL);
-  char *argv[] = { "sh", script, NULL };
-  cr_assert_eq(tu_spawn(argv, &out, &err), 0, "smpirun.sh failed:\n%s%s", out, err);
-  g_autofree char *log = g_strconcat(out, err, NULL);
-  g_free(out);
-  g_free(err);
+  g_autofree char *log = smpirun_output(ini, tr, dir);
   const char *names[] = { "l0", "l1", "l2" };
   for (size_t i = 0; i < 3; i++)
     cr_assert_float_eq(simgrid_link_joules(log, names[i]), 9.000096, 2e-6, "%s:\n%s", names[i],
