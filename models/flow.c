@@ -62,7 +62,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "models/model.h"
+#include "models/adaptive-private.h"
 
 enum { FLOW_EV_ACTIVATE = 0, FLOW_EV_FINISH = 1, FLOW_EV_RERATE = 2 };
 
@@ -115,8 +115,11 @@ typedef struct flowmodel {
   int64_t next_t;          /* time of the pending engine event, -1: none */
   uint64_t nseq;
   uint32_t next_ver;
-  /* route scratch */
+  /* route scratch; adaptive routings: every candidate's links and hops,
+   * and per capacity the flows routed over it, started and not finished
+   * (the load a source sees: models/adaptive.c) */
   int *route, route_cap;
+  int *cand_links, *cand_hops, *routed;
   /* capacities whose flow set changed since the last re-rating, and
    * whether a re-rating event is pending at the current time */
   int *dirty, ndirty;
@@ -207,6 +210,11 @@ static gboolean flow_setup(netmodel *m, gboolean half_duplex)
   fm->route_cap = 64;
   fm->route = g_new(int, fm->route_cap);
   fm->next_t = -1;
+  if (m->taken) {
+    fm->cand_links = g_new(int, (size_t)m->ncand * ADAPTIVE_STRIDE);
+    fm->cand_hops = g_new(int, (size_t)m->ncand);
+    fm->routed = g_new0(int, n);
+  }
   return TRUE;
 }
 
@@ -230,7 +238,8 @@ static void flow_fini(netmodel *m)
                      fm->frozen, fm->nhops, fm->hop_res, fm->hop_pos, fm->route, fm->rmark,
                      fm->cmark, fm->bneck, fm->new_bneck, fm->fresh, fm->lheap, fm->lpos, fm->dec, fm->kmax, fm->nbott, fm->used, fm->lmax,
                      fm->rcap, fm->rw, fm->rn, fm->comp_res, fm->comp_flow, fm->heap, fm->maxn, fm->dirty, fm->dirty_mark,
-                     fm->area, fm->tlast, fm->sat_ps, fm->sat };
+                     fm->area, fm->tlast, fm->sat_ps, fm->sat, fm->cand_links,
+                     fm->cand_hops, fm->routed };
   for (size_t i = 0; i < G_N_ELEMENTS(arrays); i++)
     g_free(arrays[i]);
 }
@@ -825,6 +834,24 @@ static void rerate(flowmodel *fm, int64_t now)
 
 /* ---- the model hooks ------------------------------------------------ */
 
+static double flow_load(const netmodel *m, int link)
+{
+  const flowmodel *fm = (const flowmodel *)m;
+  return fm->routed[fm->link_res[link]];
+}
+
+/* An adaptive routing's path for msg, by the flows routed where its
+ * source looks (recorded); returns its links, their count in *n. */
+static const int *flow_choose(flowmodel *fm, const netmodel_msg *msg, int *n)
+{
+  netmodel *m = &fm->base;
+  adaptive_walk(m, msg, fm->cand_links, fm->cand_hops);
+  int c = adaptive_choose(m, msg->route_key, fm->cand_links, fm->cand_hops, flow_load);
+  netmodel_record_route(m, netmodel_route_entry(m, msg), msg, c, msg->bytes);
+  *n = fm->cand_hops[c];
+  return fm->cand_links + c * ADAPTIVE_STRIDE;
+}
+
 /* Walks msg's route into fm->route (counting links and busy time);
  * returns the hop count and the latency sum in *lat. */
 static int flow_route(flowmodel *fm, const netmodel_msg *msg, double wire, double *lat)
@@ -832,10 +859,12 @@ static int flow_route(flowmodel *fm, const netmodel_msg *msg, double wire, doubl
   netmodel *m = &fm->base;
   const platform *p = m->p;
   route_iter it;
-  int link, h = 0;
+  int link, h = 0, nchosen = 0;
   double l = 0;
-  route_begin(&it, p->router, msg->src, msg->dst, msg->route_key);
-  while (route_next(&it, &link)) {
+  const int *chosen = m->taken ? flow_choose(fm, msg, &nchosen) : NULL;
+  if (!chosen)
+    route_begin(&it, p->router, msg->src, msg->dst, msg->route_key);
+  while (chosen ? h < nchosen && (link = chosen[h], TRUE) : route_next(&it, &link)) {
     netmodel_count_link(m, msg, link);
     netmodel_add(m, &m->link_busy_ps[link], engine_ps(wire / p->link_bw[link]));
     l += p->link_lat[link] + p->model.router_delay;
@@ -872,6 +901,8 @@ static void flow_start(netmodel *m, const netmodel_msg *msg)
                                                                   : 1.0;
   fm->nhops[f] = h;
   memcpy(hops_of(fm, f), fm->route, sizeof(int) * (size_t)h);
+  for (int k = 0; fm->routed && k < h; k++)
+    fm->routed[fm->route[k]]++;
   engine_schedule(m->eng, t0, m->own_kind, (uint32_t)f, FLOW_EV_ACTIVATE);
 }
 
@@ -888,8 +919,11 @@ static void flow_activate(flowmodel *fm, int f, int64_t now)
 
 static void flow_finish(flowmodel *fm, int f, int64_t now)
 {
-  for (int k = 0; k < fm->nhops[f]; k++)
+  for (int k = 0; k < fm->nhops[f]; k++) {
     res_remove(fm, f, k, now);
+    if (fm->routed)
+      fm->routed[hops_of(fm, f)[k]]--;
+  }
   fm->nactive--;
   if (fm->bneck[f] >= 0)
     fm->nbott[fm->bneck[f]]--;
@@ -967,6 +1001,7 @@ static int flow_stats(const netmodel *m, netmodel_stat *out, int max)
 const struct netmodel_ops netmodel_flow_ops = {
   .name = "flow",
   .summary = "flows with max-min fair link sharing (full duplex), incremental re-rating",
+  .caps = NETMODEL_CAP_ADAPTIVE,
   .size = sizeof(flowmodel),
   .init = flow_init_fd,
   .fini = flow_fini,
@@ -980,6 +1015,7 @@ const struct netmodel_ops netmodel_flow_ops = {
 const struct netmodel_ops netmodel_flow_hd_ops = {
   .name = "flow-hd",
   .summary = "flows with max-min fair sharing, half duplex: both directions share a cable",
+  .caps = NETMODEL_CAP_ADAPTIVE,
   .size = sizeof(flowmodel),
   .init = flow_init_hd,
   .fini = flow_fini,
