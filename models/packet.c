@@ -398,9 +398,13 @@ static gboolean reserve_next(pktmodel *pm, int l, int i, int msg, int cand, int 
   return FALSE;
 }
 
+/* Packets waiting at a link, the one it transmits left out: a lone
+ * message's own stream keeps one packet on each link it crosses, which is
+ * no congestion. */
 static double queue_load(const netmodel *m, int link)
 {
-  return (double)((const pktmodel *)m)->qlen[link];
+  const pktmodel *pm = (const pktmodel *)m;
+  return (double)(pm->qlen[link] - pm->busy[link]);
 }
 
 /* The candidate route of msg's next packet: decided once, when it is the

@@ -158,6 +158,7 @@ gboolean run_checks_routes(const platform *p)
 static void sum_routes_taken(run_result *res, const platform *p, gboolean with_colls)
 {
   int ncand = route_candidates(p->router);
+  g_free(res->taken_link_bytes);
   res->taken_link_bytes = g_new0(int64_t, MAX(p->topo->nlinks, 1));
   res->taken_hop_bytes = 0;
   GHashTableIter it;
