@@ -19,7 +19,6 @@ void adaptive_walk(const netmodel *m, const netmodel_msg *msg, int *links, int *
 /* The load of link `link` as the model counts it. */
 typedef double (*adaptive_load_fn)(const netmodel *m, int link);
 
-/* The candidate the next decision takes for a message of key `key` (see
- * adaptive.c), from the candidates adaptive_walk gave. */
-int adaptive_choose(netmodel *m, uint64_t key, const int *links, const int *hops,
-                    adaptive_load_fn load);
+/* The candidate a message takes now (see adaptive.c), from the
+ * candidates adaptive_walk gave. */
+int adaptive_choose(const netmodel *m, const int *links, const int *hops, adaptive_load_fn load);

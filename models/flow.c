@@ -846,7 +846,7 @@ static const int *flow_choose(flowmodel *fm, const netmodel_msg *msg, int *n)
 {
   netmodel *m = &fm->base;
   adaptive_walk(m, msg, fm->cand_links, fm->cand_hops);
-  int c = adaptive_choose(m, msg->route_key, fm->cand_links, fm->cand_hops, flow_load);
+  int c = adaptive_choose(m, fm->cand_links, fm->cand_hops, flow_load);
   netmodel_record_route(m, netmodel_route_entry(m, msg), msg, c, msg->bytes);
   *n = fm->cand_hops[c];
   return fm->cand_links + c * ADAPTIVE_STRIDE;

@@ -188,12 +188,10 @@ struct netmodel {
   int64_t *type_timeout_ps;        /* per link type: idle time before off, < 0: never */
   int64_t *type_wake_ps;           /* per link type: wake-up latency */
   linkrec *rec;                    /* the owner's recorder of link activity, or NULL */
-  /* adaptive routings: route_key -> netmodel_taken (NULL otherwise),
-   * the candidates per message, and the decisions taken so far (what
-   * route_compared draws from) */
+  /* adaptive routings: route_key -> netmodel_taken (NULL otherwise)
+   * and the candidates per message */
   GHashTable *taken;
   int ncand;
-  uint64_t decisions;
 };
 
 /* The registry (models/models.c), NULL-terminated. */

@@ -414,9 +414,8 @@ static int packet_decide(pktmodel *pm, int msg)
   if (pm->ncand == 1)
     return 0;
   if (pm->mnext[msg] < 0)
-    pm->mnext[msg] = adaptive_choose(&pm->base, pm->mmsg[msg].route_key,
-                                     route_links(pm, msg, 0), &pm->mhops[route_slot(pm, msg, 0)],
-                                     queue_load);
+    pm->mnext[msg] = adaptive_choose(&pm->base, route_links(pm, msg, 0),
+                                     &pm->mhops[route_slot(pm, msg, 0)], queue_load);
   return pm->mnext[msg];
 }
 

@@ -490,19 +490,6 @@ void route_begin_candidate(route_iter *it, const router *r, int src, int dst, ui
     begin_variant(it, r, src, dst, key, ROUTE_PATH_DEFAULT, c);
 }
 
-int route_compared(const router *r, uint64_t key, uint64_t n, int *cand)
-{
-  cand[0] = 0;
-  if (r->algo == ROUTE_ALGO_UGAL) {
-    cand[1] = 1 + family_pick(family_hash(family_hash(r->seed, key), n), ROUTE_UGAL_VALIANT);
-    return 2;
-  }
-  int k = route_candidates(r);
-  for (int i = 1; i < k; i++)
-    cand[i] = i;
-  return k;
-}
-
 int route_seen_links(const router *r, const int *links, int nlinks)
 {
   if (r->t->family == TOPO_FAMILY_DRAGONFLY)

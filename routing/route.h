@@ -49,8 +49,7 @@
  *
  * Adaptive routings: a model that decides from load (UGAL: minimal
  * against non-minimal, from queues or flow counts at the source) walks
- * the candidate paths it compares (route_compared, route_begin_candidate)
- * and takes one; it records the bytes each candidate carried, and the
+ * the candidate paths (route_begin_candidate) and takes one; it records the bytes each candidate carried, and the
  * check compares the simulated links with those routes. Their static view
  * is the minimal routes (route_begin) and, on a dragonfly, the Valiant
  * ones (router_nonminimal_view). ROUTE_FLAG_ADAPTIVE marks them in
@@ -140,8 +139,7 @@ typedef enum {
 /* The most links of a route of an indirect network (2 per fat-tree level). */
 #define ROUTE_FAMILY_MAX_HOPS (2 * TOPO_MAX_LEVELS)
 
-/* UGAL's Valiant candidates per rank pair (one is drawn per decision),
- * and the most candidates of any adaptive routing (HyperX: its
+/* UGAL's Valiant candidates per rank pair, and the most candidates of any adaptive routing (HyperX: its
  * dimensions). */
 #define ROUTE_UGAL_VALIANT 4
 #define ROUTE_MAX_CANDIDATES TOPO_MAX_DIMS
@@ -231,13 +229,6 @@ int route_candidates(const router *r);
 /* Starts walking candidate c of the route src -> dst of key `key`. */
 void route_begin_candidate(route_iter *it, const router *r, int src, int dst, uint64_t key,
                            int c);
-
-/* The candidates decision number n (0, 1, ... in the order a model
- * decides) compares for a message of key `key` into cand[] (room for
- * ROUTE_MAX_CANDIDATES), candidate 0 first; returns their count. UGAL:
- * minimal and one Valiant path, drawn from key, n and the seed, so the
- * same run draws the same paths; min-adaptive: every rotation. */
-int route_compared(const router *r, uint64_t key, uint64_t n, int *cand);
 
 /* How many leading links of a candidate's route links[0 .. nlinks - 1]
  * its source sees the load of (decisions compare links 1 .. that - 1;
