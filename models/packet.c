@@ -54,11 +54,21 @@
  * the link, waiting or in transmission), and the time each link was
  * saturated = transmitting with at least one more packet waiting.
  *
+ * Adaptive routings (routing/route.h): every packet takes its own path,
+ * decided when it is the next of its message to leave the source (the
+ * NIC's round robin), by the packets waiting at the links the source sees
+ * (models/adaptive.c; the one a link transmits does not count, so a lone
+ * message's own stream stays minimal). A message keeps the links of all
+ * its candidates, a packet the index of its own; each packet counts its
+ * share of the payload (full packets first) on its path's links, the
+ * message once on every link one of its packets crossed, and the record
+ * of routes taken gets it.
+ *
  * Cost: two engine events per packet and hop (arrival, end of
  * transmission) plus one per message; O(log events) each; flat pools that
  * grow geometrically, nothing allocated per event in steady state. Not for:
- * MPI semantics
- * (sim/replay.c), adaptive routing.
+ * MPI semantics (sim/replay.c), the rule of an adaptive decision
+ * (adaptive.c).
  */
 #include <math.h>
 #include <string.h>
