@@ -12,9 +12,9 @@
 # (108 nodes). Each run is `mapsim export simgrid --preset simgrid`
 # (platform.xml must hold the zone, else the run is refused here) and the
 # export's smpirun.sh (smpirun -replay, CM02, TCP gamma 0, factors 1).
-# The traces keep their computation (0.1 ms to 1 ms gaps), as the other
-# SimGrid benches do with --compute-scale 0 left out: both sides replay
-# the same flops.
+# Every run twice: with the traces' computation (both sides replay the
+# same flops) and communication only (--compute-scale 0), where the
+# network is all of the makespan.
 #
 # Usage: bench/simgrid-zones.sh [BUILD_DIR]   (default build). Needs
 # smpirun (libsimgrid-dev); skips without it. Plain sh and awk.
@@ -29,23 +29,24 @@ fi
 W=$(mktemp -d /tmp/mapsim-bench-zones-XXXXXX)
 trap 'rm -rf "$W"' EXIT INT TERM
 
-echo "| platform | zone | trace | mapping | SimGrid (s) | mapsim flow, preset simgrid (s) | difference |"
-echo "|---|---|---|---|---|---|---|"
+echo "| platform | zone | trace | mapping | compute | SimGrid (s) | mapsim flow, preset simgrid (s) | difference |"
+echo "|---|---|---|---|---|---|---|---|"
 worst=0
+for cs in 1 0; do
 for plat in fattree:k=4:n=3 "fattree:2;8,8;1,8;1,1" \
             dragonfly:g=4:a=5:p=4:h=1:arrangement=simgrid \
             dragonfly:g=6:a=6:p=3:h=1:arrangement=simgrid; do
   for tr in stencil3d-64 alltoall-16 ring-8 cg-16; do
     for map in identity random:1 random:2 random:3; do
       case $map in
-        identity) opt="" ;;
-        *) opt="-s random --seed ${map#random:}" ;;
+        identity) opt="--compute-scale $cs" ;;
+        *) opt="--compute-scale $cs -s random --seed ${map#random:}" ;;
       esac
       out=$W/sg
       rm -rf "$out"
       # shellcheck disable=SC2086
       "$M" export simgrid -p "$plat" -t "$SRC/traces/data/$tr" --preset simgrid -q $opt \
-        -o "$out" > /dev/null
+        -o "$out" > /dev/null 2> "$W/notes"
       zone=$(grep -o 'topology="[A-Z_]*"' "$out/platform.xml" | head -1 | cut -d'"' -f2)
       [ -n "$zone" ] || { echo "simgrid-zones: $plat exported no cluster zone" >&2; exit 1; }
       sh "$out/smpirun.sh" > "$out/log" 2>&1 || true
@@ -53,15 +54,17 @@ for plat in fattree:k=4:n=3 "fattree:2;8,8;1,8;1,1" \
       [ -n "$sg" ] || { echo "simgrid-zones: SimGrid failed on $plat $tr:" >&2; cat "$out/log" >&2; exit 1; }
       # shellcheck disable=SC2086
       ms=$("$M" simulate -p "$plat" -t "$SRC/traces/data/$tr" --model flow --preset simgrid \
-        --json -q $opt | grep -o '"makespan_s" : [0-9.e+-]*' | head -1 | awk '{print $3}')
-      line=$(echo "$sg $ms" | awk -v p="$plat" -v z="$zone" -v t="$tr" -v m="$map" \
+        --json -q $opt 2> "$W/notes" | grep -o '"makespan_s" : [0-9.e+-]*' | head -1 | awk '{print $3}')
+      line=$(echo "$sg $ms" | awk -v p="$plat" -v z="$zone" -v t="$tr" -v m="$map" -v c="$cs" \
         '{ d = 100 * ($2 - $1) / $1
-           printf "| %s | %s | %s | %s | %.9g | %.9g | %+.3f%% |\n", p, z, t, m, $1, $2, d }')
+           printf "| %s | %s | %s | %s | %s | %.9g | %.9g | %+.3f%% |\n", p, z, t, m,
+                  c == 1 ? "kept" : "none", $1, $2, d }')
       echo "$line"
       worst=$(echo "$sg $ms $worst" | awk '{ d = ($2 - $1) / $1 * 100; d = d < 0 ? -d : d
                                              print (d > $3 ? d : $3) }')
     done
   done
+done
 done
 echo
 echo "largest |mapsim - SimGrid| / SimGrid: $worst%"
