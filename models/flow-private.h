@@ -44,6 +44,7 @@ typedef struct flowmodel {
   int fcap, stride, nfree, nactive, max_active;
   int *free_ids;
   netmodel_msg *fmsg;
+  int *fpath;          /* adaptive routings: the candidate each flow took */
   double *rem, *rate, *new_rate, *weight;
   int64_t *last;
   uint32_t *fmark, *frozen;
@@ -62,6 +63,7 @@ typedef struct flowmodel {
    * (the load a source sees: models/adaptive.c) */
   int *route, route_cap;
   int *cand_links, *cand_hops, *routed;
+  int chosen;          /* the candidate of the flow being started */
   /* capacities whose flow set changed since the last re-rating, and
    * whether a re-rating event is pending at the current time */
   int *dirty, ndirty;

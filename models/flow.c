@@ -156,7 +156,7 @@ static void flow_fini(netmodel *m)
                      fm->cmark, fm->bneck, fm->new_bneck, fm->fresh, fm->lheap, fm->lpos, fm->dec, fm->kmax, fm->nbott, fm->used, fm->lmax,
                      fm->rcap, fm->rw, fm->rn, fm->comp_res, fm->comp_flow, fm->heap, fm->maxn, fm->dirty, fm->dirty_mark,
                      fm->area, fm->tlast, fm->sat_ps, fm->sat, fm->cand_links,
-                     fm->cand_hops, fm->routed };
+                     fm->cand_hops, fm->routed, fm->fpath };
   for (size_t i = 0; i < G_N_ELEMENTS(arrays); i++)
     g_free(arrays[i]);
 }
@@ -170,6 +170,7 @@ static void flow_grow(flowmodel *fm)
   int old = fm->fcap, cap = old ? 2 * old : 256;
   size_t n = (size_t)cap;
   fm->fmsg = g_renew(netmodel_msg, fm->fmsg, n);
+  fm->fpath = g_renew(int, fm->fpath, n);
   fm->rem = g_renew(double, fm->rem, n);
   fm->rate = g_renew(double, fm->rate, n);
   fm->new_rate = g_renew(double, fm->new_rate, n);
@@ -568,7 +569,8 @@ static void rerate(flowmodel *fm, int64_t now)
     if (fabs(fm->new_rate[g] - fm->rate[g]) <= RATE_TOL * fm->rate[g])
       continue;
     double left = MAX(0.0, fm->rem[g] - fm->rate[g] * (double)(now - fm->last[g]) * 1e-12);
-    netmodel_route_use(&fm->base, &fm->fmsg[g], fm->last[g], now, fm->rem[g] - left);
+    netmodel_route_use(&fm->base, &fm->fmsg[g], fm->fpath[g], fm->last[g], now,
+                       fm->rem[g] - left);
     fm->rem[g] = left;
     fm->last[g] = now;
     const int *gh = hops_of(fm, g);
@@ -601,6 +603,7 @@ static const int *flow_choose(flowmodel *fm, const netmodel_msg *msg, int *n)
   adaptive_walk(m, msg, fm->cand_links, fm->cand_hops);
   int c = adaptive_choose(m, fm->cand_links, fm->cand_hops, flow_load);
   netmodel_record_route(m, netmodel_route_entry(m, msg), msg, c, msg->bytes);
+  fm->chosen = c;
   *n = fm->cand_hops[c];
   return fm->cand_links + c * ADAPTIVE_STRIDE;
 }
@@ -648,6 +651,7 @@ static void flow_start(netmodel *m, const netmodel_msg *msg)
     flow_widen(fm, h);
   int f = fm->free_ids[--fm->nfree];
   fm->fmsg[f] = *msg;
+  fm->fpath[f] = m->taken ? fm->chosen : 0;
   fm->rem[f] = wire;
   fm->rate[f] = 0;
   fm->weight[f] = m->p->model.sharing == PLATFORM_SHARING_LATENCY ? 1.0 / (lat > 0 ? lat : 1.0)
@@ -680,7 +684,7 @@ static void flow_finish(flowmodel *fm, int f, int64_t now)
   fm->nactive--;
   if (fm->bneck[f] >= 0)
     fm->nbott[fm->bneck[f]]--;
-  netmodel_route_use(&fm->base, &fm->fmsg[f], fm->last[f], now, fm->rem[f]);
+  netmodel_route_use(&fm->base, &fm->fmsg[f], fm->fpath[f], fm->last[f], now, fm->rem[f]);
   netmodel_deliver(&fm->base, &fm->fmsg[f], now);
   fm->free_ids[fm->nfree++] = f;
 }

@@ -48,7 +48,9 @@
  * records the payload each candidate carried (netmodel_record_route); for
  * the others the base records candidate 0, the path route_begin walks.
  * The record (netmodel_take_routes) is what the check of an adaptive run
- * holds the simulated link counters against.
+ * holds the simulated link counters against. Links that switch off are
+ * woken along a message's route before a model sees it, so adaptive
+ * routings refuse them (netmodel_new).
  *
  * Adding a model: one file defining `const struct netmodel_ops
  * netmodel_NAME_ops = { .name = "NAME", ... }` and one row in
@@ -238,15 +240,17 @@ static inline void netmodel_link_use(netmodel *m, int link, int64_t t0, int64_t 
     linkrec_add(m->rec, link, t0, t1, bytes);
 }
 
-void netmodel_route_record(netmodel *m, const netmodel_msg *msg, int64_t t0, int64_t t1,
-                           double bytes);
+void netmodel_route_record(netmodel *m, const netmodel_msg *msg, int path, int64_t t0,
+                           int64_t t1, double bytes);
 
-/* The same for every link of msg's route (models that keep no link ids). */
-static inline void netmodel_route_use(netmodel *m, const netmodel_msg *msg, int64_t t0,
+/* The same for every link of msg's route (models that keep no link ids):
+ * candidate `path` of an adaptive routing (route_begin_candidate), else
+ * 0, route_begin's. */
+static inline void netmodel_route_use(netmodel *m, const netmodel_msg *msg, int path, int64_t t0,
                                       int64_t t1, double bytes)
 {
   if (G_UNLIKELY(m->rec != NULL) && bytes > 0)
-    netmodel_route_record(m, msg, t0, t1, bytes);
+    netmodel_route_record(m, msg, path, t0, t1, bytes);
 }
 
 /* Time link `link` was switched off from the start up to `end` (ps): the

@@ -54,6 +54,13 @@ netmodel *netmodel_new(const struct netmodel_ops *ops, const platform *p, engine
                        uint32_t done_kind, GError **error)
 {
   g_assert(ops->size >= sizeof(netmodel) && ops->start);
+  if ((p->router->flags & ROUTE_FLAG_ADAPTIVE) && platform_has_sleep(p)) {
+    g_set_error(error, NETMODEL_ERROR, NETMODEL_ERROR_PARAM,
+                "%s: routing %s chooses paths by load, but links that switch off are woken "
+                "along the route before it is chosen; expected no idle-timeout with it", p->name,
+                router_algo_name(p->router));
+    return NULL;
+  }
   netmodel *m = g_malloc0(ops->size);
   m->ops = ops;
   m->p = p;
@@ -176,12 +183,12 @@ void netmodel_start(netmodel *m, const netmodel_msg *msg)
   m->ops->start(m, msg);
 }
 
-void netmodel_route_record(netmodel *m, const netmodel_msg *msg, int64_t t0, int64_t t1,
-                           double bytes)
+void netmodel_route_record(netmodel *m, const netmodel_msg *msg, int path, int64_t t0,
+                           int64_t t1, double bytes)
 {
   route_iter it;
   int l;
-  route_begin(&it, m->p->router, msg->src, msg->dst, msg->route_key);
+  route_begin_candidate(&it, m->p->router, msg->src, msg->dst, msg->route_key, path);
   while (route_next(&it, &l))
     linkrec_add(m->rec, l, t0, t1, bytes);
 }

@@ -153,7 +153,7 @@ typedef struct replay_result {
   int64_t coll_hop_bytes, coll_msg_hops;
   int coll_max_hops;
   /* Adaptive routings: the routes the messages took (models/model.h:
-   * route_key -> netmodel_route_use, the bytes of each candidate path);
+   * route_key -> netmodel_taken, the bytes of each candidate path);
    * NULL for the others. */
   GHashTable *routes_taken;
   netmodel_stat model_stats[16];

@@ -156,7 +156,7 @@ static int64_t candidate_bytes(const run_result *res, int c)
   int64_t sum = 0;
   g_hash_table_iter_init(&it, res->r->routes_taken);
   while (g_hash_table_iter_next(&it, NULL, &v))
-    sum += ((const netmodel_route_use *)v)->bytes[2 * c];
+    sum += ((const netmodel_taken *)v)->bytes[2 * c];
   return sum;
 }
 
@@ -292,9 +292,9 @@ Test(adaptive, check_finds_a_wrong_route)
   GHashTableIter it;
   gpointer v;
   g_hash_table_iter_init(&it, res->r->routes_taken);
-  netmodel_route_use *u = NULL;
+  netmodel_taken *u = NULL;
   while (g_hash_table_iter_next(&it, NULL, &v) && !u)
-    if (((netmodel_route_use *)v)->bytes[0] > 0)
+    if (((netmodel_taken *)v)->bytes[0] > 0)
       u = v;
   cr_assert_not_null(u);
   int64_t b0 = u->bytes[0], b2 = u->bytes[2];
@@ -314,6 +314,30 @@ Test(adaptive, check_finds_a_wrong_route)
   cr_assert_eq(res->mismatch, u->src);
   cr_assert(res->mismatch_static);
   run_result_free(res);
+  commgraph_free(g);
+  trace_free(t);
+  platform_free(p);
+}
+
+/* Links that switch off are woken along a route before an adaptive
+ * routing has chosen it: the combination is refused in one line. */
+Test(adaptive, refuses_links_that_switch_off)
+{
+  const char *sets[] = { "linktype.global.idle-timeout=1e-6", NULL };
+  GError *e = NULL;
+  platform *p = platform_load_with("dragonfly:g=9:a=4:p=2:h=2:routing=ugal", sets, &e);
+  cr_assert_not_null(p, "%s", e ? e->message : "");
+  trace *t = synth("shift", 72, 8, 1 << 12, 1);
+  gboolean colls;
+  commgraph *g = run_traffic_graph(t, NULL, &colls, NULL);
+  run_inputs in = { .p = p, .g = g, .g_collectives = colls, .t = t };
+  run_spec spec;
+  run_spec_init(&spec);
+  spec.model = netmodel_find("flow");
+  cr_assert_null(run_cell(&in, &spec, &e));
+  cr_assert(e && strstr(e->message, "switch off") && !strchr(e->message, '\n'), "%s",
+            e ? e->message : "no error");
+  g_clear_error(&e);
   commgraph_free(g);
   trace_free(t);
   platform_free(p);
