@@ -116,8 +116,7 @@ Test(adaptive, hyperx_candidates_are_the_rotations)
   platform_free(p);
 }
 
-/* The static view of ugal and the ends of the check: the injection links
- * carry the same bytes in pre_minimal and pre_valiant. */
+/* A synthetic trace of one pattern, all messages at once. */
 static trace *synth(const char *pattern, int ranks, int64_t shift, int64_t bytes, int iterations)
 {
   synth_opts o;
