@@ -4,8 +4,9 @@
 # 4,096-rank trace replayed on configs/frontier-like.ini (9,472 nodes,
 # 2,368 switches, Slingshot-like) routed minimal and ugal, and on a 3D
 # torus of similar size (21x21x21 = 9,261 nodes), in the flow and packet
-# models: wall time, peak resident memory (GNU time's maximum RSS) and the
-# simulated makespan, one process at a time.
+# models: wall time, CPU time (user + system: less disturbed than the wall
+# time when other work shares the cores), peak resident memory (GNU time's
+# maximum RSS) and the simulated makespan, one process at a time.
 #
 # The trace: `gen --pattern stencil3d` on a 16x16x16 periodic grid, 64 KiB
 # halos, 10 iterations, Irecv/Isend/Waitall, 0.1 ms of computation before
@@ -29,20 +30,21 @@ col() {
     "$W/out.csv"
 }
 
-echo "| platform | routing | model | wall (s) | peak RSS (MiB) | makespan (s) | check |"
-echo "|---|---|---|---|---|---|---|"
+echo "| platform | routing | model | wall (s) | CPU (s) | peak RSS (MiB) | makespan (s) | check |"
+echo "|---|---|---|---|---|---|---|---|"
 for run in "$SRC/configs/frontier-like.ini minimal" "$SRC/configs/frontier-like.ini ugal" \
            "torus:21x21x21 dor"; do
   set -- $run
   for model in flow packet; do
-    /usr/bin/time -f "%e %M" -o "$W/time" "$M" simulate -p "$1" --set routing.algorithm="$2" \
+    /usr/bin/time -f "%e %M %U %S" -o "$W/time" "$M" simulate -p "$1" --set routing.algorithm="$2" \
       -t "$W/stencil" --model "$model" --csv -q > "$W/out.csv" 2> "$W/err" ||
       { cat "$W/err" >&2; exit 1; }
     ms=$(col makespan_s)
     ok=$([ "$(col pre_post_match)" = true ] && echo pass || echo FAIL)
     check=$([ "$2" = ugal ] && echo routes-taken || echo pre=post)
     awk -v p="$(basename "$1")" -v r="$2" -v m="$model" -v ms="$ms" -v c="$check $ok" \
-      '{printf "| %s | %s | %s | %.1f | %.0f | %s | %s |\n", p, r, m, $1, $2 / 1024, ms, c}' \
+      '{printf "| %s | %s | %s | %.1f | %.1f | %.0f | %s | %s |\n", p, r, m, $1, $3 + $4, $2 / 1024, ms,
+              c}' \
       "$W/time"
   done
 done
