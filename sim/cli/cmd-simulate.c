@@ -351,12 +351,12 @@ static void print_human(const cli_common *c, const run_result *res, const trace_
   cli_metrics_print(ms, labels, res->pre_nonminimal ? 3 : 2, p, 0);
   print_busiest(r, p, 5);
   if (taken)
-    printf("\nrouting %s is adaptive: pre_minimal is the static view of the minimal routes%s,\n"
-           "post the routes the simulation took.\n"
+    printf("\nrouting %s is adaptive: pre_minimal is the static view of the minimal routes,\n"
+           "%spost the routes the simulation took.\n"
            "routes-taken check (every link's bytes and hop_bytes against the routes taken;\n"
-           "the injection and ejection links, the same on any path, against pre; %s\n"
-           "traffic): %s\n", router_algo_name(p->router),
-           res->pre_nonminimal ? ", pre_valiant\nof the Valiant ones" : "",
+           "the injection and ejection links, the same on any path, against pre_minimal;\n"
+           "%s traffic): %s\n", router_algo_name(p->router),
+           res->pre_nonminimal ? "pre_valiant of the Valiant ones, " : "",
            run_traffic_name(with_colls), res->mismatch < 0 ? "match" : "MISMATCH");
   else
     printf("\npre/post check (bytes of every link and hop_bytes, %s traffic): %s\n",
