@@ -36,6 +36,10 @@
  * analytic's t + ps(latency + wire / bw) whenever the latency is a whole
  * number of picoseconds (all bundled platforms), else within 1 ps.
  *
+ * Adaptive routings (routing/route.h): a flow's path is decided when it
+ * starts, by the flows routed (started, not finished) over the links its
+ * source sees (models/adaptive.c), and recorded.
+ *
  * Variants (one ops table each, registry rows in models/models.c):
  *  - `flow`: full duplex, each directed link is its own capacity;
  *  - `flow-hd`: half duplex, both directions of a cable share one capacity
@@ -62,92 +66,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "models/model.h"
-
-enum { FLOW_EV_ACTIVATE = 0, FLOW_EV_FINISH = 1, FLOW_EV_RERATE = 2 };
-
-/* One active flow on a capacity: the flow and which of its hops this is. */
-typedef struct fentry {
-  int flow, hop;
-} fentry;
-
-typedef struct flist {
-  fentry *e;
-  int n, cap;
-} flist;
-
-/* A heap entry: a capacity keyed by (a lower bound of) its fair share
- * (lheap), or a flow keyed by its trigger level (theap). */
-typedef struct fheap_item {
-  double key;
-  int id;
-} fheap_item;
-
-/* A flow's completion: time, then the order its rate changed. */
-typedef struct centry {
-  int64_t t;
-  uint64_t seq;
-  int flow;
-} centry;
-
-typedef struct flowmodel {
-  netmodel base;
-  gboolean half_duplex;
-  /* capacities ("resources"): directed links, or cables when half duplex */
-  int nres;
-  int *link_res;       /* nlinks */
-  double *res_bw;      /* nres */
-  flist *rl;           /* nres: active flows per capacity */
-  /* flows, in a pool of fcap slots with `stride` hop slots each */
-  int fcap, stride, nfree, nactive, max_active;
-  int *free_ids;
-  netmodel_msg *fmsg;
-  double *rem, *rate, *new_rate, *weight;
-  int64_t *last;
-  uint32_t *fmark, *frozen;
-  int *nhops, *hop_res, *hop_pos;
-  int *bneck, *new_bneck; /* the capacity that fixed the flow's rate (-1: none yet) */
-  int *fresh, nfresh;     /* flows activated since the last re-rating */
-  /* completions: a binary heap of the draining flows by (finish time,
-   * order of the rate change that set it), one engine event at its top */
-  centry *cheap;           /* the heap */
-  int *cpos, cn;           /* position of a flow in it, -1: not in it */
-  int64_t next_t;          /* time of the pending engine event, -1: none */
-  uint64_t nseq;
-  uint32_t next_ver;
-  /* route scratch */
-  int *route, route_cap;
-  /* capacities whose flow set changed since the last re-rating, and
-   * whether a re-rating event is pending at the current time */
-  int *dirty, ndirty;
-  uint32_t dirty_epoch, *dirty_mark;
-  gboolean pending;
-  /* re-rating workspace: epoch stamps of the flows to re-rate (fmark),
-   * of those whose rate the filling fixed (frozen), of the capacities the
-   * flows to re-rate cross (rmark) and of the capacities whose
-   * bottlenecked flows are all in the set already (cmark:
-   * join_bottlenecked() ran there, or set_components() put in every flow
-   * of their component) */
-  uint32_t epoch;
-  uint32_t *rmark, *cmark;
-  fheap_item *lheap;   /* capacities by share, lpos: position of one, -1: none */
-  int lhn, *lpos;
-  double *kmax;        /* at least the highest level of a kept flow on a capacity */
-  int *nbott;          /* flows a capacity bottlenecks */
-  double *used;        /* sum of the rates of the flows on a capacity */
-  double *lmax;        /* at least the highest level of a flow on it */
-  int ncf, ncr, *dec;
-  double *rcap, *rw;   /* capacity left, weight of the unfixed flows */
-  int *rn, *comp_res, *comp_flow;
-  fheap_item *heap;
-  int hn, hcap;
-  /* statistics per capacity */
-  int *maxn;
-  double *area;        /* integral of the flow count, flow x ps */
-  int64_t *tlast, *sat_ps;
-  uint8_t *sat;
-  uint64_t rerates, rerated_flows, rerates_whole;
-} flowmodel;
+#include "models/adaptive-private.h"
+#include "models/flow-private.h"
 
 /* ---- setup ---------------------------------------------------------- */
 
@@ -207,6 +127,11 @@ static gboolean flow_setup(netmodel *m, gboolean half_duplex)
   fm->route_cap = 64;
   fm->route = g_new(int, fm->route_cap);
   fm->next_t = -1;
+  if (m->taken) {
+    fm->cand_links = g_new(int, (size_t)m->ncand * ADAPTIVE_STRIDE);
+    fm->cand_hops = g_new(int, (size_t)m->ncand);
+    fm->routed = g_new0(int, n);
+  }
   return TRUE;
 }
 
@@ -230,7 +155,8 @@ static void flow_fini(netmodel *m)
                      fm->frozen, fm->nhops, fm->hop_res, fm->hop_pos, fm->route, fm->rmark,
                      fm->cmark, fm->bneck, fm->new_bneck, fm->fresh, fm->lheap, fm->lpos, fm->dec, fm->kmax, fm->nbott, fm->used, fm->lmax,
                      fm->rcap, fm->rw, fm->rn, fm->comp_res, fm->comp_flow, fm->heap, fm->maxn, fm->dirty, fm->dirty_mark,
-                     fm->area, fm->tlast, fm->sat_ps, fm->sat };
+                     fm->area, fm->tlast, fm->sat_ps, fm->sat, fm->cand_links,
+                     fm->cand_hops, fm->routed, fm->fpath };
   for (size_t i = 0; i < G_N_ELEMENTS(arrays); i++)
     g_free(arrays[i]);
 }
@@ -244,6 +170,7 @@ static void flow_grow(flowmodel *fm)
   int old = fm->fcap, cap = old ? 2 * old : 256;
   size_t n = (size_t)cap;
   fm->fmsg = g_renew(netmodel_msg, fm->fmsg, n);
+  fm->fpath = g_renew(int, fm->fpath, n);
   fm->rem = g_renew(double, fm->rem, n);
   fm->rate = g_renew(double, fm->rate, n);
   fm->new_rate = g_renew(double, fm->new_rate, n);
@@ -361,170 +288,6 @@ static void res_remove(flowmodel *fm, int f, int k, int64_t now)
   fentry moved = l->e[--l->n];
   l->e[pos] = moved;
   fm->hop_pos[(size_t)moved.flow * fm->stride + moved.hop] = pos;
-}
-
-/* ---- water-filling heaps ------------------------------------------- */
-
-/* The capacities being filled, by share: an indexed binary heap (one entry
- * per capacity, re-keyed and removed in place). */
-static inline void lheap_place(flowmodel *fm, int i, fheap_item it)
-{
-  fm->lheap[i] = it;
-  fm->lpos[it.id] = i;
-}
-
-static void lheap_up(flowmodel *fm, int i, fheap_item it)
-{
-  while (i > 0 && fm->lheap[(i - 1) / 2].key > it.key) {
-    lheap_place(fm, i, fm->lheap[(i - 1) / 2]);
-    i = (i - 1) / 2;
-  }
-  lheap_place(fm, i, it);
-}
-
-static void lheap_down(flowmodel *fm, int i, fheap_item it)
-{
-  int n = fm->lhn;
-  for (int c = 2 * i + 1; c < n; c = 2 * i + 1) {
-    c += c + 1 < n && fm->lheap[c + 1].key < fm->lheap[c].key;
-    if (!(fm->lheap[c].key < it.key))
-      break;
-    lheap_place(fm, i, fm->lheap[c]);
-    i = c;
-  }
-  lheap_place(fm, i, it);
-}
-
-/* Keys capacity r at `share` (inserting it if needed). */
-static void lheap_set(flowmodel *fm, int r, double share)
-{
-  fheap_item it = { share, r };
-  int i = fm->lpos[r];
-  if (i < 0)
-    lheap_up(fm, fm->lhn++, it);
-  else if (share < fm->lheap[i].key)
-    lheap_up(fm, i, it);
-  else
-    lheap_down(fm, i, it);
-}
-
-/* Takes capacity r out of the heap (nothing if it is not in). */
-static void lheap_remove(flowmodel *fm, int r)
-{
-  int i = fm->lpos[r];
-  if (i < 0)
-    return;
-  fm->lpos[r] = -1;
-  fheap_item last = fm->lheap[--fm->lhn];
-  if (i == fm->lhn)
-    return;
-  if (i > 0 && last.key < fm->lheap[(i - 1) / 2].key)
-    lheap_up(fm, i, last);
-  else
-    lheap_down(fm, i, last);
-}
-
-/* Level triggers of flows: a plain binary heap. */
-static void theap_push(flowmodel *fm, double level, int f)
-{
-  if (fm->hn == fm->hcap) {
-    fm->hcap = fm->hcap ? 2 * fm->hcap : 256;
-    fm->heap = g_renew(fheap_item, fm->heap, fm->hcap);
-  }
-  fheap_item it = { level, f };
-  int i = fm->hn++;
-  while (i > 0 && fm->heap[(i - 1) / 2].key > it.key) {
-    fm->heap[i] = fm->heap[(i - 1) / 2];
-    i = (i - 1) / 2;
-  }
-  fm->heap[i] = it;
-}
-
-static int theap_pop(flowmodel *fm)
-{
-  fheap_item *h = fm->heap, top = h[0], last = h[--fm->hn];
-  int i = 0, n = fm->hn;
-  for (int c = 1; c < n; c = 2 * i + 1) {
-    c += c + 1 < n && h[c + 1].key < h[c].key;
-    if (!(h[c].key < last.key))
-      break;
-    h[i] = h[c];
-    i = c;
-  }
-  if (n)
-    h[i] = last;
-  return top.id;
-}
-
-/* ---- completions ----------------------------------------------------- */
-
-static inline gboolean fin_before(const centry *a, const centry *b)
-{
-  return a->t < b->t || (a->t == b->t && a->seq < b->seq);
-}
-
-static inline void cheap_place(flowmodel *fm, int i, centry e)
-{
-  fm->cheap[i] = e;
-  fm->cpos[e.flow] = i;
-}
-
-static void cheap_up(flowmodel *fm, int i, centry e)
-{
-  while (i > 0 && fin_before(&e, &fm->cheap[(i - 1) / 2])) {
-    cheap_place(fm, i, fm->cheap[(i - 1) / 2]);
-    i = (i - 1) / 2;
-  }
-  cheap_place(fm, i, e);
-}
-
-static void cheap_down(flowmodel *fm, int i, centry e)
-{
-  for (int c = 2 * i + 1; c < fm->cn; c = 2 * i + 1) {
-    c += c + 1 < fm->cn && fin_before(&fm->cheap[c + 1], &fm->cheap[c]);
-    if (!fin_before(&fm->cheap[c], &e))
-      break;
-    cheap_place(fm, i, fm->cheap[c]);
-    i = c;
-  }
-  cheap_place(fm, i, e);
-}
-
-/* Sets flow f's completion time (inserting or re-keying it). */
-static void completion_set(flowmodel *fm, int f, int64_t t)
-{
-  centry e = { t, ++fm->nseq, f };
-  int i = fm->cpos[f];
-  if (i < 0)
-    cheap_up(fm, fm->cn++, e);
-  else if (fin_before(&e, &fm->cheap[i]))
-    cheap_up(fm, i, e);
-  else
-    cheap_down(fm, i, e);
-}
-
-/* Takes the first flow off the completion heap. */
-static int completion_pop(flowmodel *fm)
-{
-  int f = fm->cheap[0].flow;
-  fm->cpos[f] = -1;
-  if (--fm->cn > 0)
-    cheap_down(fm, 0, fm->cheap[fm->cn]);
-  return f;
-}
-
-/* Makes sure an engine event is pending at the first completion (a
- * version stamp retires a pending event that is too late). */
-static void completion_schedule(flowmodel *fm)
-{
-  if (fm->cn == 0)
-    return;
-  int64_t t = fm->cheap[0].t;
-  if (fm->next_t >= 0 && fm->next_t <= t)
-    return;
-  fm->next_t = t;
-  fm->next_ver++;
-  engine_schedule(fm->base.eng, t, fm->base.own_kind, 0, (uint64_t)fm->next_ver << 2 | FLOW_EV_FINISH);
 }
 
 /* ---- incremental max-min re-rating ----------------------------------- */
@@ -806,7 +569,8 @@ static void rerate(flowmodel *fm, int64_t now)
     if (fabs(fm->new_rate[g] - fm->rate[g]) <= RATE_TOL * fm->rate[g])
       continue;
     double left = MAX(0.0, fm->rem[g] - fm->rate[g] * (double)(now - fm->last[g]) * 1e-12);
-    netmodel_route_use(&fm->base, &fm->fmsg[g], fm->last[g], now, fm->rem[g] - left);
+    netmodel_route_use(&fm->base, &fm->fmsg[g], fm->fpath[g], fm->last[g], now,
+                       fm->rem[g] - left);
     fm->rem[g] = left;
     fm->last[g] = now;
     const int *gh = hops_of(fm, g);
@@ -825,6 +589,25 @@ static void rerate(flowmodel *fm, int64_t now)
 
 /* ---- the model hooks ------------------------------------------------ */
 
+static double flow_load(const netmodel *m, int link)
+{
+  const flowmodel *fm = (const flowmodel *)m;
+  return fm->routed[fm->link_res[link]];
+}
+
+/* An adaptive routing's path for msg, by the flows routed where its
+ * source looks (recorded); returns its links, their count in *n. */
+static const int *flow_choose(flowmodel *fm, const netmodel_msg *msg, int *n)
+{
+  netmodel *m = &fm->base;
+  adaptive_walk(m, msg, fm->cand_links, fm->cand_hops);
+  int c = adaptive_choose(m, fm->cand_links, fm->cand_hops, flow_load);
+  netmodel_record_route(m, netmodel_route_entry(m, msg), msg, c, msg->bytes);
+  fm->chosen = c;
+  *n = fm->cand_hops[c];
+  return fm->cand_links + c * ADAPTIVE_STRIDE;
+}
+
 /* Walks msg's route into fm->route (counting links and busy time);
  * returns the hop count and the latency sum in *lat. */
 static int flow_route(flowmodel *fm, const netmodel_msg *msg, double wire, double *lat)
@@ -832,10 +615,12 @@ static int flow_route(flowmodel *fm, const netmodel_msg *msg, double wire, doubl
   netmodel *m = &fm->base;
   const platform *p = m->p;
   route_iter it;
-  int link, h = 0;
+  int link, h = 0, nchosen = 0;
   double l = 0;
-  route_begin(&it, p->router, msg->src, msg->dst, msg->route_key);
-  while (route_next(&it, &link)) {
+  const int *chosen = m->taken ? flow_choose(fm, msg, &nchosen) : NULL;
+  if (!chosen)
+    route_begin(&it, p->router, msg->src, msg->dst, msg->route_key);
+  while (chosen ? h < nchosen && (link = chosen[h], TRUE) : route_next(&it, &link)) {
     netmodel_count_link(m, msg, link);
     netmodel_add(m, &m->link_busy_ps[link], engine_ps(wire / p->link_bw[link]));
     l += p->link_lat[link] + p->model.router_delay;
@@ -866,12 +651,15 @@ static void flow_start(netmodel *m, const netmodel_msg *msg)
     flow_widen(fm, h);
   int f = fm->free_ids[--fm->nfree];
   fm->fmsg[f] = *msg;
+  fm->fpath[f] = m->taken ? fm->chosen : 0;
   fm->rem[f] = wire;
   fm->rate[f] = 0;
   fm->weight[f] = m->p->model.sharing == PLATFORM_SHARING_LATENCY ? 1.0 / (lat > 0 ? lat : 1.0)
                                                                   : 1.0;
   fm->nhops[f] = h;
   memcpy(hops_of(fm, f), fm->route, sizeof(int) * (size_t)h);
+  for (int k = 0; fm->routed && k < h; k++)
+    fm->routed[fm->route[k]]++;
   engine_schedule(m->eng, t0, m->own_kind, (uint32_t)f, FLOW_EV_ACTIVATE);
 }
 
@@ -888,12 +676,15 @@ static void flow_activate(flowmodel *fm, int f, int64_t now)
 
 static void flow_finish(flowmodel *fm, int f, int64_t now)
 {
-  for (int k = 0; k < fm->nhops[f]; k++)
+  for (int k = 0; k < fm->nhops[f]; k++) {
     res_remove(fm, f, k, now);
+    if (fm->routed)
+      fm->routed[hops_of(fm, f)[k]]--;
+  }
   fm->nactive--;
   if (fm->bneck[f] >= 0)
     fm->nbott[fm->bneck[f]]--;
-  netmodel_route_use(&fm->base, &fm->fmsg[f], fm->last[f], now, fm->rem[f]);
+  netmodel_route_use(&fm->base, &fm->fmsg[f], fm->fpath[f], fm->last[f], now, fm->rem[f]);
   netmodel_deliver(&fm->base, &fm->fmsg[f], now);
   fm->free_ids[fm->nfree++] = f;
 }
@@ -967,6 +758,7 @@ static int flow_stats(const netmodel *m, netmodel_stat *out, int max)
 const struct netmodel_ops netmodel_flow_ops = {
   .name = "flow",
   .summary = "flows with max-min fair link sharing (full duplex), incremental re-rating",
+  .caps = NETMODEL_CAP_ADAPTIVE,
   .size = sizeof(flowmodel),
   .init = flow_init_fd,
   .fini = flow_fini,
@@ -980,6 +772,7 @@ const struct netmodel_ops netmodel_flow_ops = {
 const struct netmodel_ops netmodel_flow_hd_ops = {
   .name = "flow-hd",
   .summary = "flows with max-min fair sharing, half duplex: both directions share a cable",
+  .caps = NETMODEL_CAP_ADAPTIVE,
   .size = sizeof(flowmodel),
   .init = flow_init_hd,
   .fini = flow_fini,

@@ -44,6 +44,16 @@
  * link and cost zero network time (the intra-node copy is part of the MPI
  * software overheads of platform_model; documented in sim/replay.h).
  *
+ * Adaptive routings (routing/route.h, ROUTE_FLAG_ADAPTIVE): a model that
+ * sees load (NETMODEL_CAP_ADAPTIVE: flow and packet) picks each message's
+ * or packet's path among the routing's candidates (models/adaptive.c) and
+ * records the payload each candidate carried (netmodel_record_route); for
+ * the others the base records candidate 0, the path route_begin walks.
+ * The record (netmodel_take_routes) is what the check of an adaptive run
+ * holds the simulated link counters against. Links that switch off are
+ * woken along a message's route before a model sees it, so adaptive
+ * routings refuse them (netmodel_new).
+ *
  * Adding a model: one file defining `const struct netmodel_ops
  * netmodel_NAME_ops = { .name = "NAME", ... }` and one row in
  * models/models.c. Optional hooks may be NULL, meaning "the default".
@@ -114,7 +124,20 @@ enum {
   /* An isolated message takes exactly the contention-free time
    * sum(latency + router_delay) + wire_bytes / bottleneck bandwidth. */
   NETMODEL_CAP_ISOLATED_EXACT = 1u << 0,
+  /* The model decides adaptive routings by load and records its choices
+   * itself (else it walks route_begin and the base records candidate 0). */
+  NETMODEL_CAP_ADAPTIVE = 1u << 1,
 };
+
+/* The routes an adaptive routing's messages took, per rank pair: the
+ * payload bytes each candidate path carried (route_begin_candidate), p2p
+ * and collective apart. Entries of the table netmodel_take_routes
+ * returns, keyed by their first member. */
+typedef struct netmodel_taken {
+  uint64_t key;        /* route_key(source rank, destination rank) */
+  int src, dst;        /* nodes */
+  int64_t bytes[];     /* 2 per candidate c: [2 c] p2p, [2 c + 1] collective */
+} netmodel_taken;
 
 /* Per-link load of a contention model (see link_stat below). */
 typedef struct netmodel_link_stat {
@@ -169,6 +192,10 @@ struct netmodel {
   int64_t *type_timeout_ps;        /* per link type: idle time before off, < 0: never */
   int64_t *type_wake_ps;           /* per link type: wake-up latency */
   linkrec *rec;                    /* the owner's recorder of link activity, or NULL */
+  /* adaptive routings: route_key -> netmodel_taken (NULL otherwise)
+   * and the candidates per message */
+  GHashTable *taken;
+  int ncand;
 };
 
 /* The registry (models/models.c), NULL-terminated. */
@@ -215,15 +242,17 @@ static inline void netmodel_link_use(netmodel *m, int link, int64_t t0, int64_t 
     linkrec_add(m->rec, link, t0, t1, bytes);
 }
 
-void netmodel_route_record(netmodel *m, const netmodel_msg *msg, int64_t t0, int64_t t1,
-                           double bytes);
+void netmodel_route_record(netmodel *m, const netmodel_msg *msg, int path, int64_t t0,
+                           int64_t t1, double bytes);
 
-/* The same for every link of msg's route (models that keep no link ids). */
-static inline void netmodel_route_use(netmodel *m, const netmodel_msg *msg, int64_t t0,
+/* The same for every link of msg's route (models that keep no link ids):
+ * candidate `path` of an adaptive routing (route_begin_candidate), else
+ * 0, route_begin's. */
+static inline void netmodel_route_use(netmodel *m, const netmodel_msg *msg, int path, int64_t t0,
                                       int64_t t1, double bytes)
 {
   if (G_UNLIKELY(m->rec != NULL) && bytes > 0)
-    netmodel_route_record(m, msg, t0, t1, bytes);
+    netmodel_route_record(m, msg, path, t0, t1, bytes);
 }
 
 /* Time link `link` was switched off from the start up to `end` (ps): the
@@ -233,6 +262,28 @@ int64_t netmodel_link_off_ps(const netmodel *m, int link, int64_t end);
 
 /* For models walking routes themselves: adds msg's hop totals once. */
 void netmodel_count_hops(netmodel *m, const netmodel_msg *msg, int hops);
+
+/* For models that route the parts of a message apart (packets of an
+ * adaptive routing): `bytes` of msg's payload crossed a route of `hops`
+ * links; `first`: msg's first part (its hops count once per message). */
+void netmodel_count_part_hops(netmodel *m, const netmodel_msg *msg, int64_t bytes, int hops,
+                              gboolean first);
+
+/* The record of msg's rank pair (adaptive routings; created on first use,
+ * so a model looks it up once per message). */
+netmodel_taken *netmodel_route_entry(netmodel *m, const netmodel_msg *msg);
+
+/* Records that candidate c carried `bytes` of msg's payload. */
+static inline void netmodel_record_route(netmodel *m, netmodel_taken *u,
+                                         const netmodel_msg *msg, int c, int64_t bytes)
+{
+  if (msg->cls != NETMODEL_CTRL)
+    netmodel_add(m, &u->bytes[2 * c + (msg->cls == NETMODEL_COLL)], bytes);
+}
+
+/* Hands the record over (NULL for routings that are not adaptive): a
+ * table the caller frees with g_hash_table_destroy. */
+GHashTable *netmodel_take_routes(netmodel *m);
 
 /* Packets a message of `bytes` (envelope included: the caller adds it)
  * is cut into: ceil(bytes / packet_size), at least 1 (a 0-byte control

@@ -54,6 +54,13 @@ netmodel *netmodel_new(const struct netmodel_ops *ops, const platform *p, engine
                        uint32_t done_kind, GError **error)
 {
   g_assert(ops->size >= sizeof(netmodel) && ops->start);
+  if ((p->router->flags & ROUTE_FLAG_ADAPTIVE) && platform_has_sleep(p)) {
+    g_set_error(error, NETMODEL_ERROR, NETMODEL_ERROR_PARAM,
+                "%s: routing %s chooses paths by load, but links that switch off are woken "
+                "along the route before it is chosen; expected no idle-timeout with it", p->name,
+                router_algo_name(p->router));
+    return NULL;
+  }
   netmodel *m = g_malloc0(ops->size);
   m->ops = ops;
   m->p = p;
@@ -79,6 +86,10 @@ netmodel *netmodel_new(const struct netmodel_ops *ops, const platform *p, engine
       m->type_wake_ps[i] = engine_ps(w->wake_latency);
     }
   }
+  if (p->router->flags & ROUTE_FLAG_ADAPTIVE) {
+    m->taken = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
+    m->ncand = route_candidates(p->router);
+  }
   m->own_kind = ops->handle ? engine_register(e, netmodel_on_event, m) : UINT32_MAX;
   if (ops->init && !ops->init(m, error)) {
     m->ops = NULL; /* fini must not run on a failed init */
@@ -103,7 +114,29 @@ void netmodel_free(netmodel *m)
                     m->type_timeout_ps, m->type_wake_ps };
   for (size_t i = 0; i < G_N_ELEMENTS(sleep); i++)
     g_free(sleep[i]);
+  if (m->taken)
+    g_hash_table_destroy(m->taken);
   g_free(m);
+}
+
+netmodel_taken *netmodel_route_entry(netmodel *m, const netmodel_msg *msg)
+{
+  netmodel_taken *u = g_hash_table_lookup(m->taken, &msg->route_key);
+  if (!u) {
+    u = g_malloc0(sizeof *u + sizeof(int64_t) * 2 * (size_t)m->ncand);
+    u->key = msg->route_key;
+    u->src = msg->src;
+    u->dst = msg->dst;
+    g_hash_table_insert(m->taken, &u->key, u);
+  }
+  return u;
+}
+
+GHashTable *netmodel_take_routes(netmodel *m)
+{
+  GHashTable *t = m->taken;
+  m->taken = NULL;
+  return t;
 }
 
 /* Wakes the links of msg's route that are off at msg->t and takes the
@@ -150,6 +183,8 @@ void netmodel_start(netmodel *m, const netmodel_msg *msg)
     engine_schedule(m->eng, msg->t, m->done_kind, msg->tag, msg->token);
     return;
   }
+  if (m->taken && !(m->ops->caps & NETMODEL_CAP_ADAPTIVE))
+    netmodel_record_route(m, netmodel_route_entry(m, msg), msg, 0, msg->bytes);
   if (m->link_inflight) {
     netmodel_msg woken = *msg;
     int64_t delay = wake_route(m, msg);
@@ -163,12 +198,12 @@ void netmodel_start(netmodel *m, const netmodel_msg *msg)
   m->ops->start(m, msg);
 }
 
-void netmodel_route_record(netmodel *m, const netmodel_msg *msg, int64_t t0, int64_t t1,
-                           double bytes)
+void netmodel_route_record(netmodel *m, const netmodel_msg *msg, int path, int64_t t0,
+                           int64_t t1, double bytes)
 {
   route_iter it;
   int l;
-  route_begin(&it, m->p->router, msg->src, msg->dst, msg->route_key);
+  route_begin_candidate(&it, m->p->router, msg->src, msg->dst, msg->route_key, path);
   while (route_next(&it, &l))
     linkrec_add(m->rec, l, t0, t1, bytes);
 }
@@ -189,9 +224,16 @@ int64_t netmodel_link_off_ps(const netmodel *m, int link, int64_t end)
 
 void netmodel_count_hops(netmodel *m, const netmodel_msg *msg, int hops)
 {
+  netmodel_count_part_hops(m, msg, msg->bytes, hops, TRUE);
+}
+
+void netmodel_count_part_hops(netmodel *m, const netmodel_msg *msg, int64_t bytes, int hops,
+                              gboolean first)
+{
   netmodel_totals *t = &m->tot[msg->cls];
-  netmodel_add(m, &t->hop_bytes, saturating_mul_i64(msg->bytes, hops));
-  t->msg_hops += hops;
+  netmodel_add(m, &t->hop_bytes, saturating_mul_i64(bytes, hops));
+  if (first)
+    t->msg_hops += hops;
   if (hops > t->max_hops)
     t->max_hops = hops;
 }

@@ -38,12 +38,13 @@
  *    without virtual channels: entering a ring (injection, or a turn into
  *    another dimension) needs 2 free slots, going on along it 1. On
  *    indirect networks a link has one transit queue and buffer per
- *    virtual channel of the topology's hop classes (routing/topology.h,
- *    topo_vc_classes: a dragonfly's packet moves to the next of 3
+ *    virtual channel of the routing's hop classes (routing/route.h,
+ *    route_vc_classes: a dragonfly's packet moves to the next of 3
  *    channels with each global link, Kim et al., ISCA 2008, Section
- *    4.3), the queues of a link served round robin with its injection
- *    queue, so minimal and Valiant routes cannot deadlock; fat trees
- *    (up, then down) and HyperX (dimension order) need one. Injection
+ *    4.3; a HyperX packet routed min-adaptive with each switch hop),
+ *    the queues of a link served round robin with its injection queue,
+ *    so minimal, Valiant and UGAL routes cannot deadlock; fat trees
+ *    (up, then down) and HyperX `dor` (dimension order) need one. Injection
  *    queues and destinations are unbounded. Undelivered messages (none
  *    expected) show in the statistic `undelivered_messages`.
  * Default buffers (packet, packet-vct): infinite.
@@ -53,16 +54,26 @@
  * the link, waiting or in transmission), and the time each link was
  * saturated = transmitting with at least one more packet waiting.
  *
+ * Adaptive routings (routing/route.h): every packet takes its own path,
+ * decided when it is the next of its message to leave the source (the
+ * NIC's round robin), by the packets waiting at the links the source sees
+ * (models/adaptive.c; the one a link transmits does not count, so a lone
+ * message's own stream stays minimal). A message keeps the links of all
+ * its candidates, a packet the index of its own; each packet counts its
+ * share of the payload (full packets first) on its path's links, the
+ * message once on every link one of its packets crossed, and the record
+ * of routes taken gets it.
+ *
  * Cost: two engine events per packet and hop (arrival, end of
  * transmission) plus one per message; O(log events) each; flat pools that
  * grow geometrically, nothing allocated per event in steady state. Not for:
- * MPI semantics
- * (sim/replay.c), adaptive routing.
+ * MPI semantics (sim/replay.c), the rule of an adaptive decision
+ * (adaptive.c).
  */
 #include <math.h>
 #include <string.h>
 
-#include "models/model.h"
+#include "models/adaptive-private.h"
 
 #define PACKET_BUFFER 8
 
@@ -92,18 +103,24 @@ typedef struct pktmodel {
   uint8_t *waiting;      /* per queue */
   int64_t *qlen, *qmax, *qlast, *sat_ps;
   double *qarea;         /* integral of qlen, packet x ps */
-  /* messages: pool of mcap slots, `stride` route links each */
-  int mcap, stride, nmfree, undelivered;
-  int *mfree, *mhops, *mroute;
+  /* messages: pool of mcap slots, ncand candidate routes of `stride`
+   * links each (one route unless the routing is adaptive) */
+  int mcap, stride, ncand, nmfree, undelivered;
+  int *mfree, *mhops, *mroute; /* mhops, per (message, candidate): route length */
   uint8_t *mvc;          /* per route slot: the channel the packet waits in at that hop */
+  int *mnext;            /* adaptive: the candidate of the message's next packet, -1: not decided */
+  uint8_t *mused;        /* adaptive: the candidates its packets took so far (bits) */
+  netmodel_taken **muse; /* adaptive: the record of its rank pair */
   netmodel_msg *mmsg;
   int64_t *npk, *left_send, *left_recv;
   int64_t *last_wire;    /* wire bytes of the message's last (or only) packet */
   /* packets */
   int pcap, npfree;
   int *pfree, *pmsg, *phop, *pnext;
+  uint8_t *pcand;        /* the candidate route the packet takes */
   int64_t *pwire, *ptail;
   int *route, route_cap;
+  int *cand_links, cand_hops[ROUTE_MAX_CANDIDATES]; /* adaptive: adaptive_walk's */
   uint64_t packets;
 } pktmodel;
 
@@ -119,7 +136,8 @@ static gboolean packet_setup(netmodel *m, gboolean vct, int buffer)
   pm->lat_ps = g_new(int64_t, n);
   for (int l = 0; l < m->nlinks; l++)
     pm->lat_ps[l] = engine_ps(m->p->link_lat[l] + m->p->model.router_delay);
-  pm->nvc = topo_vc_classes(m->p->topo);
+  pm->nvc = route_vc_classes(m->p->router);
+  pm->ncand = m->taken ? m->ncand : 1;
   pm->nq = pm->nvc + 1;
   size_t nv = n * (size_t)pm->nvc, nq = n * (size_t)pm->nq;
   pm->qhead = g_new(int, nq);
@@ -144,9 +162,11 @@ static gboolean packet_setup(netmodel *m, gboolean vct, int buffer)
   pm->qlast = g_new0(int64_t, n);
   pm->sat_ps = g_new0(int64_t, n);
   pm->qarea = g_new0(double, n);
-  pm->stride = 8;
+  pm->stride = m->taken ? ADAPTIVE_STRIDE : 8; /* routes of indirect networks fit */
   pm->route_cap = 64;
   pm->route = g_new(int, pm->route_cap);
+  if (m->taken)
+    pm->cand_links = g_new(int, (size_t)pm->ncand * ADAPTIVE_STRIDE);
   return TRUE;
 }
 
@@ -172,7 +192,8 @@ static void packet_fini(netmodel *m)
                      pm->cur_vc, pm->space, pm->wait_head, pm->wait_tail, pm->wait_next, pm->qlen,
                      pm->qmax, pm->qlast, pm->sat_ps, pm->qarea, pm->mfree, pm->mhops,
                      pm->mroute, pm->mvc, pm->mmsg, pm->npk, pm->left_send, pm->left_recv, pm->last_wire, pm->pfree,
-                     pm->pmsg, pm->phop, pm->pnext, pm->pwire, pm->ptail, pm->route };
+                     pm->pmsg, pm->phop, pm->pnext, pm->pwire, pm->ptail, pm->route,
+                     pm->pcand, pm->mnext, pm->mused, pm->muse, pm->cand_links };
   for (size_t i = 0; i < G_N_ELEMENTS(arrays); i++)
     g_free(arrays[i]);
 }
@@ -182,11 +203,14 @@ static void packet_fini(netmodel *m)
 static void msg_grow(pktmodel *pm)
 {
   int old = pm->mcap, cap = old ? 2 * old : 256;
-  size_t n = (size_t)cap;
+  size_t n = (size_t)cap, nr = n * (size_t)pm->ncand;
   pm->mfree = g_renew(int, pm->mfree, n);
-  pm->mhops = g_renew(int, pm->mhops, n);
-  pm->mroute = g_renew(int, pm->mroute, n * (size_t)pm->stride);
-  pm->mvc = g_renew(uint8_t, pm->mvc, n * (size_t)pm->stride);
+  pm->mhops = g_renew(int, pm->mhops, nr);
+  pm->mroute = g_renew(int, pm->mroute, nr * (size_t)pm->stride);
+  pm->mvc = g_renew(uint8_t, pm->mvc, nr * (size_t)pm->stride);
+  pm->mnext = g_renew(int, pm->mnext, n);
+  pm->mused = g_renew(uint8_t, pm->mused, n);
+  pm->muse = g_renew(netmodel_taken *, pm->muse, n);
   pm->mmsg = g_renew(netmodel_msg, pm->mmsg, n);
   pm->npk = g_renew(int64_t, pm->npk, n);
   pm->left_send = g_renew(int64_t, pm->left_send, n);
@@ -197,7 +221,8 @@ static void msg_grow(pktmodel *pm)
   pm->mcap = cap;
 }
 
-/* Widens every message's route slots to at least `hops` (long routes). */
+/* Widens every message's route slots to at least `hops` (long routes;
+ * never with adaptive routings, whose routes fit ADAPTIVE_STRIDE). */
 static void msg_widen(pktmodel *pm, int hops)
 {
   int s = pm->stride;
@@ -229,9 +254,11 @@ static int pkt_alloc(pktmodel *pm, int msg, int hop)
     pm->ptail = g_renew(int64_t, pm->ptail, n);
     for (int i = old; i < cap; i++)
       pm->pfree[pm->npfree++] = cap - 1 - (i - old);
+    pm->pcand = g_renew(uint8_t, pm->pcand, n);
     pm->pcap = cap;
   }
   int p = pm->pfree[--pm->npfree];
+  pm->pcand[p] = 0;
   pm->pmsg[p] = msg;
   pm->phop[p] = hop;
   pm->pnext[p] = -1;
@@ -239,15 +266,32 @@ static int pkt_alloc(pktmodel *pm, int msg, int hop)
   return p;
 }
 
-static inline int route_link(const pktmodel *pm, int msg, int hop)
+/* Candidate route c of message msg: its slot among the routes. */
+static inline size_t route_slot(const pktmodel *pm, int msg, int c)
 {
-  return pm->mroute[(size_t)msg * pm->stride + hop];
+  return (size_t)msg * pm->ncand + c;
 }
 
-/* The virtual channel of hop `hop` of `msg` (0 with one channel). */
-static inline int route_vc(const pktmodel *pm, int msg, int hop)
+static inline const int *route_links(const pktmodel *pm, int msg, int c)
 {
-  return pm->mvc[(size_t)msg * pm->stride + hop];
+  return pm->mroute + route_slot(pm, msg, c) * pm->stride;
+}
+
+static inline int route_hops_of(const pktmodel *pm, int msg, int c)
+{
+  return pm->mhops[route_slot(pm, msg, c)];
+}
+
+static inline int route_link(const pktmodel *pm, int msg, int c, int hop)
+{
+  return route_links(pm, msg, c)[hop];
+}
+
+/* The virtual channel of hop `hop` of candidate c of `msg` (0 with one
+ * channel). */
+static inline int route_vc(const pktmodel *pm, int msg, int c, int hop)
+{
+  return pm->mvc[route_slot(pm, msg, c) * pm->stride + hop];
 }
 
 /* ---- queues and statistics ------------------------------------------ */
@@ -317,12 +361,12 @@ static void transmit(pktmodel *pm, int l, int p, int hop, int64_t now)
     end = MAX(end, pm->ptail[p]);
   pm->busy[l] = 1;
   pm->cur_hop[l] = hop;
-  pm->cur_vc[l] = (uint8_t)route_vc(pm, msg, hop);
+  pm->cur_vc[l] = (uint8_t)route_vc(pm, msg, pm->pcand[p], hop);
   netmodel_add(m, &m->link_busy_ps[l], end - now);
   netmodel_link_use(m, l, now, end, (double)pm->pwire[p]);
   engine_schedule(m->eng, end, m->own_kind, (uint32_t)l, PKT_EV_TXEND);
   int64_t tail = saturating_add_i64(end, pm->lat_ps[l]), head = tail;
-  if (pm->cut_through && hop + 1 < pm->mhops[msg])
+  if (pm->cut_through && hop + 1 < route_hops_of(pm, msg, pm->pcand[p]))
     head = saturating_add_i64(
         saturating_add_i64(now, engine_ps((double)m->p->model.packet_header / m->p->link_bw[l])),
         pm->lat_ps[l]);
@@ -340,13 +384,13 @@ static void transmit(pktmodel *pm, int l, int p, int hop, int64_t now)
  * networks: 1 slot in the packet's channel there (the channels break the
  * cycles). FALSE (queue i of link l then waits there) when the slots are
  * not free. */
-static gboolean reserve_next(pktmodel *pm, int l, int i, int msg, int hop)
+static gboolean reserve_next(pktmodel *pm, int l, int i, int msg, int cand, int hop)
 {
-  if (pm->buffer == 0 || hop + 1 >= pm->mhops[msg])
+  if (pm->buffer == 0 || hop + 1 >= route_hops_of(pm, msg, cand))
     return TRUE;
   const topo *t = pm->base.p->topo;
-  int l2 = route_link(pm, msg, hop + 1);
-  int c = pm->nvc * l2 + route_vc(pm, msg, hop + 1);
+  int l2 = route_link(pm, msg, cand, hop + 1);
+  int c = pm->nvc * l2 + route_vc(pm, msg, cand, hop + 1);
   int need = !t->nswitches && (hop == 0 || t->link_dim[l2] != t->link_dim[l]) ? 2 : 1;
   if (pm->space[c] >= need) {
     pm->space[c]--;
@@ -364,6 +408,59 @@ static gboolean reserve_next(pktmodel *pm, int l, int i, int msg, int hop)
   return FALSE;
 }
 
+/* Packets waiting at a link, the one it transmits left out: a lone
+ * message's own stream keeps one packet on each link it crosses, which is
+ * no congestion. */
+static double queue_load(const netmodel *m, int link)
+{
+  const pktmodel *pm = (const pktmodel *)m;
+  return (double)(pm->qlen[link] - pm->busy[link]);
+}
+
+/* The candidate route of msg's next packet: decided once, when it is the
+ * next to leave the source, by the queues seen there then. */
+static int packet_decide(pktmodel *pm, int msg)
+{
+  if (pm->ncand == 1)
+    return 0;
+  if (pm->mnext[msg] < 0)
+    pm->mnext[msg] = adaptive_choose(&pm->base, route_links(pm, msg, 0),
+                                     &pm->mhops[route_slot(pm, msg, 0)], queue_load);
+  return pm->mnext[msg];
+}
+
+/* Is link l on a route msg's packets took already? */
+static gboolean on_used_route(const pktmodel *pm, int msg, int l)
+{
+  for (int c = 0; c < pm->ncand; c++)
+    for (int k = 0; (pm->mused[msg] >> c & 1) && k < route_hops_of(pm, msg, c); k++)
+      if (route_link(pm, msg, c, k) == l)
+        return TRUE;
+  return FALSE;
+}
+
+/* Counts packet j of msg, sent on candidate c (adaptive routings): its
+ * share of the payload (full packets first) on c's links, the message
+ * once on every link one of its packets crossed, and the record. */
+static void count_packet(pktmodel *pm, int msg, int c, int64_t j)
+{
+  netmodel *m = &pm->base;
+  const netmodel_msg *mm = &pm->mmsg[msg];
+  int64_t ps = MAX(m->p->model.packet_size, 1), done = saturating_mul_i64(j, ps);
+  int64_t part = done >= mm->bytes ? 0 : MIN(ps, mm->bytes - done);
+  int h = route_hops_of(pm, msg, c);
+  gboolean new_route = !(pm->mused[msg] >> c & 1);
+  for (int k = 0; k < h; k++) {
+    int l = route_link(pm, msg, c, k);
+    netmodel_add(m, &m->link_bytes[mm->cls][l], part);
+    if (new_route && !on_used_route(pm, msg, l))
+      m->link_messages[mm->cls][l]++;
+  }
+  netmodel_count_part_hops(m, mm, part, h, pm->mused[msg] == 0);
+  pm->mused[msg] |= (uint8_t)(1u << c);
+  netmodel_record_route(m, pm->muse[msg], mm, c, part);
+}
+
 /* Tries to start the head of queue q of idle link l. */
 static gboolean start_queue(pktmodel *pm, int l, int q, int64_t now)
 {
@@ -371,9 +468,11 @@ static gboolean start_queue(pktmodel *pm, int l, int q, int64_t now)
   if (p < 0)
     return FALSE;
   int msg = pm->pmsg[p], hop = pm->phop[p];
-  if (!reserve_next(pm, l, i, msg, hop))
+  int c = q == pm->nvc ? packet_decide(pm, msg) : pm->pcand[p];
+  if (!reserve_next(pm, l, i, msg, c, hop))
     return FALSE;
   if (q == pm->nvc) { /* injection */
+    int64_t j = pm->npk[msg] - pm->left_send[msg];
     if (pm->left_send[msg] > 1) {
       p = pkt_alloc(pm, msg, 0); /* the message's record stays queued, */
       q_rotate(pm, i);           /* behind the other local messages */
@@ -381,6 +480,11 @@ static gboolean start_queue(pktmodel *pm, int l, int q, int64_t now)
       q_pop(pm, i);
     }
     pm->pwire[p] = take_packet(pm, msg);
+    pm->pcand[p] = (uint8_t)c;
+    if (pm->ncand > 1) {
+      count_packet(pm, msg, c, j);
+      pm->mnext[msg] = -1;
+    }
   } else {
     q_pop(pm, i);
   }
@@ -431,10 +535,10 @@ static void on_txend(pktmodel *pm, int l, int64_t now)
 
 static void on_arrive(pktmodel *pm, int p, int64_t now)
 {
-  int msg = pm->pmsg[p], hop = pm->phop[p];
-  if (hop < pm->mhops[msg]) {
-    int l = route_link(pm, msg, hop);
-    q_add(pm, l, Q_TRANSIT + route_vc(pm, msg, hop), p, 1, now);
+  int msg = pm->pmsg[p], hop = pm->phop[p], c = pm->pcand[p];
+  if (hop < route_hops_of(pm, msg, c)) {
+    int l = route_link(pm, msg, c, hop);
+    q_add(pm, l, Q_TRANSIT + route_vc(pm, msg, c, hop), p, 1, now);
     try_start(pm, l, now);
     return;
   }
@@ -448,7 +552,7 @@ static void on_arrive(pktmodel *pm, int p, int64_t now)
 
 static void on_inject(pktmodel *pm, int msg, int64_t now)
 {
-  int l = route_link(pm, msg, 0);
+  int l = route_link(pm, msg, 0, 0); /* the injection link: every candidate's */
   int p = pkt_alloc(pm, msg, 0);
   q_add(pm, l, pm->nvc, p, pm->npk[msg], now);
   try_start(pm, l, now);
@@ -456,9 +560,11 @@ static void on_inject(pktmodel *pm, int msg, int64_t now)
 
 /* ---- the model hooks ------------------------------------------------ */
 
-static void packet_start(netmodel *m, const netmodel_msg *msg)
+/* Walks msg's route into pm->route and counts it (routings that are not
+ * adaptive); returns its length. */
+static int walk_route(pktmodel *pm, const netmodel_msg *msg)
 {
-  pktmodel *pm = (pktmodel *)m;
+  netmodel *m = &pm->base;
   route_iter it;
   int link, h = 0;
   route_begin(&it, m->p->router, msg->src, msg->dst, msg->route_key);
@@ -471,7 +577,32 @@ static void packet_start(netmodel *m, const netmodel_msg *msg)
     pm->route[h++] = link;
   }
   netmodel_count_hops(m, msg, h);
-  if (h == 0) {
+  return h;
+}
+
+/* Stores candidate c's links (and the channel of each hop) in msg id's
+ * route slot. */
+static void store_route(pktmodel *pm, int id, int c, const int *links, int h)
+{
+  const router *r = pm->base.p->router;
+  size_t s = route_slot(pm, id, c);
+  pm->mhops[s] = h;
+  memcpy(pm->mroute + s * pm->stride, links, sizeof(int) * (size_t)h);
+  uint8_t *vc = pm->mvc + s * pm->stride;
+  vc[0] = 0;
+  for (int k = 1; k < h; k++)
+    vc[k] = (uint8_t)(vc[k - 1] + route_vc_step(r, links[k - 1]));
+}
+
+static void packet_start(netmodel *m, const netmodel_msg *msg)
+{
+  pktmodel *pm = (pktmodel *)m;
+  int h = 0;
+  if (pm->ncand > 1)
+    adaptive_walk(m, msg, pm->cand_links, pm->cand_hops);
+  else
+    h = walk_route(pm, msg);
+  if (pm->ncand == 1 && h == 0) {
     netmodel_deliver(m, msg, msg->t);
     return;
   }
@@ -481,12 +612,15 @@ static void packet_start(netmodel *m, const netmodel_msg *msg)
     msg_widen(pm, h);
   int id = pm->mfree[--pm->nmfree];
   pm->mmsg[id] = *msg;
-  pm->mhops[id] = h;
-  memcpy(pm->mroute + (size_t)id * pm->stride, pm->route, sizeof(int) * (size_t)h);
-  uint8_t *vc = pm->mvc + (size_t)id * pm->stride;
-  vc[0] = 0;
-  for (int k = 1; k < h; k++)
-    vc[k] = (uint8_t)(vc[k - 1] + topo_vc_step(m->p->topo, pm->route[k - 1]));
+  if (pm->ncand > 1) {
+    for (int c = 0; c < pm->ncand; c++)
+      store_route(pm, id, c, pm->cand_links + c * ADAPTIVE_STRIDE, pm->cand_hops[c]);
+    pm->mnext[id] = -1;
+    pm->mused[id] = 0;
+    pm->muse[id] = netmodel_route_entry(m, msg);
+  } else {
+    store_route(pm, id, 0, pm->route, h);
+  }
   int64_t bytes = saturating_add_i64(msg->bytes, m->p->model.envelope);
   int64_t npk = netmodel_packets(m->p, bytes);
   /* (npk - 1) full packets hold less than `bytes`: no overflow */
@@ -561,6 +695,7 @@ static int packet_stats(const netmodel *m, netmodel_stat *out, int max)
 const struct netmodel_ops netmodel_packet_ops = {
   .name = "packet",
   .summary = "packets in FIFO link queues, store-and-forward, infinite buffers",
+  .caps = NETMODEL_CAP_ADAPTIVE,
   .size = sizeof(pktmodel),
   .init = packet_init_saf,
   .fini = packet_fini,
@@ -574,6 +709,7 @@ const struct netmodel_ops netmodel_packet_ops = {
 const struct netmodel_ops netmodel_packet_vct_ops = {
   .name = "packet-vct",
   .summary = "packets in FIFO link queues, virtual cut-through, infinite buffers",
+  .caps = NETMODEL_CAP_ADAPTIVE,
   .size = sizeof(pktmodel),
   .init = packet_init_vct,
   .fini = packet_fini,
@@ -587,6 +723,7 @@ const struct netmodel_ops netmodel_packet_vct_ops = {
 const struct netmodel_ops netmodel_packet_buf_ops = {
   .name = "packet-buf",
   .summary = "store-and-forward packets, 8-packet router buffers with back-pressure",
+  .caps = NETMODEL_CAP_ADAPTIVE,
   .size = sizeof(pktmodel),
   .init = packet_init_buf,
   .fini = packet_fini,

@@ -229,7 +229,8 @@ static int cross(const topo_dragonfly *df, int x, int y, int i, int c, int *link
   return gateway_at(df, y, x, c);
 }
 
-static int df_route(const router *r, int s, int d, uint64_t key, route_path path, int *links)
+static int df_route(const router *r, int s, int d, uint64_t key, route_path path,
+                    int variant, int *links)
 {
   const topo_dragonfly *df = &r->t->df;
   int N = nodes_of(df), p = df->nodes_per_router, a = df->routers, g = df->groups;

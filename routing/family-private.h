@@ -25,8 +25,11 @@ typedef struct family_ops {
   /* length of the minimal routes between compute nodes a != b */
   int (*hops)(const topo *t, int a, int b);
   /* the links of the route src -> dst (compute nodes, src != dst) into
-   * links[0 .. ROUTE_FAMILY_MAX_HOPS - 1]; returns their count */
-  int (*route)(const router *r, int src, int dst, uint64_t key, route_path path, int *links);
+   * links[0 .. ROUTE_FAMILY_MAX_HOPS - 1]; returns their count. `variant`
+   * picks among a minimal-adaptive routing's paths (HyperX: the rotation
+   * of the dimension order); 0 is the routing's own */
+  int (*route)(const router *r, int src, int dst, uint64_t key, route_path path, int variant,
+               int *links);
   /* diameter, average distance and bisection (f->nodes and f->links set) */
   void (*facts)(const platform *p, platform_facts *f);
 } family_ops;

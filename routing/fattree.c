@@ -226,7 +226,8 @@ static void choose_ports(const router *r, int s, int d, uint64_t key, int l, int
   }
 }
 
-static int ft_route(const router *r, int s, int d, uint64_t key, route_path path, int *links)
+static int ft_route(const router *r, int s, int d, uint64_t key, route_path path,
+                    int variant, int *links)
 {
   const topo_fattree *ft = &r->t->ft;
   int h = lca_level(ft, s, d), n = 0, pos = s;

@@ -8,8 +8,10 @@
  * (vertex N + s); switch coordinates dimension 0 fastest. Links: node n up
  * = n, down = N + n; switch s to coordinate t != c along d =
  * switch_base + s per_switch + dim_off[d] + (t < c ? t : t - 1). Routing
- * `dor`: one hop per differing dimension, dimension 0 first. Costs: a
- * route or distance O(ndims), facts O(ndims nlinks).
+ * `dor`: one hop per differing dimension, dimension 0 first;
+ * `min-adaptive`: the same in the rotation of that order the models find
+ * least loaded at the source (route.h). Costs: a route or distance
+ * O(ndims), facts O(ndims nlinks).
  */
 #include "routing/family-private.h"
 
@@ -136,13 +138,17 @@ static int hx_hops(const topo *t, int a, int b)
   return h;
 }
 
-static int hx_route(const router *r, int s, int d, uint64_t key, route_path path, int *links)
+/* Dimension order from dimension `variant` on (dor: 0, x first); every
+ * rotation is a minimal route, the candidates of min-adaptive. */
+static int hx_route(const router *r, int s, int d, uint64_t key, route_path path, int variant,
+                    int *links)
 {
   const topo_hyperx *hx = &r->t->hx;
   int N = hx->switch_base / 2, cur = s / hx->nodes_per_router, to = d / hx->nodes_per_router;
   int n = 0;
   links[n++] = s;
-  for (int k = 0; k < hx->ndims; k++) {
+  for (int i = 0; i < hx->ndims; i++) {
+    int k = (variant + i) % hx->ndims;
     int c = coord(hx, cur, k), want = coord(hx, to, k);
     if (c == want)
       continue;

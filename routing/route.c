@@ -111,6 +111,10 @@ const route_algo_row route_algo_table[] = {
   { "minimal", ROUTE_ALGO_MINIMAL, TOPO_FAMILY_DRAGONFLY, 0, "local, global, local hop" },
   { "valiant", ROUTE_ALGO_VALIANT, TOPO_FAMILY_DRAGONFLY, ROUTE_FLAG_KEYED | ROUTE_FLAG_SEEDED,
     "minimal to a random intermediate group, then minimal on (seeded per rank pair)" },
+  { "ugal", ROUTE_ALGO_UGAL, TOPO_FAMILY_DRAGONFLY,
+    ROUTE_FLAG_KEYED | ROUTE_FLAG_SEEDED | ROUTE_FLAG_ADAPTIVE,
+    "per message (flow models) or packet (packet models) minimal or Valiant, whichever "
+    "costs less by the load seen at the source (UGAL-L)" },
   { "dmodk", ROUTE_ALGO_DMODK, TOPO_FAMILY_FATTREE, 0,
     "up port (destination / ports below) mod ports, SimGrid's d-mod-k" },
   { "smodk", ROUTE_ALGO_SMODK, TOPO_FAMILY_FATTREE, 0, "up port by the source, s-mod-k" },
@@ -119,6 +123,9 @@ const route_algo_row route_algo_table[] = {
   { "ecmp", ROUTE_ALGO_ECMP, TOPO_FAMILY_FATTREE, ROUTE_FLAG_KEYED,
     "a hash of source, destination, rank pair and switch at every switch" },
   { "dor", ROUTE_ALGO_DOR, TOPO_FAMILY_HYPERX, 0, "one hop per differing dimension, x first" },
+  { "min-adaptive", ROUTE_ALGO_MIN_ADAPTIVE, TOPO_FAMILY_HYPERX, ROUTE_FLAG_ADAPTIVE,
+    "one hop per differing dimension, in the rotation of the order least loaded at the "
+    "source" },
   { "minimal", ROUTE_ALGO_MINIMAL, TOPO_FAMILY_TREE, 0,
     "up to the lowest common switch and down (a tree's one path)" },
 };
@@ -424,8 +431,8 @@ out:
   return ok;
 }
 
-void route_begin_path(route_iter *it, const router *r, int src, int dst, uint64_t key,
-                      route_path path)
+static void begin_variant(route_iter *it, const router *r, int src, int dst, uint64_t key,
+                          route_path path, int variant)
 {
   const topo *t = r->t;
   it->r = r;
@@ -437,7 +444,7 @@ void route_begin_path(route_iter *it, const router *r, int src, int dst, uint64_
   const family_ops *f = family_of(t);
   if (f) {
     it->path = it->buf;
-    it->left = src == dst ? 0 : f->route(r, src, dst, key, path, it->buf);
+    it->left = src == dst ? 0 : f->route(r, src, dst, key, path, variant, it->buf);
     return;
   }
   if (r->path_off) {
@@ -454,9 +461,67 @@ void route_begin_path(route_iter *it, const router *r, int src, int dst, uint64_
   }
 }
 
+void route_begin_path(route_iter *it, const router *r, int src, int dst, uint64_t key,
+                      route_path path)
+{
+  begin_variant(it, r, src, dst, key, path, 0);
+}
+
 void route_begin(route_iter *it, const router *r, int src, int dst, uint64_t key)
 {
-  route_begin_path(it, r, src, dst, key, ROUTE_PATH_DEFAULT);
+  begin_variant(it, r, src, dst, key, ROUTE_PATH_DEFAULT, 0);
+}
+
+int route_candidates(const router *r)
+{
+  switch (r->algo) {
+  case ROUTE_ALGO_UGAL: return 1 + ROUTE_UGAL_VALIANT;
+  case ROUTE_ALGO_MIN_ADAPTIVE: return MAX(r->t->hx.ndims, 1);
+  default: return 1;
+  }
+}
+
+void route_begin_candidate(route_iter *it, const router *r, int src, int dst, uint64_t key,
+                           int c)
+{
+  if (r->algo == ROUTE_ALGO_UGAL && c > 0)
+    begin_variant(it, r, src, dst, route_key_salt(key, c - 1), ROUTE_PATH_NONMINIMAL, 0);
+  else
+    begin_variant(it, r, src, dst, key, ROUTE_PATH_DEFAULT, c);
+}
+
+int route_seen_links(const router *r, const int *links, int nlinks)
+{
+  if (r->t->family == TOPO_FAMILY_DRAGONFLY)
+    for (int k = 1; k < nlinks; k++)
+      if (r->t->link_class[links[k]] == TOPO_DF_GLOBAL)
+        return k + 1;
+  return MIN(nlinks, 2);
+}
+
+int route_vc_classes(const router *r)
+{
+  if (r->t->family == TOPO_FAMILY_DRAGONFLY)
+    return 3;
+  return r->algo == ROUTE_ALGO_MIN_ADAPTIVE ? r->t->hx.ndims + 1 : 1;
+}
+
+gboolean route_vc_step(const router *r, int link)
+{
+  const topo *t = r->t;
+  if (t->family == TOPO_FAMILY_DRAGONFLY)
+    return t->link_class[link] == TOPO_DF_GLOBAL;
+  return r->algo == ROUTE_ALGO_MIN_ADAPTIVE && topo_is_switch(t, t->link_src[link]) &&
+         topo_is_switch(t, t->link_dst[link]);
+}
+
+void router_nonminimal_view(const router *r, router *out)
+{
+  *out = *r;
+  if (r->t->family == TOPO_FAMILY_DRAGONFLY) {
+    out->algo = ROUTE_ALGO_VALIANT;
+    out->flags = ROUTE_FLAG_KEYED | ROUTE_FLAG_SEEDED;
+  }
 }
 
 static gboolean dor_next(route_iter *it, int *link)

@@ -47,13 +47,13 @@
  * edge by message; the key is one 64-bit value, so it can grow at one
  * place (route_key) together with such a view.
  *
- * Adaptive routings plug in through route_begin_path: a model that decides
- * from load (UGAL: minimal against non-minimal, from queues or flow rates
- * at the source) walks the candidate paths it compares - ROUTE_PATH_MINIMAL,
- * and ROUTE_PATH_NONMINIMAL for candidate key route_key_salt(key, i) - and
- * takes one; the static view of such a routing shows the minimal and the
- * Valiant expectation (route_begin_path with each). ROUTE_FLAG_ADAPTIVE
- * marks them in route_algo_table.
+ * Adaptive routings: a model that decides from load (UGAL: minimal
+ * against non-minimal, from queues or flow counts at the source) walks
+ * the candidate paths (route_begin_candidate) and takes one; it records the bytes each candidate carried, and the
+ * check compares the simulated links with those routes. Their static view
+ * is the minimal routes (route_begin) and, on a dragonfly, the Valiant
+ * ones (router_nonminimal_view). ROUTE_FLAG_ADAPTIVE marks them in
+ * route_algo_table.
  *
  * Route files: one path per line, `#` comments, either the nodes visited
  * `src n1 n2 ... dst` (both ends included; consecutive nodes must be
@@ -104,6 +104,8 @@ typedef enum {
   ROUTE_ALGO_SMODK,      /* fat tree */
   ROUTE_ALGO_RANDOM_UP,  /* fat tree */
   ROUTE_ALGO_ECMP,       /* fat tree */
+  ROUTE_ALGO_UGAL,       /* dragonfly, adaptive */
+  ROUTE_ALGO_MIN_ADAPTIVE, /* HyperX, adaptive */
 } route_algo;
 
 enum {
@@ -136,6 +138,11 @@ typedef enum {
 
 /* The most links of a route of an indirect network (2 per fat-tree level). */
 #define ROUTE_FAMILY_MAX_HOPS (2 * TOPO_MAX_LEVELS)
+
+/* UGAL's Valiant candidates per rank pair, and the most candidates of any adaptive routing (HyperX: its
+ * dimensions). */
+#define ROUTE_UGAL_VALIANT 4
+#define ROUTE_MAX_CANDIDATES TOPO_MAX_DIMS
 
 typedef struct router {
   const topo *t;
@@ -212,6 +219,49 @@ void route_begin_path(route_iter *it, const router *r, int src, int dst, uint64_
 /* Stores the next link in *link and returns TRUE, or returns FALSE at the
  * destination. */
 gboolean route_next(route_iter *it, int *link);
+
+/* Adaptive routings (route_algo_row ROUTE_FLAG_ADAPTIVE). A message's
+ * candidate paths are numbered 0 .. route_candidates(r) - 1, candidate 0
+ * the routing's own path (route_begin: the minimal one, what the static
+ * view shows); other routings have that one candidate. */
+int route_candidates(const router *r);
+
+/* Starts walking candidate c of the route src -> dst of key `key`. */
+void route_begin_candidate(route_iter *it, const router *r, int src, int dst, uint64_t key,
+                           int c);
+
+/* How many leading links of a candidate's route links[0 .. nlinks - 1]
+ * its source sees the load of (decisions compare links 1 .. that - 1;
+ * link 0, the injection link, is every candidate's): the source router's
+ * output port and, on a dragonfly, the global channel the route leaves
+ * the group by - every router knows the state of its group's global
+ * channels (the PiggyBack scheme of Jiang, Kim and Dally, ISCA 2009,
+ * Section 4.3, which lets UGAL-L see the congestion of a global channel
+ * on another router of the group). */
+int route_seen_links(const router *r, const int *links, int nlinks);
+
+/* Virtual channels a packet model with finite buffers needs on r's
+ * routes to stay deadlock-free: a packet that has crossed k links with
+ * route_vc_step waits for buffers of channel k. On a dragonfly the step
+ * is a global link and a route crosses at most two (Valiant, and UGAL's
+ * non-minimal paths, which are Valiant's), so 3 channels (Kim et al.,
+ * ISCA 2008, Section 4.3; SST merlin counts them so too); within one
+ * channel a route goes node up, local (at most one hop), global or node
+ * down, an order without cycles, and the channel only grows. HyperX
+ * min-adaptive routes the dimensions in any order, which in one channel
+ * would close cycles (x before y, y before x): the channel is the
+ * number of switch-to-switch hops taken (ndims + 1 channels), which
+ * strictly grows. Fat trees route up, then down, HyperX `dor` one
+ * dimension after the other, both without a cycle in one channel; tori
+ * use bubble flow control (models/packet.c). */
+int route_vc_classes(const router *r);
+gboolean route_vc_step(const router *r, int link);
+
+/* A router that routes like r but takes the non-minimal path of every
+ * message (Valiant's on a dragonfly; else r's): the static expectation of
+ * an adaptive routing's non-minimal choice. Borrows r's tables, so r must
+ * outlive it; not for router_free. */
+void router_nonminimal_view(const router *r, router *out);
 
 /* Hop count of the route src -> dst; O(ndims) for DOR, O(1) for tables.
  * On indirect networks the length of the minimal routes (their distance,

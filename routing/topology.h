@@ -221,25 +221,6 @@ static inline gboolean topo_is_switch(const topo *t, int v)
  * local, global). */
 enum { TOPO_DF_NODE_UP, TOPO_DF_NODE_DOWN, TOPO_DF_LOCAL, TOPO_DF_GLOBAL };
 
-/* Virtual channels per hop class, what a packet model with finite buffers
- * needs to stay deadlock-free on t's routes: a packet that has crossed k
- * links with topo_vc_step waits for buffers of channel k. On a dragonfly
- * the step is a global link and a route crosses at most two (Valiant), so
- * 3 channels (Kim et al., ISCA 2008, Section 4.3; SST merlin counts them
- * so too); within one channel a route goes node up, local, global or node
- * down, an order without cycles, and the channel only grows. Fat trees
- * route up, then down, HyperX one dimension after the other, both without
- * a cycle in one channel; tori use bubble flow control (models/packet.c). */
-static inline int topo_vc_classes(const topo *t)
-{
-  return t->family == TOPO_FAMILY_DRAGONFLY ? 3 : 1;
-}
-
-static inline gboolean topo_vc_step(const topo *t, int l)
-{
-  return t->family == TOPO_FAMILY_DRAGONFLY && t->link_class[l] == TOPO_DF_GLOBAL;
-}
-
 /* The switch compute node v hangs off (its first, when it has several: a
  * fat tree with up[0] > 1), or -1 on a direct network. */
 int topo_switch_of(const topo *t, int v);

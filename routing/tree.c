@@ -171,7 +171,8 @@ static int tree_hops(const topo *t, int a, int b)
   return tr->depth[a] + tr->depth[b] - 2 * tr->depth[lowest_common(tr, a, b)];
 }
 
-static int tree_route(const router *r, int s, int d, uint64_t key, route_path path, int *links)
+static int tree_route(const router *r, int s, int d, uint64_t key, route_path path, int variant,
+                      int *links)
 {
   const topo_tree *tr = &r->t->tree;
   int top = lowest_common(tr, s, d), n = 0, down = tr->depth[d] - tr->depth[top];

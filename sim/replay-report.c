@@ -205,6 +205,7 @@ replay_result *replay_collect(replay *R)
   res->link_busy_ps = g_memdup2(nm->link_busy_ps, n * sizeof(int64_t));
   for (int l = 0; l < nm->nlinks; l++)
     res->max_link_busy_ps = MAX(res->max_link_busy_ps, res->link_busy_ps[l]);
+  res->routes_taken = netmodel_take_routes(R->model);
   if (nm->ops->stats)
     res->nmodel_stats = nm->ops->stats(nm, res->model_stats, G_N_ELEMENTS(res->model_stats));
   if (nm->ops->link_stat) {
@@ -244,6 +245,8 @@ void replay_result_free(replay_result *r)
   g_free(r->link_stats);
   g_free(r->type_energy);
   g_free(r->link_energy_j);
+  if (r->routes_taken)
+    g_hash_table_destroy(r->routes_taken);
   g_free(r->stuck_summary);
   g_free(r->stuck_detail);
   trace_free(r->out_trace);

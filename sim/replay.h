@@ -160,6 +160,10 @@ typedef struct replay_result {
   int64_t *coll_link_messages;   /* nlinks */
   int64_t coll_hop_bytes, coll_msg_hops;
   int coll_max_hops;
+  /* Adaptive routings: the routes the messages took (models/model.h:
+   * route_key -> netmodel_taken, the bytes of each candidate path);
+   * NULL for the others. */
+  GHashTable *routes_taken;
   netmodel_stat model_stats[16];
   int nmodel_stats;
   netmodel_link_stat *link_stats; /* nlinks, or NULL when the model keeps no link load */

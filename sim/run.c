@@ -143,11 +143,78 @@ int run_first_mismatch(const metrics *pre, const metrics *post)
   return pre->hop_bytes != post->hop_bytes ? pre->nlinks : -1;
 }
 
+const char *run_check_name(run_check c)
+{
+  return c == RUN_CHECK_ROUTES_TAKEN ? "routes-taken" : "pre=post";
+}
+
+gboolean run_checks_routes(const platform *p)
+{
+  return (p->router->flags & ROUTE_FLAG_ADAPTIVE) != 0;
+}
+
+/* Adds the bytes of every route taken to res->taken_link_bytes and
+ * res->taken_hop_bytes, walking each candidate path again. */
+static void sum_routes_taken(run_result *res, const platform *p, gboolean with_colls)
+{
+  int ncand = route_candidates(p->router);
+  g_free(res->taken_link_bytes);
+  res->taken_link_bytes = g_new0(int64_t, MAX(p->topo->nlinks, 1));
+  res->taken_hop_bytes = 0;
+  GHashTableIter it;
+  gpointer v;
+  g_hash_table_iter_init(&it, res->r->routes_taken);
+  while (g_hash_table_iter_next(&it, NULL, &v)) {
+    const netmodel_taken *u = v;
+    for (int c = 0; c < ncand; c++) {
+      int64_t b = saturating_add_i64(u->bytes[2 * c], with_colls ? u->bytes[2 * c + 1] : 0);
+      if (b == 0)
+        continue;
+      route_iter ri;
+      int l, h = 0;
+      route_begin_candidate(&ri, p->router, u->src, u->dst, u->key, c);
+      while (route_next(&ri, &l)) {
+        res->taken_link_bytes[l] = saturating_add_i64(res->taken_link_bytes[l], b);
+        h++;
+      }
+      res->taken_hop_bytes = saturating_add_i64(res->taken_hop_bytes, saturating_mul_i64(b, h));
+    }
+  }
+}
+
+void run_check_routes_taken(run_result *res, const platform *p, gboolean with_colls)
+{
+  const topo *t = p->topo;
+  res->check = RUN_CHECK_ROUTES_TAKEN;
+  res->mismatch = -1;
+  sum_routes_taken(res, p, with_colls);
+  for (int l = 0; l < t->nlinks && res->mismatch < 0; l++) {
+    gboolean end = !topo_is_switch(t, t->link_src[l]) || !topo_is_switch(t, t->link_dst[l]);
+    res->mismatch_static = end && res->pre->link_bytes[l] != res->post->link_bytes[l];
+    if (res->mismatch_static || res->taken_link_bytes[l] != res->post->link_bytes[l])
+      res->mismatch = l;
+  }
+  if (res->mismatch < 0 && res->taken_hop_bytes != res->post->hop_bytes)
+    res->mismatch = t->nlinks;
+}
+
 char *run_mismatch_text(const run_result *res, const platform *p)
 {
   int l = res->mismatch;
   if (l < 0)
-    return g_strdup("pre and post agree");
+    return g_strdup(res->check == RUN_CHECK_ROUTES_TAKEN
+                        ? "the simulated links carry the bytes of the routes taken"
+                        : "pre and post agree");
+  if (res->check == RUN_CHECK_ROUTES_TAKEN && !res->mismatch_static) {
+    if (l == res->post->nlinks)
+      return g_strdup_printf("hop_bytes %" G_GINT64_FORMAT " on the routes taken, %"
+                             G_GINT64_FORMAT " simulated", res->taken_hop_bytes,
+                             res->post->hop_bytes);
+    g_autofree char *name = platform_link_name(p, l);
+    return g_strdup_printf("link %s carries %" G_GINT64_FORMAT " bytes on the routes taken "
+                           "but %" G_GINT64_FORMAT " in the simulation", name,
+                           res->taken_link_bytes[l], res->post->link_bytes[l]);
+  }
   if (l < res->pre->nlinks) {
     g_autofree char *name = platform_link_name(p, l);
     return g_strdup_printf("link %s carries %" G_GINT64_FORMAT " bytes statically but %"
@@ -230,6 +297,15 @@ run_result *run_cell(const run_inputs *in, const run_spec *s, GError **error)
   res->pre = metrics_compute(in->g, in->p, res->m);
   if (!metrics_check(res->pre, error))
     goto fail;
+  if (run_checks_routes(in->p) && in->p->topo->family == TOPO_FAMILY_DRAGONFLY) {
+    router valiant;
+    router_nonminimal_view(in->p->router, &valiant);
+    platform pv = *in->p;
+    pv.router = &valiant;
+    res->pre_nonminimal = metrics_compute(in->g, &pv, res->m);
+    if (!metrics_check(res->pre_nonminimal, error))
+      goto fail;
+  }
   if (!t || !s->model)
     return res;
   gint64 t0 = g_get_monotonic_time();
@@ -242,7 +318,10 @@ run_result *run_cell(const run_inputs *in, const run_spec *s, GError **error)
   if (res->r->stuck)
     return res;
   res->post = run_post_metrics(res->r, res->pre, in->p, in->g_collectives);
-  res->mismatch = run_first_mismatch(res->pre, res->post);
+  if (res->r->routes_taken)
+    run_check_routes_taken(res, in->p, in->g_collectives);
+  else
+    res->mismatch = run_first_mismatch(res->pre, res->post);
   return res;
 fail:
   run_result_free(res);
@@ -267,6 +346,8 @@ void run_result_free(run_result *res)
   g_free(res->map_report);
   metrics_free(res->pre);
   metrics_free(res->post);
+  metrics_free(res->pre_nonminimal);
+  g_free(res->taken_link_bytes);
   replay_result_free(res->r);
   g_free(res);
 }

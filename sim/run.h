@@ -20,6 +20,15 @@
  * is validated where it is made (mapping_load, strategy_run,
  * mapping_identity).
  *
+ * Adaptive routings (routing/route.h: UGAL, HyperX min-adaptive) choose
+ * paths by load during the replay, so no static view can know them: pre
+ * is the static view along the minimal routes and, on a dragonfly,
+ * pre_nonminimal along the Valiant ones (the two ends UGAL mixes); the
+ * replay records the routes it took (replay_result.routes_taken) and the
+ * check (RUN_CHECK_ROUTES_TAKEN) holds every simulated link's bytes and
+ * hop_bytes against those routes, and the injection and ejection links,
+ * which carry the same bytes on any path, against pre.
+ *
  * Post metrics: link fields, hop_bytes, message_hops and max_dilation from
  * the p2p link counters of the replay; tasks, edges, total_hops and
  * avg_hops are graph properties copied from pre. Post link messages count
@@ -81,6 +90,15 @@ typedef struct run_times {
 extern const field run_times_fields[];
 extern const int run_times_nfields;
 
+/* Which check a run made (see the header). */
+typedef enum {
+  RUN_CHECK_PRE_POST,     /* every link and hop_bytes: pre == post */
+  RUN_CHECK_ROUTES_TAKEN, /* adaptive: post == the routes taken; injection links pre == post */
+} run_check;
+
+/* "pre=post", "routes-taken": the check's name in every output. */
+const char *run_check_name(run_check c);
+
 typedef struct run_result {
   mapping *m;
   double map_seconds;        /* the strategy's run time (0 for files, identity) */
@@ -93,7 +111,12 @@ typedef struct run_result {
   double replay_seconds;     /* wall time of the replay */
   run_times times;           /* with a replay */
   metrics *post;             /* NULL without replay */
-  int mismatch;              /* -1: pre == post; a link id; nlinks: only hop_bytes differs */
+  metrics *pre_nonminimal;   /* adaptive routing on a dragonfly: pre along Valiant routes; else NULL */
+  run_check check;
+  int mismatch;              /* -1: the check passed; a link id; nlinks: only hop_bytes differs */
+  gboolean mismatch_static;  /* routes-taken check: the link differs from pre, not from the routes */
+  int64_t *taken_link_bytes; /* routes-taken check: per link, the bytes of the routes taken */
+  int64_t taken_hop_bytes;
 } run_result;
 
 /* The simulated results, in output order (names like `simulate --json`). */
@@ -132,6 +155,15 @@ int run_first_mismatch(const metrics *pre, const metrics *post);
  * chose the mapping and what it cost, or NULL when no step chose by one
  * (caller frees). */
 char *run_objective_text(const run_result *res);
+
+/* The check of an adaptive run (see the header) on res->pre, res->post and
+ * res->r->routes_taken: sets res->check, mismatch, mismatch_static and
+ * the bytes of the routes taken. */
+void run_check_routes_taken(run_result *res, const platform *p, gboolean with_colls);
+
+/* Does the check of a run on `p` walk the routes taken (adaptive
+ * routing) rather than compare pre with post? */
+gboolean run_checks_routes(const platform *p);
 
 /* One line saying what differs, for a failed check (caller frees). */
 char *run_mismatch_text(const run_result *res, const platform *p);

@@ -1,7 +1,8 @@
 /* test_network_runs.c - whole runs on dragonflies, fat trees and HyperX:
  * pre == post on every bundled trace for every deterministic and keyed
  * routing under every network model (the replay passes each message's
- * route key as the static view does), and every mapping strategy either
+ * route key as the static view does), the routes-taken check on the
+ * adaptive ones (ugal, min-adaptive), and every mapping strategy either
  * runs on them, on graph distances, or refuses with one line. */
 #include "mapping/strategy.h"
 #include "traces/synth.h"
@@ -20,6 +21,7 @@ static const char *const platforms[] = {
   "fattree:k=4:n=3:routing=dmodk", "fattree:k=4:n=3:routing=smodk",
   "fattree:k=4:n=3:routing=random-up", "fattree:k=4:n=3:routing=ecmp",
   "fattree:2;8,12;1,4;1,2:routing=random-up", "hyperx:4x4x2:p=2",
+  "dragonfly:g=5:a=4:p=4:h=2:routing=ugal", "hyperx:4x4x2:p=2:routing=min-adaptive",
 };
 
 Test(network_runs, pre_equals_post_every_trace_routing_model, .timeout = 600)
@@ -45,8 +47,10 @@ Test(network_runs, pre_equals_post_every_trace_routing_model, .timeout = 600)
                            e ? e->message : "");
         cr_assert_eq(res->r->stuck, 0, "%s %s %s: stuck", traces[i], platforms[k],
                      spec.model->name);
-        cr_assert_eq(res->mismatch, -1, "%s %s %s: pre and post differ", traces[i],
-                     platforms[k], spec.model->name);
+        cr_assert_eq(res->check, run_checks_routes(p) ? RUN_CHECK_ROUTES_TAKEN
+                                                      : RUN_CHECK_PRE_POST);
+        cr_assert_eq(res->mismatch, -1, "%s %s %s: the %s check failed", traces[i],
+                     platforms[k], spec.model->name, run_check_name(res->check));
         run_result_free(res);
       }
       platform_free(p);
@@ -204,7 +208,9 @@ Test(network_runs, route_lengths_by_class)
  * every routing: the group shift (K = nodes per group), bit complement and
  * a large all-to-all, whose Valiant routes on a dragonfly deadlocked in
  * one buffer per link (channel dependencies local -> global -> local
- * around the groups) and finish with a channel per global hop. */
+ * around the groups) and finish with a channel per global hop, which
+ * UGAL's Valiant paths share; HyperX min-adaptive, whose dimension
+ * orders close cycles in one channel, with a channel per switch hop. */
 Test(network_runs, packet_buffers_never_deadlock, .timeout = 600)
 {
   static const struct { const char *pattern; int ranks; int64_t shift, bytes; } traffic[] = {
@@ -213,8 +219,11 @@ Test(network_runs, packet_buffers_never_deadlock, .timeout = 600)
   static const char *const specs[] = {
     "configs/sst-merlin-dragon72.ini", "dragonfly:g=9:a=4:p=2:h=2:routing=valiant",
     "dragonfly:g=9:a=4:p=2:h=2:arrangement=relative:routing=valiant",
+    "dragonfly:g=9:a=4:p=2:h=2:routing=ugal",
+    "dragonfly:g=9:a=4:p=2:h=2:arrangement=relative:routing=ugal",
     "fattree:k=4:n=3:routing=dmodk", "fattree:k=4:n=3:routing=random-up",
-    "fattree:2;8,9;1,4;1,2:routing=ecmp", "hyperx:6x4x3:p=1",
+    "fattree:k=4:n=3:routing=smodk", "fattree:2;8,9;1,4;1,2:routing=ecmp", "hyperx:6x4x3:p=1",
+    "hyperx:6x4x3:p=1:routing=min-adaptive",
   };
   const struct netmodel_ops *buf = netmodel_find("packet-buf");
   for (size_t i = 0; i < G_N_ELEMENTS(traffic); i++) {

@@ -167,12 +167,14 @@ Test(simgrid_zones, fattree_dmodk_routes_are_simgrids)
 Test(simgrid_zones, tapered_fattree_routes_are_simgrids)
 {
   compare_routes("fattree:3;4,3,2;1,2,3;1,1,1", "FAT_TREE", 1);
+  compare_routes("fattree:2;8,8;1,8;1,1", "FAT_TREE", 1);
   compare_routes("configs/fattree-2level-tapered.ini", "FAT_TREE", 97);
 }
 
 Test(simgrid_zones, dragonfly_minimal_routes_are_simgrids)
 {
   compare_routes("dragonfly:g=4:a=5:p=2:h=1:arrangement=simgrid", "DRAGONFLY", 1);
+  compare_routes("dragonfly:g=4:a=5:p=4:h=1:arrangement=simgrid", "DRAGONFLY", 1);
   compare_routes("dragonfly:g=6:a=6:p=3:h=1:arrangement=simgrid", "DRAGONFLY", 7);
 }
 

@@ -171,8 +171,9 @@ static void print_table(const study *s, int base)
     head[2] = g_strdup("nodes x ranks");
     for (int q = 0; q < nkeys; q++)
       head[3 + q] = g_strdup(bare(key_columns[q]));
+    gboolean taken = sp->p && run_checks_routes(sp->p);
     if (in->t)
-      head[ncols - 1] = g_strdup("pre=post");
+      head[ncols - 1] = g_strdup(taken ? "routes-taken" : "pre=post");
     g_ptr_array_add(rows, head);
     for (int k = 0; k < g->n; k++) {
       const study_cell *c = study_cell_at(s, g->input, g->kind, g->platform, g->e[k].strategy,
@@ -205,7 +206,17 @@ static void print_table(const study *s, int base)
     print_rows(rows, ncols);
     g_ptr_array_free(rows, TRUE);
   }
+  gboolean any_taken = FALSE;
+  for (guint gi = 0; gi < groups->len; gi++) {
+    const rank_group *g = g_ptr_array_index(groups, gi);
+    const study_platform *sp = &s->platforms[g->platform];
+    any_taken = any_taken || (sp->p && run_checks_routes(sp->p));
+  }
   g_ptr_array_unref(groups);
+  if (in->t && any_taken)
+    printf("\nroutes-taken (adaptive routings): the static metrics are those of the minimal\n"
+           "routes; every link carried in the replay the bytes of the routes it took, and\n"
+           "the injection and ejection links what the static metrics said.\n");
   if (in->t)
     printf("\nRanked by simulated makespan; =N: tied (equal within a relative %g); in\n"
            "parentheses the change against %s (0%%: equal).\n"
@@ -344,8 +355,8 @@ static int report_cells(const study *s, int status)
               cell->error->message);
       status = 2;
     } else if (cell->res && cell->res->r && cell->res->mismatch >= 0 && status == 0) {
-      fprintf(stderr, "mapsim: pre/post check failed for %s on %s with %s\n",
-              s->inputs[0].label, pl, st);
+      fprintf(stderr, "mapsim: %s check failed for %s on %s with %s\n",
+              run_check_name(cell->res->check), s->inputs[0].label, pl, st);
       status = 1;
     }
   }

@@ -57,6 +57,12 @@ int cmd_metrics(int argc, char **argv)
     json_builder_set_member_name(b, "traffic");
     json_builder_add_string_value(b, traffic);
     cli_metrics_detail_json(b, res->pre, p);
+    if (res->pre_nonminimal) {
+      json_builder_set_member_name(b, "pre_valiant");
+      json_builder_begin_object(b);
+      cli_metrics_json(b, res->pre_nonminimal);
+      json_builder_end_object(b);
+    }
     json_builder_end_object(b);
     cli_print_json(json_builder_get_root(b));
     g_object_unref(b);
@@ -77,8 +83,21 @@ int cmd_metrics(int argc, char **argv)
   } else {
     printf("%s on %s, mapping %s, traffic %s\n\n", c.matrix ? c.matrix : c.trace, p->name,
            c.mapping ? c.mapping : "identity", traffic);
-    const metrics *one[1] = { res->pre };
-    cli_metrics_print(one, NULL, 1, p, top);
+    if (res->pre_nonminimal) {
+      const metrics *two[2] = { res->pre, res->pre_nonminimal };
+      const char *labels[2] = { "pre_minimal", "pre_valiant" };
+      printf("routing %s is adaptive: a replay chooses between the minimal routes\n"
+             "(pre_minimal) and the Valiant ones (pre_valiant) by load\n\n",
+             router_algo_name(p->router));
+      cli_metrics_print(two, labels, 2, p, 0);
+    } else {
+      if (p->router->flags & ROUTE_FLAG_ADAPTIVE)
+        printf("routing %s is adaptive: these are its first candidates' routes (dor's); a\n"
+               "replay chooses among its minimal routes by load\n\n",
+               router_algo_name(p->router));
+      const metrics *one[1] = { res->pre };
+      cli_metrics_print(one, NULL, 1, p, top);
+    }
   }
   status = 0;
   goto out;

@@ -182,9 +182,13 @@ static void print_json(const run_result *res, const trace_times *tt, const char 
   cli_fields_json(b, run_times_fields, run_times_nfields, &res->times, 0);
   json_builder_end_object(b);
   add_metrics(b, "pre", res->pre);
+  if (res->pre_nonminimal)
+    add_metrics(b, "pre_valiant", res->pre_nonminimal);
   add_metrics(b, "post", res->post);
   json_builder_set_member_name(b, "pre_post_match");
   json_builder_add_boolean_value(b, res->mismatch < 0);
+  json_builder_set_member_name(b, "check");
+  json_builder_add_string_value(b, run_check_name(res->check));
   json_builder_set_member_name(b, "per_rank");
   json_builder_begin_array(b);
   for (int i = 0; i < r->nranks; i++) {
@@ -343,12 +347,24 @@ static void print_human(const cli_common *c, const run_result *res, const trace_
   printf("events                 %" G_GINT64_FORMAT " in %.3f s (%.3g events/s)\n\n",
          r->events, wall, wall > 0 ? r->events / wall : 0);
   print_energy(r, p);
-  const metrics *ms[2] = { res->pre, res->post };
-  const char *labels[2] = { "pre", "post" };
-  cli_metrics_print(ms, labels, 2, p, 0);
+  gboolean taken = res->check == RUN_CHECK_ROUTES_TAKEN;
+  const metrics *ms[3] = { res->pre, res->pre_nonminimal ? res->pre_nonminimal : res->post,
+                           res->post };
+  const char *labels[3] = { taken ? "pre_minimal" : "pre",
+                            res->pre_nonminimal ? "pre_valiant" : "post", "post" };
+  cli_metrics_print(ms, labels, res->pre_nonminimal ? 3 : 2, p, 0);
   print_busiest(r, p, 5);
-  printf("\npre/post check (bytes of every link and hop_bytes, %s traffic): %s\n",
-         run_traffic_name(with_colls), res->mismatch < 0 ? "match" : "MISMATCH");
+  if (taken)
+    printf("\nrouting %s is adaptive: pre_minimal is the static view of the minimal routes,\n"
+           "%spost the routes the simulation took.\n"
+           "routes-taken check (every link's bytes and hop_bytes against the routes taken;\n"
+           "the injection and ejection links, the same on any path, against pre_minimal;\n"
+           "%s traffic): %s\n", router_algo_name(p->router),
+           res->pre_nonminimal ? "pre_valiant of the Valiant ones, " : "",
+           run_traffic_name(with_colls), res->mismatch < 0 ? "match" : "MISMATCH");
+  else
+    printf("\npre/post check (bytes of every link and hop_bytes, %s traffic): %s\n",
+           run_traffic_name(with_colls), res->mismatch < 0 ? "match" : "MISMATCH");
 }
 
 /* One header line and one row: the simulated results, the traced and
@@ -487,7 +503,8 @@ static int simulate(const cli_common *c, const outputs *w)
   status = 0;
   if (res->mismatch >= 0) {
     g_autofree char *what = run_mismatch_text(res, p);
-    fprintf(stderr, "mapsim: pre/post check failed: %s\n", what);
+    fprintf(stderr, "mapsim: %s check failed: %s\n",
+            res->check == RUN_CHECK_ROUTES_TAKEN ? "routes-taken" : "pre/post", what);
     status = 1;
   }
   goto out;
