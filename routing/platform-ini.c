@@ -14,7 +14,7 @@
  *                   the coordinate), default = TYPE; indirect networks:
  *                   node, local, global, level2 ... per link class
  *   [nodes]         cores = 1
- *   [allocation]    nodes = all | random:N[:SEED] | FILE, fill = pack | spread
+ *   [allocation]    nodes = all | POLICY:N[:SEED] (routing/alloc.h) | FILE, fill = pack | spread
  *   [routing]       order = xyz, table = FILE, tie = positive | simgrid,
  *                   algorithm = a routing of route.h, seed = N (keyed ones)
  *   [model]         router_delay, eager_threshold, handshake = rts-cts | sync,
@@ -27,6 +27,8 @@
  * Full reference: configs/README.md.
  */
 #include "routing/platform-private.h"
+
+#include "routing/alloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -568,11 +570,10 @@ static gboolean read_rest(ini_ctx *c, platform *p, GError **error)
   char *alloc = g_key_file_get_string(c->kf, "allocation", "nodes", NULL);
   if (alloc) {
     g_strstrip(alloc);
-    char *spec = strcmp(alloc, "all") == 0 || g_str_has_prefix(alloc, "random:")
-                     ? g_strdup(alloc) : resolve(c, alloc);
+    gboolean policy = strcmp(alloc, "all") == 0 || alloc_is_policy(alloc);
+    char *spec = policy ? g_strdup(alloc) : resolve(c, alloc);
     ok = platform_set_allocation(p, spec, error);
-    if (!ok && error && *error && (*error)->code == PLATFORM_ERROR_PARSE &&
-        g_str_has_prefix(alloc, "random:"))
+    if (!ok && error && *error && policy)
       g_prefix_error(error, "%s: [allocation] nodes: ", c->path);
     g_free(spec);
     g_free(alloc);

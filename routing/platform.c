@@ -5,6 +5,8 @@
  */
 #include "routing/platform-private.h"
 
+#include "routing/alloc.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -122,10 +124,29 @@ gboolean platform_apply_preset(platform *p, const char *name, GError **error)
   return TRUE;
 }
 
+platform *platform_with_allocation(const platform *p, const int *nodes, int n, GError **error)
+{
+  platform *v = g_new(platform, 1);
+  *v = *p;
+  v->shared = p->shared ? p->shared : p;
+  v->alloc = v->alloc_index = NULL;
+  if (!platform_set_allocation_nodes(v, nodes, n, error)) {
+    platform_free(v);
+    return NULL;
+  }
+  return v;
+}
+
 void platform_free(platform *p)
 {
   if (!p)
     return;
+  g_free(p->alloc);
+  g_free(p->alloc_index);
+  if (p->shared) {
+    g_free(p);
+    return;
+  }
   router_free(p->router);
   topo_free(p->topo);
   for (int i = 0; i < p->nlinktypes; i++)
@@ -134,8 +155,6 @@ void platform_free(platform *p)
   g_free(p->link_type);
   g_free(p->link_bw);
   g_free(p->link_lat);
-  g_free(p->alloc);
-  g_free(p->alloc_index);
   g_ptr_array_unref(p->notes);
   g_ptr_array_unref(p->left_out);
   g_strfreev(p->names);
@@ -305,114 +324,114 @@ static gboolean parse_long(const char *s, long lo, long hi, long *out)
   return TRUE;
 }
 
-static int int_cmp(const void *a, const void *b)
+/* A token of a node list: an id, or a range A-B of ids (A <= B). */
+static gboolean parse_node_range(const char *tok, int nnodes, long *lo, long *hi)
 {
-  int x = *(const int *)a, y = *(const int *)b;
-  return (x > y) - (x < y);
+  const char *dash = strchr(tok, '-');
+  if (!dash)
+    return parse_long(tok, 0, nnodes - 1, lo) && (*hi = *lo, TRUE);
+  g_autofree char *a = g_strndup(tok, (gsize)(dash - tok));
+  return parse_long(a, 0, nnodes - 1, lo) && parse_long(dash + 1, *lo, nnodes - 1, hi);
 }
 
-/* A seeded random sparse set of n nodes (partial Fisher-Yates with GLib's
- * Mersenne Twister), sorted ascending like a scheduler's node list. */
-static int *random_nodes(int nnodes, int n, guint32 seed)
+gboolean platform_parse_node_list(const platform *p, const char *text, const char *source,
+                                  int first_line, int **nodes_out, int *n_out, GError **error)
 {
-  int *perm = g_new(int, nnodes);
-  for (int i = 0; i < nnodes; i++)
-    perm[i] = i;
-  GRand *rng = g_rand_new_with_seed(seed);
-  for (int i = 0; i < n; i++) {
-    int j = g_rand_int_range(rng, i, nnodes);
-    int tmp = perm[i];
-    perm[i] = perm[j];
-    perm[j] = tmp;
-  }
-  g_rand_free(rng);
-  int *nodes = g_memdup2(perm, sizeof(int) * (size_t)n);
-  g_free(perm);
-  qsort(nodes, (size_t)n, sizeof(int), int_cmp);
-  return nodes;
-}
-
-static gboolean load_node_list(platform *p, const char *path, GError **error)
-{
-  char *text = NULL;
-  if (!budget_read_text(path, "a node list (or all, random:N[:SEED])", &text, NULL, error))
-    return FALSE;
-  char **lines = g_strsplit(text, "\n", -1);
-  g_free(text);
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
   int nnodes = topo_compute_nodes(p->topo);
-  gboolean *used = g_new0(gboolean, nnodes);
+  g_autofree gboolean *used = g_new0(gboolean, MAX(nnodes, 1));
   GArray *nodes = g_array_new(FALSE, FALSE, sizeof(int));
-  gboolean ok = FALSE;
   for (int ln = 0; lines[ln]; ln++) {
     char *hash = strchr(lines[ln], '#');
     if (hash)
       *hash = '\0';
-    char **tok = g_strsplit_set(lines[ln], " \t\r,", -1);
+    g_auto(GStrv) tok = g_strsplit_set(lines[ln], " \t\r,", -1);
     for (int i = 0; tok[i]; i++) {
-      long v;
+      long lo, hi;
       if (!*tok[i])
         continue;
-      if (!parse_long(tok[i], 0, nnodes - 1, &v)) {
+      if (!parse_node_range(tok[i], nnodes, &lo, &hi)) {
         g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
-                    "%s:%d: '%s' is not a node, expected ids in [0, %d)%s", path, ln + 1, tok[i],
-                    nnodes, p->topo->nswitches ? " (switches hold no ranks)" : "");
-        g_strfreev(tok);
-        goto out;
+                    "%s:%d: '%s' is not a node, expected ids or ranges A-B in [0, %d)%s", source,
+                    first_line + ln, tok[i], nnodes,
+                    p->topo->nswitches ? " (switches hold no ranks)" : "");
+        g_array_free(nodes, TRUE);
+        return FALSE;
       }
-      if (used[v]) {
-        g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
-                    "%s:%d: node %ld listed twice, expected each node once", path, ln + 1, v);
-        g_strfreev(tok);
-        goto out;
+      for (long v = lo; v <= hi; v++) {
+        if (used[v]) {
+          g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
+                      "%s:%d: node %ld listed twice, expected each node once", source,
+                      first_line + ln, v);
+          g_array_free(nodes, TRUE);
+          return FALSE;
+        }
+        used[v] = TRUE;
+        int node = (int)v;
+        g_array_append_val(nodes, node);
       }
-      used[v] = TRUE;
-      int node = (int)v;
-      g_array_append_val(nodes, node);
     }
-    g_strfreev(tok);
   }
   if (nodes->len == 0) {
     g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
-                "%s:1: no nodes, expected at least one node id", path);
-    goto out;
-  }
-  {
-    int n = (int)nodes->len;
-    set_alloc(p, (int *)(void *)g_array_free(nodes, FALSE), n);
-    nodes = NULL;
-  }
-  ok = TRUE;
-out:
-  if (nodes)
+                "%s:%d: no nodes, expected at least one node id", source, first_line);
     g_array_free(nodes, TRUE);
-  g_free(used);
-  g_strfreev(lines);
-  return ok;
+    return FALSE;
+  }
+  *n_out = (int)nodes->len;
+  *nodes_out = (int *)(void *)g_array_free(nodes, FALSE);
+  return TRUE;
+}
+
+static gboolean load_node_list(platform *p, const char *path, GError **error)
+{
+  g_autofree char *text = NULL;
+  int *nodes, n;
+  if (!budget_read_text(path, "a node list (or all, POLICY:N[:SEED])", &text, NULL, error) ||
+      !platform_parse_node_list(p, text, path, 1, &nodes, &n, error))
+    return FALSE;
+  set_alloc(p, nodes, n);
+  return TRUE;
 }
 
 gboolean platform_set_allocation(platform *p, const char *spec, GError **error)
 {
-  int nodes = topo_compute_nodes(p->topo);
   if (strcmp(spec, "all") == 0) {
     set_alloc_all(p);
     return TRUE;
   }
-  if (g_str_has_prefix(spec, "random:")) {
-    char **parts = g_strsplit(spec + 7, ":", -1);
-    long n = 0, seed = 1;
-    guint np = g_strv_length(parts);
-    gboolean ok = np >= 1 && np <= 2 && parse_long(parts[0], 1, nodes, &n) &&
-                  (np < 2 || parse_long(parts[1], 0, G_MAXUINT32, &seed));
-    g_strfreev(parts);
-    if (!ok) {
-      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
-                  "allocation '%s': expected random:N[:SEED] with 1 <= N <= %d", spec, nodes);
+  if (!alloc_is_policy(spec))
+    return load_node_list(p, spec, error);
+  alloc_request r;
+  if (!alloc_parse(spec, topo_compute_nodes(p->topo), &r, error))
+    return FALSE;
+  int *nodes = alloc_pick(p->topo, &r, NULL, spec, error);
+  if (!nodes)
+    return FALSE;
+  set_alloc(p, nodes, r.nodes);
+  return TRUE;
+}
+
+gboolean platform_set_allocation_nodes(platform *p, const int *nodes, int n, GError **error)
+{
+  int nnodes = topo_compute_nodes(p->topo);
+  g_autofree gboolean *used = g_new0(gboolean, MAX(nnodes, 1));
+  for (int i = 0; i < n; i++) {
+    if (nodes[i] < 0 || nodes[i] >= nnodes || used[nodes[i]]) {
+      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
+                  "%s: allocation of node %d, expected each compute node in [0, %d) once",
+                  p->source, nodes[i], nnodes);
       return FALSE;
     }
-    set_alloc(p, random_nodes(nodes, (int)n, (guint32)seed), (int)n);
-    return TRUE;
+    used[nodes[i]] = TRUE;
   }
-  return load_node_list(p, spec, error);
+  if (n < 1) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
+                "%s: an allocation of no nodes, expected at least one", p->source);
+    return FALSE;
+  }
+  set_alloc(p, g_memdup2(nodes, sizeof(int) * (size_t)n), n);
+  return TRUE;
 }
 
 gboolean platform_set_fill(platform *p, const char *name, GError **error)

@@ -149,6 +149,8 @@ typedef struct platform {
                                left out, as GROUP.KEY=VALUE */
   char **names;             /* nnodes (nodes, then switches): the names the source gives
                                (Slurm's topology), NULL-terminated; or NULL */
+  const struct platform *shared; /* platform_with_allocation: the platform whose everything
+                                    but the allocation this one borrows, or NULL */
 } platform;
 
 /* A named set of protocol and routing choices ([platform] preset, --preset):
@@ -255,10 +257,29 @@ char *platform_shorthand_help(void);
  * shorthand parameter (bw, wlat); FALSE when the key is not a number. */
 gboolean platform_key_quantity(const char *key, units_quantity *q);
 
-/* Replaces the allocation: "all", "random:N" or "random:N:SEED" (a seeded
- * random sparse set of N nodes, ascending ids), or the path of a node list
- * file (node ids, whitespace separated, `#` comments; kept in file order). */
+/* Replaces the allocation: "all", a policy `POLICY:N[:SEED]` (routing/
+ * alloc.h: contiguous, random, random-routers, random-groups, striped,
+ * best-fit, blocks; ascending ids), or the path of a node list file (node
+ * ids and ranges A-B, whitespace or comma separated, `#` comments; kept in
+ * file order). */
 gboolean platform_set_allocation(platform *p, const char *spec, GError **error);
+
+/* Replaces the allocation by `n` compute nodes (each once, kept in this
+ * order); FALSE (PLATFORM_ERROR_INVALID) otherwise. */
+gboolean platform_set_allocation_nodes(platform *p, const int *nodes, int n, GError **error);
+
+/* A platform with its own allocation of `n` compute nodes (as
+ * platform_set_allocation_nodes checks them) that borrows everything else -
+ * topology, router, links, cores, fill, model - from `p`, which must
+ * outlive it and not change meanwhile: several jobs' allocations on one
+ * network without copying it. Freed with platform_free. */
+platform *platform_with_allocation(const platform *p, const int *nodes, int n, GError **error);
+
+/* Parses a node list's text (the node list file format above) into a new
+ * array (caller frees); errors name `source` and the line, counting the
+ * text's first line as `first_line`. */
+gboolean platform_parse_node_list(const platform *p, const char *text, const char *source,
+                                  int first_line, int **nodes, int *n, GError **error);
 
 /* The most cores (ranks) a node may have. */
 #define PLATFORM_MAX_CORES (1 << 20)
