@@ -58,7 +58,7 @@ int loader_line(const loader *L, const char *group, const char *key)
 
 /* Records the line of every group and key; adds a problem for each line
  * that is none of blank, comment, [group] or key = value. */
-static void scan_lines(loader *L, const char *text)
+static void scan_lines(loader *L, const char *text, const char *first)
 {
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
   g_autofree char *group = NULL;
@@ -85,7 +85,7 @@ static void scan_lines(loader *L, const char *text)
       continue;
     }
     if (!group) {
-      loader_problem(L, no, "'%s' comes before any group, expected [study] first", l);
+      loader_problem(L, no, "'%s' comes before any group, expected [%s] first", l, first);
       continue;
     }
     g_autofree char *key = g_strstrip(g_strndup(l, (gsize)(eq - l)));
@@ -634,10 +634,44 @@ static gint by_line(gconstpointer a, gconstpointer b)
   return (x->line > y->line) - (x->line < y->line);
 }
 
+void loader_open(loader *L, const char *path, const char *base, const char *text,
+                 const char *first)
+{
+  *L = (loader){ .path = path, .base = base };
+  L->kf = g_key_file_new();
+  L->lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  L->problems = g_array_new(FALSE, FALSE, sizeof(problem));
+  g_array_set_clear_func(L->problems, problem_clear);
+  scan_lines(L, text, first);
+  GError *e = NULL;
+  if (L->problems->len == 0 && !g_key_file_load_from_data(L->kf, text, (gsize)-1, G_KEY_FILE_NONE, &e)) {
+    loader_problem(L, 1, "%s", e->message);
+    g_clear_error(&e);
+  }
+}
+
+gboolean loader_close(loader *L, GQuark domain, int code, GError **error)
+{
+  gboolean ok = L->problems->len == 0;
+  if (!ok) {
+    g_array_sort(L->problems, by_line);
+    GString *m = g_string_new(NULL);
+    for (guint i = 0; i < L->problems->len; i++) {
+      const problem *p = &g_array_index(L->problems, problem, i);
+      g_string_append_printf(m, "%s%s:%d: %s", i ? "\n" : "", L->path, MAX(p->line, 1), p->text);
+    }
+    g_set_error_literal(error, domain, code, m->str);
+    g_string_free(m, TRUE);
+  }
+  g_array_free(L->problems, TRUE);
+  g_hash_table_destroy(L->lines);
+  g_key_file_free(L->kf);
+  return ok;
+}
+
 study *study_load(const char *path, const char *text, const char *base_dir, GError **error)
 {
   g_autofree char *own = NULL;
-  GError *e = NULL;
   if (!text) {
     if (!budget_read_text(path, "a study file (INI)", &own, NULL, error))
       return NULL;
@@ -649,16 +683,9 @@ study *study_load(const char *path, const char *text, const char *base_dir, GErr
   s->text = g_strdup(text);
   s->base_dir = g_canonicalize_filename(dir, NULL);
   replay_opts_init(&s->opts);
-  loader L = { .path = path, .base = s->base_dir, .s = s };
-  L.kf = g_key_file_new();
-  L.lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-  L.problems = g_array_new(FALSE, FALSE, sizeof(problem));
-  g_array_set_clear_func(L.problems, problem_clear);
-  scan_lines(&L, text);
-  if (L.problems->len == 0 && !g_key_file_load_from_data(L.kf, text, (gsize)-1, G_KEY_FILE_NONE, &e)) {
-    loader_problem(&L, 1, "%s", e->message);
-    g_clear_error(&e);
-  }
+  loader L;
+  loader_open(&L, path, s->base_dir, text, "study");
+  L.s = s;
   if (L.problems->len == 0) {
     study_kind kinds[2];
     int nkinds = 0;
@@ -672,20 +699,7 @@ study *study_load(const char *path, const char *text, const char *base_dir, GErr
   }
   if (!s->name)
     s->name = loader_path_label(path);
-  gboolean ok = L.problems->len == 0;
-  if (!ok) {
-    g_array_sort(L.problems, by_line);
-    GString *m = g_string_new(NULL);
-    for (guint i = 0; i < L.problems->len; i++) {
-      const problem *p = &g_array_index(L.problems, problem, i);
-      g_string_append_printf(m, "%s%s:%d: %s", i ? "\n" : "", path, MAX(p->line, 1), p->text);
-    }
-    g_set_error_literal(error, STUDY_ERROR, STUDY_ERROR_FILE, m->str);
-    g_string_free(m, TRUE);
-  }
-  g_array_free(L.problems, TRUE);
-  g_hash_table_destroy(L.lines);
-  g_key_file_free(L.kf);
+  gboolean ok = loader_close(&L, STUDY_ERROR, STUDY_ERROR_FILE, error);
   if (!ok) {
     study_free(s);
     return NULL;

@@ -1,7 +1,8 @@
 /* study-loader.h - what the two sources of the study file reader share
  * (study-file.c: the file, its groups and inputs; study-lists.c: list
- * entries naming groups, globs and sweeps, platforms and strategies).
- * Private to those two files.
+ * entries naming groups, globs and sweeps, platforms and strategies), and
+ * the line-aware INI reading the jobs file (jobs.c) shares with them.
+ * Private to sim/.
  *
  * Every problem is collected with its line (loader_problem) and reported
  * together once the whole file was read; nothing is run before.
@@ -22,6 +23,18 @@ typedef struct loader {
   int nentries;              /* platform entries read so far */
   study *s;
 } loader;
+
+/* Starts reading `text` (from `path`; relative paths from `base`): the
+ * line of every group and key, a problem for each line that is no [group],
+ * key = value or comment (or a key before the first group, `first` naming
+ * the group expected first), then the key file. */
+void loader_open(loader *L, const char *path, const char *base, const char *text,
+                 const char *first);
+
+/* Ends it: TRUE when there was no problem, else FALSE and one error of
+ * `domain` and `code` listing every problem by line, "PATH:LINE: what,
+ * expected what", one per line. Frees what loader_open made. */
+gboolean loader_close(loader *L, GQuark domain, int code, GError **error);
 
 void loader_problem(loader *L, int line, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
