@@ -942,7 +942,7 @@ replay_result *replay_run_source(const trace_source *src, const platform *p, con
     goto out;
   R->model->rec = o->links;
   for (int r = 0; r < t->nranks; r++)
-    engine_schedule(R->eng, 0, R->k_resume, (uint32_t)r, 0);
+    engine_schedule(R->eng, o->start_ps ? o->start_ps[r] : 0, R->k_resume, (uint32_t)r, 0);
   run_events(R);
   if (!R->error)
     replay_check_overflow(R, &R->error);

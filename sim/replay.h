@@ -113,6 +113,8 @@ typedef struct replay_opts {
   const char *collectives;   /* "op=algo,...", NULL = auto for all */
   gboolean record_times;     /* build result->out_trace (new timestamps) */
   int64_t window;            /* streamed sources: records per refill (0: automatic) */
+  const int64_t *start_ps;   /* per rank: when it starts, ps >= 0 (several jobs: sim/mix.h);
+                                NULL: every rank at 0 */
   const progress *progress;  /* trace records replayed; stop = "interrupted"; may be NULL */
   linkrec *links;            /* records when links carry bytes (timelines), or NULL */
   replay_record_fn on_record; /* each record and its simulated time (streamed timelines), or

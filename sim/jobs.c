@@ -1,0 +1,343 @@
+/* jobs.c - reading a jobs file and placing its jobs on a platform
+ * (jobs.h). The file is read with the study file's line-aware loader
+ * (study-loader.h), so its problems carry their lines the same way. */
+#include "sim/jobs.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mapping/strategy.h"
+#include "routing/alloc.h"
+#include "sim/study-loader.h"
+#include "util/budget.h"
+#include "util/units.h"
+
+G_DEFINE_QUARK(jobs-error-quark, jobs_error)
+
+static void spec_clear(job_spec *j)
+{
+  g_free(j->name);
+  g_free(j->trace_path);
+  g_free(j->matrix_path);
+  g_free(j->counts_path);
+  g_free(j->alloc);
+  g_free(j->nodes_text);
+  g_free(j->strategy);
+}
+
+void jobs_file_free(jobs_file *jf)
+{
+  if (!jf)
+    return;
+  for (int i = 0; i < jf->njobs; i++)
+    spec_clear(&jf->jobs[i]);
+  g_free(jf->jobs);
+  g_free(jf->path);
+  g_free(jf->name);
+  g_free(jf);
+}
+
+static gboolean parse_seed(loader *L, const char *group, const char *text, guint32 *out)
+{
+  char *end;
+  errno = 0;
+  guint64 v = g_ascii_strtoull(text, &end, 10);
+  if (errno || end == text || *end || v > G_MAXUINT32 || text[0] == '-') {
+    loader_problem(L, loader_line(L, group, "seed"), "[%s] seed = %s, expected 0..4294967295",
+                   group, text);
+    return FALSE;
+  }
+  *out = (guint32)v;
+  return TRUE;
+}
+
+static void check_strategy(loader *L, const char *group, const char *pipeline)
+{
+  GError *e = NULL;
+  strategy_pipeline *pl = strategy_parse(pipeline, &e);
+  if (!pl) {
+    loader_problem(L, loader_line(L, group, "strategy"), "[%s] strategy = %s: %s", group,
+                   pipeline, e->message);
+    g_error_free(e);
+  }
+  strategy_pipeline_free(pl);
+}
+
+/* A path of the file: resolved, and a problem naming it as written when
+ * nothing is there. */
+static char *check_path(loader *L, const char *group, const char *key, const char *written)
+{
+  char *path = loader_resolve(L, written);
+  if (!g_file_test(path, G_FILE_TEST_EXISTS))
+    loader_problem(L, loader_line(L, group, key), "[%s] %s = %s: no such file or folder (%s)",
+                   group, key, written, path);
+  return path;
+}
+
+/* The input of [job NAME]: exactly one of trace and matrix. */
+static void read_input(loader *L, const char *g, job_spec *j)
+{
+  g_autofree char *trace_v = loader_string(L, g, "trace");
+  g_autofree char *matrix = loader_string(L, g, "matrix");
+  g_autofree char *counts = loader_string(L, g, "counts");
+  if (!trace_v == !matrix)
+    loader_problem(L, j->line, "[%s] expected exactly one of trace = T or matrix = M", g);
+  else if (trace_v)
+    j->trace_path = check_path(L, g, "trace", trace_v);
+  else
+    j->matrix_path = check_path(L, g, "matrix", matrix);
+  if (counts && !matrix)
+    loader_problem(L, loader_line(L, g, "counts"),
+                   "[%s] counts goes with matrix = M; a trace carries its own message counts", g);
+  else if (counts)
+    j->counts_path = check_path(L, g, "counts", counts);
+}
+
+/* The allocation of [job NAME]: alloc = POLICY:N[:SEED] | FILE, or nodes. */
+static void read_alloc(loader *L, const char *g, job_spec *j)
+{
+  g_autofree char *alloc = loader_string(L, g, "alloc");
+  j->nodes_text = loader_string(L, g, "nodes");
+  j->alloc_line = loader_line(L, g, alloc ? "alloc" : "nodes");
+  if (!alloc == !j->nodes_text) {
+    loader_problem(L, j->line, "[%s] expected exactly one of alloc = POLICY:N[:SEED] (or a "
+                   "node list file) and nodes = IDS", g);
+    return;
+  }
+  if (!alloc)
+    return;
+  if (alloc_is_policy(alloc)) {
+    alloc_request r;
+    GError *e = NULL;
+    if (!alloc_parse(alloc, G_MAXINT, &r, &e)) {
+      loader_problem(L, j->alloc_line, "[%s] %s", g, e->message);
+      g_error_free(e);
+    }
+    j->alloc = g_steal_pointer(&alloc);
+  } else {
+    j->alloc = check_path(L, g, "alloc", alloc);
+  }
+}
+
+static void read_job(loader *L, const char *g, const char *def_strategy, guint32 def_seed,
+                     job_spec *j)
+{
+  static const char *const keys[] = { "trace", "matrix", "counts", "alloc", "nodes",
+                                      "strategy", "seed", "start", NULL };
+  loader_check_keys(L, g, keys);
+  j->name = g_strdup(g + strlen("job "));
+  j->line = loader_line(L, g, NULL);
+  j->seed = def_seed;
+  read_input(L, g, j);
+  read_alloc(L, g, j);
+  j->strategy = loader_string(L, g, "strategy");
+  if (j->strategy)
+    check_strategy(L, g, j->strategy);
+  else if (def_strategy)
+    j->strategy = g_strdup(def_strategy); /* checked in [jobs] */
+  g_autofree char *seed = loader_string(L, g, "seed");
+  if (seed)
+    parse_seed(L, g, seed, &j->seed);
+  g_autofree char *start = loader_string(L, g, "start");
+  double s = 0;
+  GError *e = NULL;
+  if (start && (!units_parse(start, UNITS_TIME, &s, &e) || s < 0 || s > 8e6)) {
+    loader_problem(L, loader_line(L, g, "start"), "[%s] start = %s: %s", g, start,
+                   e ? e->message : "expected a time from 0 s to 8e6 s (92 days)");
+    g_clear_error(&e);
+  }
+  j->start_ps = (int64_t)(s * 1e12 + 0.5);
+}
+
+/* [jobs] and every [job NAME], in file order. */
+static void read_groups(loader *L, jobs_file *jf)
+{
+  static const char *const keys[] = { "name", "strategy", "seed", NULL };
+  g_autofree char *def_strategy = NULL;
+  guint32 def_seed = 1;
+  if (g_key_file_has_group(L->kf, "jobs")) {
+    loader_check_keys(L, "jobs", keys);
+    jf->name = loader_string(L, "jobs", "name");
+    def_strategy = loader_string(L, "jobs", "strategy");
+    if (def_strategy)
+      check_strategy(L, "jobs", def_strategy);
+    g_autofree char *seed = loader_string(L, "jobs", "seed");
+    if (seed)
+      parse_seed(L, "jobs", seed, &def_seed);
+  }
+  g_auto(GStrv) groups = g_key_file_get_groups(L->kf, NULL);
+  for (int i = 0; groups[i]; i++) {
+    const char *g = groups[i];
+    if (strcmp(g, "jobs") == 0)
+      continue;
+    if (!g_str_has_prefix(g, "job ") || !g[4]) {
+      loader_problem(L, loader_line(L, g, NULL), "unknown group [%s], expected [jobs] or "
+                     "[job NAME]", g);
+      continue;
+    }
+    jf->jobs = g_renew(job_spec, jf->jobs, jf->njobs + 1);
+    job_spec *j = &jf->jobs[jf->njobs++];
+    *j = (job_spec){ 0 };
+    read_job(L, g, def_strategy, def_seed, j);
+  }
+  if (jf->njobs == 0)
+    loader_problem(L, 1, "no jobs, expected at least one [job NAME] group");
+}
+
+jobs_file *jobs_load(const char *path, GError **error)
+{
+  g_autofree char *text = NULL;
+  if (!budget_read_text(path, "a jobs file (INI)", &text, NULL, error))
+    return NULL;
+  g_autofree char *dir = g_path_get_dirname(path);
+  g_autofree char *base = g_canonicalize_filename(dir, NULL);
+  jobs_file *jf = g_new0(jobs_file, 1);
+  jf->path = g_strdup(path);
+  loader L;
+  loader_open(&L, path, base, text, "job NAME");
+  if (L.problems->len == 0)
+    read_groups(&L, jf);
+  if (!jf->name)
+    jf->name = loader_path_label(path);
+  if (!loader_close(&L, JOBS_ERROR, JOBS_ERROR_FILE, error)) {
+    jobs_file_free(jf);
+    return NULL;
+  }
+  return jf;
+}
+
+void jobs_placement_free(jobs_placement *pl)
+{
+  if (!pl)
+    return;
+  for (int i = 0; i < pl->njobs; i++) {
+    g_free(pl->nodes[i]);
+    g_free(pl->alloc_text[i]);
+  }
+  g_free(pl->nodes);
+  g_free(pl->nnodes);
+  g_free(pl->alloc_text);
+  g_free(pl);
+}
+
+/* A job's node list: `nodes =` or a node list file. */
+static gboolean read_node_list(const jobs_file *jf, const job_spec *j, const platform *p,
+                               int **nodes, int *n, GError **error)
+{
+  if (j->nodes_text)
+    return platform_parse_node_list(p, j->nodes_text, jf->path, j->alloc_line, nodes, n, error);
+  g_autofree char *text = NULL;
+  return budget_read_text(j->alloc, "a node list", &text, NULL, error) &&
+         platform_parse_node_list(p, text, j->alloc, 1, nodes, n, error);
+}
+
+/* A job's policy, with `policy` (may be NULL) in place of its own. */
+static gboolean read_policy(const job_spec *j, const platform *p, const char *policy,
+                            alloc_request *r, char **text, GError **error)
+{
+  if (!alloc_parse(j->alloc, topo_compute_nodes(p->topo), r, error))
+    return FALSE;
+  if (policy) {
+    g_autofree char *spec = g_strdup_printf("%s:%d:%u", policy, r->nodes, r->seed);
+    if (!alloc_parse(spec, topo_compute_nodes(p->topo), r, error))
+      return FALSE;
+  }
+  *text = g_strdup_printf("%s:%d:%u", alloc_policy_name(r->policy), r->nodes, r->seed);
+  return TRUE;
+}
+
+/* "nodes 0-3 8-11 ..." (the first ids of a long list). */
+static char *nodes_label(const char *text)
+{
+  g_auto(GStrv) tok = g_strsplit_set(text, " \t\r\n,", -1);
+  GString *s = g_string_new("nodes");
+  for (int i = 0, n = 0; tok[i]; i++) {
+    if (!*tok[i])
+      continue;
+    if (n++ == 3 || s->len > 24) {
+      g_string_append(s, " ...");
+      break;
+    }
+    g_string_append_printf(s, " %s", tok[i]);
+  }
+  return g_string_free(s, FALSE);
+}
+
+/* Marks a job's nodes taken; FALSE when an earlier job holds one. */
+static gboolean take(const jobs_file *jf, const jobs_placement *pl, int job, gboolean *taken,
+                     int *owner, GError **error)
+{
+  for (int i = 0; i < pl->nnodes[job]; i++) {
+    int v = pl->nodes[job][i];
+    if (taken[v]) {
+      g_set_error(error, JOBS_ERROR, JOBS_ERROR_PLACE, "node %d is also job '%s''s, expected "
+                  "each node in one job", v, jf->jobs[owner[v]].name);
+      return FALSE;
+    }
+    taken[v] = TRUE;
+    owner[v] = job;
+  }
+  return TRUE;
+}
+
+/* Places job `job` when it is of the kind this pass places (node lists
+ * first). *located: the error already names its file and line (a node
+ * list's). */
+static gboolean place_job(const jobs_file *jf, const platform *p, const char *policy, int job,
+                          gboolean lists, jobs_placement *pl, gboolean *taken, int *owner,
+                          gboolean *located, GError **error)
+{
+  const job_spec *j = &jf->jobs[job];
+  gboolean is_list = j->nodes_text || !alloc_is_policy(j->alloc);
+  if (is_list != lists)
+    return TRUE;
+  if (is_list) {
+    if (!read_node_list(jf, j, p, &pl->nodes[job], &pl->nnodes[job], error))
+      return (*located = TRUE, FALSE);
+    pl->alloc_text[job] = j->nodes_text ? nodes_label(j->nodes_text)
+                                        : g_path_get_basename(j->alloc);
+  } else {
+    alloc_request r;
+    if (!read_policy(j, p, policy, &r, &pl->alloc_text[job], error) ||
+        !(pl->nodes[job] = alloc_pick(p->topo, &r, taken, pl->alloc_text[job], error)))
+      return FALSE;
+    pl->nnodes[job] = r.nodes;
+  }
+  return take(jf, pl, job, taken, owner, error);
+}
+
+jobs_placement *jobs_place(const jobs_file *jf, const platform *p, const char *policy,
+                           GError **error)
+{
+  if (policy && !alloc_policy_find(policy)) {
+    g_autofree char *names = alloc_policy_names();
+    g_set_error(error, JOBS_ERROR, JOBS_ERROR_PLACE, "unknown allocation policy '%s', expected "
+                "one of %s", policy, names);
+    return NULL;
+  }
+  int n = topo_compute_nodes(p->topo);
+  jobs_placement *pl = g_new0(jobs_placement, 1);
+  pl->njobs = jf->njobs;
+  pl->nodes = g_new0(int *, jf->njobs);
+  pl->nnodes = g_new0(int, jf->njobs);
+  pl->alloc_text = g_new0(char *, jf->njobs);
+  g_autofree gboolean *taken = g_new0(gboolean, MAX(n, 1));
+  g_autofree int *owner = g_new0(int, MAX(n, 1));
+  GError *e = NULL;
+  gboolean located = FALSE;
+  for (int lists = 1; lists >= 0; lists--)
+    for (int i = 0; i < jf->njobs; i++)
+      if (!place_job(jf, p, policy, i, lists, pl, taken, owner, &located, &e)) {
+        if (located)
+          g_set_error(error, JOBS_ERROR, JOBS_ERROR_PLACE, "%s (job '%s')", e->message,
+                      jf->jobs[i].name);
+        else
+          g_set_error(error, JOBS_ERROR, JOBS_ERROR_PLACE, "%s:%d: job '%s' on %s: %s", jf->path,
+                      jf->jobs[i].alloc_line, jf->jobs[i].name, p->name, e->message);
+        g_error_free(e);
+        jobs_placement_free(pl);
+        return NULL;
+      }
+  return pl;
+}
