@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sim/cli/cli.h"
+#include "sim/cli/simulate-jobs.h"
 #include "sim/run.h"
 #include "sim/timeline.h"
 #include "routing/energy.h"
@@ -525,6 +526,8 @@ int cmd_simulate(int argc, char **argv)
 {
   cli_common c;
   outputs w = { NULL };
+  char *jobs = NULL, *policy = NULL;
+  gboolean no_pairs = FALSE;
   const GOptionEntry entries[] = {
     { "out-trace", 'o', 0, G_OPTION_ARG_FILENAME, &w.trace,
       "Write the simulated run as an OTF2 archive in DIR (with --timeline-links, link "
@@ -541,6 +544,15 @@ int cmd_simulate(int argc, char **argv)
       "Write when each message entered and left each link of its route, as CSV (link, from, "
       "to, time_ps, event start or end): the instants SimGrid's link_energy plugin samples",
       "FILE" },
+    { "jobs", 0, 0, G_OPTION_ARG_FILENAME, &jobs,
+      "Replay the jobs of a jobs file at once (each its trace, allocation, strategy and start; "
+      "model flow unless --model): per job makespan, alone, slowdown, shared link bytes, the "
+      "interference matrix", "FILE" },
+    { "policy", 0, 0, G_OPTION_ARG_STRING, &policy,
+      "With --jobs: this allocation policy for every job allocated by one (its N and SEED "
+      "kept)", "NAME" },
+    { "no-pairs", 0, 0, G_OPTION_ARG_NONE, &no_pairs,
+      "With --jobs: no interference matrix (it replays every pair of jobs)", NULL },
     { NULL },
   };
   int status = 2;
@@ -552,16 +564,29 @@ int cmd_simulate(int argc, char **argv)
                 "  mapsim simulate -p configs/haec-4x4x4.ini -t traces/data/cg-16 --strategy greedy --json\n"
                 "  mapsim simulate -p mesh:4x4x4 -t traces/data/ring-8 --compute-scale 0 --out-trace sim-run\n"
                 "  mapsim simulate -p haec:4x4x4 -t traces/data/cg-16 --model flow --timeline cg.json\n"
-                "  mapsim simulate -p torus:4x4x4 -t traces/data/cg-16 --model flow --preset simgrid",
+                "  mapsim simulate -p torus:4x4x4 -t traces/data/cg-16 --model flow --preset simgrid\n"
+                "  mapsim simulate -p mesh:8x4x4 --jobs tests/data/jobs/halves.ini",
                 CLI_OPT_PLACE | CLI_OPT_TRACE | CLI_OPT_MAPPING | CLI_OPT_STRATEGY | CLI_OPT_SEED |
                 CLI_OPT_MODEL | CLI_OPT_REPLAY | CLI_OPT_PROTOCOL | CLI_OPT_COLLECTIVES |
-                CLI_OPT_JSON | CLI_OPT_CSV |
-                CLI_OPT_PROGRESS, &c, entries))
-    status = simulate(&c, &w);
+                CLI_OPT_JSON | CLI_OPT_CSV | CLI_OPT_THREADS |
+                CLI_OPT_PROGRESS, &c, entries)) {
+    const char *lone = !jobs && policy ? "--policy" : !jobs && no_pairs ? "--no-pairs"
+                     : !jobs && c.threads ? "--threads"
+                     : jobs && (w.trace || w.timeline || w.links) ? "--out-trace, --timeline"
+                     : NULL;
+    if (lone)
+      status = cli_fail(g_error_new(G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s", lone,
+                                    jobs ? "write one job's run; they do not go with --jobs"
+                                         : "goes with --jobs FILE"));
+    else
+      status = jobs ? simulate_jobs(&c, jobs, policy, !no_pairs) : simulate(&c, &w);
+  }
   cli_common_clear(&c);
   g_free(w.trace);
   g_free(w.timeline);
   g_free(w.links);
   g_free(w.events);
+  g_free(jobs);
+  g_free(policy);
   return status;
 }
