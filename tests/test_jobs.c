@@ -323,3 +323,36 @@ Test(jobs, simulate_jobs_json_and_refusals, .timeout = 120)
     g_free(err);
   }
 }
+
+static gboolean is_png(const char *dir, const char *name)
+{
+  g_autofree char *text = tu_read(dir, name);
+  return memcmp(text, "\x89PNG", 4) == 0;
+}
+
+Test(jobs, plot_draws_the_jobs_figures, .timeout = 120)
+{
+  g_autofree char *jobs = tu_data("jobs/three.ini");
+  g_autofree char *dir = tu_tmp_dir();
+  g_autofree char *json = g_build_filename(dir, "three.json", NULL);
+  const char *const pairs[] = { NULL, "--no-pairs" };
+  for (size_t k = 0; k < G_N_ELEMENTS(pairs); k++) {
+    char *out = NULL, *err = NULL;
+    const char *args[] = { "simulate", "-p", "torus:4x4x4", "--compute-scale", "0", "--jobs", jobs,
+                           "--json", pairs[k], NULL };
+    cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
+    cr_assert(g_file_set_contents(json, out, -1, NULL));
+    g_free(out);
+    g_free(err);
+    const char *plot[] = { "plot", json, "-o", dir, NULL };
+    cr_assert_eq(tu_run(&out, &err, plot), 0, "%s", err);
+    cr_assert(strstr(out, "three-jobs-links.png") && strstr(out, "three-slowdown.png"), "%s", out);
+    cr_assert(is_png(dir, "three-jobs-links.png") && is_png(dir, "three-slowdown.png"));
+    g_autofree char *inter = g_build_filename(dir, "three-interference.png", NULL);
+    cr_assert_eq(strstr(out, "three-interference.png") != NULL, k == 0, "%s", out);
+    cr_assert_eq(g_file_test(inter, G_FILE_TEST_EXISTS), k == 0, "the matrix only with pairs");
+    g_unlink(inter);
+    g_free(out);
+    g_free(err);
+  }
+}

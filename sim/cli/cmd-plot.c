@@ -257,8 +257,18 @@ int cmd_plot(int argc, char **argv)
   report_release();
   if (n < 0)
     goto fail;
-  for (int k = 0; k < nruns; k++)
+  for (int k = 0; k < nruns; k++) {
     printf("%s/%s-links.png (.svg)\n", dir, runs[k].name);
+    if (!report_is_jobs_run(&runs[k]))
+      continue;
+    int jobs = report_plot_jobs(&runs[k], p, dir, &e);
+    if (jobs < 0)
+      goto fail;
+    printf("%s/%s-jobs-links.png (.svg)\n%s/%s-slowdown.png (.svg)\n", dir, runs[k].name, dir,
+           runs[k].name);
+    if (jobs > 2)
+      printf("%s/%s-interference.png (.svg)\n", dir, runs[k].name);
+  }
   GString *names = g_string_new(runs[0].name);
   for (int k = 1; k < MIN(nruns, 3); k++)
     g_string_append_printf(names, "-vs-%s", runs[k].name);

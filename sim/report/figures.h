@@ -31,6 +31,11 @@
  *    under it the throughput of a few links as steps, from zero
  *    (report-timeline.c).
  *
+ *  - fig_jobs_links, fig_jobs_slowdown, fig_jobs_interference: several jobs
+ *    on one network (sim/mix.h): the busiest links' bytes stacked by job,
+ *    each job's slowdown (per variant: policies, networks) with a line at
+ *    1, the interference matrix as a heat map with its values.
+ *
  * Axes of values start at zero, or are marked broken (plot_zero_range);
  * category labels that do not fit are rotated.
  *
@@ -170,5 +175,38 @@ typedef struct fig_timeline_data {
 
 gboolean fig_timeline(const char *dir, const char *stem, const fig_timeline_data *d,
                       GError **error);
+
+typedef struct fig_jobs_links_data {
+  const char *title;
+  const platform *p;
+  const char *const *names;    /* the jobs */
+  int njobs;
+  const int64_t *const *bytes; /* njobs arrays of p's nlinks: each job's bytes per link */
+} fig_jobs_links_data;
+
+gboolean fig_jobs_links(const char *dir, const char *stem, const fig_jobs_links_data *d,
+                        GError **error);
+
+typedef struct fig_jobs_slowdown_data {
+  const char *title;
+  const char *const *jobs;
+  int njobs;
+  const char *const *series;   /* variants (policies), NULL for one */
+  int nseries;                 /* >= 1 */
+  const double *slowdown;      /* nseries x njobs, row-major; NAN: none */
+} fig_jobs_slowdown_data;
+
+gboolean fig_jobs_slowdown(const char *dir, const char *stem, const fig_jobs_slowdown_data *d,
+                           GError **error);
+
+typedef struct fig_jobs_interference_data {
+  const char *title;
+  const char *const *jobs;
+  int njobs;
+  const double *matrix;        /* njobs x njobs: [i * njobs + j] job i next to job j */
+} fig_jobs_interference_data;
+
+gboolean fig_jobs_interference(const char *dir, const char *stem,
+                               const fig_jobs_interference_data *d, GError **error);
 
 G_END_DECLS

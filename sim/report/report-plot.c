@@ -188,3 +188,97 @@ int report_plot_cells(const study *s, const int *cells, int ncells, gboolean bus
   g_strfreev(names);
   return n;
 }
+
+/* The jobs of a `simulate --jobs --json` run: names, slowdowns, the
+ * interference matrix (NULL when absent), each job's bytes per link. */
+typedef struct jobs_json {
+  int n;
+  const char **names;
+  double *slowdown, *matrix;
+  int64_t **bytes;
+} jobs_json;
+
+static void jobs_json_clear(jobs_json *jj)
+{
+  for (int j = 0; j < jj->n && jj->bytes; j++)
+    g_free(jj->bytes[j]);
+  g_free(jj->bytes);
+  g_free(jj->names);
+  g_free(jj->slowdown);
+  g_free(jj->matrix);
+}
+
+static gboolean read_jobs(JsonObject *o, const platform *p, jobs_json *jj, GError **error)
+{
+  JsonArray *jobs = json_object_get_array_member(o, "jobs");
+  JsonArray *links = json_object_has_member(o, "links")
+                         ? json_object_get_array_member(o, "links") : NULL;
+  int n = jj->n = (int)json_array_get_length(jobs), nl = p->topo->nlinks;
+  jj->names = g_new0(const char *, MAX(n, 1));
+  jj->slowdown = g_new(double, MAX(n, 1));
+  jj->bytes = g_new0(int64_t *, MAX(n, 1));
+  for (int j = 0; j < n; j++) {
+    JsonObject *jo = json_array_get_object_element(jobs, (guint)j);
+    jj->names[j] = jo ? json_object_get_string_member_with_default(jo, "name", "?") : "?";
+    jj->slowdown[j] = jo ? json_object_get_double_member_with_default(jo, "slowdown", NAN) : NAN;
+    jj->bytes[j] = g_new0(int64_t, MAX(nl, 1));
+  }
+  for (guint i = 0; links && i < json_array_get_length(links); i++) {
+    JsonObject *e = json_array_get_object_element(links, i);
+    gint64 l = e ? json_object_get_int_member_with_default(e, "link", -1) : -1;
+    JsonArray *jb = e && json_object_has_member(e, "job_bytes")
+                        ? json_object_get_array_member(e, "job_bytes") : NULL;
+    if (l < 0 || l >= nl || !jb || (int)json_array_get_length(jb) != n) {
+      g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                  "links[%u]: expected a link of %s (0..%d) with job_bytes for %d jobs, as "
+                  "simulate --jobs --json writes", i, p->name, nl - 1, n);
+      return FALSE;
+    }
+    for (int j = 0; j < n; j++)
+      jj->bytes[j][l] = json_array_get_int_element(jb, (guint)j);
+  }
+  JsonArray *m = json_object_has_member(o, "interference")
+                     ? json_object_get_array_member(o, "interference") : NULL;
+  if (m && (int)json_array_get_length(m) == n) {
+    jj->matrix = g_new(double, (size_t)MAX(n, 1) * (size_t)MAX(n, 1));
+    for (int i = 0; i < n; i++) {
+      JsonArray *row = json_array_get_array_element(m, (guint)i);
+      for (int j = 0; j < n; j++)
+        jj->matrix[i * n + j] = row && (int)json_array_get_length(row) == n
+                                    ? json_array_get_double_element(row, (guint)j) : NAN;
+    }
+  }
+  return TRUE;
+}
+
+gboolean report_is_jobs_run(const report_run *run)
+{
+  JsonObject *o = run->json && JSON_NODE_HOLDS_OBJECT(run->json)
+                      ? json_node_get_object(run->json) : NULL;
+  return o && json_object_has_member(o, "jobs") &&
+         JSON_NODE_HOLDS_ARRAY(json_object_get_member(o, "jobs"));
+}
+
+int report_plot_jobs(const report_run *run, const platform *p, const char *dir, GError **error)
+{
+  jobs_json jj = { 0 };
+  JsonObject *o = json_node_get_object(run->json);
+  const char *name = json_object_get_string_member_with_default(o, "name", run->name);
+  int figures = -1;
+  if (read_jobs(o, p, &jj, error)) {
+    g_autofree char *t1 = g_strdup_printf("Link bytes of %s on %s, by job", name, p->name);
+    g_autofree char *s1 = g_strdup_printf("%s-jobs-links", run->name);
+    fig_jobs_links_data ld = { t1, p, jj.names, jj.n, (const int64_t *const *)jj.bytes };
+    g_autofree char *t2 = g_strdup_printf("Slowdown of each job of %s on %s", name, p->name);
+    g_autofree char *s2 = g_strdup_printf("%s-slowdown", run->name);
+    fig_jobs_slowdown_data sd = { t2, jj.names, jj.n, NULL, 1, jj.slowdown };
+    g_autofree char *t3 = g_strdup_printf("Interference of the jobs of %s on %s", name, p->name);
+    g_autofree char *s3 = g_strdup_printf("%s-interference", run->name);
+    fig_jobs_interference_data id = { t3, jj.names, jj.n, jj.matrix };
+    if (fig_jobs_links(dir, s1, &ld, error) && fig_jobs_slowdown(dir, s2, &sd, error) &&
+        (!jj.matrix || fig_jobs_interference(dir, s3, &id, error)))
+      figures = jj.matrix ? 3 : 2;
+  }
+  jobs_json_clear(&jj);
+  return figures;
+}

@@ -53,6 +53,14 @@ int report_plot_runs(const report_run *runs, int nruns, const platform *p, const
 int report_plot_cells(const study *s, const int *cells, int ncells, gboolean busy,
                       gboolean own_scale, const char *dir, GError **error);
 
+/* Is the run the JSON of `simulate --jobs --json` (it has "jobs")? */
+gboolean report_is_jobs_run(const report_run *run);
+
+/* Its jobs' pictures (sim/report/figures.h): NAME-jobs-links (the busiest
+ * links' bytes by job), NAME-slowdown and, when the run has it,
+ * NAME-interference. Returns the number of figures, -1 on error. */
+int report_plot_jobs(const report_run *run, const platform *p, const char *dir, GError **error);
+
 /* The stem of the runs' shared figures: "a", "a-vs-b", "a-vs-b-vs-c",
  * "a-vs-b-vs-c-and-3-more" (caller frees). */
 char *report_runs_stem(const char *const *names, int n);
