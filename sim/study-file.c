@@ -388,9 +388,9 @@ static void read_inputs(loader *L, const study_kind *def_kinds, int def_nkinds)
   for (int i = 0; groups[i]; i++)
     if (g_str_has_prefix(groups[i], "input ") && !g_hash_table_contains(listed, groups[i]))
       read_input_group(L, groups[i]);
-  if (s->ninputs == 0)
+  if (s->ninputs == 0 && !g_key_file_has_key(L->kf, "study", "jobs", NULL))
     loader_problem(L, sline, "no inputs, expected traces = T; ... or matrices = M; ... in [study], "
-                   "or [input NAME] groups");
+                   "or [input NAME] groups (or jobs = FILE; ...)");
   for (int i = 0; i < s->ninputs; i++) {
     study_input *in = &s->inputs[i];
     if (in->nkinds == 0) {
@@ -469,7 +469,7 @@ static void read_study_group(loader *L, study_kind *kinds, int *nkinds)
   static const char *const keys[] = { "name", "models", "seeds", "kinds", "compute-scale",
                                       "collectives", "alloc", "cores", "fill", "set",
                                       "set-if-present", "traces", "matrices", "platforms",
-                                      "strategies", NULL };
+                                      "strategies", "jobs", "policies", NULL };
   if (!g_key_file_has_group(L->kf, "study")) {
     loader_problem(L, 1, "no [study] group, expected one");
     return;
@@ -692,6 +692,7 @@ study *study_load(const char *path, const char *text, const char *base_dir, GErr
     check_groups(&L);
     read_study_group(&L, kinds, &nkinds);
     read_report_group(&L);
+    study_read_jobs(&L);
     read_inputs(&L, kinds, nkinds);
     loader_read_platforms(&L);
     loader_read_strategies(&L);

@@ -400,7 +400,7 @@ void loader_read_strategies(loader *L)
   for (int i = 0; groups[i]; i++)
     if (g_str_has_prefix(groups[i], "strategy ") && !g_hash_table_contains(listed, groups[i]))
       read_strategy_group(L, groups[i]);
-  if (L->s->nstrategies == 0)
+  if (L->s->nstrategies == 0 && L->s->ninputs > 0)
     loader_problem(L, loader_line(L, "study", NULL),
                    "no strategies, expected strategies = S; ... in [study] or [strategy NAME] "
                    "groups");

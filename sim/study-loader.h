@@ -75,6 +75,10 @@ char *loader_path_label(const char *path);
 gboolean loader_listed_group(loader *L, const char *prefix, const char *item, int line,
                              GFileTest file, const char *also, GHashTable *listed, char **group);
 
+/* [study] jobs and policies (study-jobs.c): the jobs files loaded, the
+ * policies checked. */
+void study_read_jobs(loader *L);
+
 /* Platforms and strategies of the file (study-lists.c). */
 void loader_read_platforms(loader *L);
 void loader_read_strategies(loader *L);

@@ -59,4 +59,7 @@ int study_store_open_log(const char *store, char **path, GError **error);
 /* The line of a finished cell in a log, with its newline (caller frees). */
 char *study_record(const study_cell *c);
 
+/* Frees what the study's jobs files and mixes hold (study-jobs.c). */
+void study_jobs_free(study *s);
+
 G_END_DECLS

@@ -50,6 +50,11 @@ char *study_describe(const study *s)
   g_string_append_printf(d, ", seed%s ", s->nseeds > 1 ? "s" : "");
   for (int i = 0; i < s->nseeds; i++)
     g_string_append_printf(d, "%s%u", i ? ", " : "", s->seeds[i]);
+  if (s->njobfiles)
+    g_string_append_printf(d, "; %d mix%s of several jobs (%d jobs file%s, %d polic%s)",
+                           study_nmixes(s), study_nmixes(s) == 1 ? "" : "es", s->njobfiles,
+                           s->njobfiles == 1 ? "" : "s", MAX(s->npolicies, 1),
+                           MAX(s->npolicies, 1) == 1 ? "y" : "ies");
   return g_string_free(d, FALSE);
 }
 
@@ -573,7 +578,7 @@ gboolean study_run(study *s, const study_slice *slice, int threads, const char *
     return FALSE;
   }
   g_clear_error(&st.store_error);
-  return ok;
+  return ok && (slice || study_run_jobs(s, threads, prog, error));
 }
 
 int study_collect(study *s, const char *store, GError **error)
@@ -661,7 +666,8 @@ gboolean study_write_results(const study *s, const study_slice *slice, const cha
     return FALSE;
   }
   return study_write_file(csv_path, csv, strlen(csv), error) &&
-         study_write_file(json_path, json_nl, strlen(json_nl), error);
+         study_write_file(json_path, json_nl, strlen(json_nl), error) &&
+         (slice || study_write_jobs(s, dir, error));
 }
 
 /* ---- a study in code (compare) ---- */
@@ -708,6 +714,7 @@ void study_free(study *s)
 {
   if (!s)
     return;
+  study_jobs_free(s);
   for (int i = 0; i < s->ncells; i++) {
     study_cell *c = &s->cells[i];
     row_free(c->row);

@@ -55,6 +55,12 @@
  * the run rather than the cell - an interruption, an internal error, the
  * memory budget - are never stored.
  *
+ * Several jobs per run: a study file's `jobs = FILE; ...` (jobs files,
+ * sim/jobs.h) and `policies = contiguous; random ...` (allocation policies
+ * every job allocated by one gets) add mixes (sim/mix.h): every jobs file
+ * x platform x policy x model, run after the cells, their rows in
+ * jobs.csv and jobs.json, their figures in the report.
+ *
  * Ownership: a study owns its inputs, platforms and cells; free it with
  * study_free(). Threads: study_run() runs cells in parallel; nothing else
  * may touch the study meanwhile.
@@ -62,6 +68,7 @@
  */
 #pragma once
 
+#include "sim/mix.h"
 #include "sim/row.h"
 #include "sim/run.h"
 #include "util/progress.h"
@@ -169,6 +176,13 @@ typedef struct study {
   gboolean keep_results;     /* keep each cell's run_result (compare) */
   gboolean borrowed_trace;   /* the input's trace belongs to the caller */
   GPtrArray *notes;          /* warnings about the store (damaged records), one line each */
+  /* several jobs per run (study-jobs.c): every jobs file x platform x policy x model */
+  int njobfiles;
+  jobs_file **jobfiles;      /* [study] jobs */
+  int npolicies;             /* [study] policies; 0: each job's own */
+  char **policies;
+  mix_result **mixes;        /* study_nmixes(s) results after study_run, or NULL */
+  GError **mix_errors;       /* the same: why a mix failed */
   /* during study_run */
   const progress *prog;
   gint done, to_run;
@@ -309,6 +323,29 @@ study_cell *study_cell_at(const study *s, int input, int kind, int platform, int
 
 /* Models of an input's cells: s->nmodels for traces, 1 (static) for matrices. */
 int study_input_nmodels(const study *s, int input);
+
+/* The mixes of a study's jobs files (several jobs per run, sim/mix.h):
+ * mix i is the i-th combination in the order jobs file, platform, policy,
+ * model (the last fastest). */
+typedef struct study_mix_key {
+  int jobs, platform, policy, model;
+} study_mix_key;
+
+int study_nmixes(const study *s);
+void study_mix_at(const study *s, int i, study_mix_key *k);
+/* The policy of mix k, or NULL: each job's own. */
+const char *study_mix_policy(const study *s, const study_mix_key *k);
+
+/* Runs every mix (study_run does, after its cells, unless it runs a
+ * slice) on `threads` threads, reporting "mixes" to `prog`; a failing mix
+ * keeps its error (s->mix_errors), the others run. FALSE only when
+ * interrupted. Mixes are not stored: a resumed study runs them again. */
+gboolean study_run_jobs(study *s, int threads, const progress *prog, GError **error);
+
+/* jobs.csv and jobs.json of the mixes into `dir` (nothing without mixes):
+ * one row per job - jobs, platform, policy, model, error, job, allocation,
+ * strategy, mix_job_fields, pre_post_match. */
+gboolean study_write_jobs(const study *s, const char *dir, GError **error);
 
 /* Writes `data` to `path` atomically (util/output.h's output_write_all). */
 gboolean study_write_file(const char *path, const char *data, gsize len, GError **error);

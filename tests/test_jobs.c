@@ -356,3 +356,36 @@ Test(jobs, plot_draws_the_jobs_figures, .timeout = 120)
     g_free(err);
   }
 }
+
+Test(jobs, study_over_policies_writes_jobs_csv_and_the_report, .timeout = 300)
+{
+  g_autofree char *file = tu_data("studies/y_jobs.ini");
+  g_autofree char *dir = tu_tmp_dir();
+  char *out = NULL, *err = NULL;
+  const char *args[] = { "study", file, "-o", dir, "-q", NULL };
+  cr_assert_eq(tu_run(&out, &err, args), 0, "%s\n%s", out, err);
+  cr_assert(strstr(out, "4 mixes of several jobs (1 jobs file, 2 policies)"), "%s", out);
+  cr_assert(strstr(out, "jobs.csv"), "%s", out);
+  g_free(out);
+  g_free(err);
+  g_autofree char *csv = tu_read(dir, "jobs.csv");
+  /* a header and 2 platforms x 2 policies x 3 jobs */
+  cr_assert_eq(tu_lines(csv), 13, "%s", csv);
+  cr_assert(strstr(csv, ",contiguous,flow,,a2a,contiguous:16:1,identity,"), "%s", csv);
+  cr_assert(strstr(csv, ",random,flow,,cg,random:16:2,identity,"), "%s", csv);
+  cr_assert_eq(tu_count(csv, "nodes 56-63"), 4, "the node list job keeps its nodes:\n%s", csv);
+  cr_assert_eq(tu_count(csv, ",true\n"), 12, "every job passes pre == post:\n%s", csv);
+  g_autofree char *html = tu_read(dir, "index.html");
+  cr_assert(strstr(html, "Several jobs on one network"));
+  cr_assert(strstr(html, "slowdown_three_torus-4x4x4_flow"));
+  cr_assert(strstr(html, "interference_three_dragonfly"));
+  /* a bad policy, named with its line */
+  g_autofree char *bad = tu_write_tmp("bad.ini", "[study]\njobs = /nonexistent.ini\n"
+                                      "policies = random; nosuch\nplatforms = torus:4x4x4\n");
+  const char *bargs[] = { "study", bad, "-o", dir, NULL };
+  cr_assert_eq(tu_run(&out, &err, bargs), 2, "%s", err);
+  cr_assert(strstr(err, "bad.ini:2: [study] jobs: /nonexistent.ini"), "%s", err);
+  cr_assert(strstr(err, "bad.ini:3: [study] policies: 'nosuch' is unknown"), "%s", err);
+  g_free(out);
+  g_free(err);
+}

@@ -212,6 +212,8 @@ static int finish(const study *s, const char *out, gboolean report, int threads)
     return cli_fail(e);
   print_ranking(s);
   printf("\nresults: %s/results.csv, %s/results.json\n", out, out);
+  if (s->mixes)
+    printf("jobs:    %s/jobs.csv, %s/jobs.json (every job of every mix)\n", out, out);
   if (report) {
     g_autofree char *index = report_study(s, out, threads, &e);
     report_release();

@@ -108,4 +108,8 @@ char *rep_verdict_short(const study *s, GPtrArray *cs, GPtrArray *cols, int inpu
  * platform, replayed again with its records and link activity. */
 gboolean rep_html_timeline(rep_page *pg, GPtrArray *groups, int input, GError **error);
 
+/* report-jobs.c: the section on several jobs per run (a study's jobs and
+ * policies), when the study has them. */
+gboolean rep_html_jobs(rep_page *pg, GError **error);
+
 G_END_DECLS

@@ -611,18 +611,20 @@ char *report_study(const study *s, const char *dir, int threads, GError **error)
   g_string_append_printf(h, "</p>\n<nav><a href=\"#summary\">summary</a><a href=\"#ranking\">"
                          "ranking</a>%s", sweeps->len ? "<a href=\"#sweeps\">sweeps</a>" : "");
   g_ptr_array_unref(sweeps);
-  g_string_append(h, "<a href=\"#prepost\">static vs simulated</a><a href=\"#strategies\">"
+  g_string_append_printf(h, "<a href=\"#prepost\">static vs simulated</a><a href=\"#strategies\">"
                      "strategies</a><a href=\"#matrices\">matrices</a><a href=\"#links\">link "
-                     "loads</a><a href=\"#timeline\">timeline</a><a href=\"#cells\">cells and "
-                     "checks</a></nav>\n");
+                     "loads</a><a href=\"#timeline\">timeline</a>%s<a href=\"#cells\">cells and "
+                     "checks</a></nav>\n", s->mixes ? "<a href=\"#jobs\">jobs</a>" : "");
   html_summary(&pg, groups, cs, cols);
   html_rankings(&pg, groups);
   plot_begin(threads);
   /* the sections, in page order: one call each */
-  gboolean ok = html_sweeps(&pg, error) && rep_write_correlations(s, cs, dir, error) &&
-                rep_html_correlations(&pg, cs, cols, error) && html_groups(&pg, error) &&
-                html_matrices(&pg, error) && html_links(&pg, groups, error) &&
-                rep_html_timeline(&pg, groups, links_input(s), error);
+  gboolean ok = (s->ninputs == 0 || /* a study of jobs files only */
+                 (html_sweeps(&pg, error) && rep_write_correlations(s, cs, dir, error) &&
+                  rep_html_correlations(&pg, cs, cols, error) && html_groups(&pg, error) &&
+                  html_matrices(&pg, error) && html_links(&pg, groups, error) &&
+                  rep_html_timeline(&pg, groups, links_input(s), error))) &&
+                rep_html_jobs(&pg, error);
   ok = plot_end(ok ? error : NULL) && ok;
   html_checks(&pg);
   g_string_append(h, "<p class=\"foot\">Written by mapsim study; figures drawn with cairo "
