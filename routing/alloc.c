@@ -9,11 +9,10 @@
  */
 #include "routing/alloc.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "routing/platform.h"
+#include "routing/platform-private.h"
 
 /* What a policy reads: the topology's free compute nodes. */
 typedef struct alloc_view {
@@ -316,17 +315,6 @@ static int int_cmp(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-static gboolean parse_number(const char *s, long lo, long hi, long *out)
-{
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || end == s || *end || v < lo || v > hi)
-    return FALSE;
-  *out = v;
-  return TRUE;
-}
-
 gboolean alloc_parse(const char *spec, int max_nodes, alloc_request *out, GError **error)
 {
   const char *colon = strchr(spec, ':');
@@ -334,8 +322,8 @@ gboolean alloc_parse(const char *spec, int max_nodes, alloc_request *out, GError
   g_auto(GStrv) parts = p ? g_strsplit(colon + 1, ":", -1) : NULL;
   guint np = parts ? g_strv_length(parts) : 0;
   long n = 0, seed = 1;
-  if (!p || np < 1 || np > 2 || !parse_number(parts[0], 1, max_nodes, &n) ||
-      (np == 2 && !parse_number(parts[1], 0, G_MAXUINT32, &seed))) {
+  if (!p || np < 1 || np > 2 || !platform_parse_long(parts[0], 1, max_nodes, &n) ||
+      (np == 2 && !platform_parse_long(parts[1], 0, G_MAXUINT32, &seed))) {
     g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
                 "allocation '%s': expected %s:N[:SEED] with 1 <= N <= %d and SEED 0..4294967295",
                 spec, p ? p->name : "POLICY", max_nodes);

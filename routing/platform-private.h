@@ -87,3 +87,7 @@ platform *platform_load_shorthand(const char *spec, const char *const *sets, GEr
  * platform in messages. */
 platform *platform_from_keyfile(GKeyFile *kf, const char *source, const char *const *sets,
                                 GError **error);
+
+/* A decimal integer `s` (all of it) within [lo, hi] into *out; FALSE
+ * otherwise. The one reader of counts, ids and seeds in specs. */
+gboolean platform_parse_long(const char *s, long lo, long hi, long *out);

@@ -313,7 +313,7 @@ gboolean platform_set_cores(platform *p, int cores, GError **error)
   return TRUE;
 }
 
-static gboolean parse_long(const char *s, long lo, long hi, long *out)
+gboolean platform_parse_long(const char *s, long lo, long hi, long *out)
 {
   char *end;
   errno = 0;
@@ -329,9 +329,9 @@ static gboolean parse_node_range(const char *tok, int nnodes, long *lo, long *hi
 {
   const char *dash = strchr(tok, '-');
   if (!dash)
-    return parse_long(tok, 0, nnodes - 1, lo) && (*hi = *lo, TRUE);
+    return platform_parse_long(tok, 0, nnodes - 1, lo) && (*hi = *lo, TRUE);
   g_autofree char *a = g_strndup(tok, (gsize)(dash - tok));
-  return parse_long(a, 0, nnodes - 1, lo) && parse_long(dash + 1, *lo, nnodes - 1, hi);
+  return platform_parse_long(a, 0, nnodes - 1, lo) && platform_parse_long(dash + 1, *lo, nnodes - 1, hi);
 }
 
 gboolean platform_parse_node_list(const platform *p, const char *text, const char *source,
@@ -533,6 +533,8 @@ char *platform_shorthand_help(void)
     g_string_append_printf(s, "  %-7s %s%s\n", k->key, k->help, k->haec_only ? ", haec only" : "");
   }
   platform_family_shorthand_help(s);
+  g_autofree char *policies = alloc_policy_help();
+  g_string_append(s, policies);
   g_autofree char *units = units_help();
   g_string_append_printf(s, "Numbers here and in --set, platform and study files may carry "
                          "units:\n%sExample: torus:4x4x4:kinds=torus,torus,mesh:bw=500Gbit/s:"
@@ -623,7 +625,7 @@ static GKeyFile *shorthand_keyfile(const char *spec, GError **error)
   GString *conn = g_string_new(NULL);
   for (int d = 0; d < ndims; d++) {
     long v;
-    if (!parse_long(dims[d], 1, 1 << 20, &v)) {
+    if (!platform_parse_long(dims[d], 1, 1 << 20, &v)) {
       g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
                   "platform '%s': size '%s' of dimension %c, expected a positive integer", spec,
                   dims[d], topo_dim_letter(d));

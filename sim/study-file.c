@@ -2,7 +2,8 @@
  *
  *   [study]       name, models, seeds, kinds, compute-scale, collectives,
  *                 alloc, cores, fill, set, set-if-present, and lists:
- *                 traces, matrices, platforms, strategies
+ *                 traces, matrices, platforms, strategies; jobs, policies
+ *                 (several jobs per run: study-jobs.c)
  *   [input L]     trace = T | matrix = M [counts = C]; coords; kinds
  *   [platform L]  spec = FILE or shorthand; alloc; cores; fill; set;
  *                 set-if-present

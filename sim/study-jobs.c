@@ -5,12 +5,11 @@
  * study's cells, all of them in every run (they are not stored: a
  * resumed study runs them again), and not in slices.
  */
-#include <json-glib/json-glib.h>
-#include <string.h>
 
 #include "routing/alloc.h"
 #include "sim/mix.h"
 #include "sim/study-loader.h"
+#include "sim/study-private.h"
 
 void study_read_jobs(loader *L)
 {
@@ -155,22 +154,8 @@ gboolean study_write_jobs(const study *s, const char *dir, GError **error)
   if (!s->mixes)
     return TRUE;
   g_autoptr(GPtrArray) rows = job_rows(s);
-  g_autofree char *csv = rows_csv((const result_row *const *)rows->pdata, (int)rows->len);
-  JsonBuilder *b = json_builder_new();
-  json_builder_begin_object(b);
-  json_builder_set_member_name(b, "study");
-  json_builder_add_string_value(b, s->name);
-  json_builder_set_member_name(b, "jobs");
-  rows_json(b, (const result_row *const *)rows->pdata, (int)rows->len);
-  json_builder_end_object(b);
-  JsonNode *root = json_builder_get_root(b);
-  g_object_unref(b);
-  g_autofree char *json = json_text(root, TRUE);
-  json_node_unref(root);
-  g_autofree char *csv_path = g_build_filename(dir, "jobs.csv", NULL);
-  g_autofree char *json_path = g_build_filename(dir, "jobs.json", NULL);
-  return study_write_file(csv_path, csv, strlen(csv), error) &&
-         study_write_file(json_path, json, strlen(json), error);
+  return study_write_rows(s, (const result_row *const *)rows->pdata, (int)rows->len, dir, "jobs",
+                          "jobs", error);
 }
 
 void study_jobs_free(study *s)

@@ -59,6 +59,11 @@ int study_store_open_log(const char *store, char **path, GError **error);
 /* The line of a finished cell in a log, with its newline (caller frees). */
 char *study_record(const study_cell *c);
 
+/* Writes rows as DIR/STEM.csv and DIR/STEM.json ({"study": name, MEMBER:
+ * [rows]}), each atomically; the one writer of a study's result files. */
+gboolean study_write_rows(const study *s, const result_row *const *rows, int n, const char *dir,
+                          const char *stem, const char *member, GError **error);
+
 /* Frees what the study's jobs files and mixes hold (study-jobs.c). */
 void study_jobs_free(study *s);
 

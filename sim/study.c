@@ -642,19 +642,28 @@ gboolean study_write_results(const study *s, const study_slice *slice, const cha
   GPtrArray *rows = result_rows(s, slice, error);
   if (!rows)
     return FALSE;
-  g_autofree char *csv = rows_csv((const result_row *const *)rows->pdata, (int)rows->len);
+  gboolean ok = study_write_rows(s, (const result_row *const *)rows->pdata, (int)rows->len, dir,
+                                 stem, "cells", error) &&
+                (slice || study_write_jobs(s, dir, error));
+  g_ptr_array_free(rows, TRUE);
+  return ok;
+}
+
+gboolean study_write_rows(const study *s, const result_row *const *rows, int n, const char *dir,
+                          const char *stem, const char *member, GError **error)
+{
+  g_autofree char *csv = rows_csv(rows, n);
   JsonBuilder *b = json_builder_new();
   json_builder_begin_object(b);
   json_builder_set_member_name(b, "study");
   json_builder_add_string_value(b, s->name);
-  json_builder_set_member_name(b, "cells");
-  rows_json(b, (const result_row *const *)rows->pdata, (int)rows->len);
+  json_builder_set_member_name(b, member);
+  rows_json(b, rows, n);
   json_builder_end_object(b);
   JsonNode *root = json_builder_get_root(b);
   g_object_unref(b);
   g_autofree char *json = json_text(root, TRUE);
   json_node_unref(root);
-  g_ptr_array_free(rows, TRUE);
   g_autofree char *csv_name = g_strconcat(stem, ".csv", NULL);
   g_autofree char *json_name = g_strconcat(stem, ".json", NULL);
   g_autofree char *csv_path = g_build_filename(dir, csv_name, NULL);
@@ -666,8 +675,7 @@ gboolean study_write_results(const study *s, const study_slice *slice, const cha
     return FALSE;
   }
   return study_write_file(csv_path, csv, strlen(csv), error) &&
-         study_write_file(json_path, json_nl, strlen(json_nl), error) &&
-         (slice || study_write_jobs(s, dir, error));
+         study_write_file(json_path, json_nl, strlen(json_nl), error);
 }
 
 /* ---- a study in code (compare) ---- */

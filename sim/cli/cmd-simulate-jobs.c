@@ -167,6 +167,14 @@ static char *cell(const field *f, const void *obj)
   return g_string_free(s, FALSE);
 }
 
+static const field *field_named(const field *f, int n, const char *name)
+{
+  for (int i = 0; i < n; i++)
+    if (strcmp(f[i].name, name) == 0)
+      return &f[i];
+  g_assert_not_reached();
+}
+
 static void print_jobs(const mix_result *r)
 {
   static const char *const shown[] = { "ranks", "nodes", "start_s", "makespan_s",
@@ -188,9 +196,7 @@ static void print_jobs(const mix_result *r)
     row[1] = g_strdup(mj->alloc);
     row[2] = g_strdup(mj->strategy);
     for (size_t k = 0; k < G_N_ELEMENTS(shown); k++)
-      for (int f = 0; f < mix_job_nfields; f++)
-        if (strcmp(mix_job_fields[f].name, shown[k]) == 0)
-          row[3 + k] = cell(&mix_job_fields[f], mj);
+      row[3 + k] = cell(field_named(mix_job_fields, mix_job_nfields, shown[k]), mj);
     row[ncols - 1] = g_strdup(mj->mismatch < 0 ? "yes" : "NO");
     g_ptr_array_add(rows, row);
   }
@@ -210,11 +216,8 @@ static void print_interference(const mix_result *r)
   for (int i = 0; i < n; i++) {
     char **row = g_new0(char *, n + 2);
     row[0] = g_strdup(r->jobs[i].name);
-    for (int j = 0; j < n; j++) {
-      GString *s = g_string_new(NULL);
-      text_double(s, r->interference[i * n + j]);
-      row[1 + j] = g_string_free(s, FALSE);
-    }
+    for (int j = 0; j < n; j++)
+      row[1 + j] = g_strdup_printf("%.4f", r->interference[i * n + j]);
     g_ptr_array_add(rows, row);
   }
   printf("\ninterference: slowdown of the row's job in a run with the column's job alone\n");
@@ -235,11 +238,10 @@ static void print_human(const jobs_file *jf, const mix_result *r, const char *mo
          "another job uses too)\n");
   if (r->interference)
     print_interference(r);
-  GString *ms = g_string_new(NULL);
-  text_double(ms, r->r->makespan_ps * 1e-12);
-  printf("\nmix: makespan %s s, %d runs (the mix, each job alone%s)\n", ms->str, r->runs,
+  g_autofree char *ms = cell(field_named(run_replay_fields, run_replay_nfields, "makespan_s"),
+                             r->r);
+  printf("\nmix: makespan %s s, %d runs (the mix, each job alone%s)\n", ms, r->runs,
          r->interference && r->njobs > 2 ? ", each pair" : "");
-  g_string_free(ms, TRUE);
   printf("pre/post check (bytes of every link and hop_bytes, %s traffic): %s\n",
          run_traffic_name(r->with_colls),
          !bad ? "match, for the union and every job alone"
