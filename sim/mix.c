@@ -51,6 +51,7 @@ typedef struct mix_state {
   trace **traces;           /* per job: its definitions once joined */
   commgraph **graphs;       /* per job: its traffic, job ranks */
   int *first;               /* per job: its first union rank */
+  uint64_t trace_bytes;     /* the records of the jobs read so far */
   trace *u;                 /* the union */
   int64_t *start;           /* per union rank */
   platform *pu;             /* the union's allocation */
@@ -106,7 +107,12 @@ static gboolean load_job(mix_state *S, int j, mapping **m, GError **error)
   mix_job *mj = &S->res->jobs[j];
   GError *e = NULL;
   gboolean with_colls = FALSE;
-  if (!(S->traces[j] = read_job(js, &e)) ||
+  if (!(S->traces[j] = read_job(js, &e)))
+    return job_fail(S, j, e, error);
+  /* each read checks its own records against the budget; all jobs are
+   * held at once */
+  S->trace_bytes += trace_event_bytes(S->traces[j]);
+  if (!budget_check_memory("the jobs' traces", S->trace_bytes, &e) ||
       !(S->graphs[j] = run_traffic_graph(S->traces[j], S->o->opts.collectives, &with_colls, &e)))
     return job_fail(S, j, e, error);
   S->res->with_colls = with_colls;
