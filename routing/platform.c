@@ -533,8 +533,6 @@ char *platform_shorthand_help(void)
     g_string_append_printf(s, "  %-7s %s%s\n", k->key, k->help, k->haec_only ? ", haec only" : "");
   }
   platform_family_shorthand_help(s);
-  g_autofree char *policies = alloc_policy_help();
-  g_string_append(s, policies);
   g_autofree char *units = units_help();
   g_string_append_printf(s, "Numbers here and in --set, platform and study files may carry "
                          "units:\n%sExample: torus:4x4x4:kinds=torus,torus,mesh:bw=500Gbit/s:"

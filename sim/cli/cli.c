@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mapping/launch.h"
+#include "routing/alloc.h"
 #include "sim/row.h"
 #include "sim/run.h"
 #include "traces/trace.h"
@@ -359,9 +360,12 @@ gboolean cli_parse(int *argc, char ***argv, const char *name, const char *usage,
   /* commands taking a platform list the shorthands' parameters and units */
   g_autofree char *shorthands = common & (CLI_OPT_PLATFORM | CLI_OPT_PLATFORMS)
                                     ? platform_shorthand_help() : NULL;
+  /* and those that allocate, the allocation policies */
+  g_autofree char *policies = common & CLI_OPT_ALLOC ? alloc_policy_help() : NULL;
   g_autofree char *description = examples || shorthands
                                      ? g_strconcat(examples ? examples : "", examples ? "\n\n" : "",
-                                                   shorthands ? shorthands : "", "\n", NULL)
+                                                   shorthands ? shorthands : "", "\n",
+                                                   policies ? policies : "", NULL)
                                      : NULL;
   if (description)
     g_option_context_set_description(ctx, description);
