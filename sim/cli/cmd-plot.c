@@ -153,6 +153,7 @@ int cmd_plot(int argc, char **argv)
   GPtrArray *parsers = g_ptr_array_new_with_free_func(g_object_unref);
   GPtrArray *stems = g_ptr_array_new_with_free_func(g_free);
   report_run *runs = NULL;
+  int *jobs_figures = NULL;
   g_autofree char *spec = NULL;
   if (!cli_parse(&argc, &argv, "plot", "RUN.json...",
                  "Draw runs' link loads on the topology (one panel per Z plane; HAEC boards "
@@ -254,19 +255,21 @@ int cmd_plot(int argc, char **argv)
   }
   int n = report_plot_runs(runs, nruns, p, g, color && strcmp(color, "busy") == 0,
                            scale && strcmp(scale, "own") == 0, dir, &e);
+  /* the jobs' figures before the fonts are released: drawn after, they
+   * would take fontconfig up again */
+  jobs_figures = g_new0(int, nruns);
+  for (int k = 0; n >= 0 && k < nruns; k++)
+    if (report_is_jobs_run(&runs[k]))
+      n = jobs_figures[k] = report_plot_jobs(&runs[k], p, dir, &e);
   report_release();
   if (n < 0)
     goto fail;
   for (int k = 0; k < nruns; k++) {
     printf("%s/%s-links.png (.svg)\n", dir, runs[k].name);
-    if (!report_is_jobs_run(&runs[k]))
-      continue;
-    int jobs = report_plot_jobs(&runs[k], p, dir, &e);
-    if (jobs < 0)
-      goto fail;
-    printf("%s/%s-jobs-links.png (.svg)\n%s/%s-slowdown.png (.svg)\n", dir, runs[k].name, dir,
-           runs[k].name);
-    if (jobs > 2)
+    if (jobs_figures[k] > 0)
+      printf("%s/%s-jobs-links.png (.svg)\n%s/%s-slowdown.png (.svg)\n", dir, runs[k].name, dir,
+             runs[k].name);
+    if (jobs_figures[k] > 2)
       printf("%s/%s-interference.png (.svg)\n", dir, runs[k].name);
   }
   GString *names = g_string_new(runs[0].name);
@@ -288,6 +291,7 @@ fail:
   status = cli_fail(e);
 out:
   g_free(runs);
+  g_free(jobs_figures);
   g_ptr_array_unref(parsers);
   g_ptr_array_unref(stems);
   platform_free(p);
