@@ -11,9 +11,9 @@
 #   placement  one job of 128 ranks on a 544-node dragonfly
 #              (dragonfly:g=17:a=8:p=4:h=2), a stencil and an all-to-all,
 #              placed contiguous, random nodes, random routers and random
-#              groups (3 seeds each), minimal routing, flow model,
-#              communication only: a study of 24 cells (Jain et al., SC14;
-#              Prisacari et al., HPDC14).
+#              groups (3 seeds each), minimal and Valiant routing, flow
+#              model, communication only: a study of 48 cells (Jain et al.,
+#              SC14; Prisacari et al., HPDC14).
 # Usage: bench/jobs.sh [bully|mix|placement|all] [BUILD_DIR [WORK_DIR]]
 # (defaults: all, build, a temporary directory, removed). Traces are made
 # with `mapsim gen`; summaries read CSV with awk.
@@ -116,11 +116,13 @@ compute-scale = 0
 [platform df]
 spec = dragonfly:g=17:a=8:p=4:h=2
 alloc = {contiguous,random,random-routers,random-groups}:128:{1,2,3}
+set = routing.algorithm={minimal,valiant}
 EOF
   /usr/bin/time -f "%e s wall, %M KiB peak" "$M" study placement.ini -o placement -q > /dev/null
-  # makespan (column of makespan_s) per input and policy, seeds 1 2 3
+  # makespan in us (column makespan_s) per input, routing and policy, seeds 1 2 3
   awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "makespan_s") c = i; next }
-    { split($3, a, "alloc="); split(a[2], b, ":"); k = $1 " | " b[1]; v[k] = v[k] sprintf(" %.0f", $c * 1e6) }
+    { split($3, a, "alloc="); split(a[2], b, ":"); split($3, r, "routing.algorithm=")
+      k = $1 " | " r[2] " | " b[1]; v[k] = v[k] sprintf(" %.0f", $c * 1e6) }
     END { for (k in v) print "| " k " |" v[k] " |" }' placement/results.csv | sort
 }
 
