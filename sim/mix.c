@@ -371,6 +371,15 @@ static void state_clear(mix_state *S)
 mix_result *mix_run(const jobs_file *jf, const platform *p, const mix_opts *o, GError **error)
 {
   mix_state S = { .jf = jf, .p = p, .o = o, .njobs = jf->njobs };
+  /* an adaptive run is checked against the routes it took (sim/run.c),
+   * which the mix's per-job views do not record yet */
+  if (run_checks_routes(p)) {
+    g_set_error(error, JOBS_ERROR, JOBS_ERROR_PLACE,
+                "%s: several jobs under an adaptive routing (ugal, min-adaptive) are not "
+                "supported, expected a deterministic or seeded one (minimal, valiant, ...)",
+                jf->path);
+    return NULL;
+  }
   if (!(S.pl = jobs_place(jf, p, o->policy, error)))
     return NULL;
   S.traces = g_new0(trace *, jf->njobs);

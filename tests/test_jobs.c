@@ -311,10 +311,11 @@ Test(jobs, simulate_jobs_json_and_refusals, .timeout = 120)
     { "simulate", "-p", "mesh:4", "--policy", "random", NULL },
     { "simulate", "-p", "mesh:4", "--jobs", jobs, "--policy", "nosuch", NULL },
     { "simulate", "-p", "mesh:4", "--jobs", "/nonexistent.ini", NULL },
+    { "simulate", "-p", "dragonfly:g=9:a=4:p=2:h=2", "--routing", "ugal", "--jobs", jobs, NULL },
   };
   const char *want[] = { "--trace goes with a single job", "--alloc goes with a single job",
                          "--policy goes with --jobs", "unknown allocation policy 'nosuch'",
-                         "/nonexistent.ini" };
+                         "/nonexistent.ini", "under an adaptive routing (ugal, min-adaptive)" };
   for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
     cr_assert_eq(tu_run(&out, &err, bad[i]), 2, "%zu: %s", i, err);
     cr_assert(strstr(err, want[i]), "%zu: %s", i, err);
