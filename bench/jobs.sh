@@ -11,9 +11,9 @@
 #   placement  one job of 128 ranks on a 544-node dragonfly
 #              (dragonfly:g=17:a=8:p=4:h=2), a stencil and an all-to-all,
 #              placed contiguous, random nodes, random routers and random
-#              groups (3 seeds each), minimal and Valiant routing, flow
-#              model, communication only: a study of 48 cells (Jain et al.,
-#              SC14; Prisacari et al., HPDC14).
+#              groups (3 seeds each), minimal, Valiant and UGAL routing,
+#              flow model, communication only: a study of 72 cells (Jain et
+#              al., SC14; Prisacari et al., HPDC14).
 # Usage: bench/jobs.sh [bully|mix|placement|all] [BUILD_DIR [WORK_DIR]]
 # (defaults: all, build, a temporary directory, removed). Traces are made
 # with `mapsim gen`; summaries read CSV with awk.
@@ -116,7 +116,7 @@ compute-scale = 0
 [platform df]
 spec = dragonfly:g=17:a=8:p=4:h=2
 alloc = {contiguous,random,random-routers,random-groups}:128:{1,2,3}
-set = routing.algorithm={minimal,valiant}
+set = routing.algorithm={minimal,valiant,ugal}
 EOF
   /usr/bin/time -f "%e s wall, %M KiB peak" "$M" study placement.ini -o placement -q > /dev/null
   # makespan in us (column makespan_s) per input, routing and policy, seeds 1 2 3
