@@ -35,6 +35,51 @@ static gboolean grid_from_coords(tgrid *g, const double *x, int n, int nd)
   return TRUE;
 }
 
+gboolean grid_coords_of_graph(const commgraph *g, const progress *prog, double **coords,
+                              int *nd, GError **error)
+{
+  if (geometric_detect_stencil(g, coords, nd))
+    return TRUE;
+  gdetect gd;
+  if (!grid_detect(g, prog, &gd, error))
+    return FALSE;
+  *nd = gd.nd;
+  *coords = g_new(double, (size_t)g->n * gd.nd);
+  for (size_t i = 0; i < (size_t)g->n * gd.nd; i++)
+    (*coords)[i] = gd.c[i];
+  gdetect_clear(&gd);
+  return TRUE;
+}
+
+void grid_merge_pairs(double *c, int n, int *nd, int target)
+{
+  for (;;) {
+    int two[2], k = 0;
+    for (int d = *nd - 1; d >= 0 && k < 2 && *nd > target; d--) {
+      gboolean binary = TRUE;
+      for (int i = 0; i < n && binary; i++)
+        binary = c[(size_t)i * *nd + d] == 0 || c[(size_t)i * *nd + d] == 1;
+      if (binary)
+        two[k++] = d;
+    }
+    if (k < 2)
+      return;
+    /* (a, b) -> the ring 0 1 2 3 of (0,0) (1,0) (1,1) (0,1); two[1] < two[0] */
+    int a = two[1], b = two[0], od = *nd, w = 0;
+    for (int i = 0; i < n; i++) {
+      const double *row = c + (size_t)i * od;
+      double ring = row[a] == 0 ? (row[b] == 0 ? 0 : 3) : (row[b] == 0 ? 1 : 2);
+      double tmp[GRID_MAX_DIMS];
+      for (int d = 0, j = 0; d < od; d++)
+        if (d != b)
+          tmp[j++] = d == a ? ring : row[d];
+      memcpy(c + (size_t)w, tmp, sizeof(double) * (size_t)(od - 1));
+      w += od - 1;
+    }
+    (*nd)--;
+  }
+}
+
 gboolean tgrid_init(tgrid *g, const strategy_ctx *ctx, const char *who, GError **error)
 {
   memset(g, 0, sizeof *g);
@@ -42,16 +87,23 @@ gboolean tgrid_init(tgrid *g, const strategy_ctx *ctx, const char *who, GError *
     return TRUE;
   double *x = NULL;
   int nd = 0;
-  if (geometric_detect_stencil(ctx->g, &x, &nd)) {
+  GError *e = NULL;
+  if (grid_coords_of_graph(ctx->g, ctx->prog, &x, &nd, &e)) {
     gboolean ok = grid_from_coords(g, x, ctx->g->n, nd);
     g_free(x);
     if (ok)
       return TRUE;
   }
+  if (e) {
+    g_propagate_prefixed_error(error, e, "%s: ", who);
+    return FALSE;
+  }
+  if (!progress_check(ctx->prog, error))
+    return FALSE;
   g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
               "%s: no grid: the %d ranks have no integer --coords and the communication graph "
-              "is not a 1D-5D near-neighbour stencil (bhatele2010 Section 8.1); expected a "
-              "stencil, or --coords FILE with integer grid coordinates",
+              "is not a Cartesian or toroidal grid (in rank order, bhatele2010 Section 8.1, or "
+              "renumbered); expected a stencil, or --coords FILE with integer grid coordinates",
               who, ctx->g->n);
   return FALSE;
 }

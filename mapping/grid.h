@@ -3,8 +3,8 @@
  *
  * A task grid gives every task integer coordinates in a box of `nd`
  * dimensions: from --coords when they are integers (after subtracting the
- * per-dimension minimum), else from the stencil detection of Section 8.1
- * (geometric_detect_stencil: 20% edge-weight filter, rank-0 hub ignored).
+ * per-dimension minimum), else from the graph (grid_coords_of_graph: the
+ * stencil detection of Section 8.1 on rank numbers, else the structure).
  * The slot grid is the topology's shape with dimension 0 stretched by the
  * cores per node (slot x of a node at x / cores: the cores of one node are
  * neighbours, as in the thesis's TXYZ order).
@@ -35,6 +35,36 @@ typedef struct tgrid {
   int dims[GRID_MAX_DIMS];    /* extent of each */
   int *c;                     /* n x nd integer coordinates */
 } tgrid;
+
+/* A grid recognized in a communication graph by its structure alone
+ * (grid-detect.c): a Cartesian product of paths (open sides) and cycles
+ * (periodic sides), 1..GRID_MAX_DIMS dimensions longest first, plus edges
+ * of at most 3 steps per dimension (diagonals, wider stencils). */
+typedef struct gdetect {
+  int nd;
+  int dims[GRID_MAX_DIMS];
+  gboolean periodic[GRID_MAX_DIMS];
+  int *c;                     /* n x nd coordinates, owned */
+} gdetect;
+
+/* TRUE with *out filled when g is such a grid, whatever its rank
+ * numbering; FALSE otherwise, or with `error` set when its edges exceed
+ * the memory budget, or when `prog` says stop. O(E x degree). */
+gboolean grid_detect(const commgraph *g, const progress *prog, gdetect *out, GError **error);
+void gdetect_clear(gdetect *d);
+
+/* Task coordinates (n x *nd, caller frees) of a graph that is a grid: the
+ * rank-numbered stencil of bhatele2010 Section 8.1 when the ranks follow
+ * one (geometric_detect_stencil), else grid_detect(). FALSE without
+ * error when there is none; with `error` on the budget or an interrupt. */
+gboolean grid_coords_of_graph(const commgraph *g, const progress *prog, double **coords,
+                              int *nd, GError **error);
+
+/* Two sides of 2 are one periodic side of 4 (the square is the 4-cycle),
+ * which grid_detect() reports as the former: merges such pairs of binary
+ * coordinates (values 0 and 1) of c (n x *nd, rewritten in place) into one
+ * coordinate 0..3 around the square, last ones first, while *nd > target. */
+void grid_merge_pairs(double *c, int n, int *nd, int target);
 
 /* The task grid of ctx (see above); FALSE with STRATEGY_ERROR_INPUT naming
  * `who` when there are no integer coordinates and no stencil. */
