@@ -19,6 +19,8 @@ const strategy strategy_identity = {
   .summary = "rank r on the r-th allocated slot (default MPI order, \"sweep\")",
   .paper = "korndoerfer2021 Section 6.2 (sweep); deveci2015 DEF",
   .places_slots = TRUE,
+  .cost = "O(n)",
+  .max_ranks = 0,
   .run = run_identity,
 };
 
@@ -69,5 +71,7 @@ const strategy strategy_random = {
   .summary = "seeded uniformly random placement (--seed)",
   .paper = "selvitopi (random start of KL); baseline",
   .places_slots = TRUE,
+  .cost = "O(n)",
+  .max_ranks = 0,
   .run = run_random,
 };

@@ -230,6 +230,8 @@ static gboolean bip_rec(bip *b, int *tasks, int n, int *nodes, int k, mapping *m
       m->node[tasks[i]] = nodes[0];
     return TRUE;
   }
+  if (!progress_check(b->ctx->prog, &b->error))
+    return FALSE;
   int ka;
   split_nodes(b->p, nodes, k, &ka);
   int64_t ca = (int64_t)ka * cores, cb = (int64_t)(k - ka) * cores;
@@ -301,5 +303,7 @@ const strategy strategy_bipartition = {
   .summary = "recursive bisection: tasks by Scotch, nodes at the middle of the longest side",
   .paper = "korndoerfer2021 Section 6.3 (bipartition; Wu et al.)",
   .places_slots = TRUE,
+  .cost = "Scotch bipartitions, O(E log n) per level, log n levels",
+  .max_ranks = 65536,
   .run = run_bipartition,
 };

@@ -272,6 +272,8 @@ const strategy strategy_sweep = {
   .paper = "korndoerfer2021 Section 6.2 (MapLib Sweep)",
   .places_slots = TRUE,
   .needs_coordinates = TRUE,
+  .cost = "O(n)",
+  .max_ranks = 0,
   .run = run_sweep,
 };
 
@@ -282,6 +284,8 @@ const strategy strategy_scan = {
   .paper = "korndoerfer2021 Section 6.2 (MapLib Scan)",
   .places_slots = TRUE,
   .needs_coordinates = TRUE,
+  .cost = "O(n)",
+  .max_ranks = 0,
   .run = run_scan,
 };
 
@@ -292,6 +296,8 @@ const strategy strategy_morton = {
   .paper = "korndoerfer2021 Section 6.2 (MapLib \"Peano\", really Morton)",
   .places_slots = TRUE,
   .needs_coordinates = TRUE,
+  .cost = "O(n log n)",
+  .max_ranks = 0,
   .run = run_morton,
 };
 
@@ -302,6 +308,8 @@ const strategy strategy_peano = {
   .paper = "korndoerfer2021 Section 6.2 (MapLib Peano)",
   .places_slots = TRUE,
   .needs_coordinates = TRUE,
+  .cost = "O(n log n)",
+  .max_ranks = 0,
   .run = run_morton,
 };
 
@@ -312,6 +320,8 @@ const strategy strategy_gray = {
   .paper = "korndoerfer2021 Section 6.2 (MapLib Gray)",
   .places_slots = TRUE,
   .needs_coordinates = TRUE,
+  .cost = "O(n log n)",
+  .max_ranks = 0,
   .run = run_gray,
 };
 
@@ -322,5 +332,7 @@ const strategy strategy_hilbert = {
   .paper = "korndoerfer2021 Section 6.2 (MapLib Hilbert)",
   .places_slots = TRUE,
   .needs_coordinates = TRUE,
+  .cost = "O(n log n)",
+  .max_ranks = 0,
   .run = run_hilbert,
 };

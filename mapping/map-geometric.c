@@ -38,6 +38,7 @@
  * tried and add one hop-bytes evaluation O(E) per pair.
  */
 #include "mapping/geometric.h"
+#include "mapping/grid.h"
 #include "mapping/strategy.h"
 
 #include <math.h>
@@ -57,14 +58,7 @@ typedef enum {
 } sfc_kind;
 
 static const strategy_param geometric_params[] = {
-  { "ordering", SPARAM_CHOICE, "fz", "z|gray|fz|mfz|hilbert",
-    "part numbering: Z, Gray, flipped Z, modified flipped Z, Hilbert" },
-  { "rotations", SPARAM_INT, "0", "0..720",
-    "try this many (task, machine) dimension permutations, keep the lowest hop-bytes "
-    "(0 = none; 36 = all for 3D tasks on a 3D torus)" },
-  { "shift", SPARAM_INT, "1", "0..1", "shift torus machine coordinates at the largest gap" },
-  { "bwscale", SPARAM_INT, "0", "0..1",
-    "scale machine coordinate distances by 1/bandwidth of each dimension's links" },
+  GEOMETRIC_PARAM_ROWS,
   { NULL, 0, NULL, NULL, NULL },
 };
 
@@ -77,6 +71,9 @@ typedef struct mj_run {
   const int *order;     /* dimension preference for longest-dimension ties */
   sfc_kind sfc;
   gboolean flip_lower;  /* MFZ on this set */
+  int *seq;             /* cut dimensions in visiting order: recorded, or followed */
+  const int *follow;    /* NULL: record (if seq); else seq is followed, follow[d] = own axis */
+  int seq_pos;
 } mj_run;
 
 static inline gboolean key_less(const mj_run *r, int d, int a, int b)
@@ -130,7 +127,7 @@ static int largest_prime_factor(int n)
 }
 
 /* MJ_HELPER of Algorithm 2 on idx[lo, hi) into np parts numbered from base. */
-static void mj_helper(const mj_run *r, int lo, int hi, int np, int base)
+static void mj_helper(mj_run *r, int lo, int hi, int np, int base)
 {
   int n = hi - lo;
   if (np <= 1 || n <= 1) {
@@ -157,6 +154,10 @@ static void mj_helper(const mj_run *r, int lo, int hi, int np, int base)
     if (hi_c[d] - lo_c[d] > hi_c[cd] - lo_c[cd])
       cd = d;
   }
+  if (r->seq && r->follow)
+    cd = r->follow[r->seq[r->seq_pos++]];
+  else if (r->seq)
+    r->seq[r->seq_pos++] = cd;
   /* BIN1DPART: low side gets npl parts and points in proportion */
   int npl = np % 2 == 0 ? np / 2 : (largest_prime_factor(np) / 2) * (np / largest_prime_factor(np));
   int nl = (int)((int64_t)n * npl / np);
@@ -290,14 +291,14 @@ static void hilbert_parts(const double *x, int n, int dim, const int *order, int
 
 /* Runs the chosen ordering on a copy of x: part numbers 0..np-1 in mu. */
 static void partition_points(const double *x, int n, int dim, const int *order, sfc_kind sfc,
-                             gboolean flip_lower, int np, int *mu)
+                             gboolean flip_lower, int np, int *mu, int *seq, const int *follow)
 {
   if (sfc == SFC_HILBERT) {
     hilbert_parts(x, n, dim, order, np, mu);
     return;
   }
   mj_run r = { g_memdup2(x, sizeof(double) * (size_t)n * dim), dim, g_new(int, n), mu, order,
-               sfc, flip_lower };
+               sfc, flip_lower, seq, follow, 0 };
   for (int i = 0; i < n; i++)
     r.idx[i] = i;
   mj_helper(&r, 0, n, np, 0);
@@ -312,7 +313,8 @@ void geometric_parts(const double *x, int n, int dim, const int *order, int sfc,
   int ident[GEO_MAX_DIMS];
   for (int d = 0; d < dim; d++)
     ident[d] = d;
-  partition_points(x, n, dim, order ? order : ident, (sfc_kind)sfc, flip_lower, np, mu);
+  partition_points(x, n, dim, order ? order : ident, (sfc_kind)sfc, flip_lower, np, mu, NULL,
+                   NULL);
 }
 
 /* --- stencil detection (bhatele2010 Section 8.1) --- */
@@ -547,18 +549,47 @@ static int64_t hop_bytes(const commgraph *g, const platform *p, const int *node)
   return hb;
 }
 
-static gboolean run_geometric(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
-                              GError **error)
+/* axis[m] = the task axis paired with machine axis m: both sorted by
+ * extent, longest first (ties: lower axis first). */
+static void pair_axes(const double *tc, int T, const double *sx, int S, int pd, int *axis)
 {
+  double text[GEO_MAX_DIMS], sext[GEO_MAX_DIMS];
+  int tord[GEO_MAX_DIMS], sord[GEO_MAX_DIMS];
+  for (int d = 0; d < pd; d++) {
+    double tlo = INFINITY, thi = -INFINITY, slo = INFINITY, shi = -INFINITY;
+    for (int i = 0; i < T; i++)
+      tlo = MIN(tlo, tc[(size_t)i * pd + d]), thi = MAX(thi, tc[(size_t)i * pd + d]);
+    for (int i = 0; i < S; i++)
+      slo = MIN(slo, sx[(size_t)i * pd + d]), shi = MAX(shi, sx[(size_t)i * pd + d]);
+    text[d] = thi - tlo, sext[d] = shi - slo;
+    tord[d] = sord[d] = d;
+  }
+  for (int i = 1; i < pd; i++)
+    for (int j = i; j > 0; j--) {
+      if (text[tord[j]] > text[tord[j - 1]]) {
+        int t = tord[j];
+        tord[j] = tord[j - 1], tord[j - 1] = t;
+      }
+      if (sext[sord[j]] > sext[sord[j - 1]]) {
+        int t = sord[j];
+        sord[j] = sord[j - 1], sord[j - 1] = t;
+      }
+    }
+  for (int r = 0; r < pd; r++)
+    axis[sord[r]] = tord[r];
+}
+
+gboolean geometric_map(const strategy_ctx *ctx, const strategy_args *args, const double *tc,
+                       int td, mapping *m, GError **error)
+{
+  gboolean follow = strategy_arg_int(args, "follow");
   const platform *p = ctx->p;
   const commgraph *g = ctx->g;
   const char *ord = strategy_arg_str(args, "ordering");
   int rotations = strategy_arg_int(args, "rotations");
   gboolean ok = FALSE;
-  double *tc_owned = NULL, *sx = NULL;
-  int *tpart = NULL, *spart = NULL, *first_slot = NULL, *node = NULL;
-  const double *tc = ctx->coords;
-  int td = ctx->coord_dims;
+  double *sx = NULL;
+  int *tpart = NULL, *spart = NULL, *first_slot = NULL, *node = NULL, *seq = NULL;
   int T = g->n, S = (int)MIN(platform_capacity(p), G_MAXINT);
 
   if (!topo_is_regular(p->topo)) {
@@ -567,21 +598,11 @@ static gboolean run_geometric(const strategy_ctx *ctx, const strategy_args *args
                 "expected a mesh, torus or HAEC Box platform", p->name, topo_kind_text(p->topo));
     goto out;
   }
-  if (tc && (td < 1 || td > GEO_MAX_DIMS)) {
+  if (td < 1 || td > GEO_MAX_DIMS) {
     g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
                 "geometric: task coordinates have %d dimensions, expected 1..%d", td,
                 GEO_MAX_DIMS);
     goto out;
-  }
-  if (!tc) {
-    if (!geometric_detect_stencil(g, &tc_owned, &td)) {
-      g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
-                  "geometric: no task coordinates and the communication graph of %d ranks is "
-                  "not a Cartesian stencil; pass --coords FILE (one line per rank: its "
-                  "coordinates)", T);
-      goto out;
-    }
-    tc = tc_owned;
   }
   for (size_t i = 0; i < (size_t)T * td; i++)
     if (!isfinite(tc[i])) {
@@ -599,11 +620,20 @@ static gboolean run_geometric(const strategy_ctx *ctx, const strategy_args *args
   /* MFZ: the task set flips its lower halves when pd is a multiple of td */
   gboolean task_flip_lower = sfc == SFC_MFZ && pd > td && pd % td == 0;
   sfc_kind node_sfc = sfc == SFC_MFZ ? SFC_FZ : sfc;
-  /* every slot (node x core) is a point: its coordinates and part */
+  int ntp = 1, nnp = 1; /* task and node permutations tried */
+  if (rotations > 0) {
+    int ft = factorial_capped(td, 720), fn = factorial_capped(pd, 720);
+    ntp = MIN(ft, rotations);
+    nnp = MIN(fn, MAX(1, rotations / ntp));
+  }
+  /* every slot (node x core) is a point: its coordinates and part; the
+   * task parts of every task permutation */
   if (platform_capacity(p) > G_MAXINT ||
       !budget_check_array("geometric: the slots (nodes x cores) of the platform",
                           (uint64_t)platform_capacity(p), sizeof(double) * pd + 2 * sizeof(int),
-                          error)) {
+                          error) ||
+      !budget_check_array("geometric: the task parts of every rotation", (uint64_t)T,
+                          sizeof(int) * (size_t)(ntp + nnp + 1) + sizeof(double) * td, error)) {
     if (error && !*error)
       g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
                   "geometric: %s has %" G_GINT64_FORMAT " slots (nodes x cores), expected at "
@@ -611,57 +641,98 @@ static gboolean run_geometric(const strategy_ctx *ctx, const strategy_args *args
     goto out;
   }
   sx = slot_coords(p, strategy_arg_int(args, "shift"), strategy_arg_int(args, "bwscale"));
-
-  int ntp = 1, nnp = 1; /* task and node permutations tried */
-  if (rotations > 0) {
-    int ft = factorial_capped(td, 720), fn = factorial_capped(pd, 720);
-    ntp = MIN(ft, rotations);
-    nnp = MIN(fn, MAX(1, rotations / ntp));
-  }
-  tpart = g_new(int, (size_t)T * ntp);
+  /* following: the tasks are cut along the machine's cut dimensions (task
+   * axes paired with machine axes by extent), once per machine rotation */
+  gboolean follow_ok = follow && td == pd && sfc != SFC_HILBERT;
+  int nts = follow_ok ? nnp : ntp;
+  int axis[GEO_MAX_DIMS];
+  if (follow_ok)
+    pair_axes(tc, T, sx, S, pd, axis);
+  tpart = g_new(int, (size_t)T * nts);
   spart = g_new(int, S);
   first_slot = g_new(int, (size_t)T * nnp);
-  for (int k = 0; k < ntp; k++) {
-    int perm[GEO_MAX_DIMS];
-    nth_permutation(td, k, perm);
-    partition_points(tc, T, td, perm, sfc, task_flip_lower, T, tpart + (size_t)k * T);
-  }
+  seq = follow_ok ? g_new(int, T) : NULL;
   for (int k = 0; k < nnp; k++) {
     int perm[GEO_MAX_DIMS];
     nth_permutation(pd, k, perm);
-    partition_points(sx, S, pd, perm, node_sfc, FALSE, T, spart);
+    partition_points(sx, S, pd, perm, node_sfc, FALSE, T, spart, seq, NULL);
     int *fs = first_slot + (size_t)k * T;
     for (int q = 0; q < T; q++)
       fs[q] = -1;
     for (int s = 0; s < S; s++)
       if (fs[spart[s]] < 0)
         fs[spart[s]] = s;
+    if (follow_ok)
+      partition_points(tc, T, td, perm, sfc, task_flip_lower, T, tpart + (size_t)k * T, seq,
+                       axis);
+    if (!progress_check(ctx->prog, error))
+      goto out;
+  }
+  for (int k = 0; !follow_ok && k < ntp; k++) {
+    int perm[GEO_MAX_DIMS];
+    nth_permutation(td, k, perm);
+    partition_points(tc, T, td, perm, sfc, task_flip_lower, T, tpart + (size_t)k * T, NULL,
+                     NULL);
+    if (!progress_check(ctx->prog, error))
+      goto out;
   }
   /* GETMAPPINGARRAYS: task part q -> lowest slot of node part q */
   node = g_new(int, T);
   int64_t best = -1;
-  for (int a = 0; a < ntp; a++)
-    for (int b = 0; b < nnp; b++) {
+  for (int a = 0; a < nts; a++)
+    for (int b = follow_ok ? a : 0; b < (follow_ok ? a + 1 : nnp); b++) {
       const int *tp = tpart + (size_t)a * T, *fs = first_slot + (size_t)b * T;
       for (int t = 0; t < T; t++) {
         int s = fs[tp[t]];
         g_assert(s >= 0);
         node[t] = p->alloc[s / p->cores_per_node];
       }
-      int64_t hb = ntp * nnp > 1 ? hop_bytes(g, p, node) : 0;
+      int64_t hb = nts * nnp > 1 ? hop_bytes(g, p, node) : 0;
       if (best < 0 || hb < best) {
         best = hb;
         memcpy(m->node, node, sizeof(int) * (size_t)T);
       }
+      progress_report(ctx->prog, "geometric rotations", (uint64_t)(a * nnp + b + 1),
+                      (uint64_t)(nts * nnp));
+      if (progress_stopped(ctx->prog))
+        goto done; /* the best so far is a valid mapping */
     }
+done:
   ok = TRUE;
 out:
-  g_free(tc_owned);
+  g_free(seq);
   g_free(sx);
   g_free(tpart);
   g_free(spart);
   g_free(first_slot);
   g_free(node);
+  return ok;
+}
+
+static gboolean run_geometric(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
+                              GError **error)
+{
+  double *tc_owned = NULL;
+  const double *tc = ctx->coords;
+  int td = ctx->coord_dims;
+  if (!tc) {
+    GError *e = NULL;
+    if (!grid_coords_of_graph(ctx->g, ctx->prog, &tc_owned, &td, &e)) {
+      if (e)
+        g_propagate_prefixed_error(error, e, "geometric: ");
+      else if (progress_check(ctx->prog, error))
+        g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
+                    "geometric: no task coordinates and the communication graph of %d ranks is "
+                    "not a Cartesian or toroidal grid; pass --coords FILE (one line per rank: "
+                    "its coordinates), or use `embed`, which computes them", ctx->g->n);
+      return FALSE;
+    }
+    if (topo_is_regular(ctx->p->topo))
+      grid_merge_pairs(tc_owned, ctx->g->n, &td, ctx->p->topo->ndims);
+    tc = tc_owned;
+  }
+  gboolean ok = geometric_map(ctx, args, tc, td, m, error);
+  g_free(tc_owned);
   return ok;
 }
 
@@ -674,5 +745,7 @@ const strategy strategy_geometric = {
   .params = geometric_params,
   .places_slots = TRUE,
   .needs_coordinates = TRUE,
+  .cost = "O(n log n); grid recognition O(E degree)",
+  .max_ranks = 0,
   .run = run_geometric,
 };

@@ -161,8 +161,9 @@ static int best_node(greedy *gr, int t)
   return best >= 0 ? best : any_free_node(gr);
 }
 
-/* One run of Algorithm 1 with `nbfs` seeds; fills gr->node. */
-static void greedy_pass(greedy *gr, int nbfs)
+/* One run of Algorithm 1 with `nbfs` seeds; fills gr->node. FALSE when
+ * `prog` says stop first. */
+static gboolean greedy_pass(greedy *gr, int nbfs, const progress *prog)
 {
   int n = gr->s->n;
   for (int t = 0; t < n; t++)
@@ -181,7 +182,13 @@ static void greedy_pass(greedy *gr, int nbfs)
       t = max_volume_task(gr);
     int v = gr->s->vol[t] == 0 ? any_free_node(gr) : best_node(gr, t);
     place(gr, t, v);
+    if ((gr->nmapped & 4095) == 0) {
+      progress_report(prog, "greedy ranks placed", (uint64_t)gr->nmapped, (uint64_t)n);
+      if (progress_stopped(prog))
+        return FALSE;
+    }
   }
+  return TRUE;
 }
 
 /* (-volume, id) pairs sort to decreasing volume, ties to the lower id. */
@@ -223,8 +230,15 @@ static gboolean run_greedy(const strategy_ctx *ctx, const strategy_args *args, m
   mbfs_init(&gr.bfs, p->topo);
   mhops_init(&gr.h, p);
   int64_t best = -1;
-  for (int nbfs = 0; nbfs <= 1; nbfs++) { /* N_BFS in {0, 1}, keep the better */
-    greedy_pass(&gr, nbfs);
+  gboolean ok = TRUE;
+  for (int nbfs = 0; nbfs <= 1 && ok; nbfs++) { /* N_BFS in {0, 1}, keep the better */
+    if (!(ok = greedy_pass(&gr, nbfs, ctx->prog))) {
+      if (best >= 0)
+        ok = TRUE; /* the first pass's mapping is complete */
+      else
+        progress_check(ctx->prog, error);
+      break;
+    }
     int64_t wh = msym_hop_bytes(&s, &gr.h, gr.node);
     if (best < 0 || wh < best) {
       best = wh;
@@ -241,7 +255,7 @@ static gboolean run_greedy(const strategy_ctx *ctx, const strategy_args *args, m
   g_free(gr.tq);
   g_free(gr.tmark);
   msym_clear(&s);
-  return TRUE;
+  return ok;
 }
 
 const strategy strategy_greedy = {
@@ -249,5 +263,7 @@ const strategy strategy_greedy = {
   .kind = STRATEGY_CONSTRUCT,
   .summary = "greedy graph growing: heaviest-connected task next, nearest free node by BFS",
   .paper = "deveci2015 Section III-A, Algorithm 1 (U_G)",
+  .cost = "O(n (N + E)) worst case, BFS from the placed neighbours",
+  .max_ranks = 0,
   .run = run_greedy,
 };

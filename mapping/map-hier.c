@@ -470,6 +470,8 @@ const strategy strategy_hier = {
   .paper = "Jeannot and Mercier, Euro-Par 2010 / IEEE TPDS 2014 (TreeMatch); Scotch's archTleaf",
   .params = hier_params,
   .places_slots = TRUE,
+  .cost = "a Scotch partition per level of the hierarchy, O(E log n) each",
+  .max_ranks = 65536,
   .run = run_hier,
 };
 

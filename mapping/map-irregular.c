@@ -177,12 +177,23 @@ static int heavy_neighbours(walk *w, int t)
   return k;
 }
 
-/* Algorithm 10.2 from the tasks already in the queue. */
-static void bft_run(walk *w)
+/* Every 4096 tasks placed: FALSE when the work should stop. */
+static gboolean walk_going(const walk *w)
+{
+  if ((w->nmapped & 4095) != 0)
+    return TRUE;
+  progress_report(w->ctx->prog, "ranks placed", (uint64_t)w->nmapped, (uint64_t)w->ctx->g->n);
+  return !progress_stopped(w->ctx->prog);
+}
+
+/* Algorithm 10.2 from the tasks already in the queue; FALSE when stopped. */
+static gboolean bft_run(walk *w)
 {
   int n = w->ctx->g->n, next_free = 0;
   for (;;) {
     while (w->head < w->tail) {
+      if (!walk_going(w))
+        return FALSE;
       int t = w->queue[w->head++];
       int k = heavy_neighbours(w, t);
       for (int i = 0; i < k; i++) {
@@ -196,7 +207,7 @@ static void bft_run(walk *w)
     while (next_free < n && w->node[next_free] >= 0)
       next_free++;
     if (next_free == n)
-      return;
+      return TRUE;
     place(w, next_free, w->last, FALSE); /* another component */
     w->queue[w->tail++] = next_free;
   }
@@ -217,11 +228,13 @@ static int best_connected(const walk *w)
   return best;
 }
 
-/* Max-heap traversal from the tasks mapped so far. */
-static void mht_run(walk *w)
+/* Max-heap traversal from the tasks mapped so far; FALSE when stopped. */
+static gboolean mht_run(walk *w)
 {
   int n = w->ctx->g->n;
   while (w->nmapped < n) {
+    if (!walk_going(w))
+      return FALSE;
     int t = mheap_pop(&w->heap);
     if (t < 0) {
       t = best_connected(w);
@@ -230,6 +243,7 @@ static void mht_run(walk *w)
     }
     place(w, t, centroid_node(w, t), TRUE);
   }
+  return TRUE;
 }
 
 static gboolean run_bft(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
@@ -237,13 +251,14 @@ static gboolean run_bft(const strategy_ctx *ctx, const strategy_args *args, mapp
 {
   walk w;
   walk_init(&w, ctx, m);
+  gboolean ok = TRUE;
   if (m->ntasks > 0) {
     place(&w, 0, ctx->p->alloc[0], FALSE);
     w.queue[w.tail++] = 0;
-    bft_run(&w);
+    ok = bft_run(&w) || progress_check(ctx->prog, error);
   }
   walk_clear(&w);
-  return TRUE;
+  return ok;
 }
 
 static gboolean run_mht(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
@@ -251,9 +266,9 @@ static gboolean run_mht(const strategy_ctx *ctx, const strategy_args *args, mapp
 {
   walk w;
   walk_init(&w, ctx, m);
-  mht_run(&w);
+  gboolean ok = mht_run(&w) || progress_check(ctx->prog, error);
   walk_clear(&w);
-  return TRUE;
+  return ok;
 }
 
 /* ---- corners ---- */
@@ -418,13 +433,10 @@ gboolean irregular_coce(const strategy_ctx *ctx, gboolean mht, mapping *m, GErro
     place(&w, t, slotgrid_node(p, s), mht);
     w.queue[w.tail++] = t;
   }
-  if (mht)
-    mht_run(&w);
-  else
-    bft_run(&w);
+  gboolean ok = (mht ? mht_run(&w) : bft_run(&w)) || progress_check(ctx->prog, error);
   g_free(ctask);
   walk_clear(&w);
-  return TRUE;
+  return ok;
 }
 
 static gboolean run_coce_mht(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
@@ -439,6 +451,8 @@ const strategy strategy_bft = {
   .summary = "breadth-first traversal: neighbours near the node of the task they hang off",
   .paper = "bhatele2010 Section 10.2, Algorithm 10.2 (BFT)",
   .places_slots = TRUE,
+  .cost = "O(E log n) plus findNearest per task",
+  .max_ranks = 65536,
   .run = run_bft,
 };
 
@@ -448,6 +462,8 @@ const strategy strategy_mht = {
   .summary = "max-heap traversal: most-mapped-neighbours first, near their centroid",
   .paper = "bhatele2010 Section 10.2, Heuristic 2 (MHT)",
   .places_slots = TRUE,
+  .cost = "O(E log n) plus findNearest per task",
+  .max_ranks = 65536,
   .run = run_mht,
 };
 
@@ -458,5 +474,7 @@ const strategy strategy_coce_mht = {
   .paper = "bhatele2010 Section 10.4, Heuristic 2 (COCE+MHT)",
   .places_slots = TRUE,
   .needs_coordinates = TRUE,
+  .cost = "O(E log n) plus findNearest per task",
+  .max_ranks = 65536,
   .run = run_coce_mht,
 };

@@ -56,6 +56,7 @@ typedef struct kl {
   int64_t *own;        /* tasks: cost on their node at the start of the pass */
   int *own_stamp;      /* tasks: pass of own[] */
   int round;
+  const progress *prog;  /* polled every 4096 swaps */
   /* Indexed binary max-heap of open pairs with their gains inline, ties
    * to the lower id (the order of mheap, on exact int64 keys). */
   int hsize;
@@ -358,6 +359,8 @@ static int64_t kl_pass(kl *k)
   for (int i = k->hsize / 2 - 1; i >= 0; i--)
     kl_sift_down(k, i);
   while (k->hsize > 0) {
+    if ((nlog & 4095) == 4095 && progress_stopped(k->prog))
+      break; /* the rollback below keeps the best prefix so far */
     int q = k->heap[0].id;
     kl_heap_remove(k, q);
     mstate_swap(&k->st, k->pa[q], k->pb[q]);
@@ -378,7 +381,7 @@ static int64_t kl_pass(kl *k)
 static gboolean run_kl(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
                        GError **error)
 {
-  kl k = { 0 };
+  kl k = { .prog = ctx->prog };
   if (!mstate_init(&k.st, ctx, m, "kl", error))
     return FALSE;
   if (!mstate_objective(&k.st, strategy_arg_str(args, "obj"), "kl", error)) {
@@ -406,9 +409,10 @@ static gboolean run_kl(const strategy_ctx *ctx, const strategy_args *args, mappi
   double eps = strategy_arg_double(args, "eps");
   int passes = strategy_arg_int(args, "passes");
   int64_t total = mstate_total(&k.st);
-  for (int i = 0; i < passes && total > 0; i++) {
+  for (int i = 0; i < passes && total > 0 && !progress_stopped(ctx->prog); i++) {
     int64_t g = kl_pass(&k);
     total -= g;
+    progress_report(ctx->prog, "kl passes", (uint64_t)i + 1, (uint64_t)passes);
     if (g <= 0 || (double)g < eps * (double)(total + g))
       break;
   }
@@ -449,5 +453,7 @@ const strategy strategy_kl = {
   .paper = "selvitopi Section 3 (KL-based heuristic; random start)",
   .params = kl_params,
   .start = "random",
+  .cost = "O(E log E) per pass",
+  .max_ranks = 0,
   .run = run_kl,
 };

@@ -57,6 +57,7 @@ typedef struct mgreedy {
   int *node;          /* tasks: node or -1 */
   int nmapped;
   uint8_t *used;      /* nnodes */
+  gboolean stopped;   /* the progress hook said stop (polled every 64 placements) */
 } mgreedy;
 
 static void mg_init(mgreedy *g, const strategy_ctx *ctx, mapping *m)
@@ -91,6 +92,19 @@ static void mg_place(mgreedy *g, int t, int v)
   g->used[v] = 1;
   g->node[t] = v;
   g->nmapped++;
+  if ((g->nmapped & 63) == 0) {
+    progress_report(g->ctx->prog, "ranks placed", (uint64_t)g->nmapped, (uint64_t)g->s.n);
+    g->stopped = progress_stopped(g->ctx->prog);
+  }
+}
+
+/* The end of a run: TRUE, or FALSE with "interrupted" when it stopped with
+ * ranks left unplaced. Frees g. */
+static gboolean mg_finish(mgreedy *g, GError **error)
+{
+  gboolean ok = g->nmapped == g->s.n || progress_check(g->ctx->prog, error);
+  mg_clear(g);
+  return ok;
 }
 
 static inline int64_t weight(const msym *s, int k)
@@ -163,7 +177,7 @@ static gboolean run_greedy_hoefler(const strategy_ctx *ctx, const strategy_args 
   mheap q; /* unmapped tasks by their heaviest edge to a mapped task */
   mheap_init(&q, n);
   int start = mnear_centre(&g.nr);
-  while (g.nmapped < n) {
+  while (g.nmapped < n && !g.stopped) {
     int t = mheap_pop(&q), v;
     if (t >= 0) {
       v = mnear_find(&g.nr, g.node[from[t]]);
@@ -188,8 +202,7 @@ static gboolean run_greedy_hoefler(const strategy_ctx *ctx, const strategy_args 
   mheap_clear(&q);
   g_free(order);
   g_free(from);
-  mg_clear(&g);
-  return TRUE;
+  return mg_finish(&g, error);
 }
 
 /* ---- fhgreedy ---- */
@@ -223,7 +236,7 @@ static gboolean run_fhgreedy(const strategy_ctx *ctx, const strategy_args *args,
   int *order = by_volume(s);
   mheap conn;
   mheap_init(&conn, n);
-  while (g.nmapped < n) {
+  while (g.nmapped < n && !g.stopped) {
     int t = mheap_pop(&conn), v = -1;
     if (t < 0) {
       while (g.node[order[cursor]] >= 0)
@@ -251,8 +264,7 @@ static gboolean run_fhgreedy(const strategy_ctx *ctx, const strategy_args *args,
   }
   mheap_clear(&conn);
   g_free(order);
-  mg_clear(&g);
-  return TRUE;
+  return mg_finish(&g, error);
 }
 
 /* ---- greedy_allc and pacmap: most connected task, best of all nodes ---- */
@@ -334,7 +346,8 @@ static int most_connected(const int64_t *conn, const int *node, int n)
   return best;
 }
 
-static gboolean run_connected_greedy(const strategy_ctx *ctx, mapping *m, gboolean pacmap)
+static gboolean run_connected_greedy(const strategy_ctx *ctx, mapping *m, gboolean pacmap,
+                                     GError **error)
 {
   mgreedy g;
   mg_init(&g, ctx, m);
@@ -356,7 +369,7 @@ static gboolean run_connected_greedy(const strategy_ctx *ctx, mapping *m, gboole
     for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++)
       if (g.node[s->adj[k]] < 0)
         conn[s->adj[k]] += weight(s, k);
-    if (g.nmapped == n)
+    if (g.nmapped == n || g.stopped)
       break;
     t = most_connected(conn, g.node, n);
     if (t < 0) /* another component: the lowest unmapped task */
@@ -365,20 +378,19 @@ static gboolean run_connected_greedy(const strategy_ctx *ctx, mapping *m, gboole
     v = best_free_node(&g, t);
   }
   g_free(conn);
-  mg_clear(&g);
-  return TRUE;
+  return mg_finish(&g, error);
 }
 
 static gboolean run_greedy_allc(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
                                 GError **error)
 {
-  return run_connected_greedy(ctx, m, FALSE);
+  return run_connected_greedy(ctx, m, FALSE, error);
 }
 
 static gboolean run_pacmap(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
                            GError **error)
 {
-  return run_connected_greedy(ctx, m, TRUE);
+  return run_connected_greedy(ctx, m, TRUE, error);
 }
 
 /* ---- topo_aware ---- */
@@ -427,7 +439,7 @@ static gboolean run_topo_aware(const strategy_ctx *ctx, const strategy_args *arg
     mg_place(&g, tk, pk);
     freep[ik] = 0;
     nfree--;
-    if (nfree == 0)
+    if (nfree == 0 || g.stopped)
       break;
     /* pk is no longer free; the terms of tk's unmapped neighbours grow by
      * w x hops(., pk); sums and minima are redone where they changed */
@@ -470,26 +482,29 @@ static gboolean run_topo_aware(const strategy_ctx *ctx, const strategy_args *arg
   g_free(argmin);
   g_free(hsum);
   g_free(freep);
-  mg_clear(&g);
-  return TRUE;
+  return mg_finish(&g, error);
 }
 
-#define MAPLIB(id, text, where)                                                                    \
+#define MAPLIB(id, text, where, cost_, max_)                                                        \
   const strategy strategy_##id = {                                                               \
     .name = #id,                                                                                 \
     .kind = STRATEGY_CONSTRUCT,                                                                  \
     .summary = text,                                                                             \
     .paper = where,                                                                              \
+    .cost = cost_,                                                                               \
+    .max_ranks = max_,                                                                           \
     .run = run_##id,                                                                             \
   }
 
 MAPLIB(greedy_hoefler, "heaviest edge first: its unmapped end on the free node nearest the other",
-       "korndoerfer2021 Section 6.3 (greedy; Hoefler and Snir 2011)");
+       "korndoerfer2021 Section 6.3 (greedy; Hoefler and Snir 2011)", "O(E log E + n N)", 65536);
 MAPLIB(fhgreedy, "most connected task next, on the best of the free nodes nearest its neighbours",
-       "korndoerfer2021 Section 6.3 (FHgreedy; deveci2015 as in MapLib)");
+       "korndoerfer2021 Section 6.3 (FHgreedy; deveci2015 as in MapLib)", "O(n N) worst case",
+       65536);
 MAPLIB(greedy_allc, "most connected task next, on the best of all free nodes; start most central",
-       "korndoerfer2021 Section 6.3 (greedyALLC; Glantz et al.)");
+       "korndoerfer2021 Section 6.3 (greedyALLC; Glantz et al.)", "O(n N degree)", 8192);
 MAPLIB(pacmap, "centre task on the centre node, then most connected task on its best node",
-       "korndoerfer2021 Section 6.3 (PaCMap, process-mapping step)");
+       "korndoerfer2021 Section 6.3 (PaCMap, process-mapping step)", "O(n N degree)", 8192);
 MAPLIB(topo_aware, "most critical task (mean minus best estimated cost) on its best node",
-       "korndoerfer2021 Section 6.3 (topo-aware; Agarwal, Sharma, Kale 2006)");
+       "korndoerfer2021 Section 6.3 (topo-aware; Agarwal, Sharma, Kale 2006)",
+       "O(n N) table (refuses n N above 2^23)", 2048);

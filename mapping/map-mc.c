@@ -381,6 +381,8 @@ static gboolean run_mc_kind(const strategy_ctx *ctx, const strategy_args *args, 
   build_index(&c);
   long limit = 16L * m->ntasks + 64; /* a guard; each kept swap improves (MC, AC) */
   for (long it = 0; it < limit && max_cong(&c) > 0; it++) {
+    if ((it & 255) == 255 && progress_stopped(ctx->prog))
+      break; /* every kept swap left a valid mapping */
     int ncand = comm_tasks(&c, mheap_top(&c.links));
     gboolean improved = FALSE;
     for (int i = 0; i < ncand && !improved; i++)
@@ -416,6 +418,8 @@ const strategy strategy_mc = {
   .paper = "deveci2015 Section III-C, Algorithm 3 (U_MC)",
   .params = mc_params,
   .start = "greedy",
+  .cost = "O(candidates x route length) per swap",
+  .max_ranks = 65536,
   .run = run_mc,
 };
 
@@ -426,5 +430,7 @@ const strategy strategy_mmc = {
   .paper = "deveci2015 Section III-C, Algorithm 3 (U_MMC)",
   .params = mc_params,
   .start = "greedy",
+  .cost = "O(candidates x route length) per swap",
+  .max_ranks = 65536,
   .run = run_mmc,
 };

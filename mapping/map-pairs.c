@@ -116,8 +116,8 @@ static gboolean run_bokhari(const strategy_ctx *ctx, const strategy_args *args, 
   GRand *rng = g_rand_new_with_seed(ctx->seed);
   int *best = g_memdup2(m->node, sizeof(int) * (size_t)n);
   int64_t best_card = -1, best_hb = 0;
-  for (int fails = 0; fails < tries;) {
-    while (bok_pass(&b))
+  for (int fails = 0; fails < tries && !progress_stopped(ctx->prog);) {
+    while (!progress_stopped(ctx->prog) && bok_pass(&b)) /* every pass keeps it valid */
       ;
     int64_t card = cardinality(&b.st), hb = mstate_total(&b.st);
     if (card > best_card || (card == best_card && hb < best_hb)) {
@@ -160,9 +160,11 @@ static gboolean run_pairs(const strategy_ctx *ctx, const strategy_args *args, ma
   double eps = strategy_arg_double(args, "eps");
   GRand *rng = g_rand_new_with_seed(ctx->seed);
   int64_t total = mstate_total(&st);
-  while (n > 0 && p->nalloc > 1 && total > 0) {
+  while (n > 0 && p->nalloc > 1 && total > 0 && !progress_stopped(ctx->prog)) {
     int64_t start = total;
     for (int64_t i = 0; i < (int64_t)trials * n; i++) {
+      if ((i & 65535) == 65535 && progress_stopped(ctx->prog))
+        break; /* every kept exchange left a valid mapping */
       int a = st.node[g_rand_int_range(rng, 0, n)];
       int b = p->alloc[g_rand_int_range(rng, 0, p->nalloc)];
       if (a == b)
@@ -201,6 +203,8 @@ const strategy strategy_bokhari = {
   .paper = "korndoerfer2021 Section 6.3 (Bokhari 1981; MapLib Bokhari)",
   .params = bokhari_params,
   .start = "identity",
+  .cost = "O(n N degree) per pass",
+  .max_ranks = 1024,
   .run = run_bokhari,
 };
 
@@ -211,5 +215,7 @@ const strategy strategy_pairs = {
   .paper = "bhatele2010 Section 9.1, Heuristic 7 (PAIRS)",
   .params = pairs_params,
   .start = "identity",
+  .cost = "O(trials n degree) per round",
+  .max_ranks = 65536,
   .run = run_pairs,
 };

@@ -546,13 +546,17 @@ static gboolean run_heuristic(const strategy_ctx *ctx, const char *name, gboolea
   run_views(h, &tg, &tv, ctx->p, &pv, align, want, order);
   mnear nr;
   mnear_init(&nr, ctx->p, MNEAR_AUTO);
-  for (int i = 0; i < n; i++)
+  gboolean ok = TRUE;
+  for (int i = 0; i < n && ok; i++) {
     m->node[order[i]] = mnear_place(&nr, want[order[i]]);
+    if ((i & 4095) == 4095)
+      ok = progress_check(ctx->prog, error);
+  }
   mnear_clear(&nr);
   g_free(want);
   g_free(order);
   tgrid_clear(&tg);
-  return TRUE;
+  return ok;
 }
 
 static gboolean run_mxovlp(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
@@ -664,6 +668,10 @@ static gboolean run_affine_real(const strategy_ctx *ctx, gboolean align, mapping
   mnear nr;
   mnear_init(&nr, p, MNEAR_AUTO);
   for (int t = 0; t < n; t++) {
+    if ((t & 4095) == 4095 && !progress_check(ctx->prog, error)) {
+      mnear_clear(&nr);
+      return FALSE;
+    }
     int vc[GRID_MAX_DIMS] = { 0 }, s[GRID_MAX_DIMS] = { 0 };
     for (int i = 0; i < k && i < cd; i++) {
       int d = cperm[i], ax = pperm[i];
@@ -833,6 +841,8 @@ static const strategy_param pieces_params[] = {
     .params = params_,                                                                           \
     .places_slots = TRUE,                                                                        \
     .needs_coordinates = TRUE,                                                                   \
+    .cost = "O(cells log cells) plus findNearest per task; grid recognition O(E degree)",        \
+    .max_ranks = 65536,                                                                          \
     .run = run_##id,                                                                             \
   }
 

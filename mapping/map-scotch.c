@@ -311,5 +311,7 @@ const strategy strategy_scotch = {
   .summary = "Scotch static mapping (SCOTCH_graphMap) onto a mesh/torus or deco target",
   .paper = "deveci2015 Section V (SMAP baseline); Scotch 7 user's guide",
   .params = scotch_params,
+  .cost = "Scotch dual recursive bipartitioning, O(E log N) and more",
+  .max_ranks = 65536,
   .run = run_scotch,
 };

@@ -236,5 +236,7 @@ const strategy strategy_tabu = {
   .paper = "Taillard 1991 (robust taboo search for the QAP), Sections 2-3",
   .params = tabu_params,
   .start = "greedy",
+  .cost = "O(N^2) per iteration (refuses more than 1,024 nodes)",
+  .max_ranks = 1024,
   .run = run_tabu,
 };

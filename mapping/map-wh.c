@@ -73,12 +73,17 @@ static gboolean run_wh(const strategy_ctx *ctx, const strategy_args *args, mappi
   mbfs_init(&w.bfs, ctx->p->topo);
   int64_t total = mstate_total(&w.st);
   double min_gain = strategy_arg_double(args, "min_gain");
-  for (;;) {
+  for (int pass = 1; !progress_stopped(ctx->prog); pass++) {
     int64_t start = total;
     for (int t = 0; t < m->ntasks; t++)
       mheap_set(&w.heap, t, (double)mstate_cost(&w.st, t, m->node[t], -1));
-    for (int t; (t = mheap_pop(&w.heap)) >= 0;)
-      total -= improve_task(&w, t);
+    long pops = 0;
+    for (int t; (t = mheap_pop(&w.heap)) >= 0;) {
+      total -= improve_task(&w, t); /* every swap keeps the mapping valid */
+      if ((++pops & 4095) == 0 && progress_stopped(ctx->prog))
+        break;
+    }
+    progress_report(ctx->prog, "wh passes", (uint64_t)pass, 0);
     if (start == 0 || (double)(start - total) <= min_gain * (double)start)
       break;
   }
@@ -102,5 +107,7 @@ const strategy strategy_wh = {
   .paper = "deveci2015 Section III-B, Algorithm 2 (U_WH)",
   .params = wh_params,
   .start = "greedy",
+  .cost = "O(n delta BFS) per pass",
+  .max_ranks = 0,
   .run = run_wh,
 };

@@ -16,6 +16,8 @@ extern const strategy strategy_mc;
 extern const strategy strategy_mmc;
 extern const strategy strategy_kl;
 extern const strategy strategy_geometric;
+extern const strategy strategy_embed;
+extern const strategy strategy_ml;
 extern const strategy strategy_bokhari;
 extern const strategy strategy_topo_aware;
 extern const strategy strategy_greedy_hoefler;
@@ -56,6 +58,8 @@ const strategy *const strategy_registry[] = {
   &strategy_mmc,
   &strategy_kl,
   &strategy_geometric,
+  &strategy_embed,
+  &strategy_ml,
   &strategy_bokhari,
   &strategy_topo_aware,
   &strategy_greedy_hoefler,

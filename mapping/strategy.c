@@ -302,6 +302,14 @@ static gboolean run_step(const strategy_step *st, const strategy_ctx *ctx, mappi
   return ok;
 }
 
+void strategy_args_defaults(const strategy *s, strategy_args *a)
+{
+  a->defs = s->params;
+  a->n = 0;
+  for (int j = 0; s->params && s->params[j].name; j++)
+    a->values[a->n++] = (char *)s->params[j].defval;
+}
+
 /* Runs the steps from..nsteps-1 on ctx; a pipeline that starts with a
  * refiner first runs that refiner's start constructor. */
 static gboolean run_steps(const strategy_pipeline *pl, int from, const strategy_ctx *ctx,
@@ -311,10 +319,9 @@ static gboolean run_steps(const strategy_pipeline *pl, int from, const strategy_
   if (from == 0 && first->kind == STRATEGY_REFINE) {
     const strategy *start = strategy_find(first->start ? first->start : "identity");
     g_assert(start && start->kind == STRATEGY_CONSTRUCT);
-    strategy_step st = { start, { start->params, 0, { NULL } } };
-    for (int j = 0; start->params && start->params[j].name; j++)
-      st.args.values[st.args.n++] = (char *)start->params[j].defval;
-    if (!start->run(ctx, &st.args, m, error))
+    strategy_args args;
+    strategy_args_defaults(start, &args);
+    if (!start->run(ctx, &args, m, error))
       return FALSE;
   }
   for (int i = from; i < pl->nsteps; i++) {
@@ -563,6 +570,12 @@ char *strategy_describe_all(void)
     g_string_append_printf(s, "%-10s %s %s\n", st->name,
                            st->kind == STRATEGY_CONSTRUCT ? "[places]" : "[refines]", st->summary);
     g_string_append_printf(s, "%-10s from: %s\n", "", st->paper);
+    if (st->max_ranks)
+      g_string_append_printf(s, "%-10s scales: %s; up to %d ranks in about a minute\n", "",
+                             st->cost ? st->cost : "?", st->max_ranks);
+    else
+      g_string_append_printf(s, "%-10s scales: %s; any size (near-linear)\n", "",
+                             st->cost ? st->cost : "?");
     if (st->kind == STRATEGY_REFINE)
       g_string_append_printf(s, "%-10s starts from: %s when first\n", "",
                              st->start ? st->start : "identity");

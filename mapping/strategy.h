@@ -150,6 +150,12 @@ typedef struct strategy {
   gboolean places_slots;         /* maps onto node slots itself (no pre-partition) */
   gboolean needs_coordinates;    /* reads node coordinates: on a dragonfly, fat tree or HyperX
                                   * it runs on the hierarchy's grid (hier_grid_platform) */
+  /* How it scales, for `mapsim strategies` and the portfolio's default
+   * list: its cost in the graph's size (n ranks, E edges, N nodes), and
+   * the most ranks it maps within about a minute on the bench machine
+   * (bench/README.md, "Mappings at scale"); 0 = no limit (near-linear). */
+  const char *cost;
+  int max_ranks;
   /* Constructors fill `m` (all -1 on entry); refiners improve a valid `m`.
    * Must leave a valid mapping for ctx->p (capacity, allocation). */
   gboolean (*run)(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
@@ -160,6 +166,10 @@ typedef struct strategy {
 extern const strategy *const strategy_registry[];
 
 const strategy *strategy_find(const char *name);
+
+/* The default values of s's options (borrowed from its table), for running
+ * a strategy inside another one. */
+void strategy_args_defaults(const strategy *s, strategy_args *a);
 
 /* A parsed pipeline. */
 typedef struct strategy_step {
