@@ -15,9 +15,10 @@
  * out of the default list. Give `tabu` pipelines explicitly for the
  * strongest search on up to about 1,000 nodes.
  *
- * Time: `time` seconds for all candidates; by default none for a given
- * list, and for the default list 5 s + 25 us per edge of the graph (10 s at
- * 32,768 ranks of a 3D stencil, 44 s at 262,144). At the limit every
+ * Time: `time` seconds for all candidates, else the command line's
+ * --time-limit (strategy_time_limit()), else none for a given list and for
+ * the default list 5 s + 25 us per edge of the graph (10 s at 32,768 ranks
+ * of a 3D stencil, 44 s at 262,144). At the limit every
  * running candidate stops at its best so far (refiners keep a valid
  * mapping; a constructor cut short fails) and those not started are
  * skipped. For hop_bytes, a candidate that reaches the lower bound of
@@ -275,6 +276,8 @@ static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args
   double alpha = strategy_arg_double(args, "alpha"), limit = strategy_arg_double(args, "time");
   int threads = strategy_arg_int(args, "threads");
   gboolean by_default = strcmp(list, "default") == 0;
+  if (limit == 0)
+    limit = strategy_time_limit();
   if (by_default) {
     list = default_list;
     if (limit == 0)
@@ -387,8 +390,8 @@ static const strategy_param portfolio_params[] = {
   { "alpha", SPARAM_DOUBLE, "1", "0..", "weighted: weight of max_link against hop_bytes (each relative to the best)" },
   { "threads", SPARAM_INT, "0", "0..1024", "candidates run at once (0: one per processor)" },
   { "time", SPARAM_DOUBLE, "0", "0..",
-    "seconds for all candidates (0: no limit for a given list; 5 s + 25 us per edge for the "
-    "default list)" },
+    "seconds for all candidates (0: --time-limit, else no limit for a given list and 5 s + "
+    "25 us per edge for the default list)" },
   { NULL },
 };
 

@@ -302,6 +302,18 @@ static gboolean run_step(const strategy_step *st, const strategy_ctx *ctx, mappi
   return ok;
 }
 
+static double time_limit;
+
+void strategy_set_time_limit(double seconds)
+{
+  time_limit = seconds;
+}
+
+double strategy_time_limit(void)
+{
+  return time_limit;
+}
+
 void strategy_args_defaults(const strategy *s, strategy_args *a)
 {
   a->defs = s->params;

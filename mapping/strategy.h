@@ -225,6 +225,12 @@ gboolean strategy_partition(const commgraph *g, int nparts, int cap, guint32 see
 gboolean strategy_partition_sizes(const commgraph *g, int nparts, const int *cap, guint32 seed,
                                   int *part, GError **error);
 
+/* The time limit of the searches that take one (portfolio), in seconds;
+ * 0: none given (each has its default). Set once at start-up (the command
+ * line's --time-limit) and only read afterwards, like the memory budget. */
+void strategy_set_time_limit(double seconds);
+double strategy_time_limit(void);
+
 /* Reads a coordinates file for `ntasks` ranks (mapping/coords.c): one line
  * per rank, blank- or comma-separated numbers, the same count on every
  * line, `#` comments. Returns ntasks x *dims doubles (caller frees) or NULL

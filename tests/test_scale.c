@@ -428,3 +428,22 @@ Test(interrupt, map_stops_soon_after_sigint, .timeout = 600)
     cr_assert_lt(secs, 5.0, "%s: %.2f s after SIGINT", specs[i], secs);
   }
 }
+
+/* --time-limit reaches the portfolio of `mapsim map`; a bad value is bad
+ * input. */
+Test(portfolio, cli_time_limit)
+{
+  g_autofree char *cg = tu_data("maplib/cg.p2p.size.csv");
+  char *out = NULL, *err = NULL;
+  const char *args[] = { "map", "-q", "-p", "torus:4x4x4", "-m", cg, "-s",
+                         "portfolio:try=[identity+tabu:iters=100000000|greedy]", "--time-limit",
+                         "0.5", NULL };
+  cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
+  cr_assert(strstr(out, "time limit of 0.5 s reached"), "%s", out);
+  g_free(out), g_free(err);
+  const char *bad[] = { "map", "-p", "torus:4x4x4", "-m", cg, "-s", "portfolio", "--time-limit",
+                        "-1", NULL };
+  cr_assert_eq(tu_run(&out, &err, bad), 2);
+  cr_assert(strstr(err, "--time-limit -1: expected a number of seconds > 0"), "%s", err);
+  g_free(out), g_free(err);
+}

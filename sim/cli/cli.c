@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mapping/launch.h"
+#include "mapping/strategy.h"
 #include "routing/alloc.h"
 #include "sim/row.h"
 #include "sim/run.h"
@@ -37,7 +38,8 @@ trace *cli_read_trace(const char *path, GError **error)
 /* ---- shared options ---- */
 
 /* ARG_KEY: a platform key, stored as the --set override KEY=VALUE */
-typedef enum { ARG_STR, ARG_STRV, ARG_INT, ARG_SEED, ARG_SCALE, ARG_SIZE, ARG_FLAG, ARG_KEY } arg_kind;
+typedef enum { ARG_STR, ARG_STRV, ARG_INT, ARG_SEED, ARG_SCALE, ARG_SIZE, ARG_SECONDS, ARG_FLAG,
+               ARG_KEY } arg_kind;
 
 typedef struct common_opt {
   unsigned bit;          /* the CLI_OPT_* that selects it */
@@ -136,6 +138,9 @@ static const common_opt common_opts[] = {
   { CLI_OPT_MEMORY, "max-memory", 0, ARG_SIZE, AT(max_memory), 0, 0,
     "Memory budget inputs are checked against before loading, e.g. 8G (default: 3/4 of the "
     "machine's memory)", "SIZE", NULL },
+  { CLI_OPT_TIME_LIMIT, "time-limit", 0, ARG_SECONDS, AT(time_limit), 0, 0,
+    "Seconds a search may take (portfolio; default: none for a given list, 5 s + 25 us per "
+    "edge for the default one)", "S", NULL },
   { CLI_OPT_JSON, "json", 0, ARG_FLAG, AT(json), 0, 0, "Print one JSON object", NULL, NULL },
   { CLI_OPT_CSV, "csv", 0, ARG_FLAG, AT(csv), 0, 0, "Print CSV: a header line, one row per result",
     NULL, NULL },
@@ -298,6 +303,18 @@ static gboolean common_cb(const char *option_name, const char *value, gpointer d
     *(double *)at = x;
     return TRUE;
   }
+  case ARG_SECONDS: {
+    char *end = NULL;
+    double x = g_ascii_strtod(value, &end);
+    if (!*value || *end || !isfinite(x) || x <= 0) {
+      g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                  "--%s %s: expected a number of seconds > 0", o->name, value);
+      return FALSE;
+    }
+    *(double *)at = x;
+    strategy_set_time_limit(x);
+    return TRUE;
+  }
   case ARG_SIZE:
     if (!budget_parse_size(value, (uint64_t *)at)) {
       g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
@@ -352,6 +369,8 @@ gboolean cli_parse(int *argc, char ***argv, const char *name, const char *usage,
 {
   *c = (cli_common){ .seed = 1, .compute_scale = 1.0 };
   common |= CLI_OPT_MEMORY;
+  if (common & (CLI_OPT_STRATEGY | CLI_OPT_STRATEGIES))
+    common |= CLI_OPT_TIME_LIMIT;
   parse_state ps = { c, common, entries, 0 };
   g_autofree char *prog = g_strdup_printf("mapsim %s", name);
   g_set_prgname(prog);

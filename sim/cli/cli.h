@@ -87,6 +87,7 @@ enum {
   CLI_OPT_PROTOCOL = 1u << 22,  /* --eager-limit, --eager-start, --handshake, --envelope,
                                    --sharing, --send-overhead, --recv-overhead */
   CLI_OPT_RULES = 1u << 23,     /* --preset, --tie, --routing (routes and protocol: not for drawing) */
+  CLI_OPT_TIME_LIMIT = 1u << 24, /* --time-limit S (with --strategy; mapping/strategy.h) */
 };
 #define CLI_OPT_GRAPH (CLI_OPT_MATRIX | CLI_OPT_COUNTS | CLI_OPT_TRACE)
 #define CLI_OPT_PLACE (CLI_OPT_PLATFORM | CLI_OPT_ALLOC | CLI_OPT_CORES | CLI_OPT_SET | CLI_OPT_RULES)
@@ -112,6 +113,7 @@ typedef struct cli_common {
   int threads;               /* 0: all cores */
   gboolean progress, quiet;  /* force / silence the progress line */
   guint64 max_memory;        /* --max-memory (also set in util/limits.h), 0: default */
+  double time_limit;         /* --time-limit (also set in mapping/strategy.h), 0: default */
   guint64 seen;              /* options given so far (repeat detection) */
 } cli_common;
 
