@@ -8,8 +8,9 @@
  *
  * `try` lists the pipelines in brackets, separated by '|'. The default list
  * (default_list below) starts with the strategies that find structure -
- * a grid recognized in the graph placed by geometric and by affine, any
- * graph embedded by its Laplacian eigenvectors - each refined by `ml`, then
+ * a grid recognized in the graph placed by geometric and by affine (both
+ * fail at once on other graphs), any graph embedded by its Laplacian
+ * eigenvectors - each refined by `ml`, then
  * Scotch and cheap diverse starts refined by kl; a step whose registry row
  * says it does not reach the graph's size (max_ranks) leaves its pipeline
  * out of the default list. Give `tabu` pipelines explicitly for the
@@ -215,7 +216,7 @@ static gpointer watch(gpointer data)
  * left to explicit lists (it takes seconds where these take milliseconds
  * at a few thousand ranks). */
 static const char *const default_list =
-  "[geometric+ml|embed+ml|affine+ml|scotch+kl|greedy+wh+kl|identity+kl|hilbert+kl|mht+kl|"
+  "[geometric+ml|affine+ml|embed+ml|scotch+kl|greedy+wh+kl|identity+kl|hilbert+kl|mht+kl|"
   "bipartition+kl|morton+kl]";
 
 /* FALSE when a step of `spec` does not reach n ranks (its max_ranks). */
@@ -381,7 +382,7 @@ static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args
 
 static const strategy_param portfolio_params[] = {
   { "try", SPARAM_PIPELINES, "default", NULL,
-    "pipelines to run, [a+b|c+d] (default: geometric, embed, affine each +ml; scotch, greedy+wh, "
+    "pipelines to run, [a+b|c+d] (default: geometric, affine, embed each +ml; scotch, greedy+wh, "
     "identity, hilbert, mht, bipartition, morton each +kl; those whose steps reach the graph's "
     "size)" },
   { "obj", SPARAM_OBJECTIVE, "hop_bytes", "hop_bytes|max_link|weighted|energy",

@@ -1,6 +1,7 @@
 /* stencil.h - test inputs for the mapping tests: Cartesian stencil
- * communication graphs (rank = x + X*(y + Y*z), dimension 0 fastest) and a
- * seeded irregular graph. Static inline helpers, test-only. */
+ * communication graphs (rank = x + X*(y + Y*z), dimension 0 fastest), a
+ * seeded irregular graph, and any graph with its ranks renumbered.
+ * Static inline helpers, test-only. */
 #pragma once
 
 #include <glib.h>
@@ -48,4 +49,28 @@ static inline commgraph *st_random_graph(int n, int deg, guint32 seed)
   g_free(b);
   g_rand_free(rng);
   return g;
+}
+
+/* g's ranks relabelled by a seeded random permutation. */
+static inline commgraph *st_renumbered(const commgraph *g, guint32 seed)
+{
+  int *label = g_new(int, g->n);
+  for (int i = 0; i < g->n; i++)
+    label[i] = i;
+  GRand *r = g_rand_new_with_seed(seed);
+  for (int i = g->n - 1; i > 0; i--) {
+    int j = g_rand_int_range(r, 0, i + 1), t = label[i];
+    label[i] = label[j];
+    label[j] = t;
+  }
+  g_rand_free(r);
+  int *src = g_new(int, g->nedges + 1), *dst = g_new(int, g->nedges + 1);
+  for (int i = 0; i < g->n; i++)
+    for (int e = g->xadj[i]; e < g->xadj[i + 1]; e++)
+      src[e] = label[i], dst[e] = label[g->adj[e]];
+  commgraph *out = commgraph_from_edges(g->n, g->nedges, src, dst, g->bytes, g->msgs);
+  g_free(src);
+  g_free(dst);
+  g_free(label);
+  return out;
 }

@@ -15,30 +15,6 @@
 #include "stencil.h"
 #include "testutil.h"
 
-/* g's ranks relabelled by a seeded random permutation. */
-static commgraph *renumbered(const commgraph *g, guint32 seed)
-{
-  int *label = g_new(int, g->n);
-  for (int i = 0; i < g->n; i++)
-    label[i] = i;
-  GRand *r = g_rand_new_with_seed(seed);
-  for (int i = g->n - 1; i > 0; i--) {
-    int j = g_rand_int_range(r, 0, i + 1), t = label[i];
-    label[i] = label[j];
-    label[j] = t;
-  }
-  g_rand_free(r);
-  int *src = g_new(int, g->nedges + 1), *dst = g_new(int, g->nedges + 1);
-  for (int i = 0; i < g->n; i++)
-    for (int e = g->xadj[i]; e < g->xadj[i + 1]; e++)
-      src[e] = label[i], dst[e] = label[g->adj[e]];
-  commgraph *out = commgraph_from_edges(g->n, g->nedges, src, dst, g->bytes, g->msgs);
-  g_free(src);
-  g_free(dst);
-  g_free(label);
-  return out;
-}
-
 static mapping *run_with(const char *spec, const commgraph *g, const platform *p, guint32 seed,
                          GString *report, const progress *prog, GError **e)
 {
@@ -76,7 +52,7 @@ static int64_t hop_bytes_of(const commgraph *g, const platform *p, const mapping
 Test(embed, exact_on_open_grids)
 {
   int dims[3] = { 8, 8, 8 };
-  commgraph *st = st_stencil(3, dims, FALSE, NULL), *g = renumbered(st, 3);
+  commgraph *st = st_stencil(3, dims, FALSE, NULL), *g = st_renumbered(st, 3);
   platform *p = tu_platform("mesh:8x8x8");
   bounds b;
   bounds_compute(g, p, &b);
@@ -194,7 +170,7 @@ Test(geometric, renumbered_stencils_meet_the_bound)
   };
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
     commgraph *st = st_stencil(cases[i].nd, cases[i].dims, cases[i].periodic, NULL);
-    commgraph *g = renumbered(st, (guint32)i + 5);
+    commgraph *g = st_renumbered(st, (guint32)i + 5);
     platform *p = tu_platform(cases[i].plat);
     bounds b;
     bounds_compute(g, p, &b);
@@ -268,7 +244,7 @@ Test(bounds, new_strategies_never_below)
     if (!g) { /* a renumbered stencil of the first n ranks' grid */
       int dims[2] = { 4, MAX(1, n / 4) };
       commgraph *st = st_stencil(2, dims, round % 4 == 0, NULL);
-      g = renumbered(st, (guint32)round);
+      g = st_renumbered(st, (guint32)round);
       commgraph_free(st);
     }
     bounds b;
@@ -301,7 +277,7 @@ Test(bounds, new_strategies_never_below)
 Test(portfolio, stops_at_a_mapping_that_meets_the_bound)
 {
   int dims[3] = { 8, 8, 8 };
-  commgraph *st = st_stencil(3, dims, TRUE, NULL), *g = renumbered(st, 9);
+  commgraph *st = st_stencil(3, dims, TRUE, NULL), *g = st_renumbered(st, 9);
   platform *p = tu_platform("torus:8x8x8");
   GString *report = g_string_new(NULL);
   GError *e = NULL;
