@@ -144,7 +144,7 @@ static gboolean connected(const sgraph *s)
 
 /* Keeps edge xy unless, from x or from y, another neighbour z has a
  * closed-neighbourhood intersection strictly between N[x] n N[y] and N[x]. */
-static gboolean skeleton_dominance(const sgraph *s, uint8_t *keep)
+static gboolean skeleton_dominance(const sgraph *s, uint8_t *keep, const progress *prog)
 {
   int n = s->n;
   int *pos = g_new(int, n);
@@ -154,7 +154,7 @@ static gboolean skeleton_dominance(const sgraph *s, uint8_t *keep)
   memset(keep, 1, (size_t)s->xadj[n]);
   for (int x = 0; x < n; x++) {
     int lo = s->xadj[x], k = s->xadj[x + 1] - lo;
-    if (k > DETECT_MAX_DEGREE) {
+    if (k > DETECT_MAX_DEGREE || ((x & 4095) == 4095 && progress_stopped(prog))) {
       g_free(pos);
       return FALSE;
     }
@@ -525,17 +525,17 @@ static void sort_dimensions(gdetect *gd, int n)
 }
 
 /* Tries the skeletons of `s` in turn. */
-static gboolean detect_on(const sgraph *s, gdetect *out)
+static gboolean detect_on(const sgraph *s, gdetect *out, const progress *prog)
 {
   if (!connected(s))
     return FALSE;
   uint8_t *keep = g_new(uint8_t, s->xadj[s->n] + 1);
   gboolean found = FALSE;
-  for (int kind = 0; kind < 3 && !found; kind++) {
+  for (int kind = 0; kind < 3 && !found && !progress_stopped(prog); kind++) {
     sgraph sk = { 0 };
     if (kind == 0)
       sgraph_subset(s, NULL, &sk);
-    else if (kind == 1 && skeleton_dominance(s, keep))
+    else if (kind == 1 && skeleton_dominance(s, keep, prog))
       sgraph_subset(s, keep, &sk);
     else if (kind == 2) {
       skeleton_heaviest(s, keep);
@@ -586,7 +586,7 @@ gboolean grid_detect(const commgraph *g, const progress *prog, gdetect *out, GEr
       break;
     sgraph s = { 0 };
     sgraph_subset(&all, pass == 0 ? heavy : NULL, &s);
-    found = detect_on(&s, out);
+    found = detect_on(&s, out, prog);
     sgraph_clear(&s);
   }
   if (found)

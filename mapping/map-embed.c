@@ -118,12 +118,11 @@ static gboolean smallest_pair(const piece *pc, const double *q, int nq, double t
     if (ido != 1 && ido != -1)
       break;
     laplacian_apply(pc, q, nq, workd + ipntr[0] - 1, workd + ipntr[1] - 1);
-    if (++*steps % 64 == 0) {
+    if (++*steps % 64 == 0)
       progress_report(prog, "embed: Lanczos steps", *steps, 0);
-      if (!progress_check(prog, error)) {
-        ok = FALSE;
-        break;
-      }
+    if (*steps % 8 == 0 && !progress_check(prog, error)) {
+      ok = FALSE;
+      break;
     }
   }
   if (ok && info < 0) {

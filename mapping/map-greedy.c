@@ -182,7 +182,7 @@ static gboolean greedy_pass(greedy *gr, int nbfs, const progress *prog)
       t = max_volume_task(gr);
     int v = gr->s->vol[t] == 0 ? any_free_node(gr) : best_node(gr, t);
     place(gr, t, v);
-    if ((gr->nmapped & 4095) == 0) {
+    if ((gr->nmapped & 255) == 0) { /* a placement may search far */
       progress_report(prog, "greedy ranks placed", (uint64_t)gr->nmapped, (uint64_t)n);
       if (progress_stopped(prog))
         return FALSE;

@@ -842,7 +842,7 @@ static const strategy_param pieces_params[] = {
     .places_slots = TRUE,                                                                        \
     .needs_coordinates = TRUE,                                                                   \
     .cost = "O(cells log cells) plus findNearest per task; grid recognition O(E degree)",        \
-    .max_ranks = 65536,                                                                          \
+    .max_ranks = 0,                                                                              \
     .run = run_##id,                                                                             \
   }
 

@@ -338,6 +338,8 @@ static gboolean run_steps(const strategy_pipeline *pl, int from, const strategy_
   }
   for (int i = from; i < pl->nsteps; i++) {
     const strategy_step *st = &pl->steps[i];
+    if (i > from && progress_stopped(ctx->prog))
+      return TRUE; /* stopped: the refiners left are skipped, the mapping so far is valid */
     if (!run_step(st, ctx, m, error))
       return FALSE;
     GError *e = NULL;

@@ -366,17 +366,23 @@ Test(portfolio, default_list_by_size)
 
 /* ---- interrupts ---- */
 
-/* `mapsim map` on 32,768 ranks, SIGINT after 0.5 s: it exits 130 within
- * a few seconds of the signal (within one on a quiet machine; the tests
- * share it), whatever step was running. */
+/* `mapsim map` on 32,768 ranks (a 3D stencil in rank order, so that the
+ * identity's metrics the command computes first are cheap), SIGINT after
+ * 0.5 s: it exits 130 within a few seconds of the signal (within one on a
+ * quiet machine; the tests share it), whatever step was running. */
 Test(interrupt, map_stops_soon_after_sigint, .timeout = 600)
 {
+#ifdef __SANITIZE_ADDRESS__
+  cr_skip_test("under AddressSanitizer reading the 196,608-edge input alone takes minutes "
+               "(97%% of the time in the sanitizer's internal_strlen), so the signal never "
+               "reaches a strategy; the release build runs this test");
+#endif
   g_autofree char *tmp = tu_tmp_dir();
-  g_autofree char *file = g_build_filename(tmp, "random32k.mtx", NULL);
-  commgraph *g = st_random_graph(32768, 4, 3);
+  g_autofree char *file = g_build_filename(tmp, "stencil32k.mtx", NULL);
+  commgraph *g = st_stencil(3, (int[]){ 32, 32, 32 }, TRUE, NULL);
   cr_assert(commgraph_save(g, 0, file, NULL, NULL));
   commgraph_free(g);
-  const char *specs[] = { "embed+ml", "greedy+wh+kl", "portfolio:try=[random+kl|embed]" };
+  const char *specs[] = { "embed+ml", "random+wh+kl", "portfolio:try=[random+kl|embed]" };
   for (size_t i = 0; i < G_N_ELEMENTS(specs); i++) {
     const char *argv[] = { g_getenv("MAPSIM"), "map", "-q", "-p", "torus:32x32x32", "-m", file,
                            "-s", specs[i], NULL };
