@@ -21,8 +21,9 @@
  *
  * scaling: every registered strategy alone on 4,096, 32,768 and 262,144
  *   ranks (the kNN graph of as many random points, the renumbered periodic
- *   3D stencil for the grid heuristics), stopped after 60 s: the measured
- *   reach of `mapsim strategies`.
+ *   3D stencil for the grid heuristics), stopped after 60 s (a size is not
+ *   run when the one before took more than 60/8 s): the measured reach of
+ *   `mapsim strategies`.
  *
  * Usage: bench_scale [stencils|mesh|scaling] [--quick] [--only PLATFORM] [--scotch-max N]
  *                    [--cache DIR] [--keep] [-s SPEC ...]
@@ -419,9 +420,15 @@ static void scaling(double limit, const int *sides, int nsides)
     const strategy *s = strategy_registry[k];
     printf("| %s |", s->name);
     gboolean over = FALSE;
+    double last = 0;
     for (int i = 0; i < nsides; i++) {
       if (over) {
         printf(" - |");
+        continue;
+      }
+      if (last > limit / 8) { /* 8 times the ranks: not within the limit (Scotch cannot be stopped) */
+        printf(" not run |");
+        over = TRUE;
         continue;
       }
       GError *e = NULL;
@@ -440,6 +447,7 @@ static void scaling(double limit, const int *sides, int nsides)
         over = TRUE;
       } else {
         printf(" %.2f%s |", secs, on);
+        last = secs;
       }
       g_clear_error(&e);
       fflush(stdout);
