@@ -106,7 +106,8 @@ static gboolean refine_level(const strategy_ctx *ctx, const strategy *refiner, c
   commgraph *q = strategy_quotient(ctx->g, group, ngroups);
   mapping *cm = mapping_new(ngroups);
   memcpy(cm->node, group_block, sizeof(int) * (size_t)ngroups);
-  strategy_ctx cctx = { q, cp, ctx->seed, NULL, 0, NULL, ctx->prog };
+  /* the coarse graph has no trace to replay: no evaluation hook */
+  strategy_ctx cctx = { .g = q, .p = cp, .seed = ctx->seed, .prog = ctx->prog };
   strategy_args args;
   strategy_args_defaults(refiner, &args);
   gboolean ok = refiner->run(&cctx, &args, cm, error);

@@ -235,8 +235,8 @@ static void report(const strategy_ctx *ctx, const job *j, const cand *c, int n, 
 {
   GString *r = ctx->report;
   if (win)
-    g_string_append_printf(r, "portfolio (%s): kept %s\n", j->sim_obj ? win->sim_name : j->obj->name,
-                           win->spec);
+    g_string_append_printf(r, "portfolio (%s): kept %s\n",
+                           j->sim_obj ? win->sim_name : j->obj->name, win->spec);
   if (g_atomic_int_get(&j->optimal))
     g_string_append_printf(r, "  it meets the lower bound (%" G_GINT64_FORMAT " hop_bytes): the "
                            "other candidates were stopped\n", j->bound);

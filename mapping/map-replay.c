@@ -578,5 +578,7 @@ const strategy strategy_replay = {
            "Glover 1989 (tabu)",
   .params = replay_params,
   .places_slots = TRUE,
+  .cost = "evals= replays of the trace, each O(events x route length); time= bounds it",
+  .max_ranks = 0,
   .run = run_replay,
 };
