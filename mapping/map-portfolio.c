@@ -225,7 +225,7 @@ static gboolean reaches(const char *spec, int n)
   strategy_pipeline *pl = strategy_parse(spec, NULL);
   gboolean ok = pl != NULL;
   for (int i = 0; ok && i < pl->nsteps; i++)
-    ok = pl->steps[i].s->max_ranks == 0 || pl->steps[i].s->max_ranks >= n;
+    ok = pl->steps[i].s->max_ranks <= 0 || pl->steps[i].s->max_ranks >= n;
   strategy_pipeline_free(pl);
   return ok;
 }
@@ -405,5 +405,6 @@ const strategy strategy_portfolio = {
   .params = portfolio_params,
   .places_slots = TRUE,
   .cost = "its candidates', within the time limit",
+  .max_ranks = -1,
   .run = run_portfolio,
 };

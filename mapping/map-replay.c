@@ -579,6 +579,6 @@ const strategy strategy_replay = {
   .params = replay_params,
   .places_slots = TRUE,
   .cost = "evals= replays of the trace, each O(events x route length); time= bounds it",
-  .max_ranks = 0,
+  .max_ranks = -1,
   .run = run_replay,
 };

@@ -584,7 +584,9 @@ char *strategy_describe_all(void)
     g_string_append_printf(s, "%-10s %s %s\n", st->name,
                            st->kind == STRATEGY_CONSTRUCT ? "[places]" : "[refines]", st->summary);
     g_string_append_printf(s, "%-10s from: %s\n", "", st->paper);
-    if (st->max_ranks)
+    if (st->max_ranks < 0)
+      g_string_append_printf(s, "%-10s scales: %s\n", "", st->cost ? st->cost : "?");
+    else if (st->max_ranks)
       g_string_append_printf(s, "%-10s scales: %s; up to %d ranks in about a minute\n", "",
                              st->cost ? st->cost : "?", st->max_ranks);
     else

@@ -153,7 +153,8 @@ typedef struct strategy {
   /* How it scales, for `mapsim strategies` and the portfolio's default
    * list: its cost in the graph's size (n ranks, E edges, N nodes), and
    * the most ranks it maps within about a minute on the bench machine
-   * (bench/README.md, "Mappings at scale"); 0 = no limit (near-linear). */
+   * (bench/README.md, "Mappings at scale"); 0 = no limit (near-linear);
+   * -1 = set by its parameters (a time limit, a number of replays). */
   const char *cost;
   int max_ranks;
   /* Constructors fill `m` (all -1 on entry); refiners improve a valid `m`.
