@@ -111,11 +111,12 @@ static void run_case(const char *label, const commgraph *g, const char *plat, GP
     }
     double hops = (double)r.hop_bytes / (double)total;
     if (stencil)
-      printf("| %s | %s | %s | %.2f s | %.3f | %.3f | %+.1f%%%s |\n", label, plat, spec, r.secs,
+      printf("| %s | %s | %s | %.2f s (%.2f s) | %.3f | %.3f | %+.1f%%%s |\n", label, plat, spec,
+             r.secs, r.cpu,
              hops, lb_hops, 100.0 * (hops / lb_hops - 1), r.over ? " (over capacity)" : "");
     else
-      printf("| %s | %s | %s | %.2f s | %" G_GINT64_FORMAT " | %" G_GINT64_FORMAT
-             " | %+.1f%%%s |\n", label, plat, spec, r.secs, r.hop_bytes, b.hop_bytes,
+      printf("| %s | %s | %s | %.2f s (%.2f s) | %" G_GINT64_FORMAT " | %" G_GINT64_FORMAT
+             " | %+.1f%%%s |\n", label, plat, spec, r.secs, r.cpu, r.hop_bytes, b.hop_bytes,
              100.0 * ((double)r.hop_bytes / (double)b.hop_bytes - 1),
              r.over ? " (over capacity)" : "");
     fflush(stdout);
@@ -143,7 +144,7 @@ static void stencils(GPtrArray *cols, gboolean quick, const char *only, int scot
     { "3D 64^3 open", 3, { 64, 64, 64 }, FALSE, "mesh:64x64x64" },
   };
   printf("Renumbered stencils: average hops (bytes-weighted) against the lower bound\n\n"
-         "| tasks | platform | strategy | time | avg hops | lower bound | above bound |\n"
+         "| tasks | platform | strategy | wall (processor) time | avg hops | lower bound | above bound |\n"
          "|---|---|---|---:|---:|---:|---:|\n");
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
     int n = 1;
@@ -314,7 +315,7 @@ static void meshes(GPtrArray *cols, gboolean quick, int scotch_max, const char *
     { 2097152, 32768, "torus:32x32x32" },
   };
   printf("\nUnstructured 3D mesh partitioned by Scotch: hop-bytes of the process graph\n\n"
-         "| process graph | platform | strategy | time | hop-bytes | lower bound | above bound |\n"
+         "| process graph | platform | strategy | wall (processor) time | hop-bytes | lower bound | above bound |\n"
          "|---|---|---|---:|---:|---:|---:|\n");
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
     if (quick && cases[i].parts > 4096)

@@ -160,7 +160,8 @@ static void maplib(const char *dir_data, const char *published, const char *work
             maplib_label[c] = g_strdup(curve_names[i]);
           }
       published_best(published, apps[a], topos[k], g, p, mb, &maplib_label[c]);
-      res[(ns + 2) * nc + c] = (result){ TRUE, bd[c].hop_bytes, bd[c].max_link_bytes, 0, 0, 0, 0 };
+      res[(ns + 2) * nc + c] = (result){ .ok = TRUE, .hop_bytes = bd[c].hop_bytes,
+                                           .max_link = bd[c].max_link_bytes };
       for (int r = ns; r < ns + 2; r++) {
         res[r * nc + c].gap_hb = bounds_gap((double)res[r * nc + c].hop_bytes, (double)bd[c].hop_bytes);
         res[r * nc + c].gap_ml = bounds_gap((double)res[r * nc + c].max_link, (double)bd[c].max_link_bytes);

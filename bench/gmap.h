@@ -10,6 +10,7 @@
 #pragma once
 
 #include <stdio.h>
+#include <sys/resource.h>
 #include <string.h>
 
 #include "mapping/metrics.h"
@@ -23,12 +24,24 @@ typedef struct result {
   double secs;
   int over; /* nodes above capacity (scotch_gmap only balances within 5%) */
   double gap_hb, gap_ml; /* to the lower bounds */
+  double cpu;            /* processor seconds, every thread (or the child's) */
 } result;
+
+/* Processor seconds used so far by this process (all its threads), or by
+ * its children waited for. */
+static G_GNUC_UNUSED double cpu_seconds(int who)
+{
+  struct rusage u;
+  getrusage(who, &u);
+  return (double)u.ru_utime.tv_sec + (double)u.ru_stime.tv_sec +
+         ((double)u.ru_utime.tv_usec + (double)u.ru_stime.tv_usec) / 1e6;
+}
 
 static G_GNUC_UNUSED result measure(const commgraph *g, const platform *p, const mapping *m, double secs)
 {
   metrics *mt = metrics_compute(g, p, m);
-  result r = { TRUE, mt->hop_bytes, mt->max_link_bytes, secs, 0, 0, 0 };
+  result r = { .ok = TRUE, .hop_bytes = mt->hop_bytes, .max_link = mt->max_link_bytes,
+                .secs = secs };
   int *load = g_new0(int, p->topo->nnodes);
   for (int i = 0; i < m->ntasks; i++)
     if (++load[m->node[i]] == p->cores_per_node + 1)
@@ -48,10 +61,13 @@ static G_GNUC_UNUSED result run_strategy(const char *spec, const commgraph *g, c
     return r;
   }
   gint64 t0 = g_get_monotonic_time();
+  double c0 = cpu_seconds(RUSAGE_SELF);
   mapping *m = strategy_run(pl, g, p, 1, NULL, 0, &e);
-  double secs = (double)(g_get_monotonic_time() - t0) / 1e6;
-  if (m)
+  double secs = (double)(g_get_monotonic_time() - t0) / 1e6, cpu = cpu_seconds(RUSAGE_SELF) - c0;
+  if (m) {
     r = measure(g, p, m, secs);
+    r.cpu = cpu;
+  }
   else
     fprintf(stderr, "  %s on %s: %s\n", spec, p->name, e->message);
   g_clear_error(&e);
@@ -146,9 +162,10 @@ static G_GNUC_UNUSED result run_gmap(const commgraph *g, const platform *p, cons
   }
   char *argv[] = { "scotch_gmap", "-Cd", grf, tgt, map, NULL };
   gint64 t0 = g_get_monotonic_time();
+  double c0 = cpu_seconds(RUSAGE_CHILDREN);
   if (!spawn(dir, argv, log))
     goto out;
-  double secs = (double)(g_get_monotonic_time() - t0) / 1e6;
+  double secs = (double)(g_get_monotonic_time() - t0) / 1e6, cpu = cpu_seconds(RUSAGE_CHILDREN) - c0;
   char *text = NULL;
   if (!g_file_get_contents(map_path, &text, NULL, NULL))
     goto out;
@@ -165,10 +182,12 @@ static G_GNUC_UNUSED result run_gmap(const commgraph *g, const platform *p, cons
   for (int i = 0; i < g->n; i++)
     in_range = in_range && m->node[i] >= 0 && m->node[i] < t->nnodes &&
                p->alloc_index[m->node[i]] >= 0;
-  if (in_range)
+  if (in_range) {
     r = measure(g, p, m, secs); /* even when over capacity: r.over says so */
-  else
+    r.cpu = cpu;
+  } else {
     fprintf(stderr, "  scotch_gmap mapping for %s names nodes outside the allocation\n", tag);
+  }
   mapping_free(m);
 out:
   g_free(grf_path);
