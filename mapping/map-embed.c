@@ -374,6 +374,7 @@ const strategy strategy_embed = {
   .paper = "Hall 1970 Section 2 (quadratic placement); deveci-geometric Alg. 1-2",
   .params = embed_params,
   .places_slots = TRUE,
+  .needs_coordinates = TRUE,
   .cost = "O(E) per Lanczos step, steps grow with the diameter",
   .max_ranks = 0,
   .run = run_embed,

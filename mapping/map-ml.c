@@ -164,6 +164,7 @@ const strategy strategy_ml = {
   .paper = "Hendrickson and Leland 1995 Section 3 (multilevel); deveci2015, selvitopi (refiners)",
   .params = ml_params,
   .start = "embed",
+  .needs_coordinates = TRUE,
   .cost = "its refiner on each level, levels halving in size",
   .max_ranks = 0,
   .run = run_ml,

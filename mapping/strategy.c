@@ -329,11 +329,10 @@ static gboolean run_steps(const strategy_pipeline *pl, int from, const strategy_
 {
   const strategy *first = pl->steps[0].s;
   if (from == 0 && first->kind == STRATEGY_REFINE) {
-    const strategy *start = strategy_find(first->start ? first->start : "identity");
-    g_assert(start && start->kind == STRATEGY_CONSTRUCT);
-    strategy_args args;
-    strategy_args_defaults(start, &args);
-    if (!start->run(ctx, &args, m, error))
+    strategy_step start = { .s = strategy_find(first->start ? first->start : "identity") };
+    g_assert(start.s && start.s->kind == STRATEGY_CONSTRUCT);
+    strategy_args_defaults(start.s, &start.args);
+    if (!run_step(&start, ctx, m, error))
       return FALSE;
   }
   for (int i = from; i < pl->nsteps; i++) {
