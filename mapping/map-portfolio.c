@@ -157,6 +157,8 @@ static void run_candidate(gpointer data, gpointer user)
   cand *c = data;
   job *j = user;
   const strategy_ctx *ctx = j->ctx;
+  if (progress_stopped(ctx->prog)) /* before the watcher's first tick too */
+    j->stop = 1;
   if (j->stop) {
     c->cut = TRUE;
     goto out;
