@@ -27,12 +27,16 @@
  * file); compressed integers are a byte count then as many bytes, 0xff
  * for all bits set. Where the framing itself is damaged the walk stops:
  * libotf2 stops there too, with its own error.
+ *
+ * The anchor itself is found here too (otf2_find_anchor): a file or a
+ * directory's traces.otf2 or only *.otf2 file, with the OTF2 signature.
  */
 #include "traces/trace-private.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <otf2/otf2.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -323,4 +327,65 @@ gboolean otf2_check_location(const char *evt, const char *def, uint64_t nevents,
     return FALSE;
   }
   return TRUE;
+}
+
+
+/* Checks the anchor's leading bytes "\3BOTF2\0" (OTF2 1.x .. 3.x) before
+ * OTF2 sees the file: OTF2_Reader_Open leaks on files that are not OTF2. */
+static gboolean has_magic(const char *anchor)
+{
+  static const char magic[7] = { 3, 'B', 'O', 'T', 'F', '2', 0 };
+  char head[7] = { 0 };
+  FILE *f = fopen(anchor, "rb");
+  size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+  if (f)
+    fclose(f);
+  return n == sizeof head && memcmp(head, magic, sizeof magic) == 0;
+}
+
+/* The only *.otf2 file in `dir`, or NULL (none, or several). */
+static char *only_anchor_in(const char *dir)
+{
+  GDir *d = g_dir_open(dir, 0, NULL);
+  const char *name;
+  char *found = NULL;
+  int n = 0;
+  while (d && (name = g_dir_read_name(d)))
+    if (g_str_has_suffix(name, ".otf2") && n++ == 0)
+      found = g_build_filename(dir, name, NULL);
+  if (d)
+    g_dir_close(d);
+  if (n != 1)
+    g_clear_pointer(&found, g_free);
+  return found;
+}
+
+char *otf2_find_anchor(const char *path, GError **error)
+{
+  char *anchor = NULL;
+  if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
+    anchor = g_build_filename(path, "traces.otf2", NULL);
+    char *only = g_file_test(anchor, G_FILE_TEST_EXISTS) ? NULL : only_anchor_in(path);
+    if (only) {
+      g_free(anchor);
+      anchor = only;
+    }
+  } else {
+    anchor = g_strdup(path);
+  }
+  if (!g_file_test(anchor, G_FILE_TEST_IS_REGULAR)) {
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO,
+                "%s: %s, expected an OTF2 archive (anchor .otf2 file or its directory)", anchor,
+                g_file_test(anchor, G_FILE_TEST_EXISTS) ? "not a regular file" : "no such file");
+    g_clear_pointer(&anchor, g_free);
+  } else if (!g_str_has_suffix(anchor, ".otf2")) {
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT,
+                "%s: not an OTF2 anchor file, expected a file named *.otf2", anchor);
+    g_clear_pointer(&anchor, g_free);
+  } else if (!has_magic(anchor)) {
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT,
+                "%s: no OTF2 signature, expected an OTF2 anchor file", anchor);
+    g_clear_pointer(&anchor, g_free);
+  }
+  return anchor;
 }

@@ -21,18 +21,23 @@
  * (otf2-eztrace.c); they are never streamed through a sink: otf2_scan
  * says so (TRACE_ERROR_EZTRACE_SINK) before the sink sees anything.
  *
+ * Files: this one the definitions and the entry point, otf2-events.c the
+ * event records of a batch of locations, otf2-watch.c the reading threads
+ * and their watchdog, otf2-check.c what the files must look like before
+ * libotf2 opens them.
+ *
  * Locations are read in batches of READ_BATCH, each batch through its own
  * OTF2_Reader: libotf2 keeps the locations an archive has selected in a
  * list it searches linearly on every select and every reader it hands out,
  * so one reader for all locations costs O(locations^2) (x5 read time from
- * 4,096 to 32,768 ranks at equal record counts). Batches run on a
- * GThreadPool (one reader is only ever used by one thread; each batch
- * fills the event arrays of its own ranks and counts into its own
- * statistics, summed in batch order, and the first error in location
- * order is the one reported), so the result is the same whatever the
- * thread count.
+ * 4,096 to 32,768 ranks at equal record counts). Batches run on reading
+ * threads of their own (g_thread_new, otf2-watch.c; one reader is only
+ * ever used by one thread; each batch fills the event arrays of its own
+ * ranks and counts into its own statistics, summed in batch order, and
+ * the first error in location order is the one reported), so the result
+ * is the same whatever the thread count.
  */
-#include "traces/trace-private.h"
+#include "traces/otf2-read-private.h"
 
 #include <glib/gstdio.h>
 #include <otf2/otf2.h>
@@ -44,75 +49,6 @@
 
 #include "traces/otf2-eztrace-private.h"
 #include "util/budget.h"
-#include "util/checked.h"
-
-typedef struct {
-  OTF2_GroupType type;
-  OTF2_Paradigm paradigm;
-  uint32_t nmembers;
-  uint64_t *members;
-} def_group;
-
-typedef struct {
-  OTF2_LocationRef id;
-  OTF2_LocationType type;
-  uint64_t nevents;
-  int rank;  /* world rank, -1 if not an MPI rank location */
-} def_location;
-
-typedef struct {
-  const char *path;       /* anchor file */
-  GError **error;
-  trace *t;
-  GHashTable *strings;    /* ref -> char* */
-  GHashTable *regions;    /* region ref -> index+1 in t->regions, 0 = not MPI */
-  GHashTable *groups;     /* ref -> def_group* (communicator groups) */
-  GHashTable *locgroups;  /* ref -> def_group* of type COMM_LOCATIONS: EZTrace gives
-                           * it the id of MPI_COMM_WORLD's COMM_GROUP */
-  GHashTable *comms;      /* comm ref -> index+1 in t->comms */
-  /* the same as flat arrays when the refs are small (they usually count
-   * from 0): one load per record instead of a hash lookup */
-  uint32_t *region_of, *comm_of;
-  uint32_t nregion_of, ncomm_of;
-  GArray *locations;      /* def_location */
-  GArray *comm_defs;      /* pairs (comm ref, group ref, name ref) as uint64 triples */
-  uint64_t resolution, offset, length;
-  uint64_t def_chunk;     /* the anchor's definition chunk size */
-  trace_stats stats;
-  const otf2_sink *sink;  /* where retained records go (NULL: into t) */
-  gboolean eztrace;       /* written by EZTrace (otf2-eztrace-private.h) */
-  gboolean no_creator;    /* the anchor names no creator: EZTRACE_MARK decides */
-  gboolean abandoned;     /* the watchdog gave up on the reading threads */
-  uint64_t kept;          /* EZTrace, in memory: events budgeted so far (atomic) */
-} reader_ctx;
-
-#define COMM_CACHE 16
-
-/* One batch of locations read by one thread with its own OTF2_Reader; the
- * reader_ctx is shared and read-only while events are read. */
-typedef struct evt_ctx {
-  const reader_ctx *defs;
-  trace *t;
-  int worker;             /* 0 .. workers-1: which reading thread reads this batch */
-  guint first, n;         /* locations [first, first + n) of c->locations */
-  GError *error;
-  trace_stats stats;      /* records and unbalanced counts of this batch */
-  /* per-location state while reading events */
-  int cur_rank;
-  int depth;
-  uint64_t cur_location;
-  uint64_t loc_nevents, loc_records; /* announced and read so far */
-  uint64_t beat;                      /* records and locations seen: the watchdog reads it */
-  gint abandoned;                     /* set by the watchdog: touch nothing shared any more */
-  uint64_t loc_time;                  /* the last timestamp read */
-  uint64_t *kept;                     /* EZTrace in memory: the shared count to budget */
-  uint64_t unbudgeted;                /* events pushed and not yet added to *kept */
-  /* the current rank's rank in recently used communicators (collectives) */
-  uint32_t me_comm[COMM_CACHE];
-  int me_rank[COMM_CACHE];
-} evt_ctx;
-
-#define READ_BATCH 256
 
 static void def_group_free(gpointer p)
 {
@@ -131,21 +67,6 @@ static OTF2_CallbackCode fail(reader_ctx *c, int code, const char *fmt, ...)
     char *msg = g_strdup_vprintf(fmt, ap);
     va_end(ap);
     g_set_error(c->error, TRACE_ERROR, code, "%s: %s", c->path, msg);
-    g_free(msg);
-  }
-  return OTF2_CALLBACK_INTERRUPT;
-}
-
-static OTF2_CallbackCode evt_fail(evt_ctx *x, int code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
-
-static OTF2_CallbackCode evt_fail(evt_ctx *x, int code, const char *fmt, ...)
-{
-  if (x->error == NULL) {
-    va_list ap;
-    va_start(ap, fmt);
-    char *msg = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    g_set_error(&x->error, TRACE_ERROR, code, "%s: %s", x->defs->path, msg);
     g_free(msg);
   }
   return OTF2_CALLBACK_INTERRUPT;
@@ -387,16 +308,6 @@ static gboolean build_comms(reader_ctx *c)
   return TRUE;
 }
 
-/* ---- events ------------------------------------------------------------ */
-
-/* index+1 of `ref` in a table of definitions, 0 when undefined */
-static inline guint ref_index(GHashTable *h, const uint32_t *flat, uint32_t n, uint32_t ref)
-{
-  if (flat)
-    return ref < n ? flat[ref] : 0;
-  return GPOINTER_TO_UINT(g_hash_table_lookup(h, GUINT_TO_POINTER(ref)));
-}
-
 /* A flat copy of a ref -> index+1 table when its refs are below 2^20. */
 static uint32_t *flatten(GHashTable *h, uint32_t *n)
 {
@@ -416,280 +327,7 @@ static uint32_t *flatten(GHashTable *h, uint32_t *n)
   return flat;
 }
 
-/* Events an EZTrace read adds to the shared count at a time. */
-#define BUDGET_STEP 4096
-
-/* EZTrace archives announce no usable event count: the events read so far
- * (all threads) against the memory budget. FALSE (error set) beyond it. */
-static gboolean budget_events(evt_ctx *c)
-{
-  uint64_t total = __atomic_add_fetch(c->kept, c->unbudgeted, __ATOMIC_RELAXED);
-  c->unbudgeted = 0;
-  char *what = g_strdup_printf("%s: %" G_GUINT64_FORMAT " events read so far (EZTrace)",
-                               c->defs->path, total);
-  GError *e = NULL;
-  gboolean ok = budget_check_array(what, total, sizeof(trace_event), &e);
-  g_free(what);
-  if (!ok && c->error == NULL)
-    c->error = e;
-  else
-    g_clear_error(&e);
-  return ok;
-}
-
-static OTF2_CallbackCode push(evt_ctx *c, OTF2_TimeStamp time, trace_event *e)
-{
-  /* OTF2: the clock's offset is at or before every timestamp, and a
-   * location's timestamps do not go back */
-  if (time < c->defs->offset || time < c->loc_time ||
-      !trace_ticks_to_ps(time, c->defs->offset, c->defs->resolution, &e->time))
-    return evt_fail(c, TRACE_ERROR_CONTENT, "location %" G_GUINT64_FORMAT ": timestamp %"
-                    G_GUINT64_FORMAT " %s, expected the run's clock (from %" G_GUINT64_FORMAT
-                    " at %" G_GUINT64_FORMAT " ticks/s, ascending)", c->cur_location,
-                    (uint64_t)time, time < c->defs->offset ? "before the trace start"
-                    : time < c->loc_time ? "before the location's previous one"
-                    : "beyond " CHECKED_PS_LIMIT " from the trace start",
-                    c->defs->offset, c->defs->resolution);
-  c->loc_time = time;
-  const otf2_sink *k = c->defs->sink;
-  if (k)
-    k->record(k->user, c->worker, c->cur_rank, e);
-  else
-    trace_push(c->t, c->cur_rank, e);
-  if (c->kept && ++c->unbudgeted == BUDGET_STEP && !budget_events(c))
-    return OTF2_CALLBACK_INTERRUPT;
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-/* Comm index and peer world rank; FALSE (error set) on bad references. */
-static gboolean resolve(evt_ctx *c, OTF2_CommRef comm, uint32_t peer, trace_event *e)
-{
-  guint idx = ref_index(c->defs->comms, c->defs->comm_of, c->defs->ncomm_of, comm);
-  if (idx == 0) {
-    evt_fail(c, TRACE_ERROR_CONTENT, "location %" G_GUINT64_FORMAT ": communicator %u undefined, "
-         "expected a defined MPI communicator", c->cur_location, comm);
-    return FALSE;
-  }
-  e->comm = idx - 1;
-  if (peer == OTF2_UNDEFINED_UINT32) {
-    e->peer = -1;
-    return TRUE;
-  }
-  e->peer = trace_comm_world_rank(c->t, e->comm, c->cur_rank, (int)peer);
-  if (e->peer < 0) {
-    evt_fail(c, TRACE_ERROR_CONTENT, "location %" G_GUINT64_FORMAT ": rank %u of communicator %u "
-         "(size %d), expected a member rank", c->cur_location, peer, comm,
-         c->t->comms[e->comm].size);
-    return FALSE;
-  }
-  return TRUE;
-}
-
-/* Counts the record; more records than the location's definition
- * announced means a damaged file that libotf2 would read on and on. */
-#define COUNT(rec)                                            \
-  evt_ctx *c = ud;                                            \
-  if (g_atomic_int_get(&c->abandoned))                        \
-    return OTF2_CALLBACK_INTERRUPT;                           \
-  c->stats.records[rec]++;                                    \
-  __atomic_store_n(&c->beat, c->beat + 1, __ATOMIC_RELAXED);  \
-  if (++c->loc_records > c->loc_nevents)                      \
-    return too_many_records(c);                               \
-  if (c->cur_rank < 0)                                        \
-    return OTF2_CALLBACK_SUCCESS
-
-static OTF2_CallbackCode too_many_records(evt_ctx *c)
-{
-  return evt_fail(c, TRACE_ERROR_FORMAT, "location %" G_GUINT64_FORMAT ": more than the %"
-                  G_GUINT64_FORMAT " events its definition announces, expected an intact event "
-                  "file", c->cur_location, c->loc_nevents);
-}
-
-#define EVT_ARGS OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud, \
-                 OTF2_AttributeList *attrs
-
-static OTF2_CallbackCode enter_leave(evt_ctx *c, OTF2_TimeStamp time, OTF2_RegionRef region,
-                                     int kind)
-{
-  guint idx = ref_index(c->defs->regions, c->defs->region_of, c->defs->nregion_of, region);
-  if (idx == 0)
-    return OTF2_CALLBACK_SUCCESS;  /* not an MPI region */
-  if (kind == TRACE_LEAVE && c->depth == 0) {
-    c->stats.unbalanced++;  /* Leave whose Enter was not recorded */
-    return OTF2_CALLBACK_SUCCESS;
-  }
-  c->depth += kind == TRACE_ENTER ? 1 : -1;
-  trace_event e = { .kind = (uint8_t)kind, .region = idx - 1 };
-  return push(c, time, &e);
-}
-
-static OTF2_CallbackCode on_enter(EVT_ARGS, OTF2_RegionRef region)
-{
-  COUNT(REC_ENTER);
-  return enter_leave(c, time, region, TRACE_ENTER);
-}
-
-static OTF2_CallbackCode on_leave(EVT_ARGS, OTF2_RegionRef region)
-{
-  COUNT(REC_LEAVE);
-  return enter_leave(c, time, region, TRACE_LEAVE);
-}
-
-static OTF2_CallbackCode p2p(evt_ctx *c, OTF2_TimeStamp time, int kind, uint32_t peer,
-                             OTF2_CommRef comm, uint32_t tag, uint64_t len, uint64_t req)
-{
-  trace_event e = { .kind = (uint8_t)kind, .tag = tag, .bytes = (int64_t)len, .request = req };
-  if (!resolve(c, comm, peer, &e))
-    return OTF2_CALLBACK_INTERRUPT;
-  return push(c, time, &e);
-}
-
-static OTF2_CallbackCode request(evt_ctx *c, OTF2_TimeStamp time, int kind, uint64_t req)
-{
-  trace_event e = { .kind = (uint8_t)kind, .request = req, .peer = -1 };
-  return push(c, time, &e);
-}
-
-static OTF2_CallbackCode on_send(EVT_ARGS, uint32_t to, OTF2_CommRef comm, uint32_t tag,
-                                 uint64_t len)
-{
-  COUNT(REC_MPI_SEND);
-  return p2p(c, time, TRACE_SEND, to, comm, tag, len, 0);
-}
-
-static OTF2_CallbackCode on_isend(EVT_ARGS, uint32_t to, OTF2_CommRef comm, uint32_t tag,
-                                  uint64_t len, uint64_t req)
-{
-  COUNT(REC_MPI_ISEND);
-  return p2p(c, time, TRACE_ISEND, to, comm, tag, len, req);
-}
-
-static OTF2_CallbackCode on_recv(EVT_ARGS, uint32_t from, OTF2_CommRef comm, uint32_t tag,
-                                 uint64_t len)
-{
-  COUNT(REC_MPI_RECV);
-  return p2p(c, time, TRACE_RECV, from, comm, tag, len, 0);
-}
-
-static OTF2_CallbackCode on_irecv(EVT_ARGS, uint32_t from, OTF2_CommRef comm, uint32_t tag,
-                                  uint64_t len, uint64_t req)
-{
-  COUNT(REC_MPI_IRECV);
-  return p2p(c, time, TRACE_IRECV, from, comm, tag, len, req);
-}
-
-static OTF2_CallbackCode on_isend_complete(EVT_ARGS, uint64_t req)
-{
-  COUNT(REC_MPI_ISEND_COMPLETE);
-  return request(c, time, TRACE_ISEND_COMPLETE, req);
-}
-
-static OTF2_CallbackCode on_irecv_request(EVT_ARGS, uint64_t req)
-{
-  COUNT(REC_MPI_IRECV_REQUEST);
-  return request(c, time, TRACE_IRECV_REQUEST, req);
-}
-
-static OTF2_CallbackCode on_request_test(EVT_ARGS, uint64_t req)
-{
-  COUNT(REC_MPI_REQUEST_TEST);
-  return request(c, time, TRACE_REQUEST_TEST, req);
-}
-
-static OTF2_CallbackCode on_request_cancelled(EVT_ARGS, uint64_t req)
-{
-  COUNT(REC_MPI_REQUEST_CANCELLED);
-  return request(c, time, TRACE_REQUEST_CANCELLED, req);
-}
-
-static OTF2_CallbackCode on_nbcoll_request(EVT_ARGS, uint64_t req)
-{
-  COUNT(REC_NB_COLLECTIVE_REQUEST);
-  return request(c, time, TRACE_NBCOLL_REQUEST, req);
-}
-
-static OTF2_CallbackCode on_coll_begin(EVT_ARGS)
-{
-  COUNT(REC_MPI_COLLECTIVE_BEGIN);
-  trace_event e = { .kind = TRACE_COLL_BEGIN, .peer = -1 };
-  return push(c, time, &e);
-}
-
-/* The current rank's rank in communicator `comm` (an index of c->t). */
-static int my_comm_rank(evt_ctx *c, uint32_t comm)
-{
-  int slot = (int)(comm % COMM_CACHE);
-  if (c->me_comm[slot] != comm) {
-    c->me_comm[slot] = comm;
-    c->me_rank[slot] = trace_comm_rank(c->t, comm, c->cur_rank);
-  }
-  return c->me_rank[slot];
-}
-
-/* Collective records carry Score-P's byte counts; the trace holds the
- * rank's contribution (collectives.h). */
-static OTF2_CallbackCode coll_end(evt_ctx *c, OTF2_TimeStamp time, int kind,
-                                  OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
-                                  uint64_t sent, uint64_t recvd, uint64_t req)
-{
-  int64_t s = (int64_t)MIN(sent, (uint64_t)INT64_MAX), r = (int64_t)MIN(recvd, (uint64_t)INT64_MAX);
-  trace_event e = { .kind = (uint8_t)kind, .op = op < COLL_NOPS ? op : COLL_OTHER,
-                    .bytes = s, .bytes_recv = r, .request = req };
-  if (!resolve(c, comm, root, &e))
-    return OTF2_CALLBACK_INTERRUPT;
-  const trace_comm *tc = &c->t->comms[e.comm];
-  int me = my_comm_rank(c, e.comm);
-  if (e.op < COLL_NOPS && me >= 0)
-    e.bytes = coll_contrib_of_record((coll_op)e.op, tc->self ? 1 : tc->size, me,
-                                     e.peer == c->cur_rank, s, r);
-  return push(c, time, &e);
-}
-
-static OTF2_CallbackCode on_coll_end(EVT_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm,
-                                     uint32_t root, uint64_t sent, uint64_t recvd)
-{
-  COUNT(REC_MPI_COLLECTIVE_END);
-  return coll_end(c, time, TRACE_COLL_END, op, comm, root, sent, recvd, 0);
-}
-
-static OTF2_CallbackCode on_nbcoll_complete(EVT_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm,
-                                            uint32_t root, uint64_t sent, uint64_t recvd,
-                                            uint64_t req)
-{
-  COUNT(REC_NB_COLLECTIVE_COMPLETE);
-  return coll_end(c, time, TRACE_NBCOLL_COMPLETE, op, comm, root, sent, recvd, req);
-}
-
-static OTF2_CallbackCode on_onoff(EVT_ARGS, OTF2_MeasurementMode mode)
-{
-  evt_ctx *c = ud;
-  c->stats.records[REC_MEASUREMENT_ON_OFF]++;
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_EvtReaderCallbacks *event_callbacks(void)
-{
-  OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
-  OTF2_EvtReaderCallbacks_SetEnterCallback(cb, on_enter);
-  OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
-  OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
-  OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend);
-  OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_isend_complete);
-  OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, on_irecv_request);
-  OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
-  OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
-  OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(cb, on_request_test);
-  OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, on_request_cancelled);
-  OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, on_coll_begin);
-  OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_coll_end);
-  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb, on_nbcoll_request);
-  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, on_nbcoll_complete);
-  OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(cb, on_onoff);
-  return cb;
-}
-
-/* "<dir>/traces/<location>.<ext>" of the anchor "<dir>/traces.otf2". */
-static char *loc_path(const char *anchor, uint64_t loc, const char *ext)
+char *otf2_location_path(const char *anchor, uint64_t loc, const char *ext)
 {
   char *base = g_strndup(anchor, strlen(anchor) - strlen(".otf2"));
   char *p = g_strdup_printf("%s/%" G_GUINT64_FORMAT ".%s", base, loc, ext);
@@ -697,274 +335,14 @@ static char *loc_path(const char *anchor, uint64_t loc, const char *ext)
   return p;
 }
 
-static char *evt_path(const char *anchor, uint64_t loc)
-{
-  return loc_path(anchor, loc, "evt");
-}
+/* ---- entry point ------------------------------------------------------- */
 
-static char *def_path(const char *anchor, uint64_t loc)
-{
-  return loc_path(anchor, loc, "def");
-}
-
-static gboolean read_location(OTF2_Reader *rd, evt_ctx *c, const def_location *l,
-                              OTF2_EvtReaderCallbacks *cb)
-{
-  if (g_atomic_int_get(&c->abandoned))
-    return FALSE;
-  c->cur_rank = l->rank;
-  c->cur_location = l->id;
-  c->loc_nevents = l->nevents;
-  c->loc_records = 0;
-  __atomic_store_n(&c->beat, c->beat + 1, __ATOMIC_RELAXED);
-  c->loc_time = 0;
-  c->depth = 0;
-  memset(c->me_comm, 0xff, sizeof c->me_comm); /* no communicator */
-  const otf2_sink *k = c->defs->sink;
-  if (l->rank >= 0 && k)
-    k->begin(k->user, c->worker, l->rank, l->nevents);
-  else if (l->rank >= 0 && !c->defs->eztrace)
-    trace_reserve(c->t, l->rank, (int64_t)l->nevents); /* EZTrace's is a bound: grown */
-  OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(rd, l->id);
-  if (er == NULL) {
-    char *p = evt_path(c->defs->path, l->id);
-    g_set_error(&c->error, TRACE_ERROR, TRACE_ERROR_FORMAT, "%s: cannot open, expected the "
-                "event file of location %" G_GUINT64_FORMAT, p, l->id);
-    g_free(p);
-    return FALSE;
-  }
-  OTF2_Reader_RegisterEvtCallbacks(rd, er, cb, c);
-  uint64_t n = 0;
-  OTF2_ErrorCode st = OTF2_Reader_ReadAllLocalEvents(rd, er, &n);
-  OTF2_Reader_CloseEvtReader(rd, er);
-  if (st != OTF2_SUCCESS && c->error == NULL) {
-    char *p = evt_path(c->defs->path, l->id);
-    g_set_error(&c->error, TRACE_ERROR, TRACE_ERROR_FORMAT,
-                "%s: %s after %" G_GUINT64_FORMAT " events, expected %" G_GUINT64_FORMAT
-                " complete event records", p, OTF2_Error_GetDescription(st), n, l->nevents);
-    g_free(p);
-  }
-  if (l->rank >= 0)
-    c->stats.unbalanced += c->depth;
-  if (l->rank >= 0 && k && c->error == NULL && !g_atomic_int_get(&c->abandoned))
-    k->end(k->user, c->worker, l->rank);
-  if (c->kept && c->unbudgeted > 0 && c->error == NULL)
-    budget_events(c);
-  return c->error == NULL;
-}
-
-/* One batch: its own reader, the local definitions of its locations
- * (mapping tables, clock offsets), then their events, location by
- * location. Runs on a reading thread. */
-static void read_batch(evt_ctx *c)
-{
-  const GArray *locs = c->defs->locations;
-  /* libotf2's error callback belongs to the calling thread */
-  OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(otf2_quiet, NULL);
-  OTF2_Reader *rd = OTF2_Reader_Open(c->defs->path);
-  if (rd == NULL || OTF2_Reader_SetSerialCollectiveCallbacks(rd) != OTF2_SUCCESS) {
-    evt_fail(c, TRACE_ERROR_FORMAT, "cannot open, expected an OTF2 anchor file");
-    if (rd)
-      OTF2_Reader_Close(rd);
-    OTF2_Error_RegisterCallback(old, NULL);
-    return;
-  }
-  for (guint i = c->first; i < c->first + c->n; i++)
-    OTF2_Reader_SelectLocation(rd, g_array_index(locs, def_location, i).id);
-  gboolean have_defs = OTF2_Reader_OpenDefFiles(rd) == OTF2_SUCCESS;
-  for (guint i = c->first; i < c->first + c->n && have_defs; i++) {
-    uint64_t id = g_array_index(locs, def_location, i).id;
-    /* local definitions are optional; libotf2 keeps the buffer of a
-     * definition reader whose file is missing (about 140 KiB each) */
-    char *def = def_path(c->defs->path, id);
-    gboolean exists = g_file_test(def, G_FILE_TEST_EXISTS);
-    g_free(def);
-    OTF2_DefReader *dr = exists ? OTF2_Reader_GetDefReader(rd, id) : NULL;
-    if (dr == NULL)
-      continue;
-    uint64_t n = 0;
-    OTF2_ErrorCode st = OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &n);
-    OTF2_Reader_CloseDefReader(rd, dr);
-    if (st != OTF2_SUCCESS) {
-      char *p = def_path(c->defs->path, id);
-      g_set_error(&c->error, TRACE_ERROR, TRACE_ERROR_FORMAT, "%s: %s, expected the local "
-                  "definitions of location %" G_GUINT64_FORMAT, p, OTF2_Error_GetDescription(st),
-                  id);
-      g_free(p);
-      break;
-    }
-  }
-  if (have_defs)
-    OTF2_Reader_CloseDefFiles(rd);
-  OTF2_Reader_OpenEvtFiles(rd);
-  OTF2_EvtReaderCallbacks *cb = event_callbacks();
-  for (guint i = c->first; i < c->first + c->n && c->error == NULL; i++) {
-    const def_location *l = &g_array_index(locs, def_location, i);
-    if (l->nevents > 0)
-      read_location(rd, c, l, cb);
-  }
-  OTF2_EvtReaderCallbacks_Delete(cb);
-  OTF2_Reader_CloseEvtFiles(rd);
-  OTF2_Reader_Close(rd);
-  OTF2_Error_RegisterCallback(old, NULL);
-}
-
-/* What abandoned reading threads still hold: kept reachable for the life
- * of the process (they may still run; nothing frees it). */
-static GPtrArray *abandoned;
-static GMutex abandoned_lock;
-
-static void abandon(gpointer p)
-{
-  g_mutex_lock(&abandoned_lock);
-  if (!abandoned)
-    abandoned = g_ptr_array_new();
-  g_ptr_array_add(abandoned, p);
-  g_mutex_unlock(&abandoned_lock);
-}
-
-/* The reading threads still running, for the watchdog. */
-typedef struct watch_state {
-  GMutex lock;
-  GCond cond;
-  guint running;
-} watch_state;
-
-/* The batches of one reading thread: every `workers`-th batch from `first`. */
-typedef struct worker_task {
-  evt_ctx *batches;
-  guint first, nb, step;
-  watch_state *watch;
-} worker_task;
-
-static gpointer run_worker(gpointer data)
-{
-  worker_task *w = data;
-  for (guint i = w->first; i < w->nb; i += w->step) {
-    read_batch(&w->batches[i]);
-    if (w->batches[i].error || g_atomic_int_get(&w->batches[i].abandoned))
-      break;
-  }
-  g_mutex_lock(&w->watch->lock);
-  w->watch->running--;
-  g_cond_signal(&w->watch->cond);
-  g_mutex_unlock(&w->watch->lock);
-  return NULL;
-}
-
-/* Waits for the reading threads; FALSE when none of the batches saw a record
- * or a new location for `stall` seconds while some were still running. */
-static gboolean watch_workers(watch_state *ws, const evt_ctx *b, guint nb, double stall)
-{
-  uint64_t last = UINT64_MAX;
-  gint64 since = g_get_monotonic_time();
-  g_mutex_lock(&ws->lock);
-  while (ws->running > 0) {
-    g_cond_wait_until(&ws->cond, &ws->lock, g_get_monotonic_time() + G_TIME_SPAN_SECOND / 4);
-    uint64_t beats = 0;
-    for (guint i = 0; i < nb; i++)
-      beats += __atomic_load_n(&b[i].beat, __ATOMIC_RELAXED);
-    gint64 now = g_get_monotonic_time();
-    if (beats != last) {
-      last = beats;
-      since = now;
-    } else if (ws->running > 0 && (double)(now - since) > stall * G_TIME_SPAN_SECOND) {
-      g_mutex_unlock(&ws->lock);
-      return FALSE;
-    }
-  }
-  g_mutex_unlock(&ws->lock);
-  return TRUE;
-}
-
-/* Every location's definitions and events, in batches on reading threads:
- * worker w reads batches w, w + workers, ... in order, so a sink sees each
- * rank's records from one worker, in record order. */
+/* The events, with the definition tables flattened for the records. */
 static gboolean read_events(reader_ctx *c, int workers)
 {
   c->region_of = flatten(c->regions, &c->nregion_of);
   c->comm_of = flatten(c->comms, &c->ncomm_of);
-  guint nloc = c->locations->len, nb = (nloc + READ_BATCH - 1) / READ_BATCH;
-  evt_ctx *b = g_new0(evt_ctx, MAX(nb, 1));
-  guint nw = MAX(MIN(nb, (guint)workers), 1);
-  for (guint i = 0; i < nb; i++)
-    b[i] = (evt_ctx){ .defs = c, .t = c->t, .worker = (int)(i % nw), .first = i * READ_BATCH,
-                      .n = MIN(READ_BATCH, nloc - i * READ_BATCH), .cur_rank = -1,
-                      .kept = c->eztrace && !c->sink ? &c->kept : NULL };
-  /* the reading runs on its threads while this one watches it: libotf2
-   * may loop on a damaged file without calling back */
-  watch_state *ws = g_new0(watch_state, 1);
-  ws->running = nw;
-  worker_task *w = g_new(worker_task, nw);
-  for (guint i = 0; i < nw; i++)
-    w[i] = (worker_task){ b, i, nb, nw, ws };
-  /* threads of their own, joined when they finish: a thread still exiting
-   * after the read returns holds memory (GLib's per-thread caches) that a
-   * leak check taken at that moment reports */
-  GThread **th = g_new(GThread *, nw);
-  for (guint i = 0; i < nw; i++)
-    th[i] = g_thread_new("otf2-read", run_worker, &w[i]);
-  double stall = c->sink && c->sink->stall_seconds > 0 ? c->sink->stall_seconds
-                                                        : OTF2_STALL_SECONDS;
-  if (!watch_workers(ws, b, nb, stall)) {
-    /* the stuck threads keep b, w, ws and the reader's tables (otf2_scan
-     * leaves them too): left to them. Each callback tests `abandoned`
-     * first and stops, but one that passed the test before it was set
-     * (or is stuck inside the sink) still pushes its record into the
-     * abandoned trace or calls the sink: whatever that sink call touches
-     * is the caller's, and freeing it after this error races with it. */
-    for (guint i = 0; i < nb; i++)
-      g_atomic_int_set(&b[i].abandoned, 1);
-    abandon(b);
-    abandon(w);
-    abandon(ws);
-    g_set_error(c->error, TRACE_ERROR, TRACE_ERROR_FORMAT,
-                "%s: no record read for %g s (the OTF2 library is stuck, likely on a damaged "
-                "event file), expected an intact archive", c->path, stall);
-    c->abandoned = TRUE;
-    for (guint i = 0; i < nw; i++)
-      g_thread_unref(th[i]);
-    g_free(th);
-    return FALSE;
-  }
-  for (guint i = 0; i < nw; i++)
-    g_thread_join(th[i]);
-  g_free(th);
-  g_free(ws);
-  for (guint i = 0; i < nb; i++) {
-    for (int k = 0; k < TRACE_NRECS; k++)
-      c->stats.records[k] += b[i].stats.records[k];
-    c->stats.unbalanced += b[i].stats.unbalanced;
-    if (b[i].error && *c->error == NULL)
-      g_propagate_error(c->error, g_steal_pointer(&b[i].error));
-    g_clear_error(&b[i].error);
-  }
-  g_free(w);
-  g_free(b);
-  return *c->error == NULL;
-}
-
-/* ---- entry point ------------------------------------------------------- */
-
-/* read_events() on a copy of the reader on the heap: when the watchdog
- * abandons the reading threads, they keep that copy, the trace and the
- * tables it points to (this reader forgets them), so whatever they still
- * do touches memory nobody frees. */
-static gboolean read_events_watched(reader_ctx *c, int workers)
-{
-  reader_ctx *h = g_memdup2(c, sizeof *c);
-  gboolean ok = read_events(h, workers);
-  if (h->abandoned) {
-    abandon(h);
-    abandon((char *)c->path);
-    c->abandoned = TRUE;
-    c->t = NULL;
-    c->strings = NULL; /* the tables stay with the threads */
-    return FALSE;
-  }
-  *c = *h;
-  g_free(h);
-  return ok;
+  return otf2_read_events_watched(c, workers);
 }
 
 /* Before libotf2 opens them: every location's files (otf2_check_location)
@@ -976,7 +354,7 @@ static gboolean check_locations(reader_ctx *c)
   uint64_t kept = 0;
   for (guint i = 0; i < c->locations->len && *c->error == NULL; i++) {
     const def_location *l = &g_array_index(c->locations, def_location, i);
-    char *evt = evt_path(c->path, l->id), *def = def_path(c->path, l->id);
+    char *evt = otf2_evt_path(c->path, l->id), *def = otf2_def_path(c->path, l->id);
     otf2_check_location(evt, def, l->nevents, c->def_chunk, c->error);
     g_free(evt);
     g_free(def);
@@ -989,67 +367,6 @@ static gboolean check_locations(reader_ctx *c)
     g_free(what);
   }
   return *c->error == NULL;
-}
-
-
-/* Checks the anchor's leading bytes "\3BOTF2\0" (OTF2 1.x .. 3.x) before
- * OTF2 sees the file: OTF2_Reader_Open leaks on files that are not OTF2. */
-static gboolean has_magic(const char *anchor)
-{
-  static const char magic[7] = { 3, 'B', 'O', 'T', 'F', '2', 0 };
-  char head[7] = { 0 };
-  FILE *f = fopen(anchor, "rb");
-  size_t n = f ? fread(head, 1, sizeof head, f) : 0;
-  if (f)
-    fclose(f);
-  return n == sizeof head && memcmp(head, magic, sizeof magic) == 0;
-}
-
-/* The only *.otf2 file in `dir`, or NULL (none, or several). */
-static char *only_anchor_in(const char *dir)
-{
-  GDir *d = g_dir_open(dir, 0, NULL);
-  const char *name;
-  char *found = NULL;
-  int n = 0;
-  while (d && (name = g_dir_read_name(d)))
-    if (g_str_has_suffix(name, ".otf2") && n++ == 0)
-      found = g_build_filename(dir, name, NULL);
-  if (d)
-    g_dir_close(d);
-  if (n != 1)
-    g_clear_pointer(&found, g_free);
-  return found;
-}
-
-char *otf2_find_anchor(const char *path, GError **error)
-{
-  char *anchor = NULL;
-  if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
-    anchor = g_build_filename(path, "traces.otf2", NULL);
-    char *only = g_file_test(anchor, G_FILE_TEST_EXISTS) ? NULL : only_anchor_in(path);
-    if (only) {
-      g_free(anchor);
-      anchor = only;
-    }
-  } else {
-    anchor = g_strdup(path);
-  }
-  if (!g_file_test(anchor, G_FILE_TEST_IS_REGULAR)) {
-    g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO,
-                "%s: %s, expected an OTF2 archive (anchor .otf2 file or its directory)", anchor,
-                g_file_test(anchor, G_FILE_TEST_EXISTS) ? "not a regular file" : "no such file");
-    g_clear_pointer(&anchor, g_free);
-  } else if (!g_str_has_suffix(anchor, ".otf2")) {
-    g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT,
-                "%s: not an OTF2 anchor file, expected a file named *.otf2", anchor);
-    g_clear_pointer(&anchor, g_free);
-  } else if (!has_magic(anchor)) {
-    g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT,
-                "%s: no OTF2 signature, expected an OTF2 anchor file", anchor);
-    g_clear_pointer(&anchor, g_free);
-  }
-  return anchor;
 }
 
 static void finish(reader_ctx *c)
@@ -1078,7 +395,7 @@ static void eztrace_bound_events(reader_ctx *c)
 {
   for (guint i = 0; i < c->locations->len; i++) {
     def_location *l = &g_array_index(c->locations, def_location, i);
-    char *evt = evt_path(c->path, l->id);
+    char *evt = otf2_evt_path(c->path, l->id);
     GStatBuf st;
     if (g_stat(evt, &st) == 0 && S_ISREG(st.st_mode))
       l->nevents = (uint64_t)st.st_size / 2;
@@ -1139,7 +456,7 @@ trace *otf2_scan(const char *path, const otf2_sink *sink, int workers, GError **
   rd = NULL;
   if (!ok || !build_comms(&c) || !check_locations(&c) ||
       (sink && sink->defs && !sink->defs(sink->user, c.t, &local)) ||
-      !read_events_watched(&c, workers))
+      !read_events(&c, workers))
     goto out;
   finish(&c);
   if (c.eztrace)
@@ -1172,4 +489,14 @@ out:
 trace *trace_read_otf2(const char *path, GError **error)
 {
   return otf2_scan(path, NULL, MAX(g_get_num_processors(), 1), error);
+}
+
+commgraph *trace_commgraph_load(const char *path, gboolean with_collectives, GError **error)
+{
+  trace *t = trace_read_otf2(path, error);
+  if (t == NULL)
+    return NULL;
+  commgraph *g = trace_commgraph(t, with_collectives, NULL, error);
+  trace_free(t);
+  return g;
 }

@@ -13,7 +13,7 @@
  * collected when the source is made.
  *
  * Streamed (trace_source_stream): one pass over the archive (locations in
- * batches on a thread pool, otf2-read.c) computes the whole-pass facts and
+ * batches on reading threads, otf2-read.c) computes the whole-pass facts and
  * re-encodes every retained record compactly (1-2 bytes of kind and
  * presence flags, then variable-length integers: about 7 bytes for a p2p
  * record instead of 48) into an unlinked temporary file per reader
@@ -36,49 +36,11 @@
 #include <stdint.h>
 
 #include "traces/commgraph.h"
+#include "traces/trace-colls.h"
 #include "traces/trace.h"
 #include "util/progress.h"
 
 G_BEGIN_DECLS
-
-/* One collective call of one rank: op, what it contributes (the record's
- * `bytes`, collectives.h conventions) and whether the call names the rank
- * itself as the root. */
-typedef struct trace_coll_call {
-  int64_t contrib;
-  uint8_t op;
-  uint8_t is_root;
-} trace_coll_call;
-
-/* The calls of every rank on every communicator, in call order (ops of
- * kind "other" left out). */
-typedef struct trace_colls {
-  int nranks, ncomms;
-  GArray **calls;               /* [rank * ncomms + comm]: trace_coll_call, or NULL */
-} trace_colls;
-
-trace_colls *trace_colls_new(int nranks, int ncomms);
-/* Adds `e` when it completes a collective call (COLL_END,
- * NBCOLL_COMPLETE with a known op and a valid communicator). */
-void trace_colls_add(trace_colls *c, int rank, const trace_event *e);
-/* Rank's k-th call on comm, or NULL. */
-const trace_coll_call *trace_colls_get(const trace_colls *c, int rank, uint32_t comm, int64_t k);
-size_t trace_colls_bytes(const trace_colls *c);
-void trace_colls_free(trace_colls *c);
-
-/* The k-th call on `comm` (not COMM_SELF) of every member: contributions
- * in comm rank order into `bytes` (size entries, 0 for members without a
- * k-th call), the root's comm rank (0 when none) and the op. Returns how
- * many members made the call. */
-int trace_colls_call(const trace_colls *c, const trace *t, uint32_t comm, int64_t k,
-                     int64_t *bytes, int *root, int *op);
-
-/* Adds to (src, dst, bytes) the messages of every collective call of `t`
- * expanded as the replay schedules them (coll_schedule_choice): the k-th
- * call of every member of a communicator is one call; expansion of a
- * communicator stops where a member has no more calls. */
-gboolean trace_colls_expand(const trace_colls *c, const trace *t, const coll_choice *choice,
-                            GArray *src, GArray *dst, GArray *bytes, GError **error);
 
 typedef struct trace_source trace_source;
 

@@ -3,7 +3,7 @@
  */
 #include "traces/trace.h"
 #include "traces/trace-private.h"
-#include "traces/trace-source.h"
+#include "traces/trace-colls.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -440,15 +440,5 @@ out:
   g_array_free(l.dst, TRUE);
   g_array_free(l.bytes, TRUE);
   g_array_free(l.msgs, TRUE);
-  return g;
-}
-
-commgraph *trace_commgraph_load(const char *path, gboolean with_collectives, GError **error)
-{
-  trace *t = trace_read_otf2(path, error);
-  if (t == NULL)
-    return NULL;
-  commgraph *g = trace_commgraph(t, with_collectives, NULL, error);
-  trace_free(t);
   return g;
 }

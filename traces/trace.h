@@ -257,7 +257,7 @@ commgraph *trace_commgraph(const trace *t, gboolean with_collectives, const char
                            GError **error);
 
 /* Reads the OTF2 archive `path` (the .otf2 anchor file, or the directory
- * that holds traces.otf2) and returns its communication graph
+ * that holds traces.otf2; otf2-read.c) and returns its communication graph
  * (point-to-point, plus collectives with "auto" if asked). */
 commgraph *trace_commgraph_load(const char *path, gboolean with_collectives, GError **error);
 
