@@ -272,36 +272,7 @@ static gboolean read_linktypes(ini_ctx *c, platform *p, GError **error)
 static int type_index(ini_ctx *c, const platform *p, const char *name, const char *field,
                       GError **error)
 {
-  if (!name) {
-    char *def = g_key_file_get_string(c->kf, "links", "default", NULL);
-    if (!def && p->nlinktypes == 1)
-      return 0;
-    if (!def) {
-      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
-                  "%s: %s: no link type given, expected [links] %s or [links] default", c->path,
-                  field, field);
-      return -1;
-    }
-    int i = type_index(c, p, g_strstrip(def), "[links] default", error);
-    g_free(def);
-    return i;
-  }
-  int i = platform_find_linktype(p, name);
-  if (i < 0)
-    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
-                "%s: %s: unknown link type '%s', expected a [linktype.%s] group", c->path, field,
-                name, name);
-  return i;
-}
-
-int platform_links_type(GKeyFile *kf, const platform *p, const char *path, const char *key,
-                        GError **error)
-{
-  ini_ctx c = { path, kf, NULL };
-  g_autofree char *name = g_key_file_get_string(kf, "links", key, NULL);
-  char field[32];
-  g_snprintf(field, sizeof field, "[links] %s", key);
-  return type_index(&c, p, name ? g_strstrip(name) : NULL, name ? field : key, error);
+  return platform_links_type_named(c->kf, p, c->path, name, field, error);
 }
 
 static gboolean parse_shape(ini_ctx *c, int *ndims, int *shape, topo_conn *conn, GError **error)

@@ -32,6 +32,10 @@ void platform_set_topo(platform *p, topo *t, uint8_t *link_type);
  * type); -1 with `error` naming `path` and the key. */
 int platform_links_type(GKeyFile *kf, const platform *p, const char *path, const char *key,
                         GError **error);
+/* The link type called `name`, or the default when `name` is NULL ([links]
+ * default, or the only type); -1 with `error` naming `path` and `field`. */
+int platform_links_type_named(GKeyFile *kf, const platform *p, const char *path, const char *name,
+                              const char *field, GError **error);
 
 /* platform-family.c: the family [topology] kind names (direct without a
  * kind), after checking that [topology] and [links] hold only its keys. */
