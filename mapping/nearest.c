@@ -15,17 +15,6 @@ static gboolean has_coords(const mnear *n)
   return n->h.fast;
 }
 
-int mnear_node_at(const mnear *n, const int *c)
-{
-  const topo *t = n->p->topo;
-  int v = 0;
-  for (int d = 0; d < t->ndims; d++) {
-    int x = CLAMP(c[d], 0, t->shape[d] - 1);
-    v += x * t->stride[d];
-  }
-  return v;
-}
-
 int mnear_centre(mnear *n)
 {
   const topo *t = n->p->topo;

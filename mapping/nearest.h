@@ -81,8 +81,4 @@ static inline int mnear_place(mnear *n, int node)
  * the middle allocated node); -1 when no slot is left. */
 int mnear_centre(mnear *n);
 
-/* The node at coordinates c, each clamped into the topology's shape
- * (regular topologies only). */
-int mnear_node_at(const mnear *n, const int *c);
-
 G_END_DECLS

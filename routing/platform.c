@@ -53,11 +53,6 @@ static gboolean index_of(const char *const *names, size_t n, const char *name, i
   return FALSE;
 }
 
-const char *platform_handshake_name(platform_handshake h)
-{
-  return NAME_OF(handshake_names, h);
-}
-
 gboolean platform_handshake_from_name(const char *name, platform_handshake *out)
 {
   int i;
@@ -65,11 +60,6 @@ gboolean platform_handshake_from_name(const char *name, platform_handshake *out)
     return FALSE;
   *out = (platform_handshake)i;
   return TRUE;
-}
-
-const char *platform_eager_start_name(platform_eager_start e)
-{
-  return NAME_OF(eager_start_names, e);
 }
 
 gboolean platform_eager_start_from_name(const char *name, platform_eager_start *out)

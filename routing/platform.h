@@ -109,16 +109,14 @@ typedef struct platform_model {
   platform_sharing sharing; /* flow models */
 } platform_model;
 
-/* "send" / "match"; and back (FALSE when unknown). */
-const char *platform_eager_start_name(platform_eager_start e);
+/* "send" / "match" as the value it names (FALSE when unknown). */
 gboolean platform_eager_start_from_name(const char *name, platform_eager_start *out);
 
 /* "fair" / "latency"; and back (FALSE when unknown). */
 const char *platform_sharing_name(platform_sharing s);
 gboolean platform_sharing_from_name(const char *name, platform_sharing *out);
 
-/* "rts-cts" / "sync"; and back (FALSE when unknown). */
-const char *platform_handshake_name(platform_handshake h);
+/* "rts-cts" / "sync" as the value it names (FALSE when unknown). */
 gboolean platform_handshake_from_name(const char *name, platform_handshake *out);
 
 

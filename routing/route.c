@@ -179,11 +179,6 @@ char *route_algo_names(const topo *t)
 
 static const char *const tie_names[] = { "positive", "simgrid" };
 
-const char *route_tie_name(route_tie t)
-{
-  return (unsigned)t < G_N_ELEMENTS(tie_names) ? tie_names[t] : "?";
-}
-
 gboolean route_tie_from_name(const char *name, route_tie *out)
 {
   for (size_t i = 0; i < G_N_ELEMENTS(tie_names); i++)

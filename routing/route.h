@@ -90,8 +90,7 @@ typedef enum {
   ROUTE_TIE_SIMGRID,   /* + except from coordinate n/2: - (SimGrid's torus clusters) */
 } route_tie;
 
-/* "positive" / "simgrid"; and back (FALSE when unknown). */
-const char *route_tie_name(route_tie t);
+/* "positive" / "simgrid" as the value it names (FALSE when unknown). */
 gboolean route_tie_from_name(const char *name, route_tie *out);
 
 /* Routing algorithms; route_algo_table has their names and families. */

@@ -623,11 +623,6 @@ const char *output_dir(const output *o)
   return o->tmp;
 }
 
-const char *output_path(const output *o)
-{
-  return o->path;
-}
-
 gboolean output_stopped(const output *o)
 {
   return progress_stopped(o->prog);

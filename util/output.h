@@ -90,9 +90,6 @@ FILE *output_stream(const output *o);
 /* Where a directory output is being built (the temporary directory). */
 const char *output_dir(const output *o);
 
-/* The path the user asked for (for messages). */
-const char *output_path(const output *o);
-
 /* TRUE once the progress hook says stop: writers leave their loop and call
  * output_abort(). */
 gboolean output_stopped(const output *o);
