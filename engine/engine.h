@@ -3,8 +3,8 @@
  * Events are fixed-size records (time, sequence number, handler kind and an
  * inline payload of two integers) dispatched in (time, sequence) order: two
  * events at the same picosecond run in the order they were scheduled, so a
- * run is fully deterministic. Time is int64 picoseconds (DESIGN.md: HAEC
- * links have 10 ps latencies); compute in double and round once with
+ * run is fully deterministic. Time is int64 picoseconds (HAEC links have
+ * 10 ps latencies, docs/ARCHITECTURE.md); compute in double and round once with
  * engine_ps(). Time saturates: engine_ps() of a duration beyond int64
  * picoseconds (106 days) gives INT64_MAX, sums of times use
  * saturating_add_i64(), and an event at INT64_MAX is not queued but sets
