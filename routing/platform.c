@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util/budget.h"
+#include "util/enumname.h"
 
 G_DEFINE_QUARK(platform-error-quark, platform_error)
 
@@ -40,23 +41,10 @@ static const char *const handshake_names[] = { "rts-cts", "sync" };
 static const char *const sharing_names[] = { "fair", "latency" };
 static const char *const eager_start_names[] = { "send", "match" };
 
-/* The names of a platform_model choice, indexed by its enum value. */
-#define NAME_OF(names, v) ((unsigned)(v) < G_N_ELEMENTS(names) ? (names)[v] : "?")
-
-static gboolean index_of(const char *const *names, size_t n, const char *name, int *out)
-{
-  for (size_t i = 0; i < n; i++)
-    if (g_strcmp0(name, names[i]) == 0) {
-      *out = (int)i;
-      return TRUE;
-    }
-  return FALSE;
-}
-
 gboolean platform_handshake_from_name(const char *name, platform_handshake *out)
 {
   int i;
-  if (!index_of(handshake_names, G_N_ELEMENTS(handshake_names), name, &i))
+  if (!enum_parse(handshake_names, G_N_ELEMENTS(handshake_names), name, &i))
     return FALSE;
   *out = (platform_handshake)i;
   return TRUE;
@@ -65,7 +53,7 @@ gboolean platform_handshake_from_name(const char *name, platform_handshake *out)
 gboolean platform_eager_start_from_name(const char *name, platform_eager_start *out)
 {
   int i;
-  if (!index_of(eager_start_names, G_N_ELEMENTS(eager_start_names), name, &i))
+  if (!enum_parse(eager_start_names, G_N_ELEMENTS(eager_start_names), name, &i))
     return FALSE;
   *out = (platform_eager_start)i;
   return TRUE;
@@ -73,13 +61,13 @@ gboolean platform_eager_start_from_name(const char *name, platform_eager_start *
 
 const char *platform_sharing_name(platform_sharing s)
 {
-  return NAME_OF(sharing_names, s);
+  return enum_name(sharing_names, G_N_ELEMENTS(sharing_names), (int)s);
 }
 
 gboolean platform_sharing_from_name(const char *name, platform_sharing *out)
 {
   int i;
-  if (!index_of(sharing_names, G_N_ELEMENTS(sharing_names), name, &i))
+  if (!enum_parse(sharing_names, G_N_ELEMENTS(sharing_names), name, &i))
     return FALSE;
   *out = (platform_sharing)i;
   return TRUE;

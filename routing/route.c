@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/budget.h"
+#include "util/enumname.h"
 
 G_DEFINE_QUARK(route-error-quark, route_error)
 
@@ -181,12 +182,11 @@ static const char *const tie_names[] = { "positive", "simgrid" };
 
 gboolean route_tie_from_name(const char *name, route_tie *out)
 {
-  for (size_t i = 0; i < G_N_ELEMENTS(tie_names); i++)
-    if (g_strcmp0(name, tie_names[i]) == 0) {
-      *out = (route_tie)i;
-      return TRUE;
-    }
-  return FALSE;
+  int i;
+  if (!enum_parse(tie_names, G_N_ELEMENTS(tie_names), name, &i))
+    return FALSE;
+  *out = (route_tie)i;
+  return TRUE;
 }
 
 router *router_new(const topo *t, const int *order, GError **error)

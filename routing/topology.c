@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "util/budget.h"
+#include "util/enumname.h"
 
 G_DEFINE_QUARK(topo-error-quark, topo_error)
 
@@ -22,27 +23,22 @@ char topo_dim_letter(int d)
   return d >= 0 && d < TOPO_MAX_DIMS ? dim_letters[d] : '?';
 }
 
+static const char *const conn_names[] = {
+  [TOPO_MESH] = "mesh", [TOPO_TORUS] = "torus", [TOPO_CROSSBAR] = "crossbar",
+};
+
 const char *topo_conn_name(topo_conn c)
 {
-  switch (c) {
-  case TOPO_MESH: return "mesh";
-  case TOPO_TORUS: return "torus";
-  case TOPO_CROSSBAR: return "crossbar";
-  }
-  return "?";
+  return enum_name(conn_names, G_N_ELEMENTS(conn_names), (int)c);
 }
 
 gboolean topo_conn_from_name(const char *name, topo_conn *out)
 {
-  static const struct { const char *name; topo_conn c; } names[] = {
-    { "mesh", TOPO_MESH }, { "torus", TOPO_TORUS }, { "crossbar", TOPO_CROSSBAR },
-  };
-  for (size_t i = 0; i < G_N_ELEMENTS(names); i++)
-    if (g_ascii_strcasecmp(name, names[i].name) == 0) {
-      *out = names[i].c;
-      return TRUE;
-    }
-  return FALSE;
+  int i;
+  if (!enum_parse_case(conn_names, G_N_ELEMENTS(conn_names), name, TRUE, &i))
+    return FALSE;
+  *out = (topo_conn)i;
+  return TRUE;
 }
 
 void topo_coords(const topo *t, int node, int *c)
@@ -232,17 +228,16 @@ static const char *const arrangement_names[] = { "absolute", "relative", "circul
 
 const char *topo_arrangement_name(topo_arrangement a)
 {
-  return (unsigned)a < G_N_ELEMENTS(arrangement_names) ? arrangement_names[a] : "?";
+  return enum_name(arrangement_names, G_N_ELEMENTS(arrangement_names), (int)a);
 }
 
 gboolean topo_arrangement_from_name(const char *name, topo_arrangement *out)
 {
-  for (size_t i = 0; i < G_N_ELEMENTS(arrangement_names); i++)
-    if (g_strcmp0(name, arrangement_names[i]) == 0) {
-      *out = (topo_arrangement)i;
-      return TRUE;
-    }
-  return FALSE;
+  int i;
+  if (!enum_parse(arrangement_names, G_N_ELEMENTS(arrangement_names), name, &i))
+    return FALSE;
+  *out = (topo_arrangement)i;
+  return TRUE;
 }
 
 /* Number of links leaving `node` along dimension d in direction dir. */

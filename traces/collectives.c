@@ -7,6 +7,7 @@
  */
 #include "traces/collectives.h"
 #include "util/checked.h"
+#include "util/enumname.h"
 
 #include <string.h>
 
@@ -28,19 +29,16 @@ static const char *const op_names[] = {
 
 const char *coll_op_name(int op)
 {
-  if (op < 0 || op >= COLL_NOPS)
-    return "other";
-  return op_names[op];
+  return enum_name_or(op_names, COLL_NOPS, op, "other");
 }
 
 gboolean coll_op_from_name(const char *name, coll_op *op)
 {
-  for (int i = 0; i < COLL_NOPS; i++)
-    if (g_strcmp0(op_names[i], name) == 0) {
-      *op = (coll_op)i;
-      return TRUE;
-    }
-  return FALSE;
+  int i;
+  if (!enum_parse(op_names, COLL_NOPS, name, &i))
+    return FALSE;
+  *op = (coll_op)i;
+  return TRUE;
 }
 
 static int64_t contrib(const int64_t *bytes, int r)
