@@ -31,8 +31,10 @@ static void check_figure(const platform *p, const double *value, double vmax,
 {
   g_autofree char *dir = tu_tmp_dir();
   GError *e = NULL;
-  cr_assert(fig_links(dir, "net", "title", p, value, vmax, PLOT_NUMBER, "bytes", NULL, &e),
+  plot_writer *out = plot_writer_new(dir, 0);
+  cr_assert(fig_links(out, "net", "title", p, value, vmax, PLOT_NUMBER, "bytes", NULL, &e),
             "%s", e ? e->message : "?");
+  cr_assert(plot_writer_finish(out, &e), "%s", e ? e->message : "?");
   g_autofree char *png = g_build_filename(dir, "net.png", NULL);
   cairo_surface_t *img = cairo_image_surface_create_from_png(png);
   cr_assert_eq(cairo_surface_status(img), CAIRO_STATUS_SUCCESS, "%s", png);

@@ -134,7 +134,7 @@ static void draw_groups(cairo_t *cr, double w, double h, void *user)
   legend(cr, w - LEGEND_W + 10, 44, d);
 }
 
-gboolean fig_groups(const char *dir, const char *stem, const fig_groups_data *d, GError **error)
+gboolean fig_groups(plot_writer *out, const char *stem, const fig_groups_data *d, GError **error)
 {
   /* room for rotated platform labels under panels of the usual height */
   cairo_surface_t *probe = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
@@ -143,7 +143,7 @@ gboolean fig_groups(const char *dir, const char *stem, const fig_groups_data *d,
   cairo_destroy(cr);
   cairo_surface_destroy(probe);
   double h = MAX(360.0 + room - 34, 90 + 15.0 * d->nseries + 60);
-  return plot_save(dir, stem, (int)(d->nmetrics * PANEL_W + LEGEND_W + 20), (int)h, draw_groups,
+  return plot_save(out, stem, (int)(d->nmetrics * PANEL_W + LEGEND_W + 20), (int)h, draw_groups,
                    (void *)d, error);
 }
 
@@ -218,7 +218,7 @@ static void draw_dirs(cairo_t *cr, double w, double h, void *user)
   }
 }
 
-gboolean fig_directions(const char *dir, const char *stem, const char *title,
+gboolean fig_directions(plot_writer *out, const char *stem, const char *title,
                         const platform *p, const int64_t *const *link_bytes,
                         const char *const *labels, int nsets, GError **error)
 {
@@ -252,7 +252,7 @@ gboolean fig_directions(const char *dir, const char *stem, const char *title,
   cairo_destroy(cr);
   cairo_surface_destroy(probe);
   f->room = f->rotate ? 20 + longest * 0.71 : 30;
-  gboolean ok = plot_save(dir, stem, 920, (int)(310 + f->room), draw_dirs, f, error);
+  gboolean ok = plot_save(out, stem, 920, (int)(310 + f->room), draw_dirs, f, error);
   g_free(f);
   return ok;
 }

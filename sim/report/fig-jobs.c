@@ -108,7 +108,7 @@ static gint by_total(gconstpointer a, gconstpointer b, gpointer user)
   return (x > y) - (x < y);
 }
 
-gboolean fig_jobs_links(const char *dir, const char *stem, const fig_jobs_links_data *d,
+gboolean fig_jobs_links(plot_writer *out, const char *stem, const fig_jobs_links_data *d,
                         GError **error)
 {
   int nl = d->p->topo->nlinks;
@@ -128,7 +128,7 @@ gboolean fig_jobs_links(const char *dir, const char *stem, const fig_jobs_links_
   }
   g_qsort_with_data(f.all, f.nall, sizeof(int), by_total, total);
   g_qsort_with_data(f.shared, f.nshared, sizeof(int), by_total, total);
-  gboolean ok = plot_save(dir, stem, 1100, 480, draw_links, &f, error);
+  gboolean ok = plot_save(out, stem, 1100, 480, draw_links, &f, error);
   g_free(total);
   g_free(f.all);
   g_free(f.shared);
@@ -183,11 +183,11 @@ static void draw_slowdowns(cairo_t *cr, double w, double h, void *user)
     job_legend(cr, w - 175, 70, d->series, d->nseries);
 }
 
-gboolean fig_jobs_slowdown(const char *dir, const char *stem, const fig_jobs_slowdown_data *d,
+gboolean fig_jobs_slowdown(plot_writer *out, const char *stem, const fig_jobs_slowdown_data *d,
                            GError **error)
 {
   int width = (int)CLAMP(140 + 60.0 * d->njobs * MAX(d->nseries, 1), 520, 1400);
-  return plot_save(dir, stem, width + (d->nseries > 1 ? 160 : 0), 420, draw_slowdowns,
+  return plot_save(out, stem, width + (d->nseries > 1 ? 160 : 0), 420, draw_slowdowns,
                    (void *)d, error);
 }
 
@@ -233,9 +233,9 @@ static void draw_interference(cairo_t *cr, double w, double h, void *user)
                 PLOT_NUMBER, "slowdown");
 }
 
-gboolean fig_jobs_interference(const char *dir, const char *stem,
+gboolean fig_jobs_interference(plot_writer *out, const char *stem,
                                const fig_jobs_interference_data *d, GError **error)
 {
   int size = (int)CLAMP(120 + 70.0 * d->njobs, 420, 1000);
-  return plot_save(dir, stem, size + 200, size + 60, draw_interference, (void *)d, error);
+  return plot_save(out, stem, size + 200, size + 60, draw_interference, (void *)d, error);
 }

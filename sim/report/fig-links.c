@@ -322,7 +322,7 @@ static void draw_ranked(cairo_t *cr, double w, double h, void *user)
   g_free(ids);
 }
 
-gboolean fig_links(const char *dir, const char *stem, const char *title, const platform *p,
+gboolean fig_links(plot_writer *out, const char *stem, const char *title, const platform *p,
                    const double *value, double vmax, plot_unit unit, const char *what,
                    const char *scale, GError **error)
 {
@@ -330,7 +330,7 @@ gboolean fig_links(const char *dir, const char *stem, const char *title, const p
   links_fig f = { .title = title, .what = what, .scale = scale, .p = p, .value = value,
                   .vmax = vmax, .unit = unit };
   if (t->nswitches)
-    return fig_network(dir, stem, title, p, value, vmax, unit, what, scale, error);
+    return fig_network(out, stem, title, p, value, vmax, unit, what, scale, error);
   if (f.vmax <= 0)
     for (int l = 0; l < t->nlinks; l++)
       f.vmax = MAX(f.vmax, value[l]);
@@ -338,7 +338,7 @@ gboolean fig_links(const char *dir, const char *stem, const char *title, const p
                       (t->ndims < 2 || t->shape[1] <= 32) && (t->ndims < 3 || t->shape[2] <= 16) &&
                       (t->crossbar_dim < 0 || (t->ndims == 3 && t->crossbar_dim == 2));
   if (!drawable)
-    return plot_save(dir, stem, 900, 420, draw_ranked, &f, error);
+    return plot_save(out, stem, 900, 420, draw_ranked, &f, error);
   int nz = t->ndims > 2 ? t->shape[2] : 1;
   int nx = t->shape[0], ny = t->ndims > 1 ? t->shape[1] : 1;
   f.cols = MIN(nz, 4);
@@ -351,5 +351,5 @@ gboolean fig_links(const char *dir, const char *stem, const char *title, const p
   double height = 60 + f.rows * (f.ph + 30) + (haec ? f.rows * 110 : 0) + 10;
   height = MAX(height, 70 + CLAMP(f.ph - 20, 100.0, 170.0) + 14 + 5 * 13 + 10);
   double width = 20 + f.cols * (f.pw + 26) + 150;
-  return plot_save(dir, stem, (int)width, (int)height, draw_planes, &f, error);
+  return plot_save(out, stem, (int)width, (int)height, draw_planes, &f, error);
 }

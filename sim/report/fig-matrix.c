@@ -96,7 +96,7 @@ static void draw(cairo_t *cr, double w, double h, void *user)
   draw_panel(cr, f, 1, 60 + size + 140, 58, size);
 }
 
-gboolean fig_matrix(const char *dir, const char *stem, const char *title, const commgraph *g,
+gboolean fig_matrix(plot_writer *out, const char *stem, const char *title, const commgraph *g,
                     GError **error)
 {
   matrix_fig f = { .title = title, .g = g, .bins = MIN(MAX(g->n, 1), MAX_BINS) };
@@ -111,7 +111,7 @@ gboolean fig_matrix(const char *dir, const char *stem, const char *title, const 
       if (g->msgs)
         f.cells[0][at] += (double)g->msgs[k];
     }
-  gboolean ok = plot_save(dir, stem, 900, 420, draw, &f, error);
+  gboolean ok = plot_save(out, stem, 900, 420, draw, &f, error);
   g_free(f.cells[0]);
   g_free(f.cells[1]);
   return ok;

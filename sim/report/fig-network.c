@@ -149,7 +149,7 @@ static void draw_network(cairo_t *cr, double w, double h, void *user)
   (void)h;
 }
 
-gboolean fig_network(const char *dir, const char *stem, const char *title, const platform *p,
+gboolean fig_network(plot_writer *out, const char *stem, const char *title, const platform *p,
                      const double *value, double vmax, plot_unit unit, const char *what,
                      const char *scale, GError **error)
 {
@@ -160,7 +160,7 @@ gboolean fig_network(const char *dir, const char *stem, const char *title, const
       f.vmax = MAX(f.vmax, value[l]);
   f.box = g_new0(net_box, MAX(f.v->npanels, 1));
   f.height = layout(f.v, f.box);
-  gboolean ok = plot_save(dir, stem, (int)NET_WIDTH, (int)ceil(f.height), draw_network, &f, error);
+  gboolean ok = plot_save(out, stem, (int)NET_WIDTH, (int)ceil(f.height), draw_network, &f, error);
   g_free(f.box);
   net_view_free(f.v);
   return ok;

@@ -77,10 +77,10 @@ static void draw(cairo_t *cr, double w, double h, void *user)
   }
 }
 
-gboolean fig_scatter(const char *dir, const char *stem, const fig_scatter_data *d, GError **error)
+gboolean fig_scatter(plot_writer *out, const char *stem, const fig_scatter_data *d, GError **error)
 {
   double w = LEFT + d->ncolumns * CELL_W + LEGEND_W;
   double h = TOP + d->nrows * CELL_H + 10 + (d->note ? 18 : 0);
   h = MAX(h, TOP + 20 + 15.0 * d->nseries + 20);
-  return plot_save(dir, stem, (int)w, (int)h, draw, (void *)d, error);
+  return plot_save(out, stem, (int)w, (int)h, draw, (void *)d, error);
 }

@@ -205,12 +205,12 @@ static gboolean describe_svg(const char *dir, const char *stem, const fig_sweep_
   return ok;
 }
 
-gboolean fig_sweep(const char *dir, const char *stem, const fig_sweep_data *d, GError **error)
+gboolean fig_sweep(plot_writer *out, const char *stem, const fig_sweep_data *d, GError **error)
 {
   g_return_val_if_fail(d->nx >= 1 && d->nseries >= 1, FALSE);
   sweep_fig f = { d, d->x[0] > 0 && d->x[d->nx - 1] >= 8 * d->x[0] };
   double h = MAX(380.0, 100 + 16.0 * d->nseries);
   double w = MAX(760.0, 420 + 70.0 * d->nx) + LEGEND_W;
-  return plot_save(dir, stem, (int)w, (int)h, draw, &f, error) &&
-         describe_svg(dir, stem, d, f.xlog, error);
+  return plot_save(out, stem, (int)w, (int)h, draw, &f, error) &&
+         describe_svg(plot_writer_dir(out), stem, d, f.xlog, error);
 }

@@ -50,7 +50,7 @@
 
 G_BEGIN_DECLS
 
-gboolean fig_matrix(const char *dir, const char *stem, const char *title, const commgraph *g,
+gboolean fig_matrix(plot_writer *out, const char *stem, const char *title, const commgraph *g,
                     GError **error);
 
 /* A value of one series (strategy) in one group (platform). */
@@ -80,19 +80,19 @@ typedef struct fig_groups_data {
   int nmetrics;
 } fig_groups_data;
 
-gboolean fig_groups(const char *dir, const char *stem, const fig_groups_data *d,
+gboolean fig_groups(plot_writer *out, const char *stem, const fig_groups_data *d,
                     GError **error);
 
 /* value[l] per link (bytes or seconds) coloured from 0 to vmax: vmax is
  * shared between figures to be compared (<= 0: this figure's own maximum),
  * and `scale` (a line under the title, may be NULL) says which it is. */
-gboolean fig_links(const char *dir, const char *stem, const char *title, const platform *p,
+gboolean fig_links(plot_writer *out, const char *stem, const char *title, const platform *p,
                    const double *value, double vmax, plot_unit unit, const char *what,
                    const char *scale, GError **error);
 
 /* fig_links' figure for a dragonfly, fat tree, HyperX or tree of switches
  * (the same arguments). */
-gboolean fig_network(const char *dir, const char *stem, const char *title, const platform *p,
+gboolean fig_network(plot_writer *out, const char *stem, const char *title, const platform *p,
                      const double *value, double vmax, plot_unit unit, const char *what,
                      const char *scale, GError **error);
 
@@ -103,7 +103,7 @@ gboolean fig_network_cell(const platform *p, const double *value, int panel, int
                           double *x, double *y);
 
 /* Per-link bytes of `nsets` mappings on platform p (labels name them). */
-gboolean fig_directions(const char *dir, const char *stem, const char *title,
+gboolean fig_directions(plot_writer *out, const char *stem, const char *title,
                         const platform *p, const int64_t *const *link_bytes,
                         const char *const *labels, int nsets, GError **error);
 
@@ -130,7 +130,7 @@ typedef struct fig_scatter_data {
   const char *note;                /* a line under the panels, or NULL */
 } fig_scatter_data;
 
-gboolean fig_scatter(const char *dir, const char *stem, const fig_scatter_data *d,
+gboolean fig_scatter(plot_writer *out, const char *stem, const fig_scatter_data *d,
                      GError **error);
 
 typedef struct fig_sweep_data {
@@ -148,7 +148,7 @@ typedef struct fig_sweep_data {
 
 /* The SVG also carries the title and both axis labels as its <title> and
  * <desc> (cairo draws text as glyphs). */
-gboolean fig_sweep(const char *dir, const char *stem, const fig_sweep_data *d, GError **error);
+gboolean fig_sweep(plot_writer *out, const char *stem, const fig_sweep_data *d, GError **error);
 
 enum { FIG_TL_COMPUTE, FIG_TL_P2P, FIG_TL_COLL, FIG_TL_OTHER, FIG_TL_NCLASSES };
 
@@ -173,7 +173,7 @@ typedef struct fig_timeline_data {
   const char *note;                    /* a line under the figure, or NULL */
 } fig_timeline_data;
 
-gboolean fig_timeline(const char *dir, const char *stem, const fig_timeline_data *d,
+gboolean fig_timeline(plot_writer *out, const char *stem, const fig_timeline_data *d,
                       GError **error);
 
 typedef struct fig_jobs_links_data {
@@ -184,7 +184,7 @@ typedef struct fig_jobs_links_data {
   const int64_t *const *bytes; /* njobs arrays of p's nlinks: each job's bytes per link */
 } fig_jobs_links_data;
 
-gboolean fig_jobs_links(const char *dir, const char *stem, const fig_jobs_links_data *d,
+gboolean fig_jobs_links(plot_writer *out, const char *stem, const fig_jobs_links_data *d,
                         GError **error);
 
 typedef struct fig_jobs_slowdown_data {
@@ -196,7 +196,7 @@ typedef struct fig_jobs_slowdown_data {
   const double *slowdown;      /* nseries x njobs, row-major; NAN: none */
 } fig_jobs_slowdown_data;
 
-gboolean fig_jobs_slowdown(const char *dir, const char *stem, const fig_jobs_slowdown_data *d,
+gboolean fig_jobs_slowdown(plot_writer *out, const char *stem, const fig_jobs_slowdown_data *d,
                            GError **error);
 
 typedef struct fig_jobs_interference_data {
@@ -206,7 +206,7 @@ typedef struct fig_jobs_interference_data {
   const double *matrix;        /* njobs x njobs: [i * njobs + j] job i next to job j */
 } fig_jobs_interference_data;
 
-gboolean fig_jobs_interference(const char *dir, const char *stem,
+gboolean fig_jobs_interference(plot_writer *out, const char *stem,
                                const fig_jobs_interference_data *d, GError **error);
 
 G_END_DECLS

@@ -31,14 +31,15 @@ static gboolean save_bytes(const char *dir, const char *stem, const char *ext, G
 /* A drawn PNG waiting to be encoded and written. */
 typedef struct png_job {
   cairo_surface_t *img;
-  char *dir, *stem;
+  char *stem;
 } png_job;
 
-static struct {
-  GThreadPool *pool;
+struct plot_writer {
+  char *dir;
+  GThreadPool *pool;         /* NULL: PNGs encoded by plot_save's caller */
   GMutex lock;
-  GError *error;             /* the first failure */
-} encoder;
+  GError *error;             /* the first failure of the pool's threads */
+};
 
 static gboolean write_png(cairo_surface_t *img, const char *dir, const char *stem, GError **error)
 {
@@ -53,44 +54,58 @@ static gboolean write_png(cairo_surface_t *img, const char *dir, const char *ste
   return ok;
 }
 
-static void png_worker(gpointer data, gpointer user)
+static void png_job_free(png_job *j)
 {
-  png_job *j = data;
-  GError *e = NULL;
-  if (!write_png(j->img, j->dir, j->stem, &e)) {
-    g_mutex_lock(&encoder.lock);
-    if (!encoder.error)
-      encoder.error = e;
-    else
-      g_error_free(e);
-    g_mutex_unlock(&encoder.lock);
-  }
   cairo_surface_destroy(j->img);
-  g_free(j->dir);
   g_free(j->stem);
   g_free(j);
 }
 
-void plot_begin(int threads)
+static void png_worker(gpointer data, gpointer user)
 {
-  g_assert(!encoder.pool);
-  encoder.pool = g_thread_pool_new(png_worker, NULL, MAX(threads, 1), TRUE, NULL);
-}
-
-gboolean plot_end(GError **error)
-{
-  if (encoder.pool)
-    g_thread_pool_free(encoder.pool, FALSE, TRUE);
-  encoder.pool = NULL;
-  if (encoder.error) {
-    g_propagate_error(error, encoder.error);
-    encoder.error = NULL;
-    return FALSE;
+  png_job *j = data;
+  plot_writer *w = user;
+  GError *e = NULL;
+  if (!write_png(j->img, w->dir, j->stem, &e)) {
+    g_mutex_lock(&w->lock);
+    if (!w->error)
+      w->error = e;
+    else
+      g_error_free(e);
+    g_mutex_unlock(&w->lock);
   }
-  return TRUE;
+  png_job_free(j);
 }
 
-gboolean plot_save(const char *dir, const char *stem, int width, int height, plot_draw_fn draw,
+plot_writer *plot_writer_new(const char *dir, int threads)
+{
+  plot_writer *w = g_new0(plot_writer, 1);
+  w->dir = g_strdup(dir);
+  g_mutex_init(&w->lock);
+  if (threads > 0)
+    w->pool = g_thread_pool_new(png_worker, w, threads, TRUE, NULL);
+  return w;
+}
+
+const char *plot_writer_dir(const plot_writer *w)
+{
+  return w->dir;
+}
+
+gboolean plot_writer_finish(plot_writer *w, GError **error)
+{
+  if (w->pool)
+    g_thread_pool_free(w->pool, FALSE, TRUE);
+  gboolean ok = w->error == NULL;
+  if (w->error)
+    g_propagate_error(error, w->error);
+  g_mutex_clear(&w->lock);
+  g_free(w->dir);
+  g_free(w);
+  return ok;
+}
+
+gboolean plot_save(plot_writer *out, const char *stem, int width, int height, plot_draw_fn draw,
                    void *user, GError **error)
 {
   /* PNG at 2x - crisp text in a browser that scales it to width x height -
@@ -106,18 +121,14 @@ gboolean plot_save(const char *dir, const char *stem, int width, int height, plo
   cairo_destroy(cr);
   gboolean ok;
   cairo_status_t st;
-  if (encoder.pool) {
+  if (out->pool) {
     png_job *j = g_new(png_job, 1);
-    *j = (png_job){ img, g_strdup(dir), g_strdup(stem) };
-    ok = g_thread_pool_push(encoder.pool, j, error);
-    if (!ok) {
-      cairo_surface_destroy(img);
-      g_free(j->dir);
-      g_free(j->stem);
-      g_free(j);
-    }
+    *j = (png_job){ img, g_strdup(stem) };
+    ok = g_thread_pool_push(out->pool, j, error);
+    if (!ok)
+      png_job_free(j);
   } else {
-    ok = write_png(img, dir, stem, error);
+    ok = write_png(img, out->dir, stem, error);
     cairo_surface_destroy(img);
   }
   if (!ok)
@@ -137,7 +148,7 @@ gboolean plot_save(const char *dir, const char *stem, int width, int height, plo
   if (!ok)
     g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s.svg: cairo: %s", stem,
                 cairo_status_to_string(st));
-  ok = ok && save_bytes(dir, stem, ".svg", svg, error);
+  ok = ok && save_bytes(out->dir, stem, ".svg", svg, error);
   g_byte_array_unref(svg);
   return ok;
 }

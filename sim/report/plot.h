@@ -9,7 +9,8 @@
  *
  * Determinism: the same data give the same PNG bytes (cairo's own PNG
  * writer, no timestamps); fonts are fontconfig's "DejaVu Sans".
- * Ownership: nothing here outlives a call but what plot_save() writes.
+ * Ownership: nothing here outlives a call but what plot_save() writes and
+ * the plot_writer its caller owns.
  * Not for: choosing what to draw (the fig-*.c files, report.c).
  */
 #pragma once
@@ -21,17 +22,23 @@ G_BEGIN_DECLS
 
 typedef void (*plot_draw_fn)(cairo_t *cr, double width, double height, void *user);
 
-/* Writes DIR/STEM.png and DIR/STEM.svg of `draw` at width x height pixels
- * (the PNG at twice that resolution for sharp text). */
-gboolean plot_save(const char *dir, const char *stem, int width, int height, plot_draw_fn draw,
-                   void *user, GError **error);
+/* Where figures go: a folder, and the threads that encode their PNGs.
+ * Encoding PNGs is the costly part of a figure: with `threads` > 0
+ * plot_save() returns once the figure is drawn and up to `threads`
+ * threads compress and write the PNGs meanwhile; with 0 plot_save()
+ * writes them itself. The caller owns the writer: plot_writer_finish()
+ * waits for its PNGs and frees it (FALSE + the first error). Writers are
+ * independent: a process may have several, one after another or at the
+ * same time. */
+typedef struct plot_writer plot_writer;
+plot_writer *plot_writer_new(const char *dir, int threads);
+const char *plot_writer_dir(const plot_writer *w);
+gboolean plot_writer_finish(plot_writer *w, GError **error);
 
-/* Encoding PNGs is the costly part of a figure: after plot_begin(threads)
- * plot_save() returns once the figure is drawn, and up to `threads`
- * threads compress and write the PNGs meanwhile; plot_end() waits for all
- * of them (FALSE + the first error). One batch at a time per process. */
-void plot_begin(int threads);
-gboolean plot_end(GError **error);
+/* Writes DIR/STEM.png and DIR/STEM.svg of `draw` at width x height pixels
+ * (the PNG at twice that resolution for sharp text) into out's folder. */
+gboolean plot_save(plot_writer *out, const char *stem, int width, int height, plot_draw_fn draw,
+                   void *user, GError **error);
 
 /* Releases the font caches cairo and fontconfig keep for the whole
  * process; call once after the last figure (leak checkers then see none). */

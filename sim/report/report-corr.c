@@ -392,7 +392,7 @@ static gboolean draw_scatter(rep_page *pg, corr *const *block, GPtrArray *cols, 
   g_autofree char *caption = g_strdup_printf(
       "Each static metric (before the replay) against the simulated %s, per platform; one "
       "point per strategy and seed.%s%s", s->report.time, note->len ? " " : "", note->str);
-  gboolean ok = fig_scatter(pg->figdir, stem, &d, error) &&
+  gboolean ok = fig_scatter(pg->fig, stem, &d, error) &&
                 html_figure(pg, stem, caption, error);
   g_string_free(note, TRUE);
   g_free(names);

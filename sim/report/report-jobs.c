@@ -38,7 +38,7 @@ static gboolean jobs_group(rep_page *pg, int f, int pl, int m, GError **error)
   const char *parts[] = { label, plat, model, NULL };
   g_autofree char *stem = rep_stem(pg, "slowdown", parts);
   fig_jobs_slowdown_data sd = { title, names, n, np > 1 ? policies : NULL, np, slow };
-  gboolean ok = fig_jobs_slowdown(pg->figdir, stem, &sd, error) &&
+  gboolean ok = fig_jobs_slowdown(pg->fig, stem, &sd, error) &&
                 html_figure(pg, stem, title, error);
   for (int p = 0; ok && p < np; p++) {
     const mix_result *r = mixes[p];
@@ -53,7 +53,7 @@ static gboolean jobs_group(rep_page *pg, int f, int pl, int m, GError **error)
                                            plat, policies[p], model);
       g_autofree char *st = rep_stem(pg, "interference", pparts);
       fig_jobs_interference_data id = { t, names, n, r->interference };
-      ok = fig_jobs_interference(pg->figdir, st, &id, error) && html_figure(pg, st, t, error);
+      ok = fig_jobs_interference(pg->fig, st, &id, error) && html_figure(pg, st, t, error);
     }
     const int64_t **bytes = g_new(const int64_t *, n);
     for (int j = 0; j < n; j++)
@@ -62,7 +62,7 @@ static gboolean jobs_group(rep_page *pg, int f, int pl, int m, GError **error)
                                          policies[p], model);
     g_autofree char *st = rep_stem(pg, "jobs-links", pparts);
     fig_jobs_links_data ld = { t, r->p, names, n, bytes };
-    ok = ok && fig_jobs_links(pg->figdir, st, &ld, error) && html_figure(pg, st, t, error);
+    ok = ok && fig_jobs_links(pg->fig, st, &ld, error) && html_figure(pg, st, t, error);
     g_free(bytes);
   }
   g_free(names);

@@ -63,6 +63,7 @@ static int draw_runs(const char *const *names, int64_t **bytes, double **vals, i
                      const char *dir, GError **error)
 {
   int nl = p->topo->nlinks, figures = 0;
+  plot_writer *out = plot_writer_new(dir, 0);
   double vmax = 0;
   for (int k = 0; k < nruns; k++)
     for (int l = 0; l < nl; l++)
@@ -84,7 +85,7 @@ static int draw_runs(const char *const *names, int64_t **bytes, double **vals, i
                                                                     : "Link bytes",
                                              names[k], p->name);
     g_autofree char *stem = g_strdup_printf("%s-links", names[k]);
-    ok = fig_links(dir, stem, title, p, vals[k], top, unit, busy ? "busy time" : "bytes", scale,
+    ok = fig_links(out, stem, title, p, vals[k], top, unit, busy ? "busy time" : "bytes", scale,
                    error);
     figures += ok;
   }
@@ -94,14 +95,15 @@ static int draw_runs(const char *const *names, int64_t **bytes, double **vals, i
                                              p->topo->nswitches ? "link class"
                                                                 : "dimension and direction");
     g_autofree char *stem = g_strdup_printf("%s-directions", joined);
-    ok = fig_directions(dir, stem, title, p, (const int64_t *const *)bytes, names, nruns, error);
+    ok = fig_directions(out, stem, title, p, (const int64_t *const *)bytes, names, nruns, error);
     figures += ok;
   }
   if (ok && g) {
     g_autofree char *stem = g_strdup_printf("%s-matrix", names[0]);
-    ok = fig_matrix(dir, stem, names[0], g, error);
+    ok = fig_matrix(out, stem, names[0], g, error);
     figures += ok;
   }
+  ok = plot_writer_finish(out, ok ? error : NULL) && ok;
   return ok ? figures : -1;
 }
 
@@ -275,8 +277,10 @@ int report_plot_jobs(const report_run *run, const platform *p, const char *dir, 
     g_autofree char *t3 = g_strdup_printf("Interference of the jobs of %s on %s", name, p->name);
     g_autofree char *s3 = g_strdup_printf("%s-interference", run->name);
     fig_jobs_interference_data id = { t3, jj.names, jj.n, jj.matrix };
-    if (fig_jobs_links(dir, s1, &ld, error) && fig_jobs_slowdown(dir, s2, &sd, error) &&
-        (!jj.matrix || fig_jobs_interference(dir, s3, &id, error)))
+    plot_writer *out = plot_writer_new(dir, 0);
+    gboolean ok = fig_jobs_links(out, s1, &ld, error) && fig_jobs_slowdown(out, s2, &sd, error) &&
+                  (!jj.matrix || fig_jobs_interference(out, s3, &id, error));
+    if (plot_writer_finish(out, ok ? error : NULL) && ok)
       figures = jj.matrix ? 3 : 2;
   }
   jobs_json_clear(&jj);

@@ -23,6 +23,7 @@ typedef struct rep_page {
   const study *s;
   const char *dir;        /* the report's folder */
   char *figdir;           /* dir/figures */
+  plot_writer *fig;       /* writes into figdir; the page owns it */
   GHashTable *stems;      /* figure stems used so far */
 } rep_page;
 

@@ -113,11 +113,11 @@ static void draw(cairo_t *cr, double w, double h, void *user)
   }
 }
 
-gboolean fig_timeline(const char *dir, const char *stem, const fig_timeline_data *d,
+gboolean fig_timeline(plot_writer *out, const char *stem, const fig_timeline_data *d,
                       GError **error)
 {
   int height = (int)(40 + d->nrows * ROW_H + 24 + TRACK_H + 70);
-  return plot_save(dir, stem, 960, height, draw, (void *)d, error);
+  return plot_save(out, stem, 960, height, draw, (void *)d, error);
 }
 
 /* ---- from a replay to the figure's data ---- */
@@ -209,7 +209,7 @@ static gboolean cell_timeline(rep_page *pg, const study_cell *c, const char *tit
   const char *parts[] = { s->inputs[c->input].label, s->platforms[c->platform].label,
                           s->strategies[c->strategy].label, NULL };
   g_autofree char *stem = rep_stem(pg, "timeline", parts);
-  ok = fig_timeline(pg->figdir, stem, &d, error) && html_figure(pg, stem, title, error);
+  ok = fig_timeline(pg->fig, stem, &d, error) && html_figure(pg, stem, title, error);
   for (int k = 0; k < nt; k++) {
     linkrec_series_free(series[k]);
     g_free(tt[k]);

@@ -231,7 +231,7 @@ static gboolean html_sweep(rep_page *pg, const study_sweep *sw, int i, int k, in
   g_autofree char *caption = g_strdup_printf(
       "%s; x: %s, y: %s (from zero), one line per strategy; platforms %s to %s", title, xlabel,
       metric, s->platforms[sw->platforms[0]].label, s->platforms[sw->platforms[sw->n - 1]].label);
-  gboolean ok = fig_sweep(pg->figdir, stem, &d, error) && html_figure(pg, stem, caption, error);
+  gboolean ok = fig_sweep(pg->fig, stem, &d, error) && html_figure(pg, stem, caption, error);
   g_free(series);
   g_free(y);
   return ok;
@@ -323,7 +323,7 @@ static gboolean html_groups(rep_page *pg, GError **error)
                             counts ? "mapped by message counts" : NULL, mets, nmet };
       const char *parts[] = { in->label, in->t ? rep_model_label(s, model) : NULL, NULL };
       g_autofree char *stem = rep_stem(pg, "strategies", parts);
-      ok = fig_groups(pg->figdir, stem, &d, error) && html_figure(pg, stem, ctx, error);
+      ok = fig_groups(pg->fig, stem, &d, error) && html_figure(pg, stem, ctx, error);
       for (int k = 0; k < nmet; k++) {
         g_free(pts[k]);
         g_free(refs[k]);
@@ -358,7 +358,7 @@ static gboolean html_matrices(rep_page *pg, GError **error)
         in->t ? (in->g_collectives ? " (p2p + collectives)" : " (p2p)") : " (matrix)");
     const char *parts[] = { in->label, NULL };
     g_autofree char *stem = rep_stem(pg, "matrix", parts);
-    ok = fig_matrix(pg->figdir, stem, title, in->g, error) &&
+    ok = fig_matrix(pg->fig, stem, title, in->g, error) &&
          html_figure(pg, stem, title, error);
   }
   rep_section_close(pg);
@@ -479,7 +479,7 @@ static gboolean html_links(rep_page *pg, GPtrArray *groups, GError **error)
                                                sp->label, label, phrase);
       const char *parts[] = { in->label, sp->label, label, NULL };
       g_autofree char *stem = rep_stem(pg, "links", parts);
-      ok = fig_links(pg->figdir, stem, title, sp->p, vals[k], vmax,
+      ok = fig_links(pg->fig, stem, title, sp->p, vals[k], vmax,
                      busy ? PLOT_SECONDS : PLOT_NUMBER, busy ? "busy time" : "bytes", scale,
                      error) &&
            html_figure(pg, stem, title, error);
@@ -496,7 +496,7 @@ static gboolean html_links(rep_page *pg, GPtrArray *groups, GError **error)
                                                               : "dimension and direction");
       const char *parts[] = { in->label, sp->label, NULL };
       g_autofree char *stem = rep_stem(pg, "directions", parts);
-      ok = fig_directions(pg->figdir, stem, title, sp->p, bytes, labels, nsets, error) &&
+      ok = fig_directions(pg->fig, stem, title, sp->p, bytes, labels, nsets, error) &&
            html_figure(pg, stem, title, error);
     }
     for (int k = 0; k < 3; k++) {
@@ -596,6 +596,7 @@ char *report_study(const study *s, const char *dir, int threads, GError **error)
     g_hash_table_destroy(pg.stems);
     return NULL;
   }
+  pg.fig = plot_writer_new(pg.figdir, MAX(threads, 1));
   GPtrArray *groups = study_rank(s);
   GPtrArray *cols = rep_static_columns(s);
   GPtrArray *cs = rep_correlations(s, cols);
@@ -617,7 +618,6 @@ char *report_study(const study *s, const char *dir, int threads, GError **error)
                      "checks</a></nav>\n", s->mixes ? "<a href=\"#jobs\">jobs</a>" : "");
   html_summary(&pg, groups, cs, cols);
   html_rankings(&pg, groups);
-  plot_begin(threads);
   /* the sections, in page order: one call each */
   gboolean ok = (s->ninputs == 0 || /* a study of jobs files only */
                  (html_sweeps(&pg, error) && rep_write_correlations(s, cs, dir, error) &&
@@ -625,7 +625,7 @@ char *report_study(const study *s, const char *dir, int threads, GError **error)
                   html_matrices(&pg, error) && html_links(&pg, groups, error) &&
                   rep_html_timeline(&pg, groups, links_input(s), error))) &&
                 rep_html_jobs(&pg, error);
-  ok = plot_end(ok ? error : NULL) && ok;
+  ok = plot_writer_finish(pg.fig, ok ? error : NULL) && ok;
   html_checks(&pg);
   g_string_append(h, "<p class=\"foot\">Written by mapsim study; figures drawn with cairo "
                      "(each also as SVG and PNG in figures/).</p>\n</body></html>\n");
