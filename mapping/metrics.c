@@ -23,7 +23,7 @@ void metrics_summarize_links(metrics *out, const platform *p)
   for (int l = 0; l < out->nlinks; l++) {
     if (out->link_messages[l] == 0 && out->link_bytes[l] == 0)
       continue;
-    double t = (double)out->link_bytes[l] / p->link_bw[l];
+    double t = platform_link_time(p, l, out->link_bytes[l]);
     out->links_used++;
     out->traffic_energy_j +=
         (double)out->link_bytes[l] * linktype_joules_per_byte(&p->linktypes[p->link_type[l]]);
@@ -191,7 +191,7 @@ void metrics_by_dimension(const metrics *m, const platform *p, metrics_dim_row *
     row->used++;
     row->bytes += m->link_bytes[l];
     row->max_bytes = MAX(row->max_bytes, m->link_bytes[l]);
-    row->max_time = MAX(row->max_time, (double)m->link_bytes[l] / p->link_bw[l]);
+    row->max_time = MAX(row->max_time, platform_link_time(p, l, m->link_bytes[l]));
   }
   *nrows = n;
 }
@@ -203,9 +203,9 @@ int metrics_hottest(const metrics *m, const platform *p, int k, int *ids)
   for (int l = 0; l < m->nlinks; l++) {
     if (m->link_bytes[l] == 0 && m->link_messages[l] == 0)
       continue;
-    double t = (double)m->link_bytes[l] / p->link_bw[l];
+    double t = platform_link_time(p, l, m->link_bytes[l]);
     int pos = n < k ? n : k;
-    while (pos > 0 && (double)m->link_bytes[ids[pos - 1]] / p->link_bw[ids[pos - 1]] < t)
+    while (pos > 0 && platform_link_time(p, ids[pos - 1], m->link_bytes[ids[pos - 1]]) < t)
       pos--;
     if (pos >= k)
       continue;

@@ -296,6 +296,13 @@ const char *platform_fill_name(platform_fill f);
  * ceil(nranks / ranks_per_node) nodes. */
 int platform_ranks_per_node(const platform *p, int nranks);
 
+/* Seconds link `link` needs to carry `bytes` at its bandwidth: the static
+ * metrics' link time (no latency, no sharing). */
+static inline double platform_link_time(const platform *p, int link, int64_t bytes)
+{
+  return (double)bytes / p->link_bw[link];
+}
+
 /* Ranks the platform can hold: nalloc * cores_per_node (at most 2^50). */
 static inline int64_t platform_capacity(const platform *p)
 {

@@ -715,7 +715,7 @@ void cli_metrics_detail_json(JsonBuilder *b, const metrics *m, const platform *p
     add_string_member(b, "type", p->linktypes[p->link_type[l]].name);
     add_int_member(b, m->simulated ? "messages" : "edges", m->link_messages[l]);
     add_int_member(b, "bytes", m->link_bytes[l]);
-    add_double_member(b, "time", (double)m->link_bytes[l] / p->link_bw[l]);
+    add_double_member(b, "time", platform_link_time(p, l, m->link_bytes[l]));
     json_builder_end_object(b);
   }
   json_builder_end_array(b);
@@ -780,7 +780,7 @@ void cli_metrics_print(const metrics *const *ms, const char *const *labels, int 
     char *name = platform_link_name(p, ids[i]);
     printf("  %-42s %10" G_GINT64_FORMAT " %15" G_GINT64_FORMAT " %14.6g\n", name,
            ms[0]->link_messages[ids[i]], ms[0]->link_bytes[ids[i]],
-           (double)ms[0]->link_bytes[ids[i]] / p->link_bw[ids[i]]);
+           platform_link_time(p, ids[i], ms[0]->link_bytes[ids[i]]));
     g_free(name);
   }
   g_free(ids);
