@@ -641,19 +641,19 @@ void cli_fields_csv_row(GString *s, const field *f, int n, const void *obj, unsi
   }
 }
 
-static void add_int_member(JsonBuilder *b, const char *name, int64_t v)
+void cli_json_int(JsonBuilder *b, const char *name, int64_t v)
 {
   json_builder_set_member_name(b, name);
   json_builder_add_int_value(b, v);
 }
 
-static void add_double_member(JsonBuilder *b, const char *name, double v)
+void cli_json_double(JsonBuilder *b, const char *name, double v)
 {
   json_builder_set_member_name(b, name);
   json_builder_add_double_value(b, v);
 }
 
-static void add_string_member(JsonBuilder *b, const char *name, const char *v)
+void cli_json_string(JsonBuilder *b, const char *name, const char *v)
 {
   json_builder_set_member_name(b, name);
   json_builder_add_string_value(b, v);
@@ -668,12 +668,12 @@ void cli_metrics_detail_json(JsonBuilder *b, const metrics *m, const platform *p
   json_builder_begin_array(b);
   for (int r = 0; r < nrows; r++) {
     json_builder_begin_object(b);
-    add_string_member(b, "direction", rows[r].label);
-    add_int_member(b, "links", rows[r].links);
-    add_int_member(b, "used", rows[r].used);
-    add_int_member(b, "bytes", rows[r].bytes);
-    add_int_member(b, "max_bytes", rows[r].max_bytes);
-    add_double_member(b, "max_time", rows[r].max_time);
+    cli_json_string(b, "direction", rows[r].label);
+    cli_json_int(b, "links", rows[r].links);
+    cli_json_int(b, "used", rows[r].used);
+    cli_json_int(b, "bytes", rows[r].bytes);
+    cli_json_int(b, "max_bytes", rows[r].max_bytes);
+    cli_json_double(b, "max_time", rows[r].max_time);
     json_builder_end_object(b);
   }
   json_builder_end_array(b);
@@ -683,7 +683,7 @@ void cli_metrics_detail_json(JsonBuilder *b, const metrics *m, const platform *p
     json_builder_begin_array(b);
     for (int r = 0; r < nrows; r++) {
       json_builder_begin_object(b);
-      add_string_member(b, "class", rows[r].label);
+      cli_json_string(b, "class", rows[r].label);
       const char *names[2] = { "edges_by_hops", "bytes_by_hops" };
       const int64_t *v[2] = { m->class_edges, m->class_bytes };
       for (int k = 0; k < 2; k++) {
@@ -697,7 +697,7 @@ void cli_metrics_detail_json(JsonBuilder *b, const metrics *m, const platform *p
     }
     json_builder_end_array(b);
     if (t->family == TOPO_FAMILY_DRAGONFLY)
-      add_int_member(b, "inter_group_bytes", m->inter_group_bytes);
+      cli_json_int(b, "inter_group_bytes", m->inter_group_bytes);
   }
   json_builder_set_member_name(b, "links");
   json_builder_begin_array(b);
@@ -705,17 +705,17 @@ void cli_metrics_detail_json(JsonBuilder *b, const metrics *m, const platform *p
     if (!m->link_bytes[l] && !m->link_messages[l])
       continue;
     json_builder_begin_object(b);
-    add_int_member(b, "link", l);
-    add_int_member(b, "from", t->link_src[l]);
-    add_int_member(b, "to", t->link_dst[l]);
+    cli_json_int(b, "link", l);
+    cli_json_int(b, "from", t->link_src[l]);
+    cli_json_int(b, "to", t->link_dst[l]);
     if (t->link_dim[l] >= 0) {
       char dir[4] = { topo_dim_letter(t->link_dim[l]), t->link_dir[l] ? '-' : '+', 0 };
-      add_string_member(b, "direction", dir);
+      cli_json_string(b, "direction", dir);
     }
-    add_string_member(b, "type", p->linktypes[p->link_type[l]].name);
-    add_int_member(b, m->simulated ? "messages" : "edges", m->link_messages[l]);
-    add_int_member(b, "bytes", m->link_bytes[l]);
-    add_double_member(b, "time", platform_link_time(p, l, m->link_bytes[l]));
+    cli_json_string(b, "type", p->linktypes[p->link_type[l]].name);
+    cli_json_int(b, m->simulated ? "messages" : "edges", m->link_messages[l]);
+    cli_json_int(b, "bytes", m->link_bytes[l]);
+    cli_json_double(b, "time", platform_link_time(p, l, m->link_bytes[l]));
     json_builder_end_object(b);
   }
   json_builder_end_array(b);

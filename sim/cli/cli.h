@@ -231,6 +231,11 @@ void cli_fields_csv_row(GString *s, const field *f, int n, const void *obj, unsi
 /* Appends `text` to s as one CSV cell (quoted when needed). */
 void cli_csv_cell(GString *s, const char *text);
 
+/* Adds member `name` with value v to the object being built. */
+void cli_json_int(struct _JsonBuilder *b, const char *name, int64_t v);
+void cli_json_double(struct _JsonBuilder *b, const char *name, double v);
+void cli_json_string(struct _JsonBuilder *b, const char *name, const char *v);
+
 /* Adds "directions" (per dimension and direction: links, used, bytes, max
  * bytes, max time) and "links" (every used link: id, from, to, direction,
  * type, edges or messages, bytes, time) to the object being built. */

@@ -18,18 +18,6 @@
 #include "sim/timeline.h"
 #include "routing/energy.h"
 
-static void add_int(JsonBuilder *b, const char *name, int64_t v)
-{
-  json_builder_set_member_name(b, name);
-  json_builder_add_int_value(b, v);
-}
-
-static void add_dbl(JsonBuilder *b, const char *name, double v)
-{
-  json_builder_set_member_name(b, name);
-  json_builder_add_double_value(b, v);
-}
-
 static void add_metrics(JsonBuilder *b, const char *name, const metrics *m)
 {
   json_builder_set_member_name(b, name);
@@ -76,19 +64,19 @@ static void add_links(JsonBuilder *b, const replay_result *r, const platform *p)
   for (int i = 0; i < n; i++) {
     int l = ids[i];
     json_builder_begin_object(b);
-    add_int(b, "link", l);
-    add_int(b, "from", p->topo->link_src[l]);
-    add_int(b, "to", p->topo->link_dst[l]);
-    add_int(b, "p2p_bytes", r->link_bytes[l]);
-    add_int(b, "p2p_messages", r->link_messages[l]);
-    add_int(b, "collective_bytes", r->coll_link_bytes[l]);
-    add_dbl(b, "busy_s", r->link_busy_ps[l] * 1e-12);
+    cli_json_int(b, "link", l);
+    cli_json_int(b, "from", p->topo->link_src[l]);
+    cli_json_int(b, "to", p->topo->link_dst[l]);
+    cli_json_int(b, "p2p_bytes", r->link_bytes[l]);
+    cli_json_int(b, "p2p_messages", r->link_messages[l]);
+    cli_json_int(b, "collective_bytes", r->coll_link_bytes[l]);
+    cli_json_double(b, "busy_s", r->link_busy_ps[l] * 1e-12);
     if (r->link_energy_j)
-      add_dbl(b, "energy_j", r->link_energy_j[l]);
+      cli_json_double(b, "energy_j", r->link_energy_j[l]);
     if (r->link_stats) {
-      add_dbl(b, "max_load", r->link_stats[l].max_load);
-      add_dbl(b, "avg_load", r->link_stats[l].avg_load);
-      add_dbl(b, "saturated_s", r->link_stats[l].saturated_ps * 1e-12);
+      cli_json_double(b, "max_load", r->link_stats[l].max_load);
+      cli_json_double(b, "avg_load", r->link_stats[l].avg_load);
+      cli_json_double(b, "saturated_s", r->link_stats[l].saturated_ps * 1e-12);
     }
     json_builder_end_object(b);
   }
@@ -132,10 +120,10 @@ static void add_energy(JsonBuilder *b, const replay_result *r, const platform *p
     json_builder_begin_object(b);
     json_builder_set_member_name(b, "type");
     json_builder_add_string_value(b, p->linktypes[i].name);
-    add_dbl(b, "energy_j", link_energy_total(e));
-    add_dbl(b, "energy_idle_j", e->idle_j);
-    add_dbl(b, "energy_traffic_j", e->traffic_j);
-    add_dbl(b, "energy_off_j", e->off_j);
+    cli_json_double(b, "energy_j", link_energy_total(e));
+    cli_json_double(b, "energy_idle_j", e->idle_j);
+    cli_json_double(b, "energy_traffic_j", e->traffic_j);
+    cli_json_double(b, "energy_off_j", e->off_j);
     json_builder_end_object(b);
   }
   json_builder_end_array(b);
@@ -195,21 +183,21 @@ static void print_json(const run_result *res, const trace_times *tt, const char 
   for (int i = 0; i < r->nranks; i++) {
     const replay_rank_stats *s = &r->per_rank[i];
     json_builder_begin_object(b);
-    add_dbl(b, "finish_s", s->finish_ps * 1e-12);
-    add_dbl(b, "compute_s", s->compute_ps * 1e-12);
-    add_dbl(b, "p2p_s", s->p2p_ps * 1e-12);
-    add_dbl(b, "collective_s", s->coll_ps * 1e-12);
-    add_dbl(b, "other_mpi_s", s->other_mpi_ps * 1e-12);
-    add_dbl(b, "wait_s", s->wait_ps * 1e-12);
+    cli_json_double(b, "finish_s", s->finish_ps * 1e-12);
+    cli_json_double(b, "compute_s", s->compute_ps * 1e-12);
+    cli_json_double(b, "p2p_s", s->p2p_ps * 1e-12);
+    cli_json_double(b, "collective_s", s->coll_ps * 1e-12);
+    cli_json_double(b, "other_mpi_s", s->other_mpi_ps * 1e-12);
+    cli_json_double(b, "wait_s", s->wait_ps * 1e-12);
     json_builder_end_object(b);
   }
   json_builder_end_array(b);
   for (int i = 0; i < r->nmodel_stats; i++)
-    add_dbl(b, r->model_stats[i].name, r->model_stats[i].value);
+    cli_json_double(b, r->model_stats[i].name, r->model_stats[i].value);
   add_links(b, r, p);
   add_energy(b, r, p);
-  add_dbl(b, "wall_s", wall);
-  add_dbl(b, "events_per_s", wall > 0 ? r->events / wall : 0);
+  cli_json_double(b, "wall_s", wall);
+  cli_json_double(b, "events_per_s", wall > 0 ? r->events / wall : 0);
   json_builder_end_object(b);
   cli_print_json(json_builder_get_root(b));
   g_object_unref(b);
