@@ -202,12 +202,13 @@ static rank_group *rank_one(const study *s, int ref, int i, int k, int m, int p,
 static GPtrArray *rank_groups(const study *s, int ref, gboolean each_seed)
 {
   GPtrArray *out = g_ptr_array_new_with_free_func(group_free);
-  for (int i = 0; i < s->ninputs; i++)
-    for (int k = 0; k < s->inputs[i].nkinds; k++)
-      for (int m = 0; m < study_input_nmodels(s, i); m++)
-        for (int p = 0; p < s->nplatforms; p++)
-          for (int sd = each_seed ? 0 : -1; sd < (each_seed ? s->nseeds : 0); sd++)
-            g_ptr_array_add(out, rank_one(s, ref, i, k, m, p, sd));
+  study_walk w;
+  for (study_walk_start(&w, s, each_seed ? "ikmpd" : "ikmp", NULL); study_walk_next(&w);) {
+    const int *a = w.at;
+    g_ptr_array_add(out, rank_one(s, ref, a[STUDY_DIM_INPUT], a[STUDY_DIM_KIND],
+                                  a[STUDY_DIM_MODEL], a[STUDY_DIM_PLATFORM],
+                                  each_seed ? a[STUDY_DIM_SEED] : -1));
+  }
   return out;
 }
 

@@ -63,6 +63,66 @@ int study_input_nmodels(const study *s, int input)
   return s->inputs[input].t ? s->nmodels : 1;
 }
 
+static int dim_size(const study *s, const int *at, int d)
+{
+  if ((d == STUDY_DIM_KIND || d == STUDY_DIM_MODEL) && at[STUDY_DIM_INPUT] >= s->ninputs)
+    return 0; /* past the last input (or none: a study of jobs files only) */
+  switch (d) {
+  case STUDY_DIM_INPUT: return s->ninputs;
+  case STUDY_DIM_KIND: return s->inputs[at[STUDY_DIM_INPUT]].nkinds;
+  case STUDY_DIM_PLATFORM: return s->nplatforms;
+  case STUDY_DIM_STRATEGY: return s->nstrategies;
+  case STUDY_DIM_MODEL: return study_input_nmodels(s, at[STUDY_DIM_INPUT]);
+  default: return s->nseeds;
+  }
+}
+
+void study_walk_start(study_walk *w, const study *s, const char *dims, const int *from)
+{
+  static const char letters[] = "ikpsmd";
+  *w = (study_walk){ .s = s };
+  if (from)
+    memcpy(w->at, from, sizeof w->at);
+  for (const char *c = dims; *c && w->ndims < STUDY_NDIMS; c++) {
+    const char *d = strchr(letters, *c);
+    g_return_if_fail(d != NULL && *c);
+    w->dims[w->ndims++] = (int)(d - letters);
+  }
+}
+
+static gboolean walk_in_range(const study_walk *w)
+{
+  for (int j = 0; j < w->ndims; j++)
+    if (w->at[w->dims[j]] >= dim_size(w->s, w->at, w->dims[j]))
+      return FALSE;
+  return TRUE;
+}
+
+gboolean study_walk_next(study_walk *w)
+{
+  do {
+    if (!w->started) {
+      w->started = TRUE;
+      for (int j = 0; j < w->ndims; j++)
+        w->at[w->dims[j]] = 0;
+    } else {
+      int j = w->ndims - 1;
+      for (; j >= 0 && ++w->at[w->dims[j]] >= dim_size(w->s, w->at, w->dims[j]); j--)
+        w->at[w->dims[j]] = 0;
+      if (j < 0)
+        return FALSE;
+    }
+  } while (!walk_in_range(w));
+  return TRUE;
+}
+
+study_cell *study_walk_cell(const study_walk *w)
+{
+  const int *a = w->at;
+  return study_cell_at(w->s, a[STUDY_DIM_INPUT], a[STUDY_DIM_KIND], a[STUDY_DIM_PLATFORM],
+                       a[STUDY_DIM_STRATEGY], a[STUDY_DIM_MODEL], a[STUDY_DIM_SEED]);
+}
+
 study_cell *study_cell_at(const study *s, int input, int kind, int plat, int strategy,
                           int model, int seed)
 {
@@ -271,25 +331,20 @@ void study_make_cells(study *s)
 {
   escape_names(s);
   int n = 0;
-  for (int i = 0; i < s->ninputs; i++)
-    n += s->inputs[i].nkinds * s->nplatforms * s->nstrategies *
-         (s->inputs[i].t ? s->nmodels : 1) * s->nseeds;
+  study_walk w;
+  for (study_walk_start(&w, s, "ikpsmd", NULL); study_walk_next(&w);)
+    n++;
   s->ncells = n;
   s->cells = g_new0(study_cell, MAX(n, 1));
   int k = 0;
-  for (int i = 0; i < s->ninputs; i++) {
-    const study_input *in = &s->inputs[i];
-    int nm = in->t ? s->nmodels : 1;
-    for (int kind = 0; kind < in->nkinds; kind++)
-      for (int p = 0; p < s->nplatforms; p++)
-        for (int st = 0; st < s->nstrategies; st++)
-          for (int m = 0; m < nm; m++)
-            for (int sd = 0; sd < s->nseeds; sd++) {
-              study_cell *c = &s->cells[k++];
-              *c = (study_cell){ .input = i, .kind = kind, .platform = p, .strategy = st,
-                                 .model = in->t ? m : -1, .seed = sd };
-              cell_key(s, c);
-            }
+  for (study_walk_start(&w, s, "ikpsmd", NULL); study_walk_next(&w);) {
+    const int *a = w.at;
+    study_cell *c = &s->cells[k++];
+    *c = (study_cell){ .input = a[STUDY_DIM_INPUT], .kind = a[STUDY_DIM_KIND],
+                       .platform = a[STUDY_DIM_PLATFORM], .strategy = a[STUDY_DIM_STRATEGY],
+                       .model = s->inputs[a[STUDY_DIM_INPUT]].t ? a[STUDY_DIM_MODEL] : -1,
+                       .seed = a[STUDY_DIM_SEED] };
+    cell_key(s, c);
   }
 }
 

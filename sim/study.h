@@ -347,6 +347,32 @@ gboolean study_run_jobs(study *s, int threads, const progress *prog, GError **er
  * strategy, mix_job_fields, pre_post_match. */
 gboolean study_write_jobs(const study *s, const char *dir, GError **error);
 
+/* The grid's dimensions, in the order of s->cells (outermost first). */
+typedef enum {
+  STUDY_DIM_INPUT, STUDY_DIM_KIND, STUDY_DIM_PLATFORM, STUDY_DIM_STRATEGY, STUDY_DIM_MODEL,
+  STUDY_DIM_SEED, STUDY_NDIMS,
+} study_dim;
+
+/* A walk over the grid's coordinates, the one way to loop over it: the
+ * dimensions named in `dims` (letters i k p s m d for input, kind,
+ * platform, strategy, model, seed; outermost first, the input before
+ * kinds and models, whose counts are the current input's) run over their
+ * values, the others stay where `from` puts them (NULL: 0). at[] holds
+ * the coordinates as study_cell_at takes them (model 0 .. nmodels - 1,
+ * one model for a matrix):
+ *   study_walk w;
+ *   for (study_walk_start(&w, s, "ikmp", NULL); study_walk_next(&w);)
+ *     ... w.at[STUDY_DIM_PLATFORM] ... study_walk_cell(&w) ...  */
+typedef struct study_walk {
+  const study *s;
+  int at[STUDY_NDIMS];
+  int dims[STUDY_NDIMS], ndims;
+  gboolean started;
+} study_walk;
+void study_walk_start(study_walk *w, const study *s, const char *dims, const int *from);
+gboolean study_walk_next(study_walk *w);
+study_cell *study_walk_cell(const study_walk *w);
+
 /* Writes `data` to `path` atomically (util/output.h's output_write_all). */
 gboolean study_write_file(const char *path, const char *data, gsize len, GError **error);
 

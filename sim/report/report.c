@@ -300,14 +300,15 @@ static gboolean html_groups(rep_page *pg, GError **error)
         int n = 0;
         for (int p = 0; p < s->nplatforms; p++) {
           rv[p] = ref >= 0 ? study_mean(s, i, 0, p, ref, m, want[w], NULL) : NAN;
-          for (int k = 0; k < in->nkinds; k++)
-            for (int st = 0; st < s->nstrategies; st++)
-              for (int sd = 0; sd < s->nseeds; sd++) {
-                const study_cell *c = study_cell_at(s, i, k, p, st, m, sd);
-                double v;
-                if (c->row && !c->error && row_get_number(c->row, want[w], &v))
-                  pt[n++] = (fig_point){ p, st, in->kinds[k] == STUDY_KIND_COUNT, v };
-              }
+          const int at[STUDY_NDIMS] = { [STUDY_DIM_INPUT] = i, [STUDY_DIM_PLATFORM] = p,
+                                        [STUDY_DIM_MODEL] = m };
+          study_walk cells;
+          for (study_walk_start(&cells, s, "ksd", at); study_walk_next(&cells);) {
+            const study_cell *c = study_walk_cell(&cells);
+            double v;
+            if (c->row && !c->error && row_get_number(c->row, want[w], &v))
+              pt[n++] = (fig_point){ p, c->strategy, in->kinds[c->kind] == STUDY_KIND_COUNT, v };
+          }
         }
         const char *title = titles[w];
         if (!title)
