@@ -4,8 +4,9 @@
  * traces/, nor for the other files of the folder.
  *
  * Ownership: the reader_ctx and its tables belong to otf2_scan; each
- * evt_ctx to the reading thread that reads its batch, until the watchdog
- * abandons the threads (then to them, for the life of the process).
+ * evt_ctx to the reading thread that reads its batch. When the watchdog
+ * abandons the threads, a heap copy of the reader, its tables, the trace
+ * and the anchor's path go to them: the last to end frees them.
  */
 #pragma once
 
@@ -95,6 +96,9 @@ static inline char *otf2_def_path(const char *anchor, uint64_t loc)
   return otf2_location_path(anchor, loc, "def");
 }
 
+/* Frees the reader's definition tables (not the trace, not the path). */
+void otf2_reader_free_tables(reader_ctx *c);
+
 /* One batch (otf2-events.c): its own reader, the local definitions of its
  * locations (mapping tables, clock offsets), then their events, location
  * by location, into c->t or the sink; the first error into c->error. Runs
@@ -104,6 +108,6 @@ void otf2_read_batch(evt_ctx *c);
 /* Every location's definitions and events in batches on `workers` reading
  * threads watched for a stall (otf2-watch.c); statistics summed into c,
  * the first error in location order into *c->error. When the watchdog
- * gives up, c->abandoned is set and c->t and c's tables are left to the
- * stuck threads (the caller must not free them). */
+ * gives up, c->abandoned is set and c->t, c's tables and c->path are left
+ * to the stuck threads (the caller must not free them). */
 gboolean otf2_read_events_watched(reader_ctx *c, int workers);

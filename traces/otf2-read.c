@@ -369,6 +369,19 @@ static gboolean check_locations(reader_ctx *c)
   return *c->error == NULL;
 }
 
+void otf2_reader_free_tables(reader_ctx *c)
+{
+  g_hash_table_destroy(c->strings);
+  g_hash_table_destroy(c->regions);
+  g_hash_table_destroy(c->groups);
+  g_hash_table_destroy(c->locgroups);
+  g_hash_table_destroy(c->comms);
+  g_free(c->region_of);
+  g_free(c->comm_of);
+  g_array_free(c->locations, TRUE);
+  g_array_free(c->comm_defs, TRUE);
+}
+
 static void finish(reader_ctx *c)
 {
   trace *t = c->t;
@@ -470,17 +483,8 @@ out:
     g_clear_pointer(&t, trace_free);
     g_propagate_error(error, local);
   }
-  if (c.strings) {
-    g_hash_table_destroy(c.strings);
-    g_hash_table_destroy(c.regions);
-    g_hash_table_destroy(c.groups);
-    g_hash_table_destroy(c.locgroups);
-    g_hash_table_destroy(c.comms);
-    g_free(c.region_of);
-    g_free(c.comm_of);
-    g_array_free(c.locations, TRUE);
-    g_array_free(c.comm_defs, TRUE);
-  }
+  if (c.strings)
+    otf2_reader_free_tables(&c);
   if (!c.abandoned)
     g_free(anchor);
   return t;

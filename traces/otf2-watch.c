@@ -2,30 +2,31 @@
  * otf2-read-private.h): batches of locations on reading threads of their
  * own, and this thread watching them. libotf2 may loop on a damaged event
  * file without calling back; a read in which no batch saw a record or a
- * new location for the stall time is given up: its threads are abandoned
- * with what they hold, and the caller gets an error naming the archive.
+ * new location for the stall time is given up: the caller gets an error
+ * naming the archive, and the threads keep what they read with and into
+ * (the batches, a copy of the reader with its tables, the trace). The
+ * last of them to end frees it; one stuck for good holds it until the
+ * process ends. Nothing is kept in a process-wide list.
+ *
+ * A callback tests its batch's `abandoned` first and stops, but one that
+ * passed the test before it was set (or is stuck inside the sink) still
+ * pushes its record into the abandoned trace or calls the sink: whatever
+ * that sink call touches is the caller's, and freeing it after the error
+ * races with it.
  */
 #include "traces/otf2-read-private.h"
 
-/* What abandoned reading threads still hold: kept reachable for the life
- * of the process (they may still run; nothing frees it). */
-static GPtrArray *abandoned;
-static GMutex abandoned_lock;
-
-static void abandon(gpointer p)
-{
-  g_mutex_lock(&abandoned_lock);
-  if (!abandoned)
-    abandoned = g_ptr_array_new();
-  g_ptr_array_add(abandoned, p);
-  g_mutex_unlock(&abandoned_lock);
-}
-
-/* The reading threads still running, for the watchdog. */
+/* The reading threads, for the watchdog, and what they hold once it gave
+ * up on them. */
 typedef struct watch_state {
   GMutex lock;
   GCond cond;
   guint running;
+  gboolean abandoned;          /* the reader returned: the last thread frees */
+  reader_ctx *reader;          /* the reader's heap copy */
+  evt_ctx *batches;
+  guint nb;
+  struct worker_task *tasks;
 } watch_state;
 
 /* The batches of one reading thread: every `workers`-th batch from `first`. */
@@ -35,6 +36,28 @@ typedef struct worker_task {
   watch_state *watch;
 } worker_task;
 
+static void watch_free(watch_state *ws)
+{
+  g_free(ws->tasks);
+  g_free(ws->batches);
+  g_mutex_clear(&ws->lock);
+  g_cond_clear(&ws->cond);
+  g_free(ws);
+}
+
+/* Everything an abandoned read held, once its last thread ended. */
+static void free_abandoned(watch_state *ws)
+{
+  for (guint i = 0; i < ws->nb; i++)
+    g_clear_error(&ws->batches[i].error);
+  reader_ctx *c = ws->reader;
+  trace_free(c->t);
+  otf2_reader_free_tables(c);
+  g_free((char *)c->path);
+  g_free(c);
+  watch_free(ws);
+}
+
 static gpointer run_worker(gpointer data)
 {
   worker_task *w = data;
@@ -43,10 +66,13 @@ static gpointer run_worker(gpointer data)
     if (w->batches[i].error || g_atomic_int_get(&w->batches[i].abandoned))
       break;
   }
-  g_mutex_lock(&w->watch->lock);
-  w->watch->running--;
-  g_cond_signal(&w->watch->cond);
-  g_mutex_unlock(&w->watch->lock);
+  watch_state *ws = w->watch;
+  g_mutex_lock(&ws->lock);
+  gboolean last = --ws->running == 0 && ws->abandoned;
+  g_cond_signal(&ws->cond);
+  g_mutex_unlock(&ws->lock);
+  if (last)
+    free_abandoned(ws);
   return NULL;
 }
 
@@ -75,10 +101,30 @@ static gboolean watch_workers(watch_state *ws, const evt_ctx *b, guint nb, doubl
   return TRUE;
 }
 
+/* Gives the stuck threads everything they use (the reader `c` with them);
+ * FALSE when they all ended meanwhile after all. */
+static gboolean abandon_workers(watch_state *ws, reader_ctx *c, double stall)
+{
+  g_mutex_lock(&ws->lock);
+  gboolean stuck = ws->running > 0;
+  if (stuck) {
+    g_set_error(c->error, TRACE_ERROR, TRACE_ERROR_FORMAT,
+                "%s: no record read for %g s (the OTF2 library is stuck, likely on a damaged "
+                "event file), expected an intact archive", c->path, stall);
+    for (guint i = 0; i < ws->nb; i++)
+      g_atomic_int_set(&ws->batches[i].abandoned, 1);
+    ws->abandoned = TRUE;
+  }
+  g_mutex_unlock(&ws->lock);
+  return stuck;
+}
+
 /* Every location's definitions and events, in batches on reading threads:
  * worker w reads batches w, w + workers, ... in order, so a sink sees each
- * rank's records from one worker, in record order. */
-static gboolean read_events(reader_ctx *c, int workers)
+ * rank's records from one worker, in record order. `c` is on the heap;
+ * *abandoned: it went to the stuck threads (the caller must not touch
+ * it any more). */
+static gboolean read_events(reader_ctx *c, int workers, gboolean *abandoned)
 {
   guint nloc = c->locations->len, nb = (nloc + READ_BATCH - 1) / READ_BATCH;
   evt_ctx *b = g_new0(evt_ctx, MAX(nb, 1));
@@ -90,8 +136,14 @@ static gboolean read_events(reader_ctx *c, int workers)
   /* the reading runs on its threads while this one watches it: libotf2
    * may loop on a damaged file without calling back */
   watch_state *ws = g_new0(watch_state, 1);
-  ws->running = nw;
   worker_task *w = g_new(worker_task, nw);
+  g_mutex_init(&ws->lock);
+  g_cond_init(&ws->cond);
+  ws->running = nw;
+  ws->reader = c;
+  ws->batches = b;
+  ws->nb = nb;
+  ws->tasks = w;
   for (guint i = 0; i < nw; i++)
     w[i] = (worker_task){ b, i, nb, nw, ws };
   /* threads of their own, joined when they finish: a thread still exiting
@@ -102,22 +154,8 @@ static gboolean read_events(reader_ctx *c, int workers)
     th[i] = g_thread_new("otf2-read", run_worker, &w[i]);
   double stall = c->sink && c->sink->stall_seconds > 0 ? c->sink->stall_seconds
                                                         : OTF2_STALL_SECONDS;
-  if (!watch_workers(ws, b, nb, stall)) {
-    /* the stuck threads keep b, w, ws and the reader's tables (otf2_scan
-     * leaves them too): left to them. Each callback tests `abandoned`
-     * first and stops, but one that passed the test before it was set
-     * (or is stuck inside the sink) still pushes its record into the
-     * abandoned trace or calls the sink: whatever that sink call touches
-     * is the caller's, and freeing it after this error races with it. */
-    for (guint i = 0; i < nb; i++)
-      g_atomic_int_set(&b[i].abandoned, 1);
-    abandon(b);
-    abandon(w);
-    abandon(ws);
-    g_set_error(c->error, TRACE_ERROR, TRACE_ERROR_FORMAT,
-                "%s: no record read for %g s (the OTF2 library is stuck, likely on a damaged "
-                "event file), expected an intact archive", c->path, stall);
-    c->abandoned = TRUE;
+  *abandoned = !watch_workers(ws, b, nb, stall) && abandon_workers(ws, c, stall);
+  if (*abandoned) {
     for (guint i = 0; i < nw; i++)
       g_thread_unref(th[i]);
     g_free(th);
@@ -126,7 +164,6 @@ static gboolean read_events(reader_ctx *c, int workers)
   for (guint i = 0; i < nw; i++)
     g_thread_join(th[i]);
   g_free(th);
-  g_free(ws);
   for (guint i = 0; i < nb; i++) {
     for (int k = 0; k < TRACE_NRECS; k++)
       c->stats.records[k] += b[i].stats.records[k];
@@ -135,22 +172,19 @@ static gboolean read_events(reader_ctx *c, int workers)
       g_propagate_error(c->error, g_steal_pointer(&b[i].error));
     g_clear_error(&b[i].error);
   }
-  g_free(w);
-  g_free(b);
+  watch_free(ws);
   return *c->error == NULL;
 }
 
 /* read_events() on a copy of the reader on the heap: when the watchdog
- * abandons the reading threads, they keep that copy, the trace and the
- * tables it points to (this reader forgets them), so whatever they still
- * do touches memory nobody frees. */
+ * abandons the reading threads, they keep that copy, the trace, the tables
+ * and the anchor's path it points to (this reader forgets them). */
 gboolean otf2_read_events_watched(reader_ctx *c, int workers)
 {
   reader_ctx *h = g_memdup2(c, sizeof *c);
-  gboolean ok = read_events(h, workers);
-  if (h->abandoned) {
-    abandon(h);
-    abandon((char *)c->path);
+  gboolean abandoned = FALSE;
+  gboolean ok = read_events(h, workers, &abandoned);
+  if (abandoned) {
     c->abandoned = TRUE;
     c->t = NULL;
     c->strings = NULL; /* the tables stay with the threads */

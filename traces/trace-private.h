@@ -91,8 +91,8 @@ enum { TRACE_ERROR_EZTRACE_SINK = 100 };
 
 /* A read in which no record and no location start came for this long is
  * stuck (libotf2 looping on a damaged file): otf2_scan returns an error
- * naming the archive and abandons the reading threads and their memory
- * (they end with the process). */
+ * naming the archive and leaves the reading threads their memory (the
+ * last of them to end frees it). */
 #define OTF2_STALL_SECONDS 120.0
 
 /* Reads `path` like trace_read_otf2(); with a sink the returned trace
