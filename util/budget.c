@@ -14,13 +14,18 @@ G_DEFINE_QUARK(budget-error-quark, budget_error)
 /* What Windows editors put before UTF-8 text: not part of the content. */
 #define UTF8_BOM "\xEF\xBB\xBF"
 
+/* The process's budget: one fact of the process (its memory), not of a
+ * call, so it is not passed through every loader. Atomic, so that a
+ * budget set while threads read it (or the default computed by two of
+ * them at once) is never a torn or racing read. */
 static uint64_t budget; /* 0: not set yet, the default applies */
 
 uint64_t budget_memory_default(void)
 {
   static uint64_t def;
-  if (def)
-    return def;
+  uint64_t known = __atomic_load_n(&def, __ATOMIC_ACQUIRE);
+  if (known)
+    return known;
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
   uint64_t m = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_C(1) << 32;
   char *text = NULL;
@@ -33,18 +38,20 @@ uint64_t budget_memory_default(void)
   struct rlimit rl;
   if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
     m = MIN(m, (uint64_t)rl.rlim_cur);
-  def = MAX(m / 4 * 3, UINT64_C(1) << 20);
-  return def;
+  known = MAX(m / 4 * 3, UINT64_C(1) << 20);
+  __atomic_store_n(&def, known, __ATOMIC_RELEASE);
+  return known;
 }
 
 uint64_t budget_memory(void)
 {
-  return budget ? budget : budget_memory_default();
+  uint64_t b = __atomic_load_n(&budget, __ATOMIC_ACQUIRE);
+  return b ? b : budget_memory_default();
 }
 
 void budget_set_memory(uint64_t bytes)
 {
-  budget = bytes;
+  __atomic_store_n(&budget, bytes, __ATOMIC_RELEASE);
 }
 
 gboolean budget_parse_size(const char *text, uint64_t *out)

@@ -13,8 +13,9 @@
  * (/dev/zero, a FIFO) and refuses binary data at once.
  *
  * Counts that index int arrays have fixed ceilings (BUDGET_MAX_RANKS).
- * The budget is set once at start-up (budget_set_memory) and only read
- * afterwards, so threads may read it freely.
+ * The budget is the process's (its memory is one fact of the process, so
+ * it is not passed through every loader): set at start-up
+ * (budget_set_memory), read atomically, so threads may read it freely.
  * Not for: overflow of arithmetic (checked.h), time limits.
  */
 #pragma once
