@@ -165,6 +165,22 @@ static inline void net_start(replay *R, int from, int to, int64_t bytes, int64_t
   netmodel_start(R->model, &nm);
 }
 
+/* replay.c: the event loop. replay_engine_start makes R->eng and the
+ * channel table and registers the replay's event kinds (k_resume, k_net);
+ * replay_run_events wakes every rank at its start (start_ps[rank], NULL:
+ * all at 0) and runs the events until none is left, the limit is passed,
+ * an error or a stop. */
+void replay_engine_start(replay *R);
+void replay_run_events(replay *R, const int64_t *start_ps);
+
+/* replay-window.c: the records of a streamed rank in windows. */
+/* Records per window of a streamed rank (about 8 MiB of windows in all). */
+int64_t replay_window_size(int nranks);
+/* The Irecv envelopes of records [from, nev) of rank's window. */
+void replay_scan_irecvs(replay *R, rank_st *rs, int64_t from);
+/* The rank's next window; FALSE at the rank's end (or in memory). */
+gboolean replay_refill(replay *R, rank_st *rs, int rank);
+
 /* replay-coll.c */
 void replay_inst_free(coll_inst *ci);
 /* A collective message (token) arrived at time t. */

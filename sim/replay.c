@@ -14,14 +14,16 @@
  * what the next event will touch; nothing is allocated per event in the
  * steady state. Collectives are expanded with coll_schedule() into
  * instances shared by their members.
+ * Files: this one the ranks, point-to-point and the event loop;
+ * replay-setup.c the entry points and the state of a run; replay-window.c
+ * the records of a streamed rank in windows; replay-coll.c collectives;
+ * replay-report.c the results.
  * Not for: timing rules (models/), printing.
  */
 #include "sim/replay-private.h"
 
 #include <math.h>
 #include <string.h>
-
-#include "util/budget.h"
 
 G_DEFINE_QUARK(replay-error-quark, replay_error)
 
@@ -495,12 +497,11 @@ static int64_t scaled_gap(const replay *R, int64_t gap)
   return saturating_ps((double)gap * R->scale);
 }
 
-static gboolean refill(replay *R, rank_st *rs, int rank);
 
 static void rank_run(replay *R, int rank)
 {
   rank_st *rs = &R->ranks[rank];
-  while (rs->pos < rs->nev || refill(R, rs, rank)) {
+  while (rs->pos < rs->nev || replay_refill(R, rs, rank)) {
     const trace_event *ev = &rs->ev[rs->pos];
     if (rs->stage == 0) {
       if (rs->depth == 0) {
@@ -626,357 +627,17 @@ static void run_events(replay *R)
   }
 }
 
-/* ---- setup --------------------------------------------------------------- */
-
-void replay_opts_init(replay_opts *o)
+void replay_engine_start(replay *R)
 {
-  *o = (replay_opts){ .compute_scale = 1.0 };
-}
-
-/* Irecv envelopes of records [from, nev) of the window: the k-th
- * IRECV_REQUEST gets the window index of the Irecv record that completes
- * it (-1 while open, or when cancelled). R->open holds the requests still
- * open, across calls for the same window; O(records x open requests). */
-static void scan_irecvs(replay *R, rank_st *rs, int64_t from)
-{
-  for (int64_t i = from; i < rs->nev; i++) {
-    const trace_event *e = &rs->ev[i];
-    if (e->kind == TRACE_IRECV_REQUEST) {
-      if (rs->nirecv == rs->capenv) {
-        rs->capenv = rs->capenv ? 2 * rs->capenv : 64;
-        rs->irecv_env = g_renew(int64_t, rs->irecv_env, rs->capenv);
-      }
-      if (R->nopen == R->capopen) {
-        R->capopen = R->capopen ? 2 * R->capopen : 64;
-        R->open = g_renew(pend, R->open, R->capopen);
-      }
-      R->open[R->nopen++] = (pend){ e->request, (uint32_t)rs->nirecv };
-      rs->irecv_env[rs->nirecv++] = -1;
-    } else if (e->kind == TRACE_IRECV || e->kind == TRACE_REQUEST_CANCELLED) {
-      for (int k = R->nopen; k-- > 0;) {
-        pend *p = &R->open[k];
-        if (p->req != e->request)
-          continue;
-        if (e->kind == TRACE_IRECV)
-          rs->irecv_env[p->op] = i;
-        *p = R->open[--R->nopen];
-        break;
-      }
-    }
-  }
-}
-
-/* Where a window may end: after the last record of buf[0, n) at which no
- * Irecv request is open (each request's completion record then lies in
- * the window that posts it); 0 when there is none. */
-static int64_t window_cut(replay *R, const trace_event *buf, int64_t n)
-{
-  int64_t cut = 0;
-  R->nopen = 0;
-  for (int64_t i = 0; i < n; i++) {
-    const trace_event *e = &buf[i];
-    if (e->kind == TRACE_IRECV_REQUEST) {
-      if (R->nopen == R->capopen) {
-        R->capopen = R->capopen ? 2 * R->capopen : 64;
-        R->open = g_renew(pend, R->open, R->capopen);
-      }
-      R->open[R->nopen++] = (pend){ e->request, 0 };
-    } else if (e->kind == TRACE_IRECV || e->kind == TRACE_REQUEST_CANCELLED) {
-      for (int k = R->nopen; k-- > 0;)
-        if (R->open[k].req == e->request) {
-          R->open[k] = R->open[--R->nopen];
-          break;
-        }
-    }
-    if (R->nopen == 0)
-      cut = i + 1;
-  }
-  return cut;
-}
-
-/* The next window of a streamed rank: at least `window` records (those
- * left over from the last refill first), cut after the last record where
- * no Irecv is open; read further while there is no such record. The rest
- * waits in the buffer for the next window. FALSE at the rank's end. */
-static gboolean refill(replay *R, rank_st *rs, int rank)
-{
-  if (!rs->win)
-    return FALSE;
-  int64_t left = rs->nbuf - rs->nev; /* read, not yet replayed */
-  if (rs->base + rs->nev >= rs->total)
-    return FALSE;
-  memmove(rs->win, rs->win + rs->nev, sizeof(trace_event) * (size_t)left);
-  rs->base += rs->nev;
-  rs->nbuf = left;
-  rs->pos = rs->nev = rs->nirecv = rs->irecv_cur = 0;
-  int64_t cut = 0;
-  gboolean end = FALSE;
-  while (!end) {
-    if (rs->nbuf < R->window || cut == 0) {
-      /* up to the window, then in quarter windows until a cut is found */
-      int64_t want = rs->nbuf < R->window ? R->window - rs->nbuf : R->window / 4 + 1;
-      want = MAX(MIN(want, rs->total - rs->base - rs->nbuf), 1); /* no room for records not there */
-      if (rs->nbuf + want > rs->capwin) {
-        rs->capwin = MAX(rs->capwin + rs->capwin / 2, rs->nbuf + want);
-        rs->win = g_renew(trace_event, rs->win, rs->capwin);
-      }
-      int64_t n = trace_cursor_read(R->cur, rank, rs->win + rs->nbuf, want);
-      rs->nbuf += n;
-      end = n == 0 || rs->base + rs->nbuf >= rs->total;
-    }
-    cut = window_cut(R, rs->win, rs->nbuf);
-    if (cut > 0 && rs->nbuf >= R->window)
-      break;
-  }
-  if (end) { /* everything left is this window (open requests never complete) */
-    cut = rs->nbuf;
-    rs->total = rs->base + rs->nbuf;
-  }
-  rs->ev = rs->win;
-  rs->nev = cut;
-  R->nopen = 0;
-  scan_irecvs(R, rs, 0);
-  return rs->nev > 0;
-}
-
-/* In-memory traces may be built by hand: communicator indices checked. */
-static gboolean check_comms(const replay *R, int r, const rank_st *rs, GError **error)
-{
-  for (int64_t i = 0; i < rs->nev; i++) {
-    const trace_event *e = &rs->ev[i];
-    switch (e->kind) {
-    case TRACE_SEND:
-    case TRACE_ISEND:
-    case TRACE_RECV:
-    case TRACE_IRECV:
-    case TRACE_COLL_END:
-    case TRACE_NBCOLL_COMPLETE:
-      if (G_UNLIKELY(e->comm >= (uint32_t)R->t->ncomms)) {
-        g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_INPUT,
-                    "rank %d record %" G_GINT64_FORMAT ": communicator %u out of range, "
-                    "expected < %d", r, i, e->comm, R->t->ncomms);
-        return FALSE;
-      }
-      break;
-    default:
-      break;
-    }
-  }
-  return TRUE;
-}
-
-static gboolean check_inputs(const trace *t, const platform *p, const mapping *m, GError **error)
-{
-  GError *e = NULL;
-  if (!platform_check_capacity(p, t->nranks, &e)) {
-    g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_INPUT, "%s", e->message);
-    g_error_free(e);
-    return FALSE;
-  }
-  if (m->ntasks < t->nranks) {
-    g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_INPUT,
-                "the mapping places %d ranks, the trace has %d; expected one node per rank",
-                m->ntasks, t->nranks);
-    return FALSE;
-  }
-  return mapping_validate(m, p, error);
-}
-
-/* Records per refill of a streamed rank: about 8 MiB of windows in all,
- * 64 to 16,384 records each. */
-static int64_t window_size(int nranks)
-{
-  int64_t w = (INT64_C(8) << 20) / ((int64_t)MAX(nranks, 1) * (int64_t)sizeof(trace_event));
-  return CLAMP(w, 64, 16384);
-}
-
-static replay *replay_new(const trace_source *src, const platform *p, const mapping *m,
-                          const replay_opts *o, GError **error)
-{
-  const trace *t = trace_source_trace(src);
-  replay *R = g_new0(replay, 1);
-  R->t = t;
-  R->src = src;
-  R->p = p;
-  R->node = m->node;
-  R->scale = o->compute_scale;
-  R->progress = o->progress;
-  R->on_record = o->on_record;
-  R->on_record_user = o->on_record_user;
-  R->limit = o->limit_ps > 0 ? o->limit_ps : INT64_MAX;
-  R->o_send = engine_ps(p->model.send_overhead);
-  R->o_recv = engine_ps(p->model.recv_overhead);
-  R->eager = p->model.eager_threshold;
-  R->sync = p->model.handshake == PLATFORM_HANDSHAKE_SYNC;
-  R->eager_match = p->model.eager_start == PLATFORM_EAGER_MATCH;
-  R->free_op = R->free_msg = NONE;
-  R->window = o->window > 0 ? o->window : window_size(t->nranks);
-  R->cur = trace_cursor_new(src);
-  R->ranks = g_new0(rank_st, t->nranks);
-  R->call_cur = g_new0(int64_t, (size_t)t->nranks * (size_t)MAX(t->ncomms, 1));
-  R->insts = g_ptr_array_new();
-  R->inst_by_key = g_hash_table_new(g_int64_hash, g_int64_equal);
-  R->region_cls = g_new0(uint8_t, MAX(t->nregions, 1));
-  R->ready = g_new(uint32_t, MAX(t->nranks, 1));
-  R->cc = g_new(cc_ent, (size_t)MAX(t->nranks, 1) * CCACHE);
-  for (int i = 0; i < t->nregions; i++)
-    R->region_cls[i] = (uint8_t)trace_region_class_of(t->regions[i]);
   chan_rehash(R);
-  if (o->record_times)
-    R->times = g_new0(int64_t *, t->nranks);
-  if (!coll_choice_parse(&R->colls, o->collectives, error))
-    return R;
-  for (int r = 0; r < t->nranks; r++) {
-    rank_st *rs = &R->ranks[r];
-    rs->cur_op = rs->cur_coll = NONE;
-    rs->total = trace_source_records(src, r);
-    if (R->times)
-      R->times[r] = g_new(int64_t, MAX(rs->total, 1));
-    const trace_event *direct = trace_source_direct(src, r);
-    if (direct) { /* in memory: one window, the whole rank */
-      rs->ev = direct;
-      rs->nev = rs->total;
-      R->nopen = 0;
-      scan_irecvs(R, rs, 0);
-      if (!check_comms(R, r, rs, error))
-        return R;
-    } else {
-      rs->win = g_new(trace_event, 1); /* refill() reads the first window */
-      rs->capwin = 1;
-    }
-  }
-  R->calls = trace_source_colls(src);
-  return R;
-}
-
-static void replay_free(replay *R)
-{
-  if (!R)
-    return;
-  for (int r = 0; r < R->t->nranks; r++) {
-    rank_st *rs = &R->ranks[r];
-    g_free(rs->pend);
-    g_free(rs->defer);
-    g_free(rs->irecv_env);
-    g_free(rs->win);
-    if (R->times)
-      g_free(R->times[r]);
-  }
-  for (guint i = 0; i < R->insts->len; i++)
-    replay_inst_free(g_ptr_array_index(R->insts, i));
-  g_ptr_array_free(R->insts, TRUE);
-  g_hash_table_destroy(R->inst_by_key);
-  g_free(R->times);
-  g_free(R->open);
-  trace_cursor_free(R->cur);
-  g_free(R->call_cur);
-  g_free(R->region_cls);
-  g_free(R->ready);
-  g_free(R->cc);
-  g_free(R->ranks);
-  g_free(R->ops);
-  g_free(R->msgs);
-  g_free(R->chans);
-  g_free(R->slots);
-  netmodel_free(R->model);
-  engine_free(R->eng);
-  g_clear_error(&R->error);
-  g_free(R);
-}
-
-/* The replay's own memory (replay_estimate_for: its state, windows when
- * streamed; the times of an output trace; the model's per-link counters)
- * against the memory budget, before anything is allocated. A trace in
- * memory is already paid for. */
-static gboolean check_budget(const trace_source *src, const platform *p, const replay_opts *o,
-                             GError **error)
-{
-  const trace *t = trace_source_trace(src);
-  int64_t records = trace_source_total(src);
-  replay_estimate est;
-  replay_estimate_for(t->nranks, records, &est);
-  double bytes = trace_source_streamed(src) ? est.stream_bytes
-                                            : est.memory_bytes - (double)sizeof(trace_event) * records;
-  bytes += o->record_times ? 2.0 * sizeof(trace_event) * records : 0; /* times, output trace */
-  bytes += 128.0 * p->topo->nlinks;
-  char *what = g_strdup_printf("the replay of %d ranks and %" G_GINT64_FORMAT " records",
-                               t->nranks, records);
-  gboolean ok = budget_check_memory(what, (uint64_t)MIN(bytes, 1.8e19), error);
-  g_free(what);
-  return ok;
-}
-
-replay_result *replay_run_source(const trace_source *src, const platform *p, const mapping *m,
-                                 const struct netmodel_ops *model, const replay_opts *o,
-                                 GError **error)
-{
-  const trace *t = trace_source_trace(src);
-  replay_opts defaults;
-  replay_result *res = NULL;
-  if (!o) {
-    replay_opts_init(&defaults);
-    o = &defaults;
-  }
-  if (!(o->compute_scale >= 0)) {
-    g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_INPUT,
-                "compute scale %g: expected a number >= 0", o->compute_scale);
-    return NULL;
-  }
-  if (o->record_times && trace_source_streamed(src)) {
-    g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_INPUT,
-                "an output trace needs the input trace in memory, expected an in-memory source");
-    return NULL;
-  }
-  if (!check_inputs(t, p, m, error) || !check_budget(src, p, o, error))
-    return NULL;
-  GError *e = NULL;
-  replay *R = replay_new(src, p, m, o, &e);
-  if (e) {
-    g_propagate_error(error, e);
-    goto out;
-  }
-  R->eng = engine_new((size_t)t->nranks * 4 + 1024);
+  R->eng = engine_new((size_t)R->t->nranks * 4 + 1024);
   R->k_resume = engine_register(R->eng, on_resume, R);
   R->k_net = engine_register(R->eng, on_net, R);
-  if (!(R->model = netmodel_new(model, p, R->eng, R->k_net, error)))
-    goto out;
-  R->model->rec = o->links;
-  for (int r = 0; r < t->nranks; r++)
-    engine_schedule(R->eng, o->start_ps ? o->start_ps[r] : 0, R->k_resume, (uint32_t)r, 0);
+}
+
+void replay_run_events(replay *R, const int64_t *start_ps)
+{
+  for (int r = 0; r < R->t->nranks; r++)
+    engine_schedule(R->eng, start_ps ? start_ps[r] : 0, R->k_resume, (uint32_t)r, 0);
   run_events(R);
-  if (!R->error)
-    replay_check_overflow(R, &R->error);
-  if (R->error) {
-    g_propagate_error(error, R->error);
-    R->error = NULL;
-    goto out;
-  }
-  res = replay_collect(R);
-out:
-  replay_free(R);
-  return res;
-}
-
-replay_result *replay_run(const trace *t, const platform *p, const mapping *m,
-                          const struct netmodel_ops *model, const replay_opts *o,
-                          GError **error)
-{
-  trace_source *src = trace_source_memory(t);
-  replay_result *res = replay_run_source(src, p, m, model, o, error);
-  trace_source_free(src);
-  return res;
-}
-
-void replay_estimate_for(int nranks, int64_t records, replay_estimate *out)
-{
-  /* per rank: rank_st, channel cache, a few channels, requests and
-   * messages in flight, the first pass's per-rank entries (~1.5 KiB in
-   * all); plus the process itself (~12 MiB of libraries and tables) */
-  double per_rank = 1536.0, base = 12.0 * 1048576.0;
-  double per = MIN((double)window_size(nranks), (double)records / MAX(nranks, 1) + 1);
-  double windows = per * (double)sizeof(trace_event) * nranks;
-  out->stream_bytes = base + windows + per_rank * nranks;
-  out->memory_bytes = base + per_rank * nranks + (double)sizeof(trace_event) * (double)records;
-  out->spill_bytes = 8.0 * (double)records;
-  out->seconds = (double)records / 1.0e7; /* ~10 M records/s read + replayed, one core */
 }
