@@ -45,10 +45,12 @@ static void analytic_start(netmodel *m, const netmodel_msg *msg)
   netmodel_deliver(m, msg, saturating_add_i64(msg->t, engine_ps(lat + wire / bw)));
 }
 
-const struct netmodel_ops netmodel_analytic_ops = {
-  .name = "analytic",
-  .summary = "contention-free: sum of hop latencies + bytes / bottleneck bandwidth",
+static const netmodel_impl analytic = {
   .caps = NETMODEL_CAP_ISOLATED_EXACT,
   .size = sizeof(netmodel),
   .start = analytic_start,
+};
+
+const struct netmodel_ops netmodel_analytic_ops = {
+  "analytic", "contention-free: sum of hop latencies + bytes / bottleneck bandwidth", &analytic, 0,
 };

@@ -135,14 +135,10 @@ static gboolean flow_setup(netmodel *m, gboolean half_duplex)
   return TRUE;
 }
 
-static gboolean flow_init_fd(netmodel *m, GError **error)
+/* The variant (netmodel_ops.variant): half duplex or not. */
+static gboolean flow_init(netmodel *m, GError **error)
 {
-  return flow_setup(m, FALSE);
-}
-
-static gboolean flow_init_hd(netmodel *m, GError **error)
-{
-  return flow_setup(m, TRUE);
+  return flow_setup(m, m->ops->variant != 0);
 }
 
 static void flow_fini(netmodel *m)
@@ -755,12 +751,10 @@ static int flow_stats(const netmodel *m, netmodel_stat *out, int max)
   return n;
 }
 
-const struct netmodel_ops netmodel_flow_ops = {
-  .name = "flow",
-  .summary = "flows with max-min fair link sharing (full duplex), incremental re-rating",
+static const netmodel_impl flow = {
   .caps = NETMODEL_CAP_ADAPTIVE,
   .size = sizeof(flowmodel),
-  .init = flow_init_fd,
+  .init = flow_init,
   .fini = flow_fini,
   .start = flow_start,
   .handle = flow_handle,
@@ -769,16 +763,12 @@ const struct netmodel_ops netmodel_flow_ops = {
   .load_unit = "flows",
 };
 
+const struct netmodel_ops netmodel_flow_ops = {
+  "flow", "flows with max-min fair link sharing (full duplex), incremental re-rating", &flow,
+  FALSE,
+};
+
 const struct netmodel_ops netmodel_flow_hd_ops = {
-  .name = "flow-hd",
-  .summary = "flows with max-min fair sharing, half duplex: both directions share a cable",
-  .caps = NETMODEL_CAP_ADAPTIVE,
-  .size = sizeof(flowmodel),
-  .init = flow_init_hd,
-  .fini = flow_fini,
-  .start = flow_start,
-  .handle = flow_handle,
-  .stats = flow_stats,
-  .link_stat = flow_link_stat,
-  .load_unit = "flows",
+  "flow-hd", "flows with max-min fair sharing, half duplex: both directions share a cable", &flow,
+  TRUE,
 };

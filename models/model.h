@@ -54,9 +54,11 @@
  * woken along a message's route before a model sees it, so adaptive
  * routings refuse them (netmodel_new).
  *
- * Adding a model: one file defining `const struct netmodel_ops
- * netmodel_NAME_ops = { .name = "NAME", ... }` and one row in
- * models/models.c. Optional hooks may be NULL, meaning "the default".
+ * Adding a model: one file defining its rule (a netmodel_impl) and its row
+ * `const struct netmodel_ops netmodel_NAME_ops = { "NAME", "summary",
+ * &impl, variant }`, and one row in models/models.c; a variant of a rule
+ * is one more row sharing the rule. Optional hooks may be NULL, meaning
+ * "the default".
  *
  * Ownership: netmodel_new() returns a model freed with netmodel_free(); it
  * borrows the platform and the engine, which must outlive it.
@@ -146,12 +148,13 @@ typedef struct netmodel_link_stat {
   int64_t saturated_ps;
 } netmodel_link_stat;
 
-struct netmodel_ops {
-  const char *name;
-  const char *summary;
+/* A model's timing rule: what all its variants share, one table per
+ * model file. */
+typedef struct netmodel_impl {
   unsigned caps;      /* NETMODEL_CAP_* bits */
   size_t size;        /* bytes of the model's state; first member is `netmodel` */
-  /* Optional: set up state after the base is ready (NULL: nothing). */
+  /* Optional: set up state after the base is ready (NULL: nothing); the
+   * variant to set up is m->ops->variant. */
   gboolean (*init)(netmodel *m, GError **error);
   /* Optional: free what init allocated (NULL: nothing). */
   void (*fini)(netmodel *m);
@@ -170,6 +173,16 @@ struct netmodel_ops {
    * was saturated. NULL: the model keeps no per-link load. */
   void (*link_stat)(const netmodel *m, int link, netmodel_link_stat *out);
   const char *load_unit;
+} netmodel_impl;
+
+/* A model as users name it, one registry row: its name and summary, the
+ * rule it runs and the rule's parameter (flow: half duplex or not;
+ * packet: switching and buffers). Variants of one rule share its table. */
+struct netmodel_ops {
+  const char *name;
+  const char *summary;
+  const netmodel_impl *impl;
+  int variant;
 };
 
 struct netmodel {

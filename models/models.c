@@ -47,13 +47,13 @@ char *netmodel_names(void)
 static void netmodel_on_event(void *ctx, engine *e, const engine_event *ev)
 {
   netmodel *m = ctx;
-  m->ops->handle(m, ev);
+  m->ops->impl->handle(m, ev);
 }
 
 netmodel *netmodel_new(const struct netmodel_ops *ops, const platform *p, engine *e,
                        uint32_t done_kind, GError **error)
 {
-  g_assert(ops->size >= sizeof(netmodel) && ops->start);
+  g_assert(ops->impl->size >= sizeof(netmodel) && ops->impl->start);
   if ((p->router->flags & ROUTE_FLAG_ADAPTIVE) && platform_has_sleep(p)) {
     g_set_error(error, NETMODEL_ERROR, NETMODEL_ERROR_PARAM,
                 "%s: routing %s chooses paths by load, but links that switch off are woken "
@@ -61,7 +61,7 @@ netmodel *netmodel_new(const struct netmodel_ops *ops, const platform *p, engine
                 router_algo_name(p->router));
     return NULL;
   }
-  netmodel *m = g_malloc0(ops->size);
+  netmodel *m = g_malloc0(ops->impl->size);
   m->ops = ops;
   m->p = p;
   m->eng = e;
@@ -90,8 +90,8 @@ netmodel *netmodel_new(const struct netmodel_ops *ops, const platform *p, engine
     m->taken = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
     m->ncand = route_candidates(p->router);
   }
-  m->own_kind = ops->handle ? engine_register(e, netmodel_on_event, m) : UINT32_MAX;
-  if (ops->init && !ops->init(m, error)) {
+  m->own_kind = ops->impl->handle ? engine_register(e, netmodel_on_event, m) : UINT32_MAX;
+  if (ops->impl->init && !ops->impl->init(m, error)) {
     m->ops = NULL; /* fini must not run on a failed init */
     netmodel_free(m);
     return NULL;
@@ -103,8 +103,8 @@ void netmodel_free(netmodel *m)
 {
   if (!m)
     return;
-  if (m->ops && m->ops->fini)
-    m->ops->fini(m);
+  if (m->ops && m->ops->impl->fini)
+    m->ops->impl->fini(m);
   for (int c = 0; c < NETMODEL_NCLASSES; c++) {
     g_free(m->link_bytes[c]);
     g_free(m->link_messages[c]);
@@ -183,7 +183,7 @@ void netmodel_start(netmodel *m, const netmodel_msg *msg)
     engine_schedule(m->eng, msg->t, m->done_kind, msg->tag, msg->token);
     return;
   }
-  if (m->taken && !(m->ops->caps & NETMODEL_CAP_ADAPTIVE))
+  if (m->taken && !(m->ops->impl->caps & NETMODEL_CAP_ADAPTIVE))
     netmodel_record_route(m, netmodel_route_entry(m, msg), msg, 0, msg->bytes);
   if (m->link_inflight) {
     netmodel_msg woken = *msg;
@@ -191,11 +191,11 @@ void netmodel_start(netmodel *m, const netmodel_msg *msg)
     woken.t = saturating_add_i64(msg->t, delay);
     netmodel_add(m, &t->transfer_ps, delay);
     log_route(m, &woken, woken.t, TRUE);
-    m->ops->start(m, &woken);
+    m->ops->impl->start(m, &woken);
     return;
   }
   log_route(m, msg, msg->t, TRUE);
-  m->ops->start(m, msg);
+  m->ops->impl->start(m, msg);
 }
 
 void netmodel_route_record(netmodel *m, const netmodel_msg *msg, int path, int64_t t0,

@@ -170,19 +170,13 @@ static gboolean packet_setup(netmodel *m, gboolean vct, int buffer)
   return TRUE;
 }
 
-static gboolean packet_init_saf(netmodel *m, GError **error)
-{
-  return packet_setup(m, FALSE, 0);
-}
+/* The variants (netmodel_ops.variant). */
+enum { PACKET_SAF, PACKET_VCT, PACKET_BUF };
 
-static gboolean packet_init_vct(netmodel *m, GError **error)
+static gboolean packet_init(netmodel *m, GError **error)
 {
-  return packet_setup(m, TRUE, 0);
-}
-
-static gboolean packet_init_buf(netmodel *m, GError **error)
-{
-  return packet_setup(m, FALSE, PACKET_BUFFER);
+  int v = m->ops->variant;
+  return packet_setup(m, v == PACKET_VCT, v == PACKET_BUF ? PACKET_BUFFER : 0);
 }
 
 static void packet_fini(netmodel *m)
@@ -692,44 +686,29 @@ static int packet_stats(const netmodel *m, netmodel_stat *out, int max)
   return n;
 }
 
-const struct netmodel_ops netmodel_packet_ops = {
-  .name = "packet",
-  .summary = "packets in FIFO link queues, store-and-forward, infinite buffers",
+static const netmodel_impl packet = {
   .caps = NETMODEL_CAP_ADAPTIVE,
   .size = sizeof(pktmodel),
-  .init = packet_init_saf,
+  .init = packet_init,
   .fini = packet_fini,
   .start = packet_start,
   .handle = packet_handle,
   .stats = packet_stats,
   .link_stat = packet_link_stat,
   .load_unit = "packets",
+};
+
+const struct netmodel_ops netmodel_packet_ops = {
+  "packet", "packets in FIFO link queues, store-and-forward, infinite buffers", &packet,
+  PACKET_SAF,
 };
 
 const struct netmodel_ops netmodel_packet_vct_ops = {
-  .name = "packet-vct",
-  .summary = "packets in FIFO link queues, virtual cut-through, infinite buffers",
-  .caps = NETMODEL_CAP_ADAPTIVE,
-  .size = sizeof(pktmodel),
-  .init = packet_init_vct,
-  .fini = packet_fini,
-  .start = packet_start,
-  .handle = packet_handle,
-  .stats = packet_stats,
-  .link_stat = packet_link_stat,
-  .load_unit = "packets",
+  "packet-vct", "packets in FIFO link queues, virtual cut-through, infinite buffers", &packet,
+  PACKET_VCT,
 };
 
 const struct netmodel_ops netmodel_packet_buf_ops = {
-  .name = "packet-buf",
-  .summary = "store-and-forward packets, 8-packet router buffers with back-pressure",
-  .caps = NETMODEL_CAP_ADAPTIVE,
-  .size = sizeof(pktmodel),
-  .init = packet_init_buf,
-  .fini = packet_fini,
-  .start = packet_start,
-  .handle = packet_handle,
-  .stats = packet_stats,
-  .link_stat = packet_link_stat,
-  .load_unit = "packets",
+  "packet-buf", "store-and-forward packets, 8-packet router buffers with back-pressure", &packet,
+  PACKET_BUF,
 };

@@ -206,13 +206,13 @@ replay_result *replay_collect(replay *R)
   for (int l = 0; l < nm->nlinks; l++)
     res->max_link_busy_ps = MAX(res->max_link_busy_ps, res->link_busy_ps[l]);
   res->routes_taken = netmodel_take_routes(R->model);
-  if (nm->ops->stats)
-    res->nmodel_stats = nm->ops->stats(nm, res->model_stats, G_N_ELEMENTS(res->model_stats));
-  if (nm->ops->link_stat) {
+  if (nm->ops->impl->stats)
+    res->nmodel_stats = nm->ops->impl->stats(nm, res->model_stats, G_N_ELEMENTS(res->model_stats));
+  if (nm->ops->impl->link_stat) {
     res->link_stats = g_new0(netmodel_link_stat, n);
     for (int l = 0; l < nm->nlinks; l++)
-      nm->ops->link_stat(nm, l, &res->link_stats[l]);
-    res->load_unit = nm->ops->load_unit;
+      nm->ops->impl->link_stat(nm, l, &res->link_stats[l]);
+    res->load_unit = nm->ops->impl->load_unit;
   }
   collect_energy(R, res);
   res->peak_bytes = engine_bytes(R->eng) + R->capops * sizeof(op) + R->capmsgs * sizeof(msg) +

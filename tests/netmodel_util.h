@@ -72,7 +72,7 @@ static inline void nm_finish(nm_run *r)
 static inline double nm_stat(const nm_run *r, const char *name)
 {
   netmodel_stat s[32];
-  int n = r->m->ops->stats ? r->m->ops->stats(r->m, s, 32) : 0;
+  int n = r->m->ops->impl->stats ? r->m->ops->impl->stats(r->m, s, 32) : 0;
   for (int i = 0; i < n; i++)
     if (g_str_equal(s[i].name, name))
       return s[i].value;

@@ -130,7 +130,7 @@ Test(energy, two_links_by_hand)
     trace *t = one_send(3, 2, 2000000000, 1000000);
     replay_result *r = run(t, p, ops);
     double T = r->makespan_ps * 1e-12;
-    if (ops->caps & NETMODEL_CAP_ISOLATED_EXACT || strcmp(ops->name, "flow") == 0)
+    if (ops->impl->caps & NETMODEL_CAP_ISOLATED_EXACT || strcmp(ops->name, "flow") == 0)
       cr_assert_float_eq(T, 4.1e-3, 1e-15, "%s: T = %.15g s", ops->name, T);
     /* A: off from 1 ms to 2 ms, on the rest; B always on */
     double a = 0.5 * 1e-3 + 2 * (T - 1e-3) + 8 * 1e-3;
@@ -143,7 +143,7 @@ Test(energy, two_links_by_hand)
                        r->type_energy[0].traffic_j, a, 1e-15, "%s", ops->name);
     cr_assert_float_eq(r->type_energy[1].traffic_j, 0.008, 1e-15, "%s", ops->name);
     cr_assert_eq(r->link_wakeups, 1, "%s", ops->name);
-    if (ops->caps & NETMODEL_CAP_ISOLATED_EXACT)
+    if (ops->impl->caps & NETMODEL_CAP_ISOLATED_EXACT)
       cr_assert_float_eq(T, 4.1e-3, 1e-15, "the wake-up delays the message");
     replay_result_free(r);
     trace_free(t);

@@ -102,7 +102,7 @@ static mapping *two_apart(void)
  * the others (contention and store-and-forward only add time). */
 #define assert_time(ops, got, want, ...)                                    \
   do {                                                                      \
-    if ((ops)->caps & NETMODEL_CAP_ISOLATED_EXACT)                          \
+    if ((ops)->impl->caps & NETMODEL_CAP_ISOLATED_EXACT)                    \
       cr_assert_eq((got), (want), __VA_ARGS__);                             \
     else                                                                    \
       cr_assert_geq((got), (want), __VA_ARGS__);                            \
@@ -302,7 +302,7 @@ Test(replay, binomial_bcast_takes_log2_rounds)
       if ((P & (P - 1)) == 0) {
         assert_time(ops, r->makespan_ps, want, "%s P=%d: %ld ps, expected %d rounds = %ld",
                     ops->name, P, (long)r->makespan_ps, rounds, (long)want);
-      } else if (ops->caps & NETMODEL_CAP_ISOLATED_EXACT) {
+      } else if (ops->impl->caps & NETMODEL_CAP_ISOLATED_EXACT) {
         cr_assert_leq(r->makespan_ps, want);
         cr_assert_geq(r->makespan_ps, (rounds - 1) * T(p, 1, 1000));
       }

@@ -85,7 +85,7 @@ Test(study_rows, a_field_added_to_a_table_is_no_damage, .timeout = 120)
 static const struct netmodel_ops *stock_flow;
 static int stats_plus_one(const netmodel *m, netmodel_stat *out, int max)
 {
-  int n = stock_flow->stats(m, out, max - 1);
+  int n = stock_flow->impl->stats(m, out, max - 1);
   out[n] = (netmodel_stat){ "extra_statistic", 42 };
   return n + 1;
 }
@@ -98,6 +98,7 @@ Test(study_rows, a_model_statistic_more_or_less_is_no_damage, .timeout = 120)
 {
   g_autofree char *store = tu_tmp_dir();
   struct netmodel_ops plus;
+  netmodel_impl plus_impl;
   for (int round = 0; round < 4; round++) {
     /* the model with the statistic writes (0) and reads (3); today's model
      * reads (1) and writes (2, --fresh) */
@@ -111,7 +112,9 @@ Test(study_rows, a_model_statistic_more_or_less_is_no_damage, .timeout = 120)
     cr_assert_not_null(s, "%s", e ? e->message : "");
     stock_flow = s->models[0];
     plus = *stock_flow;
-    plus.stats = stats_plus_one;
+    plus_impl = *stock_flow->impl;
+    plus_impl.stats = stats_plus_one;
+    plus.impl = &plus_impl;
     if (with_extra)
       s->models[0] = &plus;
     cr_assert(study_run(s, NULL, 1, store, fresh, NULL, &e), "%s", e ? e->message : "");
