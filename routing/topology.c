@@ -112,11 +112,6 @@ const char *topo_family_name(topo_family f)
   return (unsigned)f < G_N_ELEMENTS(family_names) ? family_names[f] : "?";
 }
 
-int topo_switch_of(const topo *t, int v)
-{
-  return t->nswitches ? t->link_dst[t->out_link[t->out_off[v]]] : -1;
-}
-
 int topo_group_of(const topo *t, int v)
 {
   if (t->family != TOPO_FAMILY_DRAGONFLY)

@@ -221,10 +221,6 @@ static inline gboolean topo_is_switch(const topo *t, int v)
  * local, global). */
 enum { TOPO_DF_NODE_UP, TOPO_DF_NODE_DOWN, TOPO_DF_LOCAL, TOPO_DF_GLOBAL };
 
-/* The switch compute node v hangs off (its first, when it has several: a
- * fat tree with up[0] > 1), or -1 on a direct network. */
-int topo_switch_of(const topo *t, int v);
-
 /* The dragonfly group of compute node v, or -1 on other networks. */
 int topo_group_of(const topo *t, int v);
 

@@ -156,9 +156,6 @@ int cli_run(const cli_command *cmd, int argc, char **argv);
  * 1 (a failed subcommand said why it failed). */
 int cli_process_end(int status);
 
-/* TRUE once SIGINT, SIGTERM or SIGHUP arrived. */
-gboolean cli_interrupted(void);
-
 /* `text` for a message (caller frees): bytes that are not UTF-8 as \xHH,
  * invisible characters (controls but newline and tab, format characters
  * such as a byte order mark or a zero-width space, spaces other than ' ')

@@ -221,11 +221,6 @@ void cli_process_start(void)
 #endif
 }
 
-gboolean cli_interrupted(void)
-{
-  return stop_requested != 0;
-}
-
 /* ---- the thread a subcommand runs on ---- */
 
 typedef struct job {
