@@ -31,7 +31,7 @@
  * The anchor itself is found here too (otf2_find_anchor): a file or a
  * directory's traces.otf2 or only *.otf2 file, with the OTF2 signature.
  */
-#include "traces/trace-private.h"
+#include "traces/otf2-read-private.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -388,4 +388,19 @@ char *otf2_find_anchor(const char *path, GError **error)
     g_clear_pointer(&anchor, g_free);
   }
   return anchor;
+}
+
+/* OTF2 reports errors through a callback; ours come as GErrors. */
+OTF2_ErrorCode otf2_quiet(void *ud, const char *file, uint64_t line, const char *fn,
+                          OTF2_ErrorCode code, const char *fmt, va_list va)
+{
+  return code;
+}
+
+char *otf2_location_path(const char *anchor, uint64_t loc, const char *ext)
+{
+  char *base = g_strndup(anchor, strlen(anchor) - strlen(".otf2"));
+  char *p = g_strdup_printf("%s/%" G_GUINT64_FORMAT ".%s", base, loc, ext);
+  g_free(base);
+  return p;
 }

@@ -1,7 +1,10 @@
 /* otf2-read-private.h - what the OTF2 reader's files share (otf2-read.c
- * the definitions and the entry point, otf2-events.c the event records,
- * otf2-watch.c the reading threads and their watchdog); not for users of
- * traces/, nor for the other files of the folder.
+ * the definitions and the entry point, otf2-watch.c the reading threads
+ * and their watchdog, otf2-events.c the event records, otf2-check.c the
+ * archive's files before libotf2 opens them); not for users of traces/,
+ * nor for the other files of the folder.
+ *
+ * One way: otf2-read.c -> otf2-watch.c -> otf2-events.c -> otf2-check.c.
  *
  * Ownership: the reader_ctx and its tables belong to otf2_scan; each
  * evt_ctx to the reading thread that reads its batch. When the watchdog
@@ -82,8 +85,8 @@ typedef struct evt_ctx {
 
 #define READ_BATCH 256
 
-/* "<dir>/traces/<location>.<ext>" of the anchor "<dir>/traces.otf2".
- * Caller frees. */
+/* "<dir>/traces/<location>.<ext>" of the anchor "<dir>/traces.otf2"
+ * (otf2-check.c). Caller frees. */
 char *otf2_location_path(const char *anchor, uint64_t loc, const char *ext);
 
 static inline char *otf2_evt_path(const char *anchor, uint64_t loc)
@@ -96,7 +99,8 @@ static inline char *otf2_def_path(const char *anchor, uint64_t loc)
   return otf2_location_path(anchor, loc, "def");
 }
 
-/* Frees the reader's definition tables (not the trace, not the path). */
+/* Frees the reader's definition tables, not the trace, not the path
+ * (otf2-watch.c, whose abandoned threads free them too). */
 void otf2_reader_free_tables(reader_ctx *c);
 
 /* One batch (otf2-events.c): its own reader, the local definitions of its

@@ -72,12 +72,6 @@ static OTF2_CallbackCode fail(reader_ctx *c, int code, const char *fmt, ...)
   return OTF2_CALLBACK_INTERRUPT;
 }
 
-/* OTF2 reports errors through a callback; ours come as GErrors. */
-OTF2_ErrorCode otf2_quiet(void *ud, const char *file, uint64_t line, const char *fn,
-                          OTF2_ErrorCode code, const char *fmt, va_list va)
-{
-  return code;
-}
 
 /* ---- global definitions ------------------------------------------------ */
 
@@ -327,13 +321,6 @@ static uint32_t *flatten(GHashTable *h, uint32_t *n)
   return flat;
 }
 
-char *otf2_location_path(const char *anchor, uint64_t loc, const char *ext)
-{
-  char *base = g_strndup(anchor, strlen(anchor) - strlen(".otf2"));
-  char *p = g_strdup_printf("%s/%" G_GUINT64_FORMAT ".%s", base, loc, ext);
-  g_free(base);
-  return p;
-}
 
 /* ---- entry point ------------------------------------------------------- */
 
@@ -369,18 +356,6 @@ static gboolean check_locations(reader_ctx *c)
   return *c->error == NULL;
 }
 
-void otf2_reader_free_tables(reader_ctx *c)
-{
-  g_hash_table_destroy(c->strings);
-  g_hash_table_destroy(c->regions);
-  g_hash_table_destroy(c->groups);
-  g_hash_table_destroy(c->locgroups);
-  g_hash_table_destroy(c->comms);
-  g_free(c->region_of);
-  g_free(c->comm_of);
-  g_array_free(c->locations, TRUE);
-  g_array_free(c->comm_defs, TRUE);
-}
 
 static void finish(reader_ctx *c)
 {

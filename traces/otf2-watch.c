@@ -36,6 +36,19 @@ typedef struct worker_task {
   watch_state *watch;
 } worker_task;
 
+void otf2_reader_free_tables(reader_ctx *c)
+{
+  g_hash_table_destroy(c->strings);
+  g_hash_table_destroy(c->regions);
+  g_hash_table_destroy(c->groups);
+  g_hash_table_destroy(c->locgroups);
+  g_hash_table_destroy(c->comms);
+  g_free(c->region_of);
+  g_free(c->comm_of);
+  g_array_free(c->locations, TRUE);
+  g_array_free(c->comm_defs, TRUE);
+}
+
 static void watch_free(watch_state *ws)
 {
   g_free(ws->tasks);
