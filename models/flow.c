@@ -40,7 +40,8 @@
  * starts, by the flows routed (started, not finished) over the links its
  * source sees (models/adaptive.c), and recorded.
  *
- * Variants (one ops table each, registry rows in models/models.c):
+ * Variants (rows sharing one ops table, `flow`; registry rows in
+ * models/registry.c):
  *  - `flow`: full duplex, each directed link is its own capacity;
  *  - `flow-hd`: half duplex, both directions of a cable share one capacity
  *    (the cable's two directed links must have the same bandwidth; the

@@ -56,7 +56,7 @@
  *
  * Adding a model: one file defining its rule (a netmodel_impl) and its row
  * `const struct netmodel_ops netmodel_NAME_ops = { "NAME", "summary",
- * &impl, variant }`, and one row in models/models.c; a variant of a rule
+ * &impl, variant }`, and one row in models/registry.c; a variant of a rule
  * is one more row sharing the rule. Optional hooks may be NULL, meaning
  * "the default".
  *
@@ -211,7 +211,7 @@ struct netmodel {
   int ncand;
 };
 
-/* The registry (models/models.c), NULL-terminated. */
+/* The registry (models/registry.c), NULL-terminated. */
 extern const struct netmodel_ops *const netmodel_registry[];
 
 /* Registry lookup by name; NULL when unknown. */

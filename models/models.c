@@ -1,8 +1,6 @@
-/* models.c - the registry of network models and the netmodel base.
- *
- * One row per model in `netmodel_registry`; the base owns the per-link
- * counters and the completion path through the engine (models/model.h).
- * Not for: any model's timing rule.
+/* models.c - the netmodel base: the per-link counters and the completion
+ * path through the engine (models/model.h), which every model calls.
+ * Not for: any model's timing rule, the registry (registry.c).
  */
 #include <string.h>
 
@@ -10,39 +8,6 @@
 #include "routing/energy.h"
 
 G_DEFINE_QUARK(netmodel-error-quark, netmodel_error)
-
-extern const struct netmodel_ops netmodel_analytic_ops;
-extern const struct netmodel_ops netmodel_flow_ops;
-extern const struct netmodel_ops netmodel_flow_hd_ops;
-extern const struct netmodel_ops netmodel_packet_ops;
-extern const struct netmodel_ops netmodel_packet_vct_ops;
-extern const struct netmodel_ops netmodel_packet_buf_ops;
-
-const struct netmodel_ops *const netmodel_registry[] = {
-  &netmodel_analytic_ops,
-  &netmodel_flow_ops,
-  &netmodel_flow_hd_ops,
-  &netmodel_packet_ops,
-  &netmodel_packet_vct_ops,
-  &netmodel_packet_buf_ops,
-  NULL,
-};
-
-const struct netmodel_ops *netmodel_find(const char *name)
-{
-  for (int i = 0; netmodel_registry[i]; i++)
-    if (name && strcmp(netmodel_registry[i]->name, name) == 0)
-      return netmodel_registry[i];
-  return NULL;
-}
-
-char *netmodel_names(void)
-{
-  GString *s = g_string_new(NULL);
-  for (int i = 0; netmodel_registry[i]; i++)
-    g_string_append_printf(s, "%s%s", i ? ", " : "", netmodel_registry[i]->name);
-  return g_string_free(s, FALSE);
-}
 
 static void netmodel_on_event(void *ctx, engine *e, const engine_event *ev)
 {

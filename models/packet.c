@@ -22,7 +22,8 @@
  * korndoerfer2021 Section 5.3 lists as missing from HAEC-SIM's
  * contention-oblivious model.
  *
- * Switching (one ops table each, registry rows in models/models.c):
+ * Switching (rows sharing one ops table, `packet`; registry rows in
+ * models/registry.c):
  *  - `packet`: store-and-forward: a packet is queued at the next router
  *    when its tail arrives. One message of k equal packets of wire size w
  *    over h equal links, alone: T = (k + h - 1) * P + h * L, P = ps(w/bw).
