@@ -1,7 +1,7 @@
 /* platform-load.c - which loader reads a platform argument (an INI file,
- * a HAEC-SIM JSON file or a shorthand) and the shorthands as the INI key
- * files they stand for. Above the loaders and the builder (platform.c),
- * which never call back up here.
+ * a HAEC-SIM JSON file, Slurm's topology file or a shorthand) and the
+ * shorthands as the INI key files they stand for. Above the loaders and
+ * the builder (platform.c), which never call back up here.
  *
  * The paper's link types (korndoerfer2021, Table 4) back the shorthands:
  * optical 250 Gbit/s, 10 ps; wireless 100 Gbit/s, 100 ps.
@@ -150,6 +150,17 @@ out:
   return kf;
 }
 
+/* The INI format of a key file that stands for `spec` (NULL: error set). */
+static platform *load_keyfile(GKeyFile *kf, const char *spec, const char *const *sets,
+                              GError **error)
+{
+  if (!kf)
+    return NULL;
+  platform *p = platform_from_keyfile(kf, spec, sets, error);
+  g_key_file_free(kf);
+  return p;
+}
+
 platform *platform_load_shorthand(const char *spec, const char *const *sets, GError **error)
 {
   GError *e = NULL;
@@ -160,11 +171,7 @@ platform *platform_load_shorthand(const char *spec, const char *const *sets, GEr
   }
   if (!kf)
     kf = shorthand_keyfile(spec, error);
-  if (!kf)
-    return NULL;
-  platform *p = platform_from_keyfile(kf, spec, sets, error);
-  g_key_file_free(kf);
-  return p;
+  return load_keyfile(kf, spec, sets, error);
 }
 
 platform *platform_load(const char *spec, GError **error)
@@ -193,7 +200,7 @@ platform *platform_load_with(const char *spec, const char *const *sets, GError *
     return platform_load_json(spec, error);
   }
   if (!g_str_has_suffix(spec, ".ini") && platform_slurm_file(spec))
-    return platform_load_slurm(spec, sets, error);
+    return load_keyfile(platform_slurm_keyfile(spec, error), spec, sets, error);
   if (g_str_has_suffix(spec, ".ini") || g_file_test(spec, G_FILE_TEST_EXISTS))
     return platform_load_ini(spec, sets, error);
   if (strchr(spec, ':') == NULL && (strchr(spec, '/') || strchr(spec, '.'))) {

@@ -55,10 +55,10 @@ gboolean platform_build_family(platform *p, GKeyFile *kf, const char *path, cons
  * its first word) or a topology.yaml. */
 gboolean platform_slurm_file(const char *path);
 
-/* platform-slurm.c: Slurm's topology file as the INI file it stands for
- * ([topology] kind = tree, slurm = path, a link type per level), with
- * the overrides `sets`. */
-platform *platform_load_slurm(const char *path, const char *const *sets, GError **error);
+/* platform-slurm.c: Slurm's topology file as the INI key file it stands
+ * for ([topology] kind = tree, slurm = path, a link type per level);
+ * NULL + error for a bad file. */
+GKeyFile *platform_slurm_keyfile(const char *path, GError **error);
 
 /* platform-slurm.c: the tree of [topology] slurm = FILE (relative to
  * `dir`; slurm_topology = NAME picks one of a topology.yaml's), its node

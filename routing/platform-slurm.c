@@ -686,7 +686,7 @@ gboolean platform_slurm_file(const char *path)
   return FALSE;
 }
 
-platform *platform_load_slurm(const char *path, const char *const *sets, GError **error)
+GKeyFile *platform_slurm_keyfile(const char *path, GError **error)
 {
   char **names = NULL;
   topo *t = load_tree(path, NULL, NULL, &names, error);
@@ -707,7 +707,5 @@ platform *platform_load_slurm(const char *path, const char *const *sets, GError 
     g_key_file_set_value(kf, group, "latency", g_ascii_dtostr(num, sizeof num, SLURM_LAT));
     g_key_file_set_value(kf, "links", name, name);
   }
-  platform *p = platform_from_keyfile(kf, path, sets, error);
-  g_key_file_free(kf);
-  return p;
+  return kf;
 }
