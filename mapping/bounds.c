@@ -37,15 +37,15 @@ typedef struct profiles {
   int64_t *cnt;
 } profiles;
 
-static inline int hmin(const mhops *h, int a, int b)
+static inline int hmin(const hop_table *h, int a, int b)
 {
   if (a == b)
     return 0;
-  int x = mhops_get(h, a, b), y = mhops_get(h, b, a);
+  int x = hop_table_get(h, a, b), y = hop_table_get(h, b, a);
   return MIN(x, y);
 }
 
-static gboolean profiles_build(profiles *pr, const platform *p, const mhops *h, int ntasks)
+static gboolean profiles_build(profiles *pr, const platform *p, const hop_table *h, int ntasks)
 {
   int N = p->nalloc;
   memset(pr, 0, sizeof *pr);
@@ -151,7 +151,8 @@ static int64_t lap_min(const int64_t *a, int n, int m)
 
 /* ---- hop_bytes ---- */
 
-static int64_t bound_hop_bytes(const msym *s, const platform *p, const mhops *h, const char **how)
+static int64_t bound_hop_bytes(const sym_graph *s, const platform *p, const hop_table *h,
+                               const char **how)
 {
   int n = s->n, N = p->nalloc, cores = p->cores_per_node;
   profiles pr;
@@ -198,7 +199,7 @@ static int64_t bound_hop_bytes(const msym *s, const platform *p, const mhops *h,
 
 /* Second smallest eigenvalue of the Laplacian of the symmetric weights
  * (cyclic Jacobi), lowered by a rounding margin; 0 if n < 2. */
-static double fiedler_lower(const msym *s)
+static double fiedler_lower(const sym_graph *s)
 {
   int n = s->n;
   if (n < 2)
@@ -313,7 +314,7 @@ static int64_t bound_degree(const commgraph *g, const platform *p)
 }
 
 /* The cut bound over the planes across each dimension (see bounds.h). */
-static int64_t bound_cut(const msym *s, const platform *p)
+static int64_t bound_cut(const sym_graph *s, const platform *p)
 {
   const topo *t = p->topo;
   int n = s->n;
@@ -360,10 +361,10 @@ void metrics_set_bounds(metrics *x, const bounds *b)
 
 void bounds_compute(const commgraph *g, const platform *p, bounds *out)
 {
-  msym s;
-  mhops h;
-  msym_build(&s, g);
-  mhops_init(&h, p);
+  sym_graph s;
+  hop_table h;
+  sym_graph_build(&s, g);
+  hop_table_init(&h, p);
   out->hop_bytes = bound_hop_bytes(&s, p, &h, &out->hop_bytes_how);
   int nl = p->topo->nlinks;
   int64_t vol = nl ? (out->hop_bytes + nl - 1) / nl : 0;
@@ -373,6 +374,6 @@ void bounds_compute(const commgraph *g, const platform *p, bounds *out)
     out->max_link_bytes = deg, out->max_link_how = "degree";
   if (cut > out->max_link_bytes)
     out->max_link_bytes = cut, out->max_link_how = "cut";
-  mhops_clear(&h);
-  msym_clear(&s);
+  hop_table_clear(&h);
+  sym_graph_clear(&s);
 }

@@ -565,8 +565,8 @@ gboolean grid_detect(const commgraph *g, const progress *prog, gdetect *out, GEr
                           2 * (uint64_t)g->nedges + 1, 10 * sizeof(int64_t) + 8 * sizeof(int),
                           error))
     return FALSE;
-  msym ms;
-  msym_build(&ms, g);
+  sym_graph ms;
+  sym_graph_build(&ms, g);
   sgraph all = { n, ms.xadj, ms.adj, g_new(int64_t, ms.xadj[n] + 1) };
   double mean = 0;
   for (int e = 0; e < ms.xadj[n]; e++) {
@@ -593,7 +593,7 @@ gboolean grid_detect(const commgraph *g, const progress *prog, gdetect *out, GEr
     sort_dimensions(out, n);
   g_free(heavy);
   g_free(all.w);
-  msym_clear(&ms);
+  sym_graph_clear(&ms);
   return found;
 }
 

@@ -6,7 +6,7 @@
 
 #include "mapping/geometric.h"
 
-static gboolean grid_from_coords(tgrid *g, const double *x, int n, int nd)
+static gboolean grid_from_coords(task_grid *g, const double *x, int n, int nd)
 {
   if (nd < 1 || nd > GRID_MAX_DIMS)
     return FALSE;
@@ -80,7 +80,7 @@ void grid_merge_pairs(double *c, int n, int *nd, int target)
   }
 }
 
-gboolean tgrid_init(tgrid *g, const strategy_ctx *ctx, const char *who, GError **error)
+gboolean task_grid_init(task_grid *g, const strategy_ctx *ctx, const char *who, GError **error)
 {
   memset(g, 0, sizeof *g);
   if (ctx->coords && grid_from_coords(g, ctx->coords, ctx->g->n, ctx->coord_dims))
@@ -108,7 +108,7 @@ gboolean tgrid_init(tgrid *g, const strategy_ctx *ctx, const char *who, GError *
   return FALSE;
 }
 
-void tgrid_clear(tgrid *g)
+void task_grid_clear(task_grid *g)
 {
   g_free(g->c);
   memset(g, 0, sizeof *g);

@@ -17,7 +17,7 @@
  * the smallest slowest (planes perpendicular to the smallest dimension,
  * alternately flipped).
  *
- * Ownership: tgrid owns its coordinate array (tgrid_clear()); views are
+ * Ownership: task_grid owns its coordinate array (task_grid_clear()); views are
  * plain values. Not for: placing tasks (nearest.h) or choosing where
  * (the strategies).
  */
@@ -29,12 +29,12 @@ G_BEGIN_DECLS
 
 #define GRID_MAX_DIMS TOPO_MAX_DIMS
 
-typedef struct tgrid {
+typedef struct task_grid {
   int n;                      /* tasks */
   int nd;                     /* dimensions */
   int dims[GRID_MAX_DIMS];    /* extent of each */
   int *c;                     /* n x nd integer coordinates */
-} tgrid;
+} task_grid;
 
 /* A grid recognized in a communication graph by its structure alone
  * (grid-detect.c): a Cartesian product of paths (open sides) and cycles
@@ -68,8 +68,8 @@ void grid_merge_pairs(double *c, int n, int *nd, int target);
 
 /* The task grid of ctx (see above); FALSE with STRATEGY_ERROR_INPUT naming
  * `who` when there are no integer coordinates and no stencil. */
-gboolean tgrid_init(tgrid *g, const strategy_ctx *ctx, const char *who, GError **error);
-void tgrid_clear(tgrid *g);
+gboolean task_grid_init(task_grid *g, const strategy_ctx *ctx, const char *who, GError **error);
+void task_grid_clear(task_grid *g);
 
 typedef struct gaxis {
   int ndims;                  /* dimensions linked on this axis, fastest first */

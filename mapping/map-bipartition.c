@@ -30,8 +30,8 @@
 typedef struct bip {
   const strategy_ctx *ctx;
   const platform *p;
-  msym s;
-  mhops h;
+  sym_graph s;
+  hop_table h;
   guint32 seed;
   int *nodes;     /* the allocated nodes, reordered by the splits */
   int *rlo, *rhi; /* tasks: the range of nodes their half has so far */
@@ -109,7 +109,7 @@ static void split_nodes(const platform *p, int *nodes, int k, int *ka)
  * and n - na on side 1 after repair. */
 static gboolean split_tasks(bip *b, const int *tasks, int n, int na, int *side)
 {
-  const msym *s = &b->s;
+  const sym_graph *s = &b->s;
   for (int i = 0; i < n; i++)
     b->local[tasks[i]] = i;
   GArray *src = g_array_new(FALSE, FALSE, sizeof(int)), *dst = g_array_new(FALSE, FALSE, sizeof(int));
@@ -195,7 +195,7 @@ static gboolean split_tasks(bip *b, const int *tasks, int n, int na, int *side)
 static int range_hops(const bip *b, int lo1, int hi1, int lo2, int hi2)
 {
   int x = b->nodes[(lo1 + hi1 - 1) / 2], y = b->nodes[(lo2 + hi2 - 1) / 2];
-  return x == y ? 0 : mhops_get(&b->h, x, y);
+  return x == y ? 0 : hop_table_get(&b->h, x, y);
 }
 
 /* Traffic-weighted hops from the tasks of side `want` to the ranges their
@@ -203,7 +203,7 @@ static int range_hops(const bip *b, int lo1, int hi1, int lo2, int hi2)
 static int64_t side_cost(const bip *b, const int *tasks, int n, const int *side, int want, int lo,
                          int hi)
 {
-  const msym *s = &b->s;
+  const sym_graph *s = &b->s;
   int64_t c = 0;
   for (int i = 0; i < n; i++) {
     if (side[i] != want)
@@ -273,8 +273,8 @@ static gboolean run_bipartition(const strategy_ctx *ctx, const strategy_args *ar
 {
   bip b = { .ctx = ctx, .p = ctx->p, .seed = ctx->seed };
   int n = m->ntasks, N = ctx->p->nalloc;
-  msym_build(&b.s, ctx->g);
-  mhops_init(&b.h, ctx->p);
+  sym_graph_build(&b.s, ctx->g);
+  hop_table_init(&b.h, ctx->p);
   b.local = g_new(int, n + 1);
   b.rlo = g_new0(int, n + 1);
   b.rhi = g_new(int, n + 1);
@@ -292,8 +292,8 @@ static gboolean run_bipartition(const strategy_ctx *ctx, const strategy_args *ar
   g_free(b.local);
   g_free(b.rlo);
   g_free(b.rhi);
-  mhops_clear(&b.h);
-  msym_clear(&b.s);
+  hop_table_clear(&b.h);
+  sym_graph_clear(&b.s);
   return ok;
 }
 

@@ -248,8 +248,8 @@ static gboolean embed_coords(const strategy_ctx *ctx, int k, double tol, double 
 {
   const commgraph *g = ctx->g;
   int n = g->n;
-  msym s;
-  msym_build(&s, g);
+  sym_graph s;
+  sym_graph_build(&s, g);
   double mean = 0;
   for (int e = 0; e < s.xadj[n]; e++)
     mean += (double)(s.wout[e] + s.win[e]);
@@ -335,7 +335,7 @@ static gboolean embed_coords(const strategy_ctx *ctx, int k, double tol, double 
   g_free(comp);
   g_free(order);
   g_free(local);
-  msym_clear(&s);
+  sym_graph_clear(&s);
   return ok;
 }
 

@@ -21,8 +21,8 @@
 
 typedef struct greedy {
   const platform *p;
-  const msym *s;
-  mhops h;
+  const sym_graph *s;
+  hop_table h;
   int *node;       /* tasks: node or -1 */
   int *load;       /* nnodes: tasks placed on the node */
   int *placed;     /* nodes that are non-empty, in placing order (with repeats) */
@@ -34,8 +34,8 @@ typedef struct greedy {
   int *tq;         /* task BFS queue */
   int *tmark;      /* task BFS marks (stamps) */
   int tstamp;
-  mheap conn;
-  mbfs bfs;
+  index_heap conn;
+  node_bfs bfs;
 } greedy;
 
 static gboolean node_free(const greedy *gr, int v)
@@ -45,18 +45,18 @@ static gboolean node_free(const greedy *gr, int v)
 
 static void place(greedy *gr, int t, int v)
 {
-  const msym *s = gr->s;
+  const sym_graph *s = gr->s;
   gr->node[t] = v;
   gr->load[v]++;
   gr->placed[gr->nplaced++] = v;
   gr->nmapped++;
-  mheap_remove(&gr->conn, t);
+  index_heap_remove(&gr->conn, t);
   for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++) {
     int n = s->adj[k];
     if (gr->node[n] >= 0)
       continue;
-    double old = mheap_has(&gr->conn, n) ? gr->conn.key[n] : 0;
-    mheap_set(&gr->conn, n, old + (double)(s->wout[k] + s->win[k]));
+    double old = index_heap_has(&gr->conn, n) ? gr->conn.key[n] : 0;
+    index_heap_set(&gr->conn, n, old + (double)(s->wout[k] + s->win[k]));
   }
 }
 
@@ -73,7 +73,7 @@ static int max_volume_task(greedy *gr)
  * (another component) counts as farthest. */
 static int farthest_task(greedy *gr)
 {
-  const msym *s = gr->s;
+  const sym_graph *s = gr->s;
   int head = 0, tail = 0, reached = 0;
   gr->tstamp++;
   for (int t = 0; t < s->n; t++)
@@ -107,13 +107,13 @@ static int farthest_task(greedy *gr)
 /* Hop-bytes between t on node v and its mapped neighbours. */
 static int64_t added_cost(const greedy *gr, int t, int v)
 {
-  const msym *s = gr->s;
+  const sym_graph *s = gr->s;
   int64_t c = 0;
   for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++) {
     int u = gr->node[s->adj[k]];
     if (u < 0 || u == v)
       continue;
-    c += s->wout[k] * mhops_get(&gr->h, v, u) + s->win[k] * mhops_get(&gr->h, u, v);
+    c += s->wout[k] * hop_table_get(&gr->h, v, u) + s->win[k] * hop_table_get(&gr->h, u, v);
   }
   return c;
 }
@@ -128,23 +128,23 @@ static int any_free_node(greedy *gr)
 /* GETBESTNODE of deveci2015 Algorithm 1. */
 static int best_node(greedy *gr, int t)
 {
-  const msym *s = gr->s;
-  mbfs *b = &gr->bfs;
+  const sym_graph *s = gr->s;
+  node_bfs *b = &gr->bfs;
   if (gr->nmapped == 0)
     return any_free_node(gr);
-  mbfs_start(b);
+  node_bfs_start(b);
   gboolean connected = FALSE;
   for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++)
     if (gr->node[s->adj[k]] >= 0) {
-      mbfs_add(b, gr->node[s->adj[k]]);
+      node_bfs_add(b, gr->node[s->adj[k]]);
       connected = TRUE;
     }
   if (!connected)
     for (int i = 0; i < gr->nplaced; i++)
-      mbfs_add(b, gr->placed[i]);
+      node_bfs_add(b, gr->placed[i]);
   int best = -1, best_level = -1;
   int64_t best_cost = 0;
-  for (int v; (v = mbfs_next(b)) >= 0;) {
+  for (int v; (v = node_bfs_next(b)) >= 0;) {
     if (connected && best >= 0 && b->level > best_level)
       break; /* early exit: the first level with free nodes is done */
     if (!node_free(gr, v))
@@ -171,14 +171,14 @@ static gboolean greedy_pass(greedy *gr, int nbfs, const progress *prog)
   memset(gr->load, 0, sizeof(int) * (size_t)gr->p->topo->nnodes);
   gr->nplaced = gr->nmapped = gr->vol_cursor = gr->free_cursor = 0;
   while (gr->conn.size)
-    mheap_pop(&gr->conn);
+    index_heap_pop(&gr->conn);
   while (gr->nmapped < n) {
     int t;
     if (gr->nmapped == 0)
       t = gr->by_vol[0]; /* t_MSRV */
     else if (gr->nmapped < 1 + nbfs)
       t = farthest_task(gr);
-    else if ((t = mheap_pop(&gr->conn)) < 0)
+    else if ((t = index_heap_pop(&gr->conn)) < 0)
       t = max_volume_task(gr);
     int v = gr->s->vol[t] == 0 ? any_free_node(gr) : best_node(gr, t);
     place(gr, t, v);
@@ -200,7 +200,7 @@ static int cmp_pair(const void *a, const void *b)
   return (x[1] > y[1]) - (x[1] < y[1]);
 }
 
-static void sort_by_volume(const msym *s, int *out)
+static void sort_by_volume(const sym_graph *s, int *out)
 {
   int64_t *pairs = g_new(int64_t, 2 * (size_t)(s->n ? s->n : 1));
   for (int t = 0; t < s->n; t++)
@@ -216,8 +216,8 @@ static gboolean run_greedy(const strategy_ctx *ctx, const strategy_args *args, m
 {
   const platform *p = ctx->p;
   int n = m->ntasks, nn = p->topo->nnodes;
-  msym s;
-  msym_build(&s, ctx->g);
+  sym_graph s;
+  sym_graph_build(&s, ctx->g);
   greedy gr = { .p = p, .s = &s };
   gr.node = g_new(int, n);
   gr.load = g_new0(int, nn);
@@ -226,9 +226,9 @@ static gboolean run_greedy(const strategy_ctx *ctx, const strategy_args *args, m
   gr.tq = g_new(int, n);
   gr.tmark = g_new0(int, n);
   sort_by_volume(&s, gr.by_vol);
-  mheap_init(&gr.conn, n);
-  mbfs_init(&gr.bfs, p->topo);
-  mhops_init(&gr.h, p);
+  index_heap_init(&gr.conn, n);
+  node_bfs_init(&gr.bfs, p->topo);
+  hop_table_init(&gr.h, p);
   int64_t best = -1;
   gboolean ok = TRUE;
   for (int nbfs = 0; nbfs <= 1 && ok; nbfs++) { /* N_BFS in {0, 1}, keep the better */
@@ -239,22 +239,22 @@ static gboolean run_greedy(const strategy_ctx *ctx, const strategy_args *args, m
         progress_check(ctx->prog, error);
       break;
     }
-    int64_t wh = msym_hop_bytes(&s, &gr.h, gr.node);
+    int64_t wh = sym_graph_hop_bytes(&s, &gr.h, gr.node);
     if (best < 0 || wh < best) {
       best = wh;
       memcpy(m->node, gr.node, sizeof(int) * (size_t)n);
     }
   }
-  mbfs_clear(&gr.bfs);
-  mhops_clear(&gr.h);
-  mheap_clear(&gr.conn);
+  node_bfs_clear(&gr.bfs);
+  hop_table_clear(&gr.h);
+  index_heap_clear(&gr.conn);
   g_free(gr.node);
   g_free(gr.load);
   g_free(gr.placed);
   g_free(gr.by_vol);
   g_free(gr.tq);
   g_free(gr.tmark);
-  msym_clear(&s);
+  sym_graph_clear(&s);
   return ok;
 }
 

@@ -38,14 +38,14 @@
 
 typedef struct walk {
   const strategy_ctx *ctx;
-  msym s;
-  mnear nr;
+  sym_graph s;
+  nearest_free nr;
   int *node;       /* tasks: node or -1 */
   int nmapped;
   int last;        /* last node used */
   int *queue;      /* bft */
   int head, tail;
-  mheap heap;      /* mht */
+  index_heap heap;      /* mht */
   int64_t *wmapped;/* mht: traffic to mapped neighbours */
   int *nmap;       /* mht: mapped neighbours */
   int *tmp;        /* scratch */
@@ -57,14 +57,14 @@ static void walk_init(walk *w, const strategy_ctx *ctx, mapping *m)
   memset(w, 0, sizeof *w);
   int n = ctx->g->n;
   w->ctx = ctx;
-  msym_build(&w->s, ctx->g);
-  mnear_init(&w->nr, ctx->p, MNEAR_AUTO);
+  sym_graph_build(&w->s, ctx->g);
+  nearest_free_init(&w->nr, ctx->p, NEAREST_FREE_AUTO);
   w->node = m->node;
   for (int t = 0; t < n; t++)
     w->node[t] = -1;
   w->last = ctx->p->alloc[0];
   w->queue = g_new(int, n + 1);
-  mheap_init(&w->heap, n);
+  index_heap_init(&w->heap, n);
   w->wmapped = g_new0(int64_t, n + 1);
   w->nmap = g_new0(int, n + 1);
   w->tmp = g_new(int, n + 1);
@@ -73,10 +73,10 @@ static void walk_init(walk *w, const strategy_ctx *ctx, mapping *m)
 
 static void walk_clear(walk *w)
 {
-  msym_clear(&w->s);
-  mnear_clear(&w->nr);
+  sym_graph_clear(&w->s);
+  nearest_free_clear(&w->nr);
   g_free(w->queue);
-  mheap_clear(&w->heap);
+  index_heap_clear(&w->heap);
   g_free(w->wmapped);
   g_free(w->nmap);
   g_free(w->tmp);
@@ -87,13 +87,13 @@ static void walk_clear(walk *w)
  * t's unmapped neighbours (mht). */
 static void place(walk *w, int t, int near, gboolean heap)
 {
-  const msym *s = &w->s;
-  int v = mnear_place(&w->nr, near);
+  const sym_graph *s = &w->s;
+  int v = nearest_free_place(&w->nr, near);
   g_assert(v >= 0);
   w->node[t] = v;
   w->last = v;
   w->nmapped++;
-  mheap_remove(&w->heap, t);
+  index_heap_remove(&w->heap, t);
   if (!heap)
     return;
   for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++) {
@@ -104,17 +104,17 @@ static void place(walk *w, int t, int near, gboolean heap)
     w->wmapped[u] += s->wout[k] + s->win[k];
     /* count first, then the share of u's traffic that goes to mapped tasks */
     double frac = s->vol[u] ? (double)w->wmapped[u] / (double)(s->vol[u] + 1) : 0;
-    mheap_set(&w->heap, u, w->nmap[u] + frac);
+    index_heap_set(&w->heap, u, w->nmap[u] + frac);
   }
 }
 
 /* The wanted node of t: the centroid of its mapped neighbours' nodes. */
 static int centroid_node(walk *w, int t)
 {
-  const msym *s = &w->s;
+  const sym_graph *s = &w->s;
   const platform *p = w->ctx->p;
   const topo *tp = p->topo;
-  const mhops *h = &w->nr.h;
+  const hop_table *h = &w->nr.h;
   int first = -1, heavy = -1, cnt = 0;
   int64_t hw = -1;
   double sum[TOPO_MAX_DIMS] = { 0 };
@@ -159,7 +159,7 @@ static int centroid_node(walk *w, int t)
 /* Unmapped neighbours of t, heaviest edge first (ties: lower id). */
 static int heavy_neighbours(walk *w, int t)
 {
-  const msym *s = &w->s;
+  const sym_graph *s = &w->s;
   int k = 0;
   for (int j = s->xadj[t]; j < s->xadj[t + 1]; j++)
     if (w->node[s->adj[j]] < 0) {
@@ -216,7 +216,7 @@ static gboolean bft_run(walk *w)
 /* The unmapped task with the most neighbours (ties: volume, lower id). */
 static int best_connected(const walk *w)
 {
-  const msym *s = &w->s;
+  const sym_graph *s = &w->s;
   int best = -1;
   for (int t = 0; t < s->n; t++) {
     if (w->node[t] >= 0)
@@ -235,10 +235,10 @@ static gboolean mht_run(walk *w)
   while (w->nmapped < n) {
     if (!walk_going(w))
       return FALSE;
-    int t = mheap_pop(&w->heap);
+    int t = index_heap_pop(&w->heap);
     if (t < 0) {
       t = best_connected(w);
-      place(w, t, w->nmapped ? w->last : mnear_centre(&w->nr), TRUE);
+      place(w, t, w->nmapped ? w->last : nearest_free_centre(&w->nr), TRUE);
       continue;
     }
     place(w, t, centroid_node(w, t), TRUE);
@@ -312,7 +312,7 @@ static void corners_by_coords(const strategy_ctx *ctx, int k, const int *axis_of
 }
 
 /* BFS hops on the task graph from src into dist (unreached: G_MAXINT). */
-static void task_bfs(const msym *s, int src, int *dist, int *q)
+static void task_bfs(const sym_graph *s, int src, int *dist, int *q)
 {
   for (int t = 0; t < s->n; t++)
     dist[t] = G_MAXINT;
@@ -345,7 +345,7 @@ static int farthest_task(const int *key, int n, const int *ctask, int c)
  * 0, then each the farthest from all chosen so far. */
 static void corners_by_graph(const walk *w, int ncorner, int *ctask)
 {
-  const msym *s = &w->s;
+  const sym_graph *s = &w->s;
   int n = s->n;
   int *dist = g_new(int, n), *q = g_new(int, n), *mind = g_new(int, n);
   task_bfs(s, 0, dist, q);

@@ -31,12 +31,12 @@ typedef struct klent {
 } klent;
 
 typedef struct kl {
-  mstate st;
+  refine_state st;
   gboolean sym;        /* hops symmetric (regular topologies): h(a,b) = h(b,a) */
   /* Regular topologies without a crossbar dimension: hops are the sum over
    * dimensions of dist[d][ca[d] - cb[d]], topo_dim_distance() tabulated by
-   * coordinate difference (no branch per dimension), else mhops_get. */
-  int nd;              /* 0: use mhops_get */
+   * coordinate difference (no branch per dimension), else hop_table_get. */
+  int nd;              /* 0: use hop_table_get */
   int *dist_buf;
   const int *dist[TOPO_MAX_DIMS];
   int npairs;
@@ -58,7 +58,7 @@ typedef struct kl {
   int round;
   const progress *prog;  /* polled every 4096 swaps */
   /* Indexed binary max-heap of open pairs with their gains inline, ties
-   * to the lower id (the order of mheap, on exact int64 keys). */
+   * to the lower id (the order of index_heap, on exact int64 keys). */
   int hsize;
   klent *heap;
   int *hpos;           /* hpos[q] = index in heap, or -1 */
@@ -126,19 +126,19 @@ static void build_pairs(kl *k, int t)
   int nn = p->topo->nnodes;
   GArray *a = g_array_new(FALSE, FALSE, sizeof(int));
   GArray *b = g_array_new(FALSE, FALSE, sizeof(int));
-  mbfs bfs;
-  mbfs_init(&bfs, p->topo);
+  node_bfs bfs;
+  node_bfs_init(&bfs, p->topo);
   for (int i = 0; i < p->nalloc; i++) {
     int u = p->alloc[i];
-    mbfs_start(&bfs);
-    mbfs_add(&bfs, u);
-    for (int v; (v = mbfs_next(&bfs)) >= 0 && bfs.level <= t;)
+    node_bfs_start(&bfs);
+    node_bfs_add(&bfs, u);
+    for (int v; (v = node_bfs_next(&bfs)) >= 0 && bfs.level <= t;)
       if (p->alloc_index[v] > i) {
         g_array_append_val(a, u);
         g_array_append_val(b, v);
       }
   }
-  mbfs_clear(&bfs);
+  node_bfs_clear(&bfs);
   k->npairs = (int)a->len;
   k->pa = (int *)(void *)g_array_free(a, FALSE);
   k->pb = (int *)(void *)g_array_free(b, FALSE);
@@ -160,7 +160,7 @@ static void build_pairs(kl *k, int t)
 
 static void hops_init(kl *k)
 {
-  const mhops *h = &k->st.h;
+  const hop_table *h = &k->st.h;
   k->nd = 0;
   if (!h->fast || h->t->crossbar_dim >= 0 || h->nd < 1 || h->weight)
     return;
@@ -184,7 +184,7 @@ static void hops_init(kl *k)
 static inline int kl_hops(const kl *k, int a, int b)
 {
   if (!k->nd)
-    return mhops_get(&k->st.h, a, b);
+    return hop_table_get(&k->st.h, a, b);
   const int *ca = k->st.h.c + (size_t)a * k->nd, *cb = k->st.h.c + (size_t)b * k->nd;
   if (k->nd == 3)
     return k->dist[0][ca[0] - cb[0]] + k->dist[1][ca[1] - cb[1]] + k->dist[2][ca[2] - cb[2]];
@@ -208,8 +208,8 @@ static inline int64_t edge_cost(const kl *k, int64_t to, int64_t from, int p, in
  * of t, *wpair gets the bytes between them, both ways. */
 static int64_t task_cost(const kl *k, int t, int x, int partner, int64_t *wpair)
 {
-  const mstate *st = &k->st;
-  const msym *s = &st->s;
+  const refine_state *st = &k->st;
+  const sym_graph *s = &st->s;
   int64_t c = 0;
   for (int j = s->xadj[t]; j < s->xadj[t + 1]; j++) {
     int n = s->adj[j];
@@ -231,13 +231,13 @@ static inline int64_t own_cost(kl *k, int t)
 }
 
 /* Hop-bytes reduction if the contents of nodes a and b were exchanged
- * (-mstate_swap_delta): with S(t, x) the cost of t on x,
+ * (-refine_state_swap_delta): with S(t, x) the cost of t on x,
  *   S(ta,a) - S(ta,b) + S(tb,b) - S(tb,a) - w_ab (h(a,b) + h(b,a))
  * where w_ab is the traffic between ta and tb both ways (S counts their
  * edge once on each side at its old length, the swap only reverses it). */
 static int64_t pair_gain(kl *k, int a, int b)
 {
-  const mstate *st = &k->st;
+  const refine_state *st = &k->st;
   int ta = st->node_task[a], tb = st->node_task[b];
   int64_t g = 0, wab = 0;
   if (ta >= 0)
@@ -256,8 +256,8 @@ static int64_t pair_gain(kl *k, int a, int b)
  * pair's key changes (and is re-sifted) once. */
 static void after_swap(kl *k, int q)
 {
-  const mstate *st = &k->st;
-  const msym *s = &st->s;
+  const refine_state *st = &k->st;
+  const sym_graph *s = &st->s;
   int a = k->pa[q], b = k->pb[q];
   k->locked[a] = k->locked[b] = 1;
   for (int i = k->poff[a]; i < k->poff[a + 1]; i++)
@@ -320,8 +320,8 @@ static inline void dirty_node(kl *k, int v)
  * tasks' neighbours' nodes changed; every other pair keeps its gain0. */
 static void mark_dirty(kl *k, int kept)
 {
-  const mstate *st = &k->st;
-  const msym *s = &st->s;
+  const refine_state *st = &k->st;
+  const sym_graph *s = &st->s;
   k->dirty_mark++;
   for (int i = 0; i < kept; i++) {
     int q = k->log[i];
@@ -338,7 +338,7 @@ static void mark_dirty(kl *k, int kept)
 /* One KL pass; returns the gain kept after the rollback (>= 0). */
 static int64_t kl_pass(kl *k)
 {
-  const mstate *st = &k->st;
+  const refine_state *st = &k->st;
   int nn = st->p->topo->nnodes, nlog = 0, best_len = 0;
   int64_t cum = 0, best = 0;
   memset(k->locked, 0, (size_t)nn);
@@ -363,7 +363,7 @@ static int64_t kl_pass(kl *k)
       break; /* the rollback below keeps the best prefix so far */
     int q = k->heap[0].id;
     kl_heap_remove(k, q);
-    mstate_swap(&k->st, k->pa[q], k->pb[q]);
+    refine_state_swap(&k->st, k->pa[q], k->pb[q]);
     cum += k->gain[q];
     k->log[nlog++] = q;
     if (cum > best)
@@ -372,7 +372,7 @@ static int64_t kl_pass(kl *k)
   }
   while (nlog > best_len) { /* roll back to the best prefix */
     int q = k->log[--nlog];
-    mstate_swap(&k->st, k->pa[q], k->pb[q]);
+    refine_state_swap(&k->st, k->pa[q], k->pb[q]);
   }
   mark_dirty(k, best_len);
   return best;
@@ -382,10 +382,10 @@ static gboolean run_kl(const strategy_ctx *ctx, const strategy_args *args, mappi
                        GError **error)
 {
   kl k = { .prog = ctx->prog };
-  if (!mstate_init(&k.st, ctx, m, "kl", error))
+  if (!refine_state_init(&k.st, ctx, m, "kl", error))
     return FALSE;
-  if (!mstate_objective(&k.st, strategy_arg_str(args, "obj"), "kl", error)) {
-    mstate_clear(&k.st);
+  if (!refine_state_objective(&k.st, strategy_arg_str(args, "obj"), "kl", error)) {
+    refine_state_clear(&k.st);
     return FALSE;
   }
   int nn = ctx->p->topo->nnodes;
@@ -408,7 +408,7 @@ static gboolean run_kl(const strategy_ctx *ctx, const strategy_args *args, mappi
   k.hpos = g_new(int, np);
   double eps = strategy_arg_double(args, "eps");
   int passes = strategy_arg_int(args, "passes");
-  int64_t total = mstate_total(&k.st);
+  int64_t total = refine_state_total(&k.st);
   for (int i = 0; i < passes && total > 0 && !progress_stopped(ctx->prog); i++) {
     int64_t g = kl_pass(&k);
     total -= g;
@@ -434,7 +434,7 @@ static gboolean run_kl(const strategy_ctx *ctx, const strategy_args *args, mappi
   g_free(k.dirty);
   g_free(k.heap);
   g_free(k.hpos);
-  mstate_clear(&k.st);
+  refine_state_clear(&k.st);
   return TRUE;
 }
 
@@ -442,7 +442,7 @@ static const strategy_param kl_params[] = {
   { "t", SPARAM_INT, "1", "1..64", "swap partners at most t hops apart (threshold t)" },
   { "eps", SPARAM_DOUBLE, "0.001", "0..1", "stop when a pass gains less than this fraction" },
   { "passes", SPARAM_INT, "100", "1..", "at most this many passes" },
-  MSTATE_OBJ_PARAM,
+  REFINE_OBJ_PARAM,
   { NULL },
 };
 

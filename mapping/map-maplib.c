@@ -52,8 +52,8 @@
 typedef struct mgreedy {
   const strategy_ctx *ctx;
   const platform *p;
-  msym s;
-  mnear nr;           /* free nodes (one slot each here) */
+  sym_graph s;
+  nearest_free nr;           /* free nodes (one slot each here) */
   int *node;          /* tasks: node or -1 */
   int nmapped;
   uint8_t *used;      /* nnodes */
@@ -65,8 +65,8 @@ static void mg_init(mgreedy *g, const strategy_ctx *ctx, mapping *m)
   memset(g, 0, sizeof *g);
   g->ctx = ctx;
   g->p = ctx->p;
-  msym_build(&g->s, ctx->g);
-  mnear_init(&g->nr, ctx->p, MNEAR_AUTO);
+  sym_graph_build(&g->s, ctx->g);
+  nearest_free_init(&g->nr, ctx->p, NEAREST_FREE_AUTO);
   g->node = m->node;
   for (int t = 0; t < m->ntasks; t++)
     g->node[t] = -1;
@@ -75,20 +75,20 @@ static void mg_init(mgreedy *g, const strategy_ctx *ctx, mapping *m)
 
 static void mg_clear(mgreedy *g)
 {
-  msym_clear(&g->s);
-  mnear_clear(&g->nr);
+  sym_graph_clear(&g->s);
+  nearest_free_clear(&g->nr);
   g_free(g->used);
 }
 
 static inline int hops(const mgreedy *g, int a, int b)
 {
-  return a == b ? 0 : mhops_get(&g->nr.h, a, b);
+  return a == b ? 0 : hop_table_get(&g->nr.h, a, b);
 }
 
 static void mg_place(mgreedy *g, int t, int v)
 {
   g_assert(v >= 0 && !g->used[v]);
-  mnear_take(&g->nr, v);
+  nearest_free_take(&g->nr, v);
   g->used[v] = 1;
   g->node[t] = v;
   g->nmapped++;
@@ -107,7 +107,7 @@ static gboolean mg_finish(mgreedy *g, GError **error)
   return ok;
 }
 
-static inline int64_t weight(const msym *s, int k)
+static inline int64_t weight(const sym_graph *s, int k)
 {
   return s->wout[k] + s->win[k];
 }
@@ -115,7 +115,7 @@ static inline int64_t weight(const msym *s, int k)
 /* Hop-bytes between t on node v and its mapped neighbours. */
 static int64_t cost_at(const mgreedy *g, int t, int v)
 {
-  const msym *s = &g->s;
+  const sym_graph *s = &g->s;
   int64_t c = 0;
   for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++) {
     int u = g->node[s->adj[k]];
@@ -134,7 +134,7 @@ static int cmp_vol(const void *a, const void *b)
   return (x[1] > y[1]) - (x[1] < y[1]);
 }
 
-static int *by_volume(const msym *s)
+static int *by_volume(const sym_graph *s)
 {
   int64_t *pairs = g_new(int64_t, 2 * (size_t)s->n + 2);
   for (int t = 0; t < s->n; t++)
@@ -171,21 +171,21 @@ static gboolean run_greedy_hoefler(const strategy_ctx *ctx, const strategy_args 
 {
   mgreedy g;
   mg_init(&g, ctx, m);
-  const msym *s = &g.s;
+  const sym_graph *s = &g.s;
   int n = m->ntasks, cursor = 0;
   int *order = by_volume(s), *from = g_new(int, n + 1);
-  mheap q; /* unmapped tasks by their heaviest edge to a mapped task */
-  mheap_init(&q, n);
-  int start = mnear_centre(&g.nr);
+  index_heap q; /* unmapped tasks by their heaviest edge to a mapped task */
+  index_heap_init(&q, n);
+  int start = nearest_free_centre(&g.nr);
   while (g.nmapped < n && !g.stopped) {
-    int t = mheap_pop(&q), v;
+    int t = index_heap_pop(&q), v;
     if (t >= 0) {
-      v = mnear_find(&g.nr, g.node[from[t]]);
+      v = nearest_free_find(&g.nr, g.node[from[t]]);
     } else {
       while (g.node[order[cursor]] >= 0)
         cursor++;
       t = order[cursor];
-      v = mnear_find(&g.nr, start);
+      v = nearest_free_find(&g.nr, start);
     }
     mg_place(&g, t, v);
     for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++) {
@@ -193,13 +193,13 @@ static gboolean run_greedy_hoefler(const strategy_ctx *ctx, const strategy_args 
       if (g.node[u] >= 0)
         continue;
       double w = (double)weight(s, k);
-      if (!mheap_has(&q, u) || w > q.key[u]) {
-        mheap_set(&q, u, w);
+      if (!index_heap_has(&q, u) || w > q.key[u]) {
+        index_heap_set(&q, u, w);
         from[u] = t;
       }
     }
   }
-  mheap_clear(&q);
+  index_heap_clear(&q);
   g_free(order);
   g_free(from);
   return mg_finish(&g, error);
@@ -231,25 +231,25 @@ static gboolean run_fhgreedy(const strategy_ctx *ctx, const strategy_args *args,
 {
   mgreedy g;
   mg_init(&g, ctx, m);
-  const msym *s = &g.s;
+  const sym_graph *s = &g.s;
   int n = m->ntasks, cursor = 0;
   int *order = by_volume(s);
-  mheap conn;
-  mheap_init(&conn, n);
+  index_heap conn;
+  index_heap_init(&conn, n);
   while (g.nmapped < n && !g.stopped) {
-    int t = mheap_pop(&conn), v = -1;
+    int t = index_heap_pop(&conn), v = -1;
     if (t < 0) {
       while (g.node[order[cursor]] >= 0)
         cursor++;
       t = order[cursor];
-      v = g.nmapped == 0 ? mnear_centre(&g.nr) : farthest_free(&g);
+      v = g.nmapped == 0 ? nearest_free_centre(&g.nr) : farthest_free(&g);
     } else {
       int64_t bc = 0;
       for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++) {
         int u = g.node[s->adj[k]];
         if (u < 0)
           continue;
-        int cand = mnear_find(&g.nr, u);
+        int cand = nearest_free_find(&g.nr, u);
         int64_t c = cost_at(&g, t, cand);
         if (v < 0 || c < bc || (c == bc && cand < v))
           v = cand, bc = c;
@@ -259,10 +259,11 @@ static gboolean run_fhgreedy(const strategy_ctx *ctx, const strategy_args *args,
     for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++) {
       int u = s->adj[k];
       if (g.node[u] < 0)
-        mheap_set(&conn, u, (mheap_has(&conn, u) ? conn.key[u] : 0) + (double)weight(s, k));
+        index_heap_set(&conn, u,
+                       (index_heap_has(&conn, u) ? conn.key[u] : 0) + (double)weight(s, k));
     }
   }
-  mheap_clear(&conn);
+  index_heap_clear(&conn);
   g_free(order);
   return mg_finish(&g, error);
 }
@@ -310,7 +311,7 @@ static int pacmap_centre(const mgreedy *g)
 
 /* The centre of the task graph: reaches the most tasks, then the least
  * eccentricity (BFS hops), then the lower id. */
-static int task_centre(const msym *s)
+static int task_centre(const sym_graph *s)
 {
   int n = s->n, best = 0, br = -1, be = 0;
   int *dist = g_new(int, n), *q = g_new(int, n);
@@ -351,7 +352,7 @@ static gboolean run_connected_greedy(const strategy_ctx *ctx, mapping *m, gboole
 {
   mgreedy g;
   mg_init(&g, ctx, m);
-  const msym *s = &g.s;
+  const sym_graph *s = &g.s;
   int n = m->ntasks;
   int64_t *conn = g_new0(int64_t, n + 1);
   int t, v;
@@ -411,7 +412,7 @@ static gboolean run_topo_aware(const strategy_ctx *ctx, const strategy_args *arg
   }
   mgreedy g;
   mg_init(&g, ctx, m);
-  const msym *s = &g.s;
+  const sym_graph *s = &g.s;
   /* f[t * N + i]: hop-bytes of t to its mapped neighbours on alloc[i] */
   int64_t *f = g_new0(int64_t, (size_t)n * N + 1), *sum = g_new0(int64_t, n + 1);
   int *argmin = g_new0(int, n + 1);

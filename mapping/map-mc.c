@@ -16,17 +16,17 @@
 #include <string.h>
 
 typedef struct mc {
-  mstate st;
+  refine_state st;
   const router *r;
   const double *bw;
   gboolean by_messages;   /* mmc */
   int delta;
   int64_t *lbytes;        /* nlinks */
   int64_t *lmsgs;         /* nlinks */
-  mheap links;            /* by congestion */
+  index_heap links;            /* by congestion */
   double sum;             /* sum of congestion over links */
   int used;               /* links with traffic */
-  mbfs bfs;
+  node_bfs bfs;
   int *mark;              /* tasks: stamp for commTasks */
   int stamp;
   int *cands;             /* commTasks of the hottest link */
@@ -36,9 +36,9 @@ typedef struct mc {
   int *tl, ntl;             /* touched links */
   int *stack;               /* nlinks: heap walk */
   /* commTasks: per link, a list of the directed edges routed through it.
-   * An edge is a msym entry k with dir bit 0 (esrc[k] -> adj[k]); when it
+   * An edge is a sym_graph entry k with dir bit 0 (esrc[k] -> adj[k]); when it
    * is re-routed its epoch grows and older list entries become stale. */
-  int *esrc, *rev, *epoch;  /* msym entries */
+  int *esrc, *rev, *epoch;  /* sym_graph entries */
   int *head;                /* nlinks: first pool entry, or -1 */
   int *pe, *pep, *pnext;    /* pool: edge, its epoch, next entry */
   int pn, pcap;
@@ -58,7 +58,7 @@ static void link_add(mc *c, int l, int64_t bytes, int sign)
   double now = congestion(c, l);
   c->sum += now - old;
   c->used += (c->lmsgs[l] > 0) - was;
-  mheap_set(&c->links, l, now);
+  index_heap_set(&c->links, l, now);
 }
 
 /* The loads of the route of task `from` to task `to`. */
@@ -78,7 +78,7 @@ static void route_add(mc *c, int from, int to, int64_t bytes, int sign)
  * with task `skip`. */
 static void task_loads(mc *c, int t, int skip, int sign)
 {
-  const msym *s = &c->st.s;
+  const sym_graph *s = &c->st.s;
   for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++) {
     int n = s->adj[k];
     if (n == skip)
@@ -94,7 +94,7 @@ static void task_loads(mc *c, int t, int skip, int sign)
  * scratch deltas, without touching the real loads. */
 static void task_deltas(mc *c, int t, int skip, int sign)
 {
-  const msym *s = &c->st.s;
+  const sym_graph *s = &c->st.s;
   const int *node = c->st.node;
   for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++) {
     int n = s->adj[k];
@@ -121,7 +121,7 @@ static void task_deltas(mc *c, int t, int skip, int sign)
  * best-first walk from the heap root through touched links only. */
 static double max_untouched(mc *c)
 {
-  const mheap *h = &c->links;
+  const index_heap *h = &c->links;
   double best = 0;
   int sp = 0;
   if (h->size)
@@ -167,7 +167,7 @@ static void swap_loads(mc *c, int a, int b)
     task_loads(c, ta, -1, -1);
   if (tb >= 0)
     task_loads(c, tb, ta, -1);
-  mstate_swap(&c->st, a, b);
+  refine_state_swap(&c->st, a, b);
   if (ta >= 0)
     task_loads(c, ta, -1, 1);
   if (tb >= 0)
@@ -176,7 +176,7 @@ static void swap_loads(mc *c, int a, int b)
 
 static double max_cong(const mc *c)
 {
-  int top = mheap_top(&c->links);
+  int top = index_heap_top(&c->links);
   return top < 0 ? 0 : c->links.key[top];
 }
 
@@ -213,7 +213,7 @@ static void index_edge(mc *c, int k)
 /* After task x moved: its edges (both directions) get new routes. */
 static void reindex_task(mc *c, int x)
 {
-  const msym *s = &c->st.s;
+  const sym_graph *s = &c->st.s;
   for (int k = s->xadj[x]; k < s->xadj[x + 1]; k++) {
     if (s->dir[k] & 1)
       c->epoch[k]++, index_edge(c, k);
@@ -224,7 +224,7 @@ static void reindex_task(mc *c, int x)
 
 static void build_index(mc *c)
 {
-  const msym *s = &c->st.s;
+  const sym_graph *s = &c->st.s;
   int ne = s->xadj[s->n];
   c->esrc = g_new(int, ne ? ne : 1);
   c->rev = g_new(int, ne ? ne : 1);
@@ -253,12 +253,12 @@ static gboolean try_swap(mc *c, int a, int b)
     task_deltas(c, ta, -1, -1);
   if (tb >= 0)
     task_deltas(c, tb, ta, -1);
-  mstate_swap(&c->st, a, b);
+  refine_state_swap(&c->st, a, b);
   if (ta >= 0)
     task_deltas(c, ta, -1, 1);
   if (tb >= 0)
     task_deltas(c, tb, ta, 1);
-  mstate_swap(&c->st, a, b);
+  refine_state_swap(&c->st, a, b);
   evaluate_scratch(c, &nmx, &nav);
   if (!(nmx < mx || (nmx == mx && nav < av - 1e-12 * av)))
     return FALSE;
@@ -273,7 +273,7 @@ static gboolean try_swap(mc *c, int a, int b)
 /* Tasks with a message through link e (both ends), into c->cands. */
 static int comm_tasks(mc *c, int e)
 {
-  const msym *s = &c->st.s;
+  const sym_graph *s = &c->st.s;
   int n = 0;
   c->stamp++;
   for (int i = c->head[e]; i >= 0; i = c->pnext[i]) {
@@ -291,14 +291,14 @@ static int comm_tasks(mc *c, int e)
 /* Lines 2-3 of Algorithm 3 for one task: TRUE when a swap was kept. */
 static gboolean improve_task(mc *c, int t)
 {
-  mstate *st = &c->st;
-  const msym *s = &st->s;
-  mbfs_start(&c->bfs);
+  refine_state *st = &c->st;
+  const sym_graph *s = &st->s;
+  node_bfs_start(&c->bfs);
   for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++)
-    mbfs_add(&c->bfs, st->node[s->adj[k]]);
+    node_bfs_add(&c->bfs, st->node[s->adj[k]]);
   int a = st->node[t], tried = 0;
-  for (int v; tried < c->delta && (v = mbfs_next(&c->bfs)) >= 0;) {
-    if (v == a || !mstate_allocated(st, v))
+  for (int v; tried < c->delta && (v = node_bfs_next(&c->bfs)) >= 0;) {
+    if (v == a || !refine_state_allocated(st, v))
       continue;
     tried++;
     if (try_swap(c, a, v))
@@ -310,7 +310,7 @@ static gboolean improve_task(mc *c, int t)
 /* INITCONG: the loads of every directed edge, then the heap in one go. */
 static void init_loads(mc *c)
 {
-  const msym *s = &c->st.s;
+  const sym_graph *s = &c->st.s;
   const int *node = c->st.node;
   int nl = c->st.p->topo->nlinks;
   for (int t = 0; t < s->n; t++)
@@ -327,14 +327,14 @@ static void init_loads(mc *c)
     double v = congestion(c, l);
     c->sum += v;
     c->used += c->lmsgs[l] > 0;
-    mheap_set(&c->links, l, v);
+    index_heap_set(&c->links, l, v);
   }
 }
 
 static void mc_free(mc *c)
 {
-  mbfs_clear(&c->bfs);
-  mheap_clear(&c->links);
+  node_bfs_clear(&c->bfs);
+  index_heap_clear(&c->links);
   g_free(c->lbytes);
   g_free(c->lmsgs);
   g_free(c->mark);
@@ -351,7 +351,7 @@ static void mc_free(mc *c)
   g_free(c->pe);
   g_free(c->pep);
   g_free(c->pnext);
-  mstate_clear(&c->st);
+  refine_state_clear(&c->st);
 }
 
 static gboolean run_mc_kind(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
@@ -361,7 +361,7 @@ static gboolean run_mc_kind(const strategy_ctx *ctx, const strategy_args *args, 
   int nl = p->topo->nlinks;
   mc c = { .r = p->router, .bw = p->link_bw, .by_messages = by_messages,
            .delta = strategy_arg_int(args, "delta") };
-  if (!mstate_init(&c.st, ctx, m, by_messages ? "mmc" : "mc", error))
+  if (!refine_state_init(&c.st, ctx, m, by_messages ? "mmc" : "mc", error))
     return FALSE;
   c.lbytes = g_new0(int64_t, nl ? nl : 1);
   c.lmsgs = g_new0(int64_t, nl ? nl : 1);
@@ -372,8 +372,8 @@ static gboolean run_mc_kind(const strategy_ctx *ctx, const strategy_args *args, 
   c.touched = g_new0(uint8_t, nl ? nl : 1);
   c.tl = g_new(int, nl ? nl : 1);
   c.stack = g_new(int, nl ? nl : 1);
-  mheap_init(&c.links, nl);
-  mbfs_init(&c.bfs, p->topo);
+  index_heap_init(&c.links, nl);
+  node_bfs_init(&c.bfs, p->topo);
   init_loads(&c);
   c.head = g_new(int, nl ? nl : 1);
   for (int l = 0; l < nl; l++)
@@ -383,7 +383,7 @@ static gboolean run_mc_kind(const strategy_ctx *ctx, const strategy_args *args, 
   for (long it = 0; it < limit && max_cong(&c) > 0; it++) {
     if ((it & 255) == 255 && progress_stopped(ctx->prog))
       break; /* every kept swap left a valid mapping */
-    int ncand = comm_tasks(&c, mheap_top(&c.links));
+    int ncand = comm_tasks(&c, index_heap_top(&c.links));
     gboolean improved = FALSE;
     for (int i = 0; i < ncand && !improved; i++)
       improved = improve_task(&c, c.cands[i]);

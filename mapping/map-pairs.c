@@ -32,20 +32,20 @@
 /* ---- bokhari ---- */
 
 typedef struct bok {
-  mstate st;
+  refine_state st;
 } bok;
 
 /* Neighbours of t one hop away if t sat on node x (`skip` ignored). */
-static int card_at(const mstate *st, int t, int x, int skip)
+static int card_at(const refine_state *st, int t, int x, int skip)
 {
-  const msym *s = &st->s;
+  const sym_graph *s = &st->s;
   int c = 0;
   for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++) {
     int u = s->adj[k];
     if (u == skip)
       continue;
     int v = st->node[u];
-    if (v != x && mhops_get(&st->h, x, v) == 1)
+    if (v != x && hop_table_get(&st->h, x, v) == 1)
       c++;
   }
   return c;
@@ -53,7 +53,7 @@ static int card_at(const mstate *st, int t, int x, int skip)
 
 /* Cardinality gain of exchanging the contents of nodes a and b (the edge
  * between their tasks keeps its length). */
-static int card_gain(const mstate *st, int a, int b)
+static int card_gain(const refine_state *st, int a, int b)
 {
   int ta = st->node_task[a], tb = st->node_task[b], g = 0;
   if (ta >= 0)
@@ -63,7 +63,7 @@ static int card_gain(const mstate *st, int a, int b)
   return g;
 }
 
-static int64_t cardinality(const mstate *st)
+static int64_t cardinality(const refine_state *st)
 {
   int64_t c = 0;
   for (int t = 0; t < st->s.n; t++)
@@ -74,7 +74,7 @@ static int64_t cardinality(const mstate *st)
 /* One augmenting pass; TRUE if an exchange was made. */
 static gboolean bok_pass(bok *b)
 {
-  mstate *st = &b->st;
+  refine_state *st = &b->st;
   const platform *p = st->p;
   gboolean any = FALSE;
   for (int u = 0; u < st->s.n; u++) {
@@ -87,14 +87,14 @@ static gboolean bok_pass(bok *b)
       int g = card_gain(st, a, v);
       if (g < 0 || g < bg)
         continue;
-      int64_t d = mstate_swap_delta(st, a, v);
+      int64_t d = refine_state_swap_delta(st, a, v);
       if (g == 0 && d >= 0)
         continue;
       if (best < 0 || g > bg || d < bd)
         best = v, bg = g, bd = d;
     }
     if (best >= 0) {
-      mstate_swap(st, a, best);
+      refine_state_swap(st, a, best);
       any = TRUE;
     }
   }
@@ -105,7 +105,7 @@ static gboolean run_bokhari(const strategy_ctx *ctx, const strategy_args *args, 
                             GError **error)
 {
   bok b;
-  if (!mstate_init(&b.st, ctx, m, "bokhari", error))
+  if (!refine_state_init(&b.st, ctx, m, "bokhari", error))
     return FALSE;
   const platform *p = ctx->p;
   int n = m->ntasks, jump = strategy_arg_int(args, "jump"), tries = strategy_arg_int(args, "tries");
@@ -119,7 +119,7 @@ static gboolean run_bokhari(const strategy_ctx *ctx, const strategy_args *args, 
   for (int fails = 0; fails < tries && !progress_stopped(ctx->prog);) {
     while (!progress_stopped(ctx->prog) && bok_pass(&b)) /* every pass keeps it valid */
       ;
-    int64_t card = cardinality(&b.st), hb = mstate_total(&b.st);
+    int64_t card = cardinality(&b.st), hb = refine_state_total(&b.st);
     if (card > best_card || (card == best_card && hb < best_hb)) {
       best_card = card, best_hb = hb;
       memcpy(best, m->node, sizeof(int) * (size_t)n);
@@ -133,13 +133,13 @@ static gboolean run_bokhari(const strategy_ctx *ctx, const strategy_args *args, 
       int a = p->alloc[g_rand_int_range(rng, 0, p->nalloc)];
       int c = p->alloc[g_rand_int_range(rng, 0, p->nalloc)];
       if (a != c)
-        mstate_swap(&b.st, a, c);
+        refine_state_swap(&b.st, a, c);
     }
   }
   memcpy(m->node, best, sizeof(int) * (size_t)n);
   g_free(best);
   g_rand_free(rng);
-  mstate_clear(&b.st);
+  refine_state_clear(&b.st);
   return TRUE;
 }
 
@@ -148,18 +148,18 @@ static gboolean run_bokhari(const strategy_ctx *ctx, const strategy_args *args, 
 static gboolean run_pairs(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
                           GError **error)
 {
-  mstate st;
-  if (!mstate_init(&st, ctx, m, "pairs", error))
+  refine_state st;
+  if (!refine_state_init(&st, ctx, m, "pairs", error))
     return FALSE;
-  if (!mstate_objective(&st, strategy_arg_str(args, "obj"), "pairs", error)) {
-    mstate_clear(&st);
+  if (!refine_state_objective(&st, strategy_arg_str(args, "obj"), "pairs", error)) {
+    refine_state_clear(&st);
     return FALSE;
   }
   const platform *p = ctx->p;
   int n = m->ntasks, trials = strategy_arg_int(args, "trials");
   double eps = strategy_arg_double(args, "eps");
   GRand *rng = g_rand_new_with_seed(ctx->seed);
-  int64_t total = mstate_total(&st);
+  int64_t total = refine_state_total(&st);
   while (n > 0 && p->nalloc > 1 && total > 0 && !progress_stopped(ctx->prog)) {
     int64_t start = total;
     for (int64_t i = 0; i < (int64_t)trials * n; i++) {
@@ -169,9 +169,9 @@ static gboolean run_pairs(const strategy_ctx *ctx, const strategy_args *args, ma
       int b = p->alloc[g_rand_int_range(rng, 0, p->nalloc)];
       if (a == b)
         continue;
-      int64_t d = mstate_swap_delta(&st, a, b);
+      int64_t d = refine_state_swap_delta(&st, a, b);
       if (d < 0) {
-        mstate_swap(&st, a, b);
+        refine_state_swap(&st, a, b);
         total += d;
       }
     }
@@ -179,7 +179,7 @@ static gboolean run_pairs(const strategy_ctx *ctx, const strategy_args *args, ma
       break;
   }
   g_rand_free(rng);
-  mstate_clear(&st);
+  refine_state_clear(&st);
   return TRUE;
 }
 
@@ -192,7 +192,7 @@ static const strategy_param bokhari_params[] = {
 static const strategy_param pairs_params[] = {
   { "trials", SPARAM_INT, "64", "1..", "random exchanges tried per task in a round" },
   { "eps", SPARAM_DOUBLE, "0.001", "0..1", "stop when a round gains less than this fraction" },
-  MSTATE_OBJ_PARAM,
+  REFINE_OBJ_PARAM,
   { NULL },
 };
 

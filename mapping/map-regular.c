@@ -58,8 +58,8 @@
  * first). */
 typedef struct placer {
   const strategy_ctx *ctx;
-  msym s;
-  mhops h;
+  sym_graph s;
+  hop_table h;
   int *node;
   int *best;
   int64_t best_hb;
@@ -71,16 +71,16 @@ static void placer_init(placer *pl, const strategy_ctx *ctx)
 {
   memset(pl, 0, sizeof *pl);
   pl->ctx = ctx;
-  msym_build(&pl->s, ctx->g);
-  mhops_init(&pl->h, ctx->p);
+  sym_graph_build(&pl->s, ctx->g);
+  hop_table_init(&pl->h, ctx->p);
   pl->node = g_new(int, ctx->g->n + 1);
   pl->best = g_new(int, ctx->g->n + 1);
 }
 
 static void placer_clear(placer *pl)
 {
-  msym_clear(&pl->s);
-  mhops_clear(&pl->h);
+  sym_graph_clear(&pl->s);
+  hop_table_clear(&pl->h);
   g_free(pl->node);
   g_free(pl->best);
 }
@@ -88,15 +88,15 @@ static void placer_clear(placer *pl)
 static void placer_try(placer *pl, const int *want, const int *order)
 {
   int n = pl->ctx->g->n;
-  mnear nr;
-  mnear_init(&nr, pl->ctx->p, MNEAR_AUTO);
+  nearest_free nr;
+  nearest_free_init(&nr, pl->ctx->p, NEAREST_FREE_AUTO);
   for (int i = 0; i < n; i++) {
     int t = order ? order[i] : i;
-    pl->node[t] = mnear_place(&nr, want[t]);
+    pl->node[t] = nearest_free_place(&nr, want[t]);
     g_assert(pl->node[t] >= 0); /* tasks <= slots (strategy_run checked) */
   }
-  mnear_clear(&nr);
-  int64_t hb = msym_hop_bytes(&pl->s, &pl->h, pl->node);
+  nearest_free_clear(&nr);
+  int64_t hb = sym_graph_hop_bytes(&pl->s, &pl->h, pl->node);
   pl->tries++;
   if (!pl->any || hb < pl->best_hb) {
     pl->any = TRUE;
@@ -471,7 +471,7 @@ static void size_order(int k, const int *dims, int *perm)
 
 /* Runs h with task view tv and mesh view pv (same number of axes) and
  * writes each task's wanted node; `align` pairs the axes by size. */
-static void run_views(const heuristic *h, const tgrid *tg, const gview *tv, const platform *p,
+static void run_views(const heuristic *h, const task_grid *tg, const gview *tv, const platform *p,
                       const gview *pv, gboolean align, int *want_node, int *order)
 {
   int k = tv->naxes, n = tg->n;
@@ -508,7 +508,7 @@ static void run_views(const heuristic *h, const tgrid *tg, const gview *tv, cons
 }
 
 /* The task and mesh views a heuristic runs on. */
-static void choose_views(const heuristic *h, const tgrid *tg, const platform *p, gview *tv,
+static void choose_views(const heuristic *h, const task_grid *tg, const platform *p, gview *tv,
                          gview *pv)
 {
   int sd[GRID_MAX_DIMS];
@@ -536,26 +536,26 @@ static gboolean run_heuristic(const strategy_ctx *ctx, const char *name, gboolea
                               mapping *m, GError **error)
 {
   const heuristic *h = heuristic_find(name);
-  tgrid tg;
-  if (!need_regular(ctx, name, error) || !tgrid_init(&tg, ctx, name, error))
+  task_grid tg;
+  if (!need_regular(ctx, name, error) || !task_grid_init(&tg, ctx, name, error))
     return FALSE;
   gview tv, pv;
   choose_views(h, &tg, ctx->p, &tv, &pv);
   int n = tg.n;
   int *want = g_new(int, n + 1), *order = g_new(int, n + 1);
   run_views(h, &tg, &tv, ctx->p, &pv, align, want, order);
-  mnear nr;
-  mnear_init(&nr, ctx->p, MNEAR_AUTO);
+  nearest_free nr;
+  nearest_free_init(&nr, ctx->p, NEAREST_FREE_AUTO);
   gboolean ok = TRUE;
   for (int i = 0; i < n && ok; i++) {
-    m->node[order[i]] = mnear_place(&nr, want[order[i]]);
+    m->node[order[i]] = nearest_free_place(&nr, want[order[i]]);
     if ((i & 4095) == 4095)
       ok = progress_check(ctx->prog, error);
   }
-  mnear_clear(&nr);
+  nearest_free_clear(&nr);
   g_free(want);
   g_free(order);
-  tgrid_clear(&tg);
+  task_grid_clear(&tg);
   return ok;
 }
 
@@ -583,11 +583,11 @@ static gboolean coords_are_grid(const strategy_ctx *ctx);
 static gboolean run_coce(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
                          GError **error)
 {
-  tgrid tg;
+  task_grid tg;
   if (!need_regular(ctx, "coce", error))
     return FALSE;
-  if (coords_are_grid(ctx) && tgrid_init(&tg, ctx, "coce", NULL)) {
-    tgrid_clear(&tg);
+  if (coords_are_grid(ctx) && task_grid_init(&tg, ctx, "coce", NULL)) {
+    task_grid_clear(&tg);
     return run_heuristic(ctx, "coce", TRUE, m, error);
   }
   return irregular_coce(ctx, FALSE, m, error);
@@ -665,11 +665,11 @@ static gboolean run_affine_real(const strategy_ctx *ctx, gboolean align, mapping
     for (int i = 0; i < k; i++)
       pperm[i] = i;
   }
-  mnear nr;
-  mnear_init(&nr, p, MNEAR_AUTO);
+  nearest_free nr;
+  nearest_free_init(&nr, p, NEAREST_FREE_AUTO);
   for (int t = 0; t < n; t++) {
     if ((t & 4095) == 4095 && !progress_check(ctx->prog, error)) {
-      mnear_clear(&nr);
+      nearest_free_clear(&nr);
       return FALSE;
     }
     int vc[GRID_MAX_DIMS] = { 0 }, s[GRID_MAX_DIMS] = { 0 };
@@ -679,9 +679,9 @@ static gboolean run_affine_real(const strategy_ctx *ctx, gboolean align, mapping
       vc[ax] = MIN((int)floor(f * pd[ax]), pd[ax] - 1);
     }
     gview_to_base(&pv, vc, s);
-    m->node[t] = mnear_place(&nr, slotgrid_node(p, s));
+    m->node[t] = nearest_free_place(&nr, slotgrid_node(p, s));
   }
-  mnear_clear(&nr);
+  nearest_free_clear(&nr);
   return TRUE;
 }
 
@@ -703,8 +703,8 @@ static gboolean run_pieces(const strategy_ctx *ctx, const strategy_args *args, g
 {
   const char *who = fold ? "fold" : "stack", *with = strategy_arg_str(args, "with");
   const platform *p = ctx->p;
-  tgrid tg;
-  if (!need_regular(ctx, who, error) || !tgrid_init(&tg, ctx, who, error))
+  task_grid tg;
+  if (!need_regular(ctx, who, error) || !task_grid_init(&tg, ctx, who, error))
     return FALSE;
   int n = tg.n;
   gview tv;
@@ -804,7 +804,7 @@ static gboolean run_pieces(const strategy_ctx *ctx, const strategy_args *args, g
   g_free(ptc);
   g_free(pw);
   g_free(wantc);
-  tgrid_clear(&tg);
+  task_grid_clear(&tg);
   return TRUE;
 }
 

@@ -75,8 +75,8 @@ typedef struct search {
   const strategy_ctx *ctx;
   const char *obj;
   int n, cap, moves, accept;
-  msym s;
-  mhops h;
+  sym_graph s;
+  hop_table h;
   GRand *rng;
   /* the current mapping and what its replay said */
   mapping *cur;
@@ -234,7 +234,7 @@ static int draw_node(search *S, int t)
   int from = node[t];
   if (p->nalloc < 2)
     return -1;
-  const msym *s = &S->s;
+  const sym_graph *s = &S->s;
   int deg = s->xadj[t + 1] - s->xadj[t];
   if (deg > 0 && g_rand_int_range(S->rng, 0, 5) > 0) {
     double *w = g_new(double, deg);
@@ -247,7 +247,7 @@ static int draw_node(search *S, int t)
       int v = p->alloc[a];
       if (v == from)
         continue;
-      int d = mhops_get(&S->h, node[partner], v);
+      int d = hop_table_get(&S->h, node[partner], v);
       int at = nnear < NEAR_NODES ? nnear++ : NEAR_NODES;
       while (at > 0 && dist[at - 1] > d) {
         if (at < NEAR_NODES)
@@ -363,8 +363,8 @@ static void search_init(search *S, const strategy_ctx *ctx, mapping *m)
   S->ctx = ctx;
   S->n = m->ntasks;
   S->cap = MAX(p->cores_per_node, 1);
-  msym_build(&S->s, ctx->g);
-  mhops_init(&S->h, p);
+  sym_graph_build(&S->s, ctx->g);
+  hop_table_init(&S->h, p);
   S->rng = g_rand_new_with_seed(ctx->seed);
   S->cur = m;
   score_init(&S->now, p->topo->nlinks, S->n);
@@ -377,8 +377,8 @@ static void search_init(search *S, const strategy_ctx *ctx, mapping *m)
 
 static void search_clear(search *S)
 {
-  msym_clear(&S->s);
-  mhops_clear(&S->h);
+  sym_graph_clear(&S->s);
+  hop_table_clear(&S->h);
   g_rand_free(S->rng);
   score_clear(&S->now);
   g_free(S->load);

@@ -108,11 +108,11 @@ static gboolean run_tabu(const strategy_ctx *ctx, const strategy_args *args, map
                 "or wh at this size)", N, TABU_MAX_NODES);
     return FALSE;
   }
-  mstate st;
-  if (!mstate_init(&st, ctx, m, "tabu", error))
+  refine_state st;
+  if (!refine_state_init(&st, ctx, m, "tabu", error))
     return FALSE;
-  if (!mstate_objective(&st, strategy_arg_str(args, "obj"), "tabu", error)) {
-    mstate_clear(&st);
+  if (!refine_state_objective(&st, strategy_arg_str(args, "obj"), "tabu", error)) {
+    refine_state_clear(&st);
     return FALSE;
   }
   tabu T = { .N = N }, *t = &T;
@@ -121,13 +121,13 @@ static gboolean run_tabu(const strategy_ctx *ctx, const strategy_args *args, map
   t->p = g_new(int, N + 1);
   t->delta = g_new0(int64_t, (size_t)N * N + 1);
   t->tabu = g_new0(int64_t, (size_t)N * N + 1);
-  const msym *s = &st.s;
+  const sym_graph *s = &st.s;
   for (int i = 0; i < n; i++)
     for (int k = s->xadj[i]; k < s->xadj[i + 1]; k++)
       A(i, s->adj[k]) = s->wout[k];
   for (int x = 0; x < N; x++)
     for (int y = 0; y < N; y++)
-      t->b[(size_t)x * N + y] = x == y ? 0 : mhops_get(&st.h, p->alloc[x], p->alloc[y]);
+      t->b[(size_t)x * N + y] = x == y ? 0 : hop_table_get(&st.h, p->alloc[x], p->alloc[y]);
   /* tasks at their nodes; dummies on the empty nodes in order */
   uint8_t *taken = g_new0(uint8_t, N + 1);
   for (int i = 0; i < n; i++) {
@@ -217,7 +217,7 @@ static gboolean run_tabu(const strategy_ctx *ctx, const strategy_args *args, map
   g_free(t->p);
   g_free(t->delta);
   g_free(t->tabu);
-  mstate_clear(&st);
+  refine_state_clear(&st);
   return TRUE;
 }
 
@@ -225,7 +225,7 @@ static const strategy_param tabu_params[] = {
   { "iters", SPARAM_INT, "0", "0..", "iterations (0: 100 x allocated nodes)" },
   { "aspire", SPARAM_INT, "4", "0..",
     "aspire to nodes a task has not held for this many N^2 iterations (0: never)" },
-  MSTATE_OBJ_PARAM,
+  REFINE_OBJ_PARAM,
   { NULL },
 };
 

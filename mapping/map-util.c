@@ -12,7 +12,7 @@
 
 /* ---- hop counts ---- */
 
-void mhops_init(mhops *h, const platform *p)
+void hop_table_init(hop_table *h, const platform *p)
 {
   const topo *t = p->topo;
   memset(h, 0, sizeof *h);
@@ -27,7 +27,7 @@ void mhops_init(mhops *h, const platform *p)
     topo_coords(t, v, h->c + (size_t)v * t->ndims);
 }
 
-void mhops_clear(mhops *h)
+void hop_table_clear(hop_table *h)
 {
   g_free(h->c);
   g_free(h->weight);
@@ -37,7 +37,7 @@ void mhops_clear(mhops *h)
 }
 
 /* The weighted length of the route a -> b. */
-static int walk_weighted(const mhops *h, int a, int b)
+static int walk_weighted(const hop_table *h, int a, int b)
 {
   route_iter it;
   int l, sum = 0;
@@ -47,12 +47,12 @@ static int walk_weighted(const mhops *h, int a, int b)
   return sum;
 }
 
-int mhops_weighted(const mhops *h, int a, int b)
+int hop_table_weighted(const hop_table *h, int a, int b)
 {
   return h->table ? h->table[(size_t)a * h->t->nnodes + b] : walk_weighted(h, a, b);
 }
 
-gboolean mhops_use_energy(mhops *h, const platform *p, const char *who, GError **error)
+gboolean hop_table_use_energy(hop_table *h, const platform *p, const char *who, GError **error)
 {
   if (!platform_has_power(p)) {
     g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
@@ -72,9 +72,9 @@ gboolean mhops_use_energy(mhops *h, const platform *p, const char *who, GError *
   const topo *t = p->topo;
   h->weight = g_new(int, MAX(t->nlinks, 1));
   for (int l = 0; l < t->nlinks; l++)
-    h->weight[l] = (int)lround(MHOPS_ENERGY_SCALE *
+    h->weight[l] = (int)lround(HOP_TABLE_ENERGY_SCALE *
                                linktype_joules_per_byte(&p->linktypes[p->link_type[l]]) / dearest);
-  if (t->nnodes > MHOPS_ENERGY_TABLE)
+  if (t->nnodes > HOP_TABLE_ENERGY_TABLE)
     return TRUE;
   int *table = g_new(int, (size_t)t->nnodes * t->nnodes);
   for (int a = 0; a < t->nnodes; a++)
@@ -93,7 +93,7 @@ static int cmp_int(const void *a, const void *b)
 }
 
 /* Merges the out edges and in edges of every task into one sorted list. */
-void msym_build(msym *s, const commgraph *g)
+void sym_graph_build(sym_graph *s, const commgraph *g)
 {
   int n = g->n;
   int *deg = g_new0(int, n + 1);
@@ -165,7 +165,7 @@ void msym_build(msym *s, const commgraph *g)
   g_free(deg);
 }
 
-void msym_clear(msym *s)
+void sym_graph_clear(sym_graph *s)
 {
   g_free(s->xadj);
   g_free(s->adj);
@@ -178,7 +178,7 @@ void msym_clear(msym *s)
 
 /* ---- indexed max-heap ---- */
 
-void mheap_init(mheap *h, int cap)
+void index_heap_init(index_heap *h, int cap)
 {
   h->cap = cap;
   h->size = 0;
@@ -189,7 +189,7 @@ void mheap_init(mheap *h, int cap)
     h->pos[i] = -1;
 }
 
-void mheap_clear(mheap *h)
+void index_heap_clear(index_heap *h)
 {
   g_free(h->heap);
   g_free(h->pos);
@@ -198,18 +198,18 @@ void mheap_clear(mheap *h)
 }
 
 /* a above b: larger key, then lower id */
-static inline gboolean above(const mheap *h, int a, int b)
+static inline gboolean above(const index_heap *h, int a, int b)
 {
   return h->key[a] > h->key[b] || (h->key[a] == h->key[b] && a < b);
 }
 
-static inline void put(mheap *h, int i, int id)
+static inline void put(index_heap *h, int i, int id)
 {
   h->heap[i] = id;
   h->pos[id] = i;
 }
 
-static void sift_up(mheap *h, int i)
+static void sift_up(index_heap *h, int i)
 {
   int id = h->heap[i];
   while (i > 0) {
@@ -222,7 +222,7 @@ static void sift_up(mheap *h, int i)
   put(h, i, id);
 }
 
-static void sift_down(mheap *h, int i)
+static void sift_down(index_heap *h, int i)
 {
   int id = h->heap[i];
   for (;;) {
@@ -239,7 +239,7 @@ static void sift_down(mheap *h, int i)
   put(h, i, id);
 }
 
-void mheap_set(mheap *h, int id, double key)
+void index_heap_set(index_heap *h, int id, double key)
 {
   if (h->pos[id] < 0) {
     h->key[id] = key;
@@ -255,7 +255,7 @@ void mheap_set(mheap *h, int id, double key)
     sift_down(h, h->pos[id]);
 }
 
-void mheap_remove(mheap *h, int id)
+void index_heap_remove(index_heap *h, int id)
 {
   int i = h->pos[id];
   if (i < 0)
@@ -269,18 +269,18 @@ void mheap_remove(mheap *h, int id)
   sift_down(h, h->pos[moved]);
 }
 
-int mheap_pop(mheap *h)
+int index_heap_pop(index_heap *h)
 {
   if (!h->size)
     return -1;
   int id = h->heap[0];
-  mheap_remove(h, id);
+  index_heap_remove(h, id);
   return id;
 }
 
 /* ---- BFS over the topology ---- */
 
-void mbfs_init(mbfs *b, const topo *t)
+void node_bfs_init(node_bfs *b, const topo *t)
 {
   b->t = t;
   b->nbr = g_new(int, t->nlinks ? t->nlinks : 1);
@@ -292,7 +292,7 @@ void mbfs_init(mbfs *b, const topo *t)
   b->head = b->tail = b->level_end = b->level = 0;
 }
 
-void mbfs_clear(mbfs *b)
+void node_bfs_clear(node_bfs *b)
 {
   g_free(b->nbr);
   g_free(b->stamp);
@@ -300,7 +300,7 @@ void mbfs_clear(mbfs *b)
   memset(b, 0, sizeof *b);
 }
 
-void mbfs_start(mbfs *b)
+void node_bfs_start(node_bfs *b)
 {
   if (++b->cur == G_MAXINT) { /* stamps wrapped: reset once */
     memset(b->stamp, 0, sizeof(int) * (size_t)b->t->nnodes);
@@ -310,7 +310,7 @@ void mbfs_start(mbfs *b)
   b->level = -1;
 }
 
-int mbfs_next(mbfs *b)
+int node_bfs_next(node_bfs *b)
 {
   if (b->head == b->tail)
     return -1;
@@ -321,13 +321,13 @@ int mbfs_next(mbfs *b)
   int v = b->queue[b->head++];
   const int *off = b->t->out_off;
   for (int k = off[v]; k < off[v + 1]; k++)
-    mbfs_add(b, b->nbr[k]);
+    node_bfs_add(b, b->nbr[k]);
   return v;
 }
 
 /* ---- placement state ---- */
 
-gboolean mstate_init(mstate *st, const strategy_ctx *ctx, mapping *m, const char *who,
+gboolean refine_state_init(refine_state *st, const strategy_ctx *ctx, mapping *m, const char *who,
                      GError **error)
 {
   const platform *p = ctx->p;
@@ -347,27 +347,27 @@ gboolean mstate_init(mstate *st, const strategy_ctx *ctx, mapping *m, const char
     }
     st->node_task[m->node[t]] = t;
   }
-  msym_build(&st->s, ctx->g);
-  mhops_init(&st->h, p);
+  sym_graph_build(&st->s, ctx->g);
+  hop_table_init(&st->h, p);
   return TRUE;
 }
 
-gboolean mstate_objective(mstate *st, const char *obj, const char *who, GError **error)
+gboolean refine_state_objective(refine_state *st, const char *obj, const char *who, GError **error)
 {
-  return strcmp(obj, "energy") != 0 || mhops_use_energy(&st->h, st->p, who, error);
+  return strcmp(obj, "energy") != 0 || hop_table_use_energy(&st->h, st->p, who, error);
 }
 
-void mstate_clear(mstate *st)
+void refine_state_clear(refine_state *st)
 {
-  msym_clear(&st->s);
-  mhops_clear(&st->h);
+  sym_graph_clear(&st->s);
+  hop_table_clear(&st->h);
   g_free(st->node_task);
   st->node_task = NULL;
 }
 
-int64_t mstate_cost(const mstate *st, int t, int at, int skip)
+int64_t refine_state_cost(const refine_state *st, int t, int at, int skip)
 {
-  const msym *s = &st->s;
+  const sym_graph *s = &st->s;
   int64_t c = 0;
   for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++) {
     int n = s->adj[k];
@@ -377,31 +377,31 @@ int64_t mstate_cost(const mstate *st, int t, int at, int skip)
     if (v < 0 || v == at)
       continue;
     if (s->wout[k])
-      c += s->wout[k] * mhops_get(&st->h, at, v);
+      c += s->wout[k] * hop_table_get(&st->h, at, v);
     if (s->win[k])
-      c += s->win[k] * mhops_get(&st->h, v, at);
+      c += s->win[k] * hop_table_get(&st->h, v, at);
   }
   return c;
 }
 
-int64_t mstate_swap_delta(mstate *st, int a, int b)
+int64_t refine_state_swap_delta(refine_state *st, int a, int b)
 {
   int ta = st->node_task[a], tb = st->node_task[b];
   int64_t before = 0, after = 0;
   if (ta >= 0)
-    before += mstate_cost(st, ta, a, -1);
+    before += refine_state_cost(st, ta, a, -1);
   if (tb >= 0)
-    before += mstate_cost(st, tb, b, ta);
-  mstate_swap(st, a, b);
+    before += refine_state_cost(st, tb, b, ta);
+  refine_state_swap(st, a, b);
   if (ta >= 0)
-    after += mstate_cost(st, ta, b, -1);
+    after += refine_state_cost(st, ta, b, -1);
   if (tb >= 0)
-    after += mstate_cost(st, tb, a, ta);
-  mstate_swap(st, a, b);
+    after += refine_state_cost(st, tb, a, ta);
+  refine_state_swap(st, a, b);
   return after - before;
 }
 
-void mstate_swap(mstate *st, int a, int b)
+void refine_state_swap(refine_state *st, int a, int b)
 {
   int ta = st->node_task[a], tb = st->node_task[b];
   st->node_task[a] = tb;
@@ -412,17 +412,17 @@ void mstate_swap(mstate *st, int a, int b)
     st->node[tb] = a;
 }
 
-int64_t msym_hop_bytes(const msym *s, const mhops *h, const int *node)
+int64_t sym_graph_hop_bytes(const sym_graph *s, const hop_table *h, const int *node)
 {
   int64_t c = 0;
   for (int t = 0; t < s->n; t++)
     for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++)
       if (s->wout[k] && node[s->adj[k]] != node[t])
-        c += s->wout[k] * mhops_get(h, node[t], node[s->adj[k]]);
+        c += s->wout[k] * hop_table_get(h, node[t], node[s->adj[k]]);
   return c;
 }
 
-int64_t mstate_total(const mstate *st)
+int64_t refine_state_total(const refine_state *st)
 {
-  return msym_hop_bytes(&st->s, &st->h, st->node);
+  return sym_graph_hop_bytes(&st->s, &st->h, st->node);
 }

@@ -19,12 +19,12 @@ G_BEGIN_DECLS
 /* Hop counts of the platform's routes: topo_coord_hops() on a per-node
  * coordinate table for regular topologies without explicit route tables
  * (no coordinate decoding per call), else route_hops(). With the energy
- * objective (mhops_use_energy) a "hop" weighs what a byte costs on its
- * link type above idle (routing/energy.h), in 1/MHOPS_ENERGY_SCALE of the
+ * objective (hop_table_use_energy) a "hop" weighs what a byte costs on its
+ * link type above idle (routing/energy.h), in 1/HOP_TABLE_ENERGY_SCALE of the
  * dearest type, so that hop-bytes become the traffic's energy (rounded to
- * 0.1%): a table of all node pairs up to MHOPS_ENERGY_TABLE nodes, else
+ * 0.1%): a table of all node pairs up to HOP_TABLE_ENERGY_TABLE nodes, else
  * the route walked per pair. */
-typedef struct mhops {
+typedef struct hop_table {
   const router *r;
   const topo *t;
   gboolean fast;
@@ -32,32 +32,32 @@ typedef struct mhops {
   int *c;                      /* nnodes x nd, or NULL */
   int *weight;                 /* energy: per link, or NULL (plain hops) */
   int *table;                  /* energy: nnodes x nnodes weighted routes, or NULL */
-} mhops;
+} hop_table;
 
-#define MHOPS_ENERGY_SCALE 1024
-#define MHOPS_ENERGY_TABLE 2048
+#define HOP_TABLE_ENERGY_SCALE 1024
+#define HOP_TABLE_ENERGY_TABLE 2048
 
-void mhops_init(mhops *h, const platform *p);
-void mhops_clear(mhops *h);
+void hop_table_init(hop_table *h, const platform *p);
+void hop_table_clear(hop_table *h);
 
 /* Weighs hops by energy; plain hops stay when every link type costs the
  * same per byte (then hop-bytes rank mappings as the energy does). FALSE
  * + STRATEGY_ERROR_INPUT naming `who` when the links draw no power. */
-gboolean mhops_use_energy(mhops *h, const platform *p, const char *who, GError **error);
+gboolean hop_table_use_energy(hop_table *h, const platform *p, const char *who, GError **error);
 
-int mhops_weighted(const mhops *h, int a, int b);
+int hop_table_weighted(const hop_table *h, int a, int b);
 
-static inline int mhops_get(const mhops *h, int a, int b)
+static inline int hop_table_get(const hop_table *h, int a, int b)
 {
   if (G_UNLIKELY(h->weight != NULL))
-    return mhops_weighted(h, a, b);
+    return hop_table_weighted(h, a, b);
   if (!h->fast)
     return route_hops(h->r, a, b);
   return topo_coord_hops(h->t, h->c + (size_t)a * h->nd, h->c + (size_t)b * h->nd);
 }
 
 /* The objective parameter of the hop-bytes refiners (wh, kl, tabu, pairs). */
-#define MSTATE_OBJ_PARAM                                                               \
+#define REFINE_OBJ_PARAM                                                               \
   { "obj", SPARAM_CHOICE, "hop_bytes", "hop_bytes|energy",                             \
     "what the swaps minimize: hop_bytes, or energy (hop-bytes weighted by the joules a " \
     "byte costs on each link type above idle, routing/energy.h)" }
@@ -65,7 +65,7 @@ static inline int mhops_get(const mhops *h, int a, int b)
 /* Undirected view of a commgraph: neighbours of t are adj[xadj[t] ..
  * xadj[t+1]-1], with wout = bytes t -> n and win = bytes n -> t, and which
  * directed edges exist in dir. Self edges are dropped. vol[t] = send + receive volume of t. */
-typedef struct msym {
+typedef struct sym_graph {
   int n;
   int *xadj;
   int *adj;
@@ -73,49 +73,49 @@ typedef struct msym {
   int64_t *win;
   uint8_t *dir;   /* bit 0: edge t -> n exists, bit 1: n -> t (even with 0 bytes) */
   int64_t *vol;
-} msym;
+} sym_graph;
 
-void msym_build(msym *s, const commgraph *g);
-void msym_clear(msym *s);
+void sym_graph_build(sym_graph *s, const commgraph *g);
+void sym_graph_clear(sym_graph *s);
 
 /* Directed hop-bytes of the placement node[] (every task placed): the
  * metrics' hop_bytes. */
-int64_t msym_hop_bytes(const msym *s, const mhops *h, const int *node);
+int64_t sym_graph_hop_bytes(const sym_graph *s, const hop_table *h, const int *node);
 
 /* Indexed max-heap of ids [0, cap) keyed by doubles; ties favour the
  * lower id so that runs are deterministic. O(log n) per operation. */
-typedef struct mheap {
+typedef struct index_heap {
   int cap, size;
   int *heap;   /* size: ids */
   int *pos;    /* cap: index in heap, or -1 */
   double *key; /* cap */
-} mheap;
+} index_heap;
 
-void mheap_init(mheap *h, int cap);
-void mheap_clear(mheap *h);
-void mheap_set(mheap *h, int id, double key); /* insert or change */
-void mheap_remove(mheap *h, int id);          /* no-op when absent */
-int mheap_pop(mheap *h);                      /* -1 when empty */
-static inline gboolean mheap_has(const mheap *h, int id) { return h->pos[id] >= 0; }
-static inline int mheap_top(const mheap *h) { return h->size ? h->heap[0] : -1; }
+void index_heap_init(index_heap *h, int cap);
+void index_heap_clear(index_heap *h);
+void index_heap_set(index_heap *h, int id, double key); /* insert or change */
+void index_heap_remove(index_heap *h, int id);          /* no-op when absent */
+int index_heap_pop(index_heap *h);                      /* -1 when empty */
+static inline gboolean index_heap_has(const index_heap *h, int id) { return h->pos[id] >= 0; }
+static inline int index_heap_top(const index_heap *h) { return h->size ? h->heap[0] : -1; }
 
 /* Level-synchronous BFS over the topology's out links. Visited marks are
  * stamps, so a new search costs nothing to reset. */
-typedef struct mbfs {
+typedef struct node_bfs {
   const topo *t;
   int *nbr;    /* neighbour nodes over out links, CSR with t->out_off */
   int *stamp;  /* nnodes */
   int cur;
   int *queue;  /* nnodes */
   int head, tail, level_end, level;
-} mbfs;
+} node_bfs;
 
-void mbfs_init(mbfs *b, const topo *t);
-void mbfs_clear(mbfs *b);
-/* Starts a search; add sources (level 0) with mbfs_add. */
-void mbfs_start(mbfs *b);
+void node_bfs_init(node_bfs *b, const topo *t);
+void node_bfs_clear(node_bfs *b);
+/* Starts a search; add sources (level 0) with node_bfs_add. */
+void node_bfs_start(node_bfs *b);
 
-static inline void mbfs_add(mbfs *b, int node)
+static inline void node_bfs_add(node_bfs *b, int node)
 {
   if (b->stamp[node] == b->cur)
     return;
@@ -125,42 +125,42 @@ static inline void mbfs_add(mbfs *b, int node)
 
 /* Next node in BFS order, or -1 when the search is exhausted; b->level is
  * the level of the node returned. */
-int mbfs_next(mbfs *b);
+int node_bfs_next(node_bfs *b);
 
 /* Everything a swap-based refiner needs about the current placement. */
-typedef struct mstate {
+typedef struct refine_state {
   const platform *p;
-  msym s;
-  mhops h;
+  sym_graph s;
+  hop_table h;
   int *node;       /* tasks: borrowed from the mapping */
   int *node_task;  /* nnodes: task on the node, or -1 (one task per node) */
-} mstate;
+} refine_state;
 
 /* Fails (STRATEGY_ERROR_FAILED) when a node holds more than one task. */
-gboolean mstate_init(mstate *st, const strategy_ctx *ctx, mapping *m, const char *who,
+gboolean refine_state_init(refine_state *st, const strategy_ctx *ctx, mapping *m, const char *who,
                      GError **error);
 
-/* Sets the objective of a refiner: "hop_bytes" (mstate_init's) or
- * "energy" (mhops_use_energy). */
-gboolean mstate_objective(mstate *st, const char *obj, const char *who, GError **error);
-void mstate_clear(mstate *st);
+/* Sets the objective of a refiner: "hop_bytes" (refine_state_init's) or
+ * "energy" (hop_table_use_energy). */
+gboolean refine_state_objective(refine_state *st, const char *obj, const char *who, GError **error);
+void refine_state_clear(refine_state *st);
 
 /* Directed hop-bytes of task t if it sat on node `at` (others fixed);
  * `skip` is a task whose edges are ignored (-1: none). */
-int64_t mstate_cost(const mstate *st, int t, int at, int skip);
+int64_t refine_state_cost(const refine_state *st, int t, int at, int skip);
 
 /* Change of the total hop-bytes if the tasks on nodes a and b were
  * exchanged (either may be empty); negative = better. */
-int64_t mstate_swap_delta(mstate *st, int a, int b);
+int64_t refine_state_swap_delta(refine_state *st, int a, int b);
 
 /* Exchanges the contents of nodes a and b. */
-void mstate_swap(mstate *st, int a, int b);
+void refine_state_swap(refine_state *st, int a, int b);
 
 /* Total directed hop-bytes (the metrics' hop_bytes). */
-int64_t mstate_total(const mstate *st);
+int64_t refine_state_total(const refine_state *st);
 
 /* Whether node v is allocated. */
-static inline gboolean mstate_allocated(const mstate *st, int v)
+static inline gboolean refine_state_allocated(const refine_state *st, int v)
 {
   return st->p->alloc_index[v] >= 0;
 }

@@ -11,21 +11,21 @@
 #include "mapping/map-util.h"
 
 typedef struct wh {
-  mstate st;
-  mheap heap;
-  mbfs bfs;
+  refine_state st;
+  index_heap heap;
+  node_bfs bfs;
   int delta;
 } wh;
 
 static void heap_update_task(wh *w, int t)
 {
-  if (mheap_has(&w->heap, t))
-    mheap_set(&w->heap, t, (double)mstate_cost(&w->st, t, w->st.node[t], -1));
+  if (index_heap_has(&w->heap, t))
+    index_heap_set(&w->heap, t, (double)refine_state_cost(&w->st, t, w->st.node[t], -1));
 }
 
 static void heap_update_around(wh *w, int t)
 {
-  const msym *s = &w->st.s;
+  const sym_graph *s = &w->st.s;
   heap_update_task(w, t);
   for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++)
     heap_update_task(w, s->adj[k]);
@@ -34,22 +34,22 @@ static void heap_update_around(wh *w, int t)
 /* Lines 3-6 of Algorithm 2 for one task; returns the gain made (>= 0). */
 static int64_t improve_task(wh *w, int t)
 {
-  mstate *st = &w->st;
-  const msym *s = &st->s;
+  refine_state *st = &w->st;
+  const sym_graph *s = &st->s;
   if (s->xadj[t] == s->xadj[t + 1])
     return 0;
-  mbfs_start(&w->bfs);
+  node_bfs_start(&w->bfs);
   for (int k = s->xadj[t]; k < s->xadj[t + 1]; k++)
-    mbfs_add(&w->bfs, st->node[s->adj[k]]);
+    node_bfs_add(&w->bfs, st->node[s->adj[k]]);
   int a = st->node[t], tried = 0;
-  for (int v; tried < w->delta && (v = mbfs_next(&w->bfs)) >= 0;) {
-    if (v == a || !mstate_allocated(st, v))
+  for (int v; tried < w->delta && (v = node_bfs_next(&w->bfs)) >= 0;) {
+    if (v == a || !refine_state_allocated(st, v))
       continue;
     tried++;
-    int64_t d = mstate_swap_delta(st, a, v);
+    int64_t d = refine_state_swap_delta(st, a, v);
     if (d < 0) {
       int other = st->node_task[v];
-      mstate_swap(st, a, v);
+      refine_state_swap(st, a, v);
       heap_update_around(w, t);
       if (other >= 0)
         heap_update_around(w, other);
@@ -63,22 +63,22 @@ static gboolean run_wh(const strategy_ctx *ctx, const strategy_args *args, mappi
                        GError **error)
 {
   wh w = { .delta = strategy_arg_int(args, "delta") };
-  if (!mstate_init(&w.st, ctx, m, "wh", error))
+  if (!refine_state_init(&w.st, ctx, m, "wh", error))
     return FALSE;
-  if (!mstate_objective(&w.st, strategy_arg_str(args, "obj"), "wh", error)) {
-    mstate_clear(&w.st);
+  if (!refine_state_objective(&w.st, strategy_arg_str(args, "obj"), "wh", error)) {
+    refine_state_clear(&w.st);
     return FALSE;
   }
-  mheap_init(&w.heap, m->ntasks);
-  mbfs_init(&w.bfs, ctx->p->topo);
-  int64_t total = mstate_total(&w.st);
+  index_heap_init(&w.heap, m->ntasks);
+  node_bfs_init(&w.bfs, ctx->p->topo);
+  int64_t total = refine_state_total(&w.st);
   double min_gain = strategy_arg_double(args, "min_gain");
   for (int pass = 1; !progress_stopped(ctx->prog); pass++) {
     int64_t start = total;
     for (int t = 0; t < m->ntasks; t++)
-      mheap_set(&w.heap, t, (double)mstate_cost(&w.st, t, m->node[t], -1));
+      index_heap_set(&w.heap, t, (double)refine_state_cost(&w.st, t, m->node[t], -1));
     long pops = 0;
-    for (int t; (t = mheap_pop(&w.heap)) >= 0;) {
+    for (int t; (t = index_heap_pop(&w.heap)) >= 0;) {
       total -= improve_task(&w, t); /* every swap keeps the mapping valid */
       if ((++pops & 4095) == 0 && progress_stopped(ctx->prog))
         break;
@@ -87,16 +87,16 @@ static gboolean run_wh(const strategy_ctx *ctx, const strategy_args *args, mappi
     if (start == 0 || (double)(start - total) <= min_gain * (double)start)
       break;
   }
-  mbfs_clear(&w.bfs);
-  mheap_clear(&w.heap);
-  mstate_clear(&w.st);
+  node_bfs_clear(&w.bfs);
+  index_heap_clear(&w.heap);
+  refine_state_clear(&w.st);
   return TRUE;
 }
 
 static const strategy_param wh_params[] = {
   { "delta", SPARAM_INT, "8", "1..", "swap candidates tried per task (Delta)" },
   { "min_gain", SPARAM_DOUBLE, "0.005", "0..1", "next pass only if the last gained more (fraction)" },
-  MSTATE_OBJ_PARAM,
+  REFINE_OBJ_PARAM,
   { NULL },
 };
 

@@ -10,26 +10,26 @@
 
 #include <string.h>
 
-static gboolean has_coords(const mnear *n)
+static gboolean has_coords(const nearest_free *n)
 {
   return n->h.fast;
 }
 
-int mnear_centre(mnear *n)
+int nearest_free_centre(nearest_free *n)
 {
   const topo *t = n->p->topo;
   if (!topo_is_regular(t))
-    return mnear_find(n, n->p->alloc[n->p->nalloc / 2]);
+    return nearest_free_find(n, n->p->alloc[n->p->nalloc / 2]);
   int c[TOPO_MAX_DIMS];
   for (int d = 0; d < t->ndims; d++)
     c[d] = (t->shape[d] - 1) / 2;
-  return mnear_find(n, topo_node(t, c));
+  return nearest_free_find(n, topo_node(t, c));
 }
 
 /* ---- spiral ---- */
 
 typedef struct spiral {
-  const mnear *n;
+  const nearest_free *n;
   int c[TOPO_MAX_DIMS];      /* the wanted node's coordinates */
   int x[TOPO_MAX_DIMS];      /* the coordinates being enumerated */
   int maxd[TOPO_MAX_DIMS];   /* per dimension: the largest distance from c */
@@ -51,7 +51,7 @@ static void consider(spiral *s)
  * (the crossbar dimension stays at the wanted layer). */
 static void shell_rec(spiral *s, int d, int rem)
 {
-  const mhops *h = &s->n->h;
+  const hop_table *h = &s->n->h;
   if (d == h->nd) {
     if (rem == 0)
       consider(s);
@@ -88,7 +88,7 @@ static void shell_rec(spiral *s, int d, int rem)
 /* Every node of crossbar layer z. */
 static void layer_scan(spiral *s, int z)
 {
-  const mhops *h = &s->n->h;
+  const hop_table *h = &s->n->h;
   for (int d = 0; d < h->nd; d++)
     s->x[d] = 0;
   s->x[h->t->crossbar_dim] = z;
@@ -107,9 +107,9 @@ static void layer_scan(spiral *s, int z)
   }
 }
 
-static int spiral_find(const mnear *n, int node)
+static int spiral_find(const nearest_free *n, int node)
 {
-  const mhops *h = &n->h;
+  const hop_table *h = &n->h;
   spiral s = { .n = n, .best = -1 };
   const topo *t = h->t;
   int cd = t->crossbar_dim;
@@ -139,10 +139,10 @@ static int spiral_find(const mnear *n, int node)
 
 /* Fills box `id` with the box lo..hi and, unless it is one node, its two
  * halves (consecutive boxes) recursively; free counts summed bottom-up. */
-static void tree_fill(mnear *n, int id, const int *lo, const int *hi, int parent)
+static void tree_fill(nearest_free *n, int id, const int *lo, const int *hi, int parent)
 {
   const topo *t = n->p->topo;
-  mnear_box *b = &n->box[id];
+  nearest_free_box *b = &n->box[id];
   b->parent = parent;
   b->child = -1;
   b->node = -1;
@@ -176,9 +176,9 @@ static void tree_fill(mnear *n, int id, const int *lo, const int *hi, int parent
 }
 
 /* Lower bound of the hops from coordinates c to any node of box b. */
-static int box_lb(const mnear *n, const int *c, const mnear_box *b)
+static int box_lb(const nearest_free *n, const int *c, const nearest_free_box *b)
 {
-  const mhops *h = &n->h;
+  const hop_table *h = &n->h;
   int in_layer = 0;
   for (int d = 0; d < h->nd; d++) {
     if (d == h->t->crossbar_dim)
@@ -199,7 +199,7 @@ static int box_lb(const mnear *n, const int *c, const mnear_box *b)
   return zlo < zhi ? MIN(in_layer, 1) : in_layer;
 }
 
-static int box_min_id(const mnear *n, const mnear_box *b)
+static int box_min_id(const nearest_free *n, const nearest_free_box *b)
 {
   const topo *t = n->p->topo;
   int v = 0;
@@ -209,7 +209,7 @@ static int box_min_id(const mnear *n, const mnear_box *b)
 }
 
 typedef struct tree_search {
-  const mnear *n;
+  const nearest_free *n;
   int target;
   int c[TOPO_MAX_DIMS];
   int best, bestd;
@@ -217,11 +217,11 @@ typedef struct tree_search {
 
 static void tree_rec(tree_search *s, int id)
 {
-  const mnear_box *b = &s->n->box[id];
+  const nearest_free_box *b = &s->n->box[id];
   if (b->free <= 0)
     return;
   if (b->child < 0) {
-    int d = mhops_get(&s->n->h, s->target, b->node);
+    int d = hop_table_get(&s->n->h, s->target, b->node);
     if (s->best < 0 || d < s->bestd || (d == s->bestd && b->node < s->best))
       s->best = b->node, s->bestd = d;
     return;
@@ -232,7 +232,7 @@ static void tree_rec(tree_search *s, int id)
   int first = lb[1] < lb[0] ? 1 : 0;
   for (int j = 0; j < 2; j++) {
     int i = j ? 1 - first : first;
-    const mnear_box *ch = &s->n->box[k[i]];
+    const nearest_free_box *ch = &s->n->box[k[i]];
     if (ch->free <= 0)
       continue;
     if (s->best >= 0 &&
@@ -242,7 +242,7 @@ static void tree_rec(tree_search *s, int id)
   }
 }
 
-static int tree_find(const mnear *n, int node)
+static int tree_find(const nearest_free *n, int node)
 {
   tree_search s = { .n = n, .target = node, .best = -1, .bestd = 0 };
   for (int d = 0; d < n->h.nd; d++)
@@ -253,13 +253,13 @@ static int tree_find(const mnear *n, int node)
 
 /* ---- BFS ---- */
 
-static int bfs_find(mnear *n, int node)
+static int bfs_find(nearest_free *n, int node)
 {
-  mbfs *b = &n->bfs;
-  mbfs_start(b);
-  mbfs_add(b, node);
+  node_bfs *b = &n->bfs;
+  node_bfs_start(b);
+  node_bfs_add(b, node);
   int best = -1, best_level = -1;
-  for (int v; (v = mbfs_next(b)) >= 0;) {
+  for (int v; (v = node_bfs_next(b)) >= 0;) {
     if (best >= 0 && b->level > best_level)
       break;
     if (n->slots[v] > 0 && (best < 0 || v < best))
@@ -274,67 +274,67 @@ static int bfs_find(mnear *n, int node)
 
 /* ---- interface ---- */
 
-void mnear_init(mnear *n, const platform *p, mnear_kind kind)
+void nearest_free_init(nearest_free *n, const platform *p, nearest_free_kind kind)
 {
   memset(n, 0, sizeof *n);
   n->p = p;
-  mhops_init(&n->h, p);
+  hop_table_init(&n->h, p);
   int nn = p->topo->nnodes;
   n->slots = g_new0(int, nn);
   for (int i = 0; i < p->nalloc; i++)
     n->slots[p->alloc[i]] = p->cores_per_node;
   n->left = p->nalloc * p->cores_per_node;
   if (!has_coords(n))
-    kind = MNEAR_BFS;
-  else if (kind == MNEAR_AUTO)
-    kind = p->nalloc > MNEAR_TREE_ABOVE ? MNEAR_TREE : MNEAR_SPIRAL;
+    kind = NEAREST_FREE_BFS;
+  else if (kind == NEAREST_FREE_AUTO)
+    kind = p->nalloc > NEAREST_FREE_TREE_ABOVE ? NEAREST_FREE_TREE : NEAREST_FREE_SPIRAL;
   n->kind = kind;
-  if (kind == MNEAR_TREE) {
-    n->box = g_new(mnear_box, 2 * (size_t)nn + 1);
+  if (kind == NEAREST_FREE_TREE) {
+    n->box = g_new(nearest_free_box, 2 * (size_t)nn + 1);
     n->leaf = g_new(int, nn);
     int lo[TOPO_MAX_DIMS], hi[TOPO_MAX_DIMS];
     for (int d = 0; d < p->topo->ndims; d++)
       lo[d] = 0, hi[d] = p->topo->shape[d] - 1;
     n->nbox = 1;
     tree_fill(n, 0, lo, hi, -1);
-  } else if (kind == MNEAR_BFS) {
-    mbfs_init(&n->bfs, p->topo);
+  } else if (kind == NEAREST_FREE_BFS) {
+    node_bfs_init(&n->bfs, p->topo);
   }
 }
 
-void mnear_clear(mnear *n)
+void nearest_free_clear(nearest_free *n)
 {
-  mhops_clear(&n->h);
+  hop_table_clear(&n->h);
   g_free(n->slots);
   g_free(n->box);
   g_free(n->leaf);
-  if (n->kind == MNEAR_BFS)
-    mbfs_clear(&n->bfs);
+  if (n->kind == NEAREST_FREE_BFS)
+    node_bfs_clear(&n->bfs);
   memset(n, 0, sizeof *n);
 }
 
-int mnear_find(mnear *n, int node)
+int nearest_free_find(nearest_free *n, int node)
 {
   if (n->left <= 0)
     return -1;
   if (n->slots[node] > 0)
     return node;
   switch (n->kind) {
-  case MNEAR_TREE:
+  case NEAREST_FREE_TREE:
     return tree_find(n, node);
-  case MNEAR_BFS:
+  case NEAREST_FREE_BFS:
     return bfs_find(n, node);
   default:
     return spiral_find(n, node);
   }
 }
 
-void mnear_take(mnear *n, int node)
+void nearest_free_take(nearest_free *n, int node)
 {
   g_assert(n->slots[node] > 0);
   n->slots[node]--;
   n->left--;
-  if (n->kind == MNEAR_TREE)
+  if (n->kind == NEAREST_FREE_TREE)
     for (int b = n->leaf[node]; b >= 0; b = n->box[b].parent)
       n->box[b].free--;
 }

@@ -252,15 +252,15 @@ Test(greedy_family, known_optima)
 /* Task-graph edges whose nodes are one hop apart (bokhari's objective). */
 static int64_t cardinality(const commgraph *g, const platform *p, const mapping *m)
 {
-  msym s;
-  msym_build(&s, g);
+  sym_graph s;
+  sym_graph_build(&s, g);
   int64_t c = 0;
   for (int t = 0; t < s.n; t++)
     for (int k = s.xadj[t]; k < s.xadj[t + 1]; k++)
       if (s.adj[k] > t && m->node[t] != m->node[s.adj[k]] &&
           route_hops(p->router, m->node[t], m->node[s.adj[k]]) == 1)
         c++;
-  msym_clear(&s);
+  sym_graph_clear(&s);
   return c;
 }
 

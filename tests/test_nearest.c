@@ -31,11 +31,11 @@ static void fill_and_compare(const char *spec, const char *alloc, int cores, gui
     cr_assert(platform_set_allocation(p, alloc, NULL));
   if (cores)
     cr_assert(platform_set_cores(p, cores, NULL));
-  mnear sp, tr;
-  mnear_init(&sp, p, MNEAR_SPIRAL);
-  mnear_init(&tr, p, MNEAR_TREE);
-  cr_assert_eq(sp.kind, MNEAR_SPIRAL);
-  cr_assert_eq(tr.kind, MNEAR_TREE);
+  nearest_free sp, tr;
+  nearest_free_init(&sp, p, NEAREST_FREE_SPIRAL);
+  nearest_free_init(&tr, p, NEAREST_FREE_TREE);
+  cr_assert_eq(sp.kind, NEAREST_FREE_SPIRAL);
+  cr_assert_eq(tr.kind, NEAREST_FREE_TREE);
   int nn = p->topo->nnodes, total = p->nalloc * p->cores_per_node;
   int *slots = g_new0(int, nn);
   for (int i = 0; i < p->nalloc; i++)
@@ -45,19 +45,19 @@ static void fill_and_compare(const char *spec, const char *alloc, int cores, gui
     /* half the wanted nodes clustered near one corner, as in Table 10.1 */
     int want = k % 2 ? g_rand_int_range(r, 0, nn) : g_rand_int_range(r, 0, MAX(1, nn / 8));
     int b = brute_nearest(p, slots, want);
-    int s = mnear_find(&sp, want), t = mnear_find(&tr, want);
+    int s = nearest_free_find(&sp, want), t = nearest_free_find(&tr, want);
     cr_assert_eq(s, b, "%s: spiral %d, brute %d for %d (step %d)", spec, s, b, want, k);
     cr_assert_eq(t, b, "%s: tree %d, brute %d for %d (step %d)", spec, t, b, want, k);
-    mnear_take(&sp, b);
-    mnear_take(&tr, b);
+    nearest_free_take(&sp, b);
+    nearest_free_take(&tr, b);
     slots[b]--;
   }
-  cr_assert_eq(mnear_find(&sp, 0), -1, "full");
-  cr_assert_eq(mnear_find(&tr, 0), -1, "full");
+  cr_assert_eq(nearest_free_find(&sp, 0), -1, "full");
+  cr_assert_eq(nearest_free_find(&tr, 0), -1, "full");
   g_rand_free(r);
   g_free(slots);
-  mnear_clear(&sp);
-  mnear_clear(&tr);
+  nearest_free_clear(&sp);
+  nearest_free_clear(&tr);
   platform_free(p);
 }
 
@@ -78,25 +78,25 @@ Test(nearest, spiral_tree_brute_agree)
 Test(nearest, auto_choice)
 {
   platform *p = tu_platform("torus:8x8x16");
-  mnear n;
-  mnear_init(&n, p, MNEAR_AUTO);
-  cr_assert_eq(n.kind, MNEAR_SPIRAL);
-  mnear_clear(&n);
+  nearest_free n;
+  nearest_free_init(&n, p, NEAREST_FREE_AUTO);
+  cr_assert_eq(n.kind, NEAREST_FREE_SPIRAL);
+  nearest_free_clear(&n);
   platform_free(p);
   p = tu_platform("torus:8x8x32");
-  mnear_init(&n, p, MNEAR_AUTO);
-  cr_assert_eq(n.kind, MNEAR_TREE);
+  nearest_free_init(&n, p, NEAREST_FREE_AUTO);
+  cr_assert_eq(n.kind, NEAREST_FREE_TREE);
   /* filling from one corner: every node once, nearest first */
   int prev = 0;
   for (int k = 0; k < p->topo->nnodes; k++) {
-    int v = mnear_place(&n, 0);
+    int v = nearest_free_place(&n, 0);
     cr_assert_geq(v, 0);
     int d = route_hops(p->router, 0, v);
     cr_assert_geq(d, prev, "shells grow");
     prev = d;
   }
-  cr_assert_eq(mnear_place(&n, 0), -1);
-  mnear_clear(&n);
+  cr_assert_eq(nearest_free_place(&n, 0), -1);
+  nearest_free_clear(&n);
   platform_free(p);
 }
 

@@ -348,45 +348,45 @@ Test(hops, fast_path_matches_routes)
   const char *plats[] = { "torus:4x4x4", "mesh:4x3x5", "haec:4x4x4", "torus:3x4x2x2x2" };
   for (size_t k = 0; k < G_N_ELEMENTS(plats); k++) {
     platform *p = plat(plats[k], NULL, 0);
-    mhops h;
-    mhops_init(&h, p);
+    hop_table h;
+    hop_table_init(&h, p);
     cr_assert(h.fast, "%s", plats[k]);
     for (int a = 0; a < p->topo->nnodes; a++)
       for (int b = 0; b < p->topo->nnodes; b++)
-        cr_assert_eq(mhops_get(&h, a, b), route_hops(p->router, a, b), "%s %d->%d", plats[k],
+        cr_assert_eq(hop_table_get(&h, a, b), route_hops(p->router, a, b), "%s %d->%d", plats[k],
                      a, b);
-    mhops_clear(&h);
+    hop_table_clear(&h);
     platform_free(p);
   }
 }
 
 /* Reference kl: the pass of selvitopi recomputed from scratch - every
- * open pair's gain re-evaluated with mstate_swap_delta before each swap,
+ * open pair's gain re-evaluated with refine_state_swap_delta before each swap,
  * the largest taken (ties to the lower pair id, pairs numbered as kl
  * numbers them: allocated nodes in order, partners in BFS order). */
 static void reference_kl(const strategy_ctx *ctx, int t, double eps, int passes, mapping *m)
 {
   const platform *p = ctx->p;
-  mstate st;
-  cr_assert(mstate_init(&st, ctx, m, "reference", NULL));
+  refine_state st;
+  cr_assert(refine_state_init(&st, ctx, m, "reference", NULL));
   GArray *pa = g_array_new(FALSE, FALSE, sizeof(int)), *pb = g_array_new(FALSE, FALSE, sizeof(int));
-  mbfs bfs;
-  mbfs_init(&bfs, p->topo);
+  node_bfs bfs;
+  node_bfs_init(&bfs, p->topo);
   for (int i = 0; i < p->nalloc; i++) {
     int u = p->alloc[i];
-    mbfs_start(&bfs);
-    mbfs_add(&bfs, u);
-    for (int v; (v = mbfs_next(&bfs)) >= 0 && bfs.level <= t;)
+    node_bfs_start(&bfs);
+    node_bfs_add(&bfs, u);
+    for (int v; (v = node_bfs_next(&bfs)) >= 0 && bfs.level <= t;)
       if (p->alloc_index[v] > i) {
         g_array_append_val(pa, u);
         g_array_append_val(pb, v);
       }
   }
-  mbfs_clear(&bfs);
+  node_bfs_clear(&bfs);
   int np = (int)pa->len, *a = (int *)(void *)pa->data, *b = (int *)(void *)pb->data;
   uint8_t *locked = g_new0(uint8_t, p->topo->nnodes);
   int *log = g_new(int, np + 1);
-  int64_t total = mstate_total(&st);
+  int64_t total = refine_state_total(&st);
   for (int pass = 0; pass < passes && total > 0; pass++) {
     memset(locked, 0, (size_t)p->topo->nnodes);
     int nlog = 0, best_len = 0;
@@ -397,13 +397,13 @@ static void reference_kl(const strategy_ctx *ctx, int t, double eps, int passes,
       for (int q = 0; q < np; q++) {
         if (locked[a[q]] || locked[b[q]] || (st.node_task[a[q]] < 0 && st.node_task[b[q]] < 0))
           continue;
-        int64_t g = -mstate_swap_delta(&st, a[q], b[q]);
+        int64_t g = -refine_state_swap_delta(&st, a[q], b[q]);
         if (bq < 0 || g > bg)
           bq = q, bg = g;
       }
       if (bq < 0)
         break;
-      mstate_swap(&st, a[bq], b[bq]);
+      refine_state_swap(&st, a[bq], b[bq]);
       locked[a[bq]] = locked[b[bq]] = 1;
       cum += bg;
       log[nlog++] = bq;
@@ -412,7 +412,7 @@ static void reference_kl(const strategy_ctx *ctx, int t, double eps, int passes,
     }
     while (nlog > best_len) {
       int q = log[--nlog];
-      mstate_swap(&st, a[q], b[q]);
+      refine_state_swap(&st, a[q], b[q]);
     }
     total -= best;
     if (best <= 0 || (double)best < eps * (double)(total + best))
@@ -422,7 +422,7 @@ static void reference_kl(const strategy_ctx *ctx, int t, double eps, int passes,
   g_free(log);
   g_array_free(pa, TRUE);
   g_array_free(pb, TRUE);
-  mstate_clear(&st);
+  refine_state_clear(&st);
 }
 
 /* kl's incremental gains (O(1) per pair and moved neighbour, gains kept
