@@ -1,4 +1,4 @@
-/* fuzz_strategy.c - strategy pipeline specs (mapping/strategy.c): parsed,
+/* fuzz_strategy.c - strategy pipeline specs (mapping/pipeline.c): parsed,
  * and run on an 8-rank ring on a 2x2x2 torus with 2 cores per node when
  * every number in the spec is below 1000 (options such as tries= or
  * passes= ask for as much work as they are given; the parser sees every

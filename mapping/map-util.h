@@ -165,7 +165,7 @@ static inline gboolean refine_state_allocated(const refine_state *st, int v)
   return st->p->alloc_index[v] >= 0;
 }
 
-/* strategy.c: the quotient graph of a partition (part[i] the part of task
+/* pipeline.c: the quotient graph of a partition (part[i] the part of task
  * i, or -1 to leave it out): part -> part bytes and messages, no edges
  * inside a part. With part[t] = its index for some tasks and -1 for the
  * rest, the graph among those tasks. */

@@ -6,7 +6,7 @@
  * partitioned into as many parts as there are allocated nodes, with part
  * weights equal to the cores per node, so that the heavy edges stay inside
  * a node; the quotient graph is then mapped with one part per node
- * (mapping/strategy.c). Scotch sees the symmetrized graph (weight of {i, j}
+ * (mapping/pipeline.c). Scotch sees the symmetrized graph (weight of {i, j}
  * = bytes i->j + bytes j->i, scaled down so that every sum Scotch forms
  * fits its 32-bit SCOTCH_Num), maps it onto a weighted complete graph
  * (SCOTCH_archCmpltw, one terminal per node, weight = cores) with a

@@ -1,5 +1,7 @@
-/* strategy.c - pipeline specs ("greedy+wh:delta=16+mc"), option access and
- * the pipeline runner, including the several-ranks-per-node expansion. */
+/* pipeline.c - strategy pipeline specs ("greedy+wh:delta=16+mc"), option
+ * access and the pipeline runner, including the several-ranks-per-node
+ * expansion. The strategies themselves are the registry's rows
+ * (strategies.c). */
 #include "mapping/strategy.h"
 
 #include <errno.h>
