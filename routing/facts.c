@@ -112,16 +112,6 @@ static void bisection(const platform *p, platform_facts *f)
   }
 }
 
-void facts_offer_dimension_cut(platform_facts *f, int dim, int links, double bw)
-{
-  if (f->bisection_dim >= 0 && bw >= f->bisection_bw)
-    return;
-  f->bisection_dim = dim;
-  f->bisection_links = links;
-  f->bisection_bw = bw;
-  g_snprintf(f->cut, sizeof f->cut, "across %c", topo_dim_letter(dim));
-}
-
 void platform_get_facts(const platform *p, platform_facts *f)
 {
   const topo *t = p->topo;

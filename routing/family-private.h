@@ -39,7 +39,7 @@ extern const family_ops family_fattree_ops;
 extern const family_ops family_hyperx_ops;
 extern const family_ops family_tree_ops;
 
-/* The ops of t's family; NULL for direct networks. */
+/* family.c: the ops of t's family; NULL for direct networks. */
 const family_ops *family_of(const topo *t);
 
 /* A topo of `nodes` nodes and `switches` switches with room for `links`
@@ -78,10 +78,19 @@ static inline int family_pick(uint64_t h, int n)
   return (int)(h % (uint64_t)n);
 }
 
-/* facts.c: takes the cut across dimension `dim` (links crossing both
+/* Takes the cut across dimension `dim` (links crossing both
  * ways, their bandwidth) as the bisection when it is the first or
  * cheaper than the one kept. */
-void facts_offer_dimension_cut(platform_facts *f, int dim, int links, double bw);
+static inline void facts_offer_dimension_cut(platform_facts *f, int dim, int links,
+                                             double bw)
+{
+  if (f->bisection_dim >= 0 && bw >= f->bisection_bw)
+    return;
+  f->bisection_dim = dim;
+  f->bisection_links = links;
+  f->bisection_bw = bw;
+  g_snprintf(f->cut, sizeof f->cut, "across %c", topo_dim_letter(dim));
+}
 
 /* Ordered pairs of distinct nodes as a double (for average distances). */
 static inline double family_pairs(double n)

@@ -1,5 +1,7 @@
 /* topology.c - regular (mesh/torus/crossbar) and graph topologies, and
- * what every family shares: link classes, reverse links, descriptions.
+ * what every family builds with (family_alloc, family_set_link,
+ * family_finish); the functions that ask a topology's family are
+ * family.c's.
  *
  * Mesh, torus and the HAEC Box are one topology with per-dimension
  * connectivity; only link enumeration and distance branch on it. Indirect
@@ -131,18 +133,6 @@ const char *topo_kind_text(const topo *t)
   return topo_is_regular(t) ? "mesh/torus" : "graph topology";
 }
 
-const family_ops *family_of(const topo *t)
-{
-  switch (t->family) {
-  case TOPO_FAMILY_DRAGONFLY: return &family_dragonfly_ops;
-  case TOPO_FAMILY_FATTREE: return &family_fattree_ops;
-  case TOPO_FAMILY_HYPERX: return &family_hyperx_ops;
-  case TOPO_FAMILY_TREE: return &family_tree_ops;
-  case TOPO_FAMILY_DIRECT: break;
-  }
-  return NULL;
-}
-
 /* Indirect networks: nodes first, then switches; links counted in closed
  * form by the family and checked against the limits and the memory budget
  * (the per-link and per-vertex costs of check_size below) before anything
@@ -189,34 +179,6 @@ void family_finish(topo *t)
   for (int l = 0; l < t->nlinks; l++)
     t->out_link[fill[t->link_src[l]]++] = l;
   g_free(fill);
-}
-
-void topo_class_name(const topo *t, int c, char *buf, size_t size)
-{
-  const family_ops *f = family_of(t);
-  if (f)
-    f->class_name(t, c, buf, size);
-  else if (topo_is_regular(t))
-    g_snprintf(buf, size, "%c%c", topo_dim_letter(c / 2), c % 2 ? '-' : '+');
-  else
-    g_strlcpy(buf, "links", size);
-}
-
-int topo_reverse_link(const topo *t, int l)
-{
-  const family_ops *f = family_of(t);
-  if (f)
-    return f->reverse_link(t, l);
-  int s = t->link_src[l], d = t->link_dst[l];
-  if (topo_is_regular(t) && t->link_dim[l] != t->crossbar_dim) {
-    int r = topo_link(t, d, t->link_dim[l], 1 - t->link_dir[l]);
-    if (r >= 0 && t->link_dst[r] == s)
-      return r;
-  }
-  for (int i = t->out_off[d]; i < t->out_off[d + 1]; i++)
-    if (t->link_dst[t->out_link[i]] == s && t->link_dim[t->out_link[i]] == t->link_dim[l])
-      return t->out_link[i];
-  return -1;
 }
 
 static const char *const arrangement_names[] = { "absolute", "relative", "circulant", "simgrid" };
@@ -437,20 +399,4 @@ void topo_free(topo *t)
   g_free(t->tree.depth);
   g_free(t->tree.up_link);
   g_free(t);
-}
-
-char *topo_describe(const topo *t)
-{
-  const family_ops *f = family_of(t);
-  if (f)
-    return f->describe(t);
-  if (!topo_is_regular(t))
-    return g_strdup_printf("graph of %d nodes, %d links", t->nnodes, t->nlinks);
-  GString *s = g_string_new(NULL);
-  for (int d = 0; d < t->ndims; d++)
-    g_string_append_printf(s, d ? "x%d" : "%d", t->shape[d]);
-  g_string_append_c(s, ' ');
-  for (int d = 0; d < t->ndims; d++)
-    g_string_append_printf(s, d ? ",%s" : "%s", topo_conn_name(t->conn[d]));
-  return g_string_free(s, FALSE);
 }
