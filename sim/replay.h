@@ -221,4 +221,9 @@ void replay_estimate_for(int nranks, int64_t records, replay_estimate *out);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(replay_result, replay_result_free)
 
+/* The simulated results of a replay_result, in output order (names like
+ * `simulate --json`; replay-report.c). */
+extern const field run_replay_fields[];
+extern const int run_replay_nfields;
+
 G_END_DECLS

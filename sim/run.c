@@ -10,42 +10,6 @@
 #include "mapping/strategy.h"
 #include "sim/optimize.h"
 
-#define F(key, member, type, unit, desc) { key, type, unit, offsetof(replay_result, member), desc, 0 }
-const field run_replay_fields[] = {
-  F("makespan_s", makespan_ps, FIELD_PS, FIELD_SECONDS, "simulated end of the last rank"),
-  F("ranks", nranks, FIELD_INT, FIELD_COUNT, "ranks replayed"),
-  F("events", events, FIELD_INT64, FIELD_COUNT, "trace records replayed"),
-  F("p2p_messages", p2p_messages, FIELD_INT64, FIELD_COUNT, "point-to-point messages"),
-  F("p2p_bytes", p2p_bytes, FIELD_INT64, FIELD_COUNT, "point-to-point payload bytes"),
-  F("collective_messages", coll_messages, FIELD_INT64, FIELD_COUNT,
-    "messages of the collective algorithms"),
-  F("collective_bytes", coll_bytes, FIELD_INT64, FIELD_COUNT, "their bytes"),
-  F("control_messages", ctrl_messages, FIELD_INT64, FIELD_COUNT,
-    "rendezvous RTS/CTS messages"),
-  F("p2p_transfer_sum_s", comm_model_ps, FIELD_PS, FIELD_SECONDS,
-    "sum over p2p messages of their network time (korndoerfer2021's communication model "
-    "time); transfers overlap, so the sum can exceed the makespan"),
-  F("collective_transfer_sum_s", coll_model_ps, FIELD_PS, FIELD_SECONDS,
-    "the same sum over the messages of collective algorithms"),
-  F("parallel_cost_s", parallel_cost_ps, FIELD_PS, FIELD_SECONDS, "makespan x ranks"),
-  F("p2p_cost_s", p2p_cost_ps, FIELD_PS, FIELD_SECONDS,
-    "time in MPI point-to-point calls, all ranks"),
-  F("energy_j", energy_j, FIELD_DOUBLE, FIELD_JOULES,
-    "energy of all links over the makespan (routing/energy.h): idle + traffic + off"),
-  F("energy_idle_j", energy_idle_j, FIELD_DOUBLE, FIELD_JOULES,
-    "what the links draw while on without traffic: power-idle x time on"),
-  F("energy_traffic_j", energy_traffic_j, FIELD_DOUBLE, FIELD_JOULES,
-    "what their traffic adds: (power-busy - power-idle) x busy time"),
-  F("energy_off_j", energy_off_j, FIELD_DOUBLE, FIELD_JOULES,
-    "what switched-off links draw: power-off x time off"),
-  F("link_wakeups", link_wakeups, FIELD_INT64, FIELD_COUNT,
-    "times a switched-off link was woken by a message"),
-  F("max_link_busy_s", max_link_busy_ps, FIELD_PS, FIELD_SECONDS,
-    "the busiest link's busy time (all traffic)"),
-};
-#undef F
-const int run_replay_nfields = G_N_ELEMENTS(run_replay_fields);
-
 #define T(key, member, desc) \
   { key, FIELD_PS, FIELD_SECONDS, offsetof(run_times, member), desc, 0 }
 const field run_times_fields[] = {

@@ -119,10 +119,6 @@ typedef struct run_result {
   int64_t taken_hop_bytes;
 } run_result;
 
-/* The simulated results, in output order (names like `simulate --json`). */
-extern const field run_replay_fields[];
-extern const int run_replay_nfields;
-
 /* Runs one cell. NULL + error for inputs that do not fit (capacity, bad
  * mapping or strategy, replay input errors); a deadlock is not an error
  * (r->stuck > 0, no post metrics). */
