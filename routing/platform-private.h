@@ -2,6 +2,9 @@
  * share inside routing/. Not installed, not for other folders. */
 #pragma once
 
+#include <errno.h>
+#include <stdlib.h>
+
 #include "routing/platform.h"
 
 /* An empty platform remembering where it came from. */
@@ -94,4 +97,13 @@ platform *platform_from_keyfile(GKeyFile *kf, const char *source, const char *co
 
 /* A decimal integer `s` (all of it) within [lo, hi] into *out; FALSE
  * otherwise. The one reader of counts, ids and seeds in specs. */
-gboolean platform_parse_long(const char *s, long lo, long hi, long *out);
+static inline gboolean platform_parse_long(const char *s, long lo, long hi, long *out)
+{
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || end == s || *end || v < lo || v > hi)
+    return FALSE;
+  *out = v;
+  return TRUE;
+}

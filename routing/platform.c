@@ -318,17 +318,6 @@ gboolean platform_set_cores(platform *p, int cores, GError **error)
   return TRUE;
 }
 
-gboolean platform_parse_long(const char *s, long lo, long hi, long *out)
-{
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || end == s || *end || v < lo || v > hi)
-    return FALSE;
-  *out = v;
-  return TRUE;
-}
-
 /* A token of a node list: an id, or a range A-B of ids (A <= B). */
 static gboolean parse_node_range(const char *tok, int nnodes, long *lo, long *hi)
 {
