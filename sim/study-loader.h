@@ -1,8 +1,8 @@
 /* study-loader.h - what the two sources of the study file reader share
  * (study-file.c: the file, its groups and inputs; study-lists.c: list
  * entries naming groups, globs and sweeps, platforms and strategies), and
- * the line-aware INI reading the jobs file (jobs.c) shares with them.
- * Private to sim/.
+ * the line-aware INI reading the jobs file (jobs.c) shares with them,
+ * study-loader.c. Private to sim/.
  *
  * Every problem is collected with its line (loader_problem) and reported
  * together once the whole file was read; nothing is run before.
