@@ -137,7 +137,7 @@ static void time_refiner(const char *spec, const commgraph *g, const platform *p
   GError *e = NULL;
   strategy_pipeline *pl = strategy_parse(spec, &e);
   mapping *m = mapping_copy(start);
-  strategy_ctx ctx = { .g = g, .p = p, .seed = 1 };
+  strategy_ctx ctx = { .g = g, .p = p, .seed = 1, .pipelines = &strategy_runner };
   metrics *before = metrics_compute(g, p, m);
   gint64 t0 = g_get_monotonic_time();
   gboolean ok = pl->steps[0].s->run(&ctx, &pl->steps[0].args, m, &e);

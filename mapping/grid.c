@@ -4,7 +4,148 @@
 #include <math.h>
 #include <string.h>
 
-#include "mapping/geometric.h"
+
+#define GRID_STENCIL_MAX_DIMS 8
+#define GRID_STENCIL_MAX_OFFSETS 128 /* distinct rank offsets a stencil may show */
+
+/* --- stencil detection (bhatele2010 Section 8.1) --- */
+
+static int int_cmp(const void *a, const void *b)
+{
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+
+/* TRUE if every kept edge joins grid neighbours of dims[] (dimension 0
+ * fastest): coordinates differ by 0 or 1 (or the wrap of a dimension
+ * longer than 2) - face neighbours of 5/7-point stencils and the diagonal
+ * ones of 9/27-point stencils (bhatele2010 Fig. 8.2). Every dimension must
+ * carry at least one face edge. */
+static gboolean grid_explains(int n, int nd, const int *dims, const int *eu, const int *ev,
+                              int ne)
+{
+  int used[GRID_STENCIL_MAX_DIMS] = { 0 };
+  for (int e = 0; e < ne; e++) {
+    int a = eu[e], b = ev[e], diff = -1, ndiff = 0;
+    for (int d = 0; d < nd; d++) {
+      int ca = a % dims[d], cb = b % dims[d];
+      a /= dims[d], b /= dims[d];
+      if (ca == cb)
+        continue;
+      int dd = ca > cb ? ca - cb : cb - ca;
+      if (dd != 1 && !(dd == dims[d] - 1 && dims[d] > 2))
+        return FALSE;
+      diff = d;
+      ndiff++;
+    }
+    if (ndiff == 0)
+      return FALSE;
+    if (ndiff == 1)
+      used[diff] = 1;
+  }
+  for (int d = 0; d < nd; d++)
+    if (!used[d])
+      return FALSE; /* a dimension no edge runs along is not observable */
+  return TRUE;
+}
+
+/* Tries stride chains 1 | s1 | s2 ... drawn from the observed offsets. */
+static gboolean chain_search(int n, const int *offs, int noffs, int *strides, int nd, int maxd,
+                             const int *eu, const int *ev, int ne, int *dims, int *out_nd)
+{
+  if (nd >= 1) {
+    int last = strides[nd - 1];
+    if (n % last == 0 && n / last >= 2) {
+      for (int d = 0; d + 1 < nd; d++)
+        dims[d] = strides[d + 1] / strides[d];
+      dims[nd - 1] = n / last;
+      if (grid_explains(n, nd, dims, eu, ev, ne)) {
+        *out_nd = nd;
+        return TRUE;
+      }
+    }
+  }
+  if (nd == maxd)
+    return FALSE;
+  for (int k = 0; k < noffs; k++) {
+    int s = offs[k];
+    int prev = nd ? strides[nd - 1] : 0;
+    if (nd == 0 ? s != 1 : (s <= prev || s % prev != 0 || s / prev < 2 || n % s != 0))
+      continue;
+    strides[nd] = s;
+    if (chain_search(n, offs, noffs, strides, nd + 1, maxd, eu, ev, ne, dims, out_nd))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* Coordinates of a detected stencil into *coords (n x *nd), or FALSE. */
+gboolean grid_rank_stencil(const commgraph *g, double **coords, int *out_nd)
+{
+  int n = g->n;
+  gboolean ok = FALSE;
+  if (n < 2)
+    return FALSE;
+  double mean = 0;
+  int64_t cnt = 0;
+  for (int e = 0; e < g->nedges; e++)
+    if (g->bytes[e] > 0)
+      mean += (double)g->bytes[e], cnt++;
+  mean = cnt ? mean / (double)cnt : 0;
+  /* rank 0 as a hub (broadcasts, reductions): ignore it if it talks to far
+   * more ranks than anyone else */
+  int *deg = g_new0(int, n);
+  for (int i = 0; i < n; i++)
+    for (int e = g->xadj[i]; e < g->xadj[i + 1]; e++)
+      if (g->adj[e] != i)
+        deg[i]++, deg[g->adj[e]]++;
+  int maxdeg_other = 0;
+  for (int i = 1; i < n; i++)
+    maxdeg_other = MAX(maxdeg_other, deg[i]);
+  gboolean skip0 = deg[0] > 2 * maxdeg_other + 4;
+  int *eu = g_new(int, g->nedges + 1), *ev = g_new(int, g->nedges + 1);
+  int ne = 0;
+  GHashTable *offsets = g_hash_table_new(g_direct_hash, g_direct_equal);
+  for (int i = 0; i < n; i++)
+    for (int e = g->xadj[i]; e < g->xadj[i + 1]; e++) {
+      int j = g->adj[e];
+      if (j == i || (skip0 && (i == 0 || j == 0)) || (double)g->bytes[e] < 0.2 * mean)
+        continue;
+      eu[ne] = i, ev[ne] = j, ne++;
+      g_hash_table_add(offsets, GINT_TO_POINTER(ABS(j - i)));
+      if (g_hash_table_size(offsets) > GRID_STENCIL_MAX_OFFSETS)
+        goto out; /* too many distinct offsets for a stencil */
+    }
+  if (ne == 0)
+    goto out;
+  int noffs = (int)g_hash_table_size(offsets);
+  int offs[GRID_STENCIL_MAX_OFFSETS + 1];
+  GHashTableIter it;
+  gpointer key;
+  int k = 0;
+  g_hash_table_iter_init(&it, offsets);
+  while (g_hash_table_iter_next(&it, &key, NULL))
+    offs[k++] = GPOINTER_TO_INT(key);
+  qsort(offs, noffs, sizeof(int), int_cmp);
+  int strides[GRID_STENCIL_MAX_DIMS], dims[GRID_STENCIL_MAX_DIMS], nd = 0;
+  if (!chain_search(n, offs, noffs, strides, 0, 5, eu, ev, ne, dims, &nd))
+    goto out;
+  *coords = g_new(double, (size_t)n * nd);
+  for (int r = 0; r < n; r++) {
+    int rem = r;
+    for (int d = 0; d < nd; d++)
+      (*coords)[(size_t)r * nd + d] = rem % dims[d], rem /= dims[d];
+  }
+  *out_nd = nd;
+  ok = TRUE;
+out:
+  g_hash_table_destroy(offsets);
+  g_free(eu);
+  g_free(ev);
+  g_free(deg);
+  return ok;
+}
 
 static gboolean grid_from_coords(task_grid *g, const double *x, int n, int nd)
 {
@@ -38,7 +179,7 @@ static gboolean grid_from_coords(task_grid *g, const double *x, int n, int nd)
 gboolean grid_coords_of_graph(const commgraph *g, const progress *prog, double **coords,
                               int *nd, GError **error)
 {
-  if (geometric_detect_stencil(g, coords, nd))
+  if (grid_rank_stencil(g, coords, nd))
     return TRUE;
   gdetect gd;
   if (!grid_detect(g, prog, &gd, error))

@@ -107,7 +107,8 @@ static gboolean refine_level(const strategy_ctx *ctx, const strategy *refiner, c
   mapping *cm = mapping_new(ngroups);
   memcpy(cm->node, group_block, sizeof(int) * (size_t)ngroups);
   /* the coarse graph has no trace to replay: no evaluation hook */
-  strategy_ctx cctx = { .g = q, .p = cp, .seed = ctx->seed, .prog = ctx->prog };
+  strategy_ctx cctx = { .g = q, .p = cp, .seed = ctx->seed, .prog = ctx->prog,
+                        .pipelines = ctx->pipelines };
   strategy_args args;
   strategy_args_defaults(refiner, &args);
   gboolean ok = refiner->run(&cctx, &args, cm, error);
@@ -136,7 +137,7 @@ static gboolean refine_level(const strategy_ctx *ctx, const strategy *refiner, c
 static gboolean run_ml(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
                        GError **error)
 {
-  const strategy *refiner = strategy_find(strategy_arg_str(args, "refine"));
+  const strategy *refiner = ctx->pipelines->find(strategy_arg_str(args, "refine"));
   g_assert(refiner && refiner->kind == STRATEGY_REFINE);
   const platform *p = ctx->p;
   const topo *t = p->topo;

@@ -165,10 +165,11 @@ static void run_candidate(gpointer data, gpointer user)
   }
   c->started = TRUE;
   gint64 t0 = g_get_monotonic_time();
-  strategy_pipeline *pl = strategy_parse(c->spec, &c->error);
+  const strategy_pipelines *run = ctx->pipelines;
+  strategy_pipeline *pl = run->parse(c->spec, &c->error);
   if (pl)
-    c->m = strategy_run_eval(pl, ctx->g, ctx->p, ctx->seed, ctx->coords, ctx->coord_dims,
-                             c->report, &j->stop_only, ctx->eval, NULL, &c->error);
+    c->m = run->run(pl, ctx->g, ctx->p, ctx->seed, ctx->coords, ctx->coord_dims,
+                  c->report, &j->stop_only, ctx->eval, NULL, &c->error);
   c->secs = (double)(g_get_monotonic_time() - t0) / 1e6;
   c->cut = j->stop != 0;
   if (c->m) {
@@ -191,7 +192,7 @@ static void run_candidate(gpointer data, gpointer user)
       g_clear_pointer(&c->m, mapping_free);
     }
   }
-  strategy_pipeline_free(pl);
+  run->free(pl);
 out:;
   int done = g_atomic_int_add(&j->done, 1) + 1;
   progress_report(ctx->prog, "portfolio pipelines", (uint64_t)done, (uint64_t)j->total);
@@ -222,13 +223,13 @@ static const char *const default_list =
   "bipartition+kl|morton+kl]";
 
 /* FALSE when a step of `spec` does not reach n ranks (its max_ranks). */
-static gboolean reaches(const char *spec, int n)
+static gboolean reaches(const strategy_ctx *ctx, const char *spec, int n)
 {
-  strategy_pipeline *pl = strategy_parse(spec, NULL);
+  strategy_pipeline *pl = ctx->pipelines->parse(spec, NULL);
   gboolean ok = pl != NULL;
   for (int i = 0; ok && i < pl->nsteps; i++)
     ok = pl->steps[i].s->max_ranks <= 0 || pl->steps[i].s->max_ranks >= n;
-  strategy_pipeline_free(pl);
+  ctx->pipelines->free(pl);
   return ok;
 }
 
@@ -301,14 +302,14 @@ static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args
                 "them or obj=hop_bytes|max_link|weighted|energy", objname);
     return FALSE;
   }
-  char **specs = strategy_pipeline_list(list, error);
+  char **specs = ctx->pipelines->list(list, error);
   if (!specs)
     return FALSE;
   int total = (int)g_strv_length(specs), n = 0, skipped = 0;
   cand *c = g_new0(cand, total + 1);
   for (int i = 0; i < total; i++) {
     char *spec = g_strstrip(specs[i]);
-    if (by_default && !reaches(spec, ctx->g->n)) {
+    if (by_default && !reaches(ctx, spec, ctx->g->n)) {
       skipped++;
       continue;
     }

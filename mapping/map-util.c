@@ -426,3 +426,30 @@ int64_t refine_state_total(const refine_state *st)
 {
   return sym_graph_hop_bytes(&st->s, &st->h, st->node);
 }
+
+commgraph *strategy_quotient(const commgraph *g, const int *part, int nparts)
+{
+  GArray *src = g_array_new(FALSE, FALSE, sizeof(int));
+  GArray *dst = g_array_new(FALSE, FALSE, sizeof(int));
+  GArray *bytes = g_array_new(FALSE, FALSE, sizeof(int64_t));
+  GArray *msgs = g_array_new(FALSE, FALSE, sizeof(int64_t));
+  for (int i = 0; i < g->n; i++)
+    for (int e = g->xadj[i]; e < g->xadj[i + 1]; e++) {
+      int a = part[i], b = part[g->adj[e]];
+      if (a == b || a < 0 || b < 0)
+        continue;
+      int64_t mm = g->msgs ? g->msgs[e] : 1;
+      g_array_append_val(src, a);
+      g_array_append_val(dst, b);
+      g_array_append_val(bytes, g->bytes[e]);
+      g_array_append_val(msgs, mm);
+    }
+  commgraph *q = commgraph_from_edges(nparts, (int)src->len, (int *)(void *)src->data,
+                                      (int *)(void *)dst->data, (int64_t *)(void *)bytes->data,
+                                      g->msgs ? (int64_t *)(void *)msgs->data : NULL);
+  g_array_free(src, TRUE);
+  g_array_free(dst, TRUE);
+  g_array_free(bytes, TRUE);
+  g_array_free(msgs, TRUE);
+  return q;
+}

@@ -1,7 +1,8 @@
-/* pipeline.c - strategy pipeline specs ("greedy+wh:delta=16+mc"), option
- * access and the pipeline runner, including the several-ranks-per-node
- * expansion. The strategies themselves are the registry's rows
- * (strategies.c). */
+/* pipeline.c - strategy pipeline specs ("greedy+wh:delta=16+mc") and the
+ * pipeline runner, including the several-ranks-per-node expansion. The
+ * strategies themselves are the registry's rows (strategies.c); what a step
+ * reads (its options, the time limit) is strategy-args.c below them, and
+ * steps that run pipelines reach this file through ctx->pipelines. */
 #include "mapping/strategy.h"
 
 #include <errno.h>
@@ -13,8 +14,6 @@
 #include "util/status.h"
 #include "util/suggest.h"
 
-G_DEFINE_QUARK(strategy-error-quark, strategy_error)
-
 const strategy *strategy_find(const char *name)
 {
   for (int i = 0; strategy_registry[i]; i++)
@@ -23,29 +22,13 @@ const strategy *strategy_find(const char *name)
   return NULL;
 }
 
-static int param_index(const strategy_args *a, const char *name)
-{
-  for (int i = 0; i < a->n; i++)
-    if (strcmp(a->defs[i].name, name) == 0)
-      return i;
-  g_error("strategy option '%s' is not in the strategy's table", name); /* a bug, not input */
-  return -1;
-}
-
-int strategy_arg_int(const strategy_args *a, const char *name)
-{
-  return (int)strtol(a->values[param_index(a, name)], NULL, 10);
-}
-
-double strategy_arg_double(const strategy_args *a, const char *name)
-{
-  return g_ascii_strtod(a->values[param_index(a, name)], NULL);
-}
-
-const char *strategy_arg_str(const strategy_args *a, const char *name)
-{
-  return a->values[param_index(a, name)];
-}
+const strategy_pipelines strategy_runner = {
+  .find = strategy_find,
+  .parse = strategy_parse,
+  .list = strategy_pipeline_list,
+  .free = strategy_pipeline_free,
+  .run = strategy_run_eval,
+};
 
 char **strategy_split(const char *text, char sep)
 {
@@ -304,26 +287,6 @@ static gboolean run_step(const strategy_step *st, const strategy_ctx *ctx, mappi
   return ok;
 }
 
-static double time_limit;
-
-void strategy_set_time_limit(double seconds)
-{
-  time_limit = seconds;
-}
-
-double strategy_time_limit(void)
-{
-  return time_limit;
-}
-
-void strategy_args_defaults(const strategy *s, strategy_args *a)
-{
-  a->defs = s->params;
-  a->n = 0;
-  for (int j = 0; s->params && s->params[j].name; j++)
-    a->values[a->n++] = (char *)s->params[j].defval;
-}
-
 /* Runs the steps from..nsteps-1 on ctx; a pipeline that starts with a
  * refiner first runs that refiner's start constructor. */
 static gboolean run_steps(const strategy_pipeline *pl, int from, const strategy_ctx *ctx,
@@ -352,33 +315,6 @@ static gboolean run_steps(const strategy_pipeline *pl, int from, const strategy_
     }
   }
   return TRUE;
-}
-
-commgraph *strategy_quotient(const commgraph *g, const int *part, int nparts)
-{
-  GArray *src = g_array_new(FALSE, FALSE, sizeof(int));
-  GArray *dst = g_array_new(FALSE, FALSE, sizeof(int));
-  GArray *bytes = g_array_new(FALSE, FALSE, sizeof(int64_t));
-  GArray *msgs = g_array_new(FALSE, FALSE, sizeof(int64_t));
-  for (int i = 0; i < g->n; i++)
-    for (int e = g->xadj[i]; e < g->xadj[i + 1]; e++) {
-      int a = part[i], b = part[g->adj[e]];
-      if (a == b || a < 0 || b < 0)
-        continue;
-      int64_t mm = g->msgs ? g->msgs[e] : 1;
-      g_array_append_val(src, a);
-      g_array_append_val(dst, b);
-      g_array_append_val(bytes, g->bytes[e]);
-      g_array_append_val(msgs, mm);
-    }
-  commgraph *q = commgraph_from_edges(nparts, (int)src->len, (int *)(void *)src->data,
-                                      (int *)(void *)dst->data, (int64_t *)(void *)bytes->data,
-                                      g->msgs ? (int64_t *)(void *)msgs->data : NULL);
-  g_array_free(src, TRUE);
-  g_array_free(dst, TRUE);
-  g_array_free(bytes, TRUE);
-  g_array_free(msgs, TRUE);
-  return q;
 }
 
 static gboolean pipeline_places_slots(const strategy_pipeline *pl)
@@ -433,12 +369,6 @@ static void fill_compact(const platform *p, int cap, int k, mapping *m)
     used--;
   }
   g_free(load);
-}
-
-gboolean strategy_objective_is_static(const char *name)
-{
-  return strcmp(name, "hop_bytes") == 0 || strcmp(name, "max_link") == 0 ||
-         strcmp(name, "weighted") == 0 || strcmp(name, "energy") == 0;
 }
 
 /* The hook seen through groups of tasks: a mapping of the groups (one per
@@ -504,7 +434,8 @@ mapping *strategy_run_eval(const strategy_pipeline *pl, const commgraph *g, cons
   platform view = *p, one = *p;
   view.cores_per_node = cap;
   one.cores_per_node = 1;
-  strategy_ctx ctx = { g, &view, seed, coords, coord_dims, report, prog, eval, &chosen };
+  strategy_ctx ctx = { g, &view, seed, coords, coord_dims, report, prog, eval, &chosen,
+                       &strategy_runner };
   mapping *m = mapping_new(g->n);
   if (cap == 1 || pipeline_places_slots(pl)) {
     /* each step hands on a mapping that keeps the fill rule, so a

@@ -116,6 +116,29 @@ typedef struct strategy_eval {
  * (hop_bytes, max_link, weighted, energy)? Any other name is the hook's. */
 gboolean strategy_objective_is_static(const char *name);
 
+typedef struct strategy strategy;
+typedef struct strategy_pipeline strategy_pipeline;
+
+/* Pipelines run by a step (portfolio's candidates, ml's refiner found by
+ * name): the runner (pipeline.c) hands these down in the context, so that
+ * the strategies, which the runner calls, never call it back. The same
+ * functions as strategy_find, strategy_parse, strategy_pipeline_list,
+ * strategy_pipeline_free and strategy_run_eval below. */
+typedef struct strategy_pipelines {
+  const strategy *(*find)(const char *name);
+  strategy_pipeline *(*parse)(const char *spec, GError **error);
+  char **(*list)(const char *value, GError **error);
+  void (*free)(strategy_pipeline *pl);
+  mapping *(*run)(const strategy_pipeline *pl, const commgraph *g, const platform *p,
+                  guint32 seed, const double *coords, int coord_dims, GString *report,
+                  const progress *prog, const strategy_eval *eval, const char **chosen_by,
+                  GError **error);
+} strategy_pipelines;
+
+/* The runner's own table (pipeline.c), for callers that build a context
+ * themselves (tests, benches). */
+extern const strategy_pipelines strategy_runner;
+
 /* What every step sees. The graph has one task per slot to fill: when
  * tasks share nodes it is the quotient graph (see above). */
 typedef struct strategy_ctx {
@@ -133,6 +156,9 @@ typedef struct strategy_ctx {
   /* Steps that choose among mappings by an objective write its name here
    * (a static string: "makespan_s", "hop_bytes"); NULL: nobody asks. */
   const char **chosen_by;
+  /* Runs pipelines for the steps that run others; never NULL in the
+   * contexts strategy_run*() builds. */
+  const strategy_pipelines *pipelines;
 } strategy_ctx;
 
 typedef enum {
@@ -140,7 +166,7 @@ typedef enum {
   STRATEGY_REFINE,
 } strategy_kind;
 
-typedef struct strategy {
+struct strategy {
   const char *name;
   strategy_kind kind;
   const char *summary;
@@ -161,7 +187,7 @@ typedef struct strategy {
    * Must leave a valid mapping for ctx->p (capacity, allocation). */
   gboolean (*run)(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
                   GError **error);
-} strategy;
+};
 
 /* The registry (mapping/strategies.c), NULL-terminated. */
 extern const strategy *const strategy_registry[];
@@ -178,10 +204,10 @@ typedef struct strategy_step {
   strategy_args args;
 } strategy_step;
 
-typedef struct strategy_pipeline {
+struct strategy_pipeline {
   int nsteps;
   strategy_step *steps;
-} strategy_pipeline;
+};
 
 strategy_pipeline *strategy_parse(const char *spec, GError **error);
 

@@ -14,8 +14,6 @@
 #include "util/budget.h"
 #include "util/enumname.h"
 
-G_DEFINE_QUARK(platform-error-quark, platform_error)
-
 platform *platform_alloc(const char *source)
 {
   platform *p = g_new0(platform, 1);

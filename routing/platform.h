@@ -50,7 +50,12 @@
 G_BEGIN_DECLS
 
 #define PLATFORM_ERROR (platform_error_quark())
-GQuark platform_error_quark(void);
+/* inline, so that every file of the folder can raise it without calling
+ * the file that would otherwise define it */
+static inline GQuark platform_error_quark(void)
+{
+  return g_quark_from_static_string("platform-error-quark");
+}
 
 typedef enum {
   PLATFORM_ERROR_IO,

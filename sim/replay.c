@@ -25,8 +25,6 @@
 #include <math.h>
 #include <string.h>
 
-G_DEFINE_QUARK(replay-error-quark, replay_error)
-
 /* ---- pools ------------------------------------------------------------- */
 
 static uint32_t op_alloc(replay *R, int rank, int64_t time)

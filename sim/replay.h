@@ -95,7 +95,12 @@
 G_BEGIN_DECLS
 
 #define REPLAY_ERROR (replay_error_quark())
-GQuark replay_error_quark(void);
+/* inline, so that every file of the folder can raise it without calling
+ * the file that would otherwise define it */
+static inline GQuark replay_error_quark(void)
+{
+  return g_quark_from_static_string("replay-error-quark");
+}
 
 typedef enum {
   REPLAY_ERROR_INPUT,       /* mapping/trace/platform that do not fit */

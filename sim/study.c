@@ -18,8 +18,6 @@
 #include "util/status.h"
 #include "util/utf8.h"
 
-G_DEFINE_QUARK(study-error-quark, study_error)
-
 #ifndef MAPSIM_VERSION
 #define MAPSIM_VERSION "unknown"
 #endif

@@ -76,7 +76,12 @@
 G_BEGIN_DECLS
 
 #define STUDY_ERROR (study_error_quark())
-GQuark study_error_quark(void);
+/* inline, so that every file of the folder can raise it without calling
+ * the file that would otherwise define it */
+static inline GQuark study_error_quark(void)
+{
+  return g_quark_from_static_string("study-error-quark");
+}
 
 typedef enum {
   STUDY_ERROR_FILE,        /* a bad study file (every problem in the message) */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mapping/geometric.h"
+#include "mapping/grid.h"
 #include "mapping/metrics.h"
 #include "mapping/strategy.h"
 #include "stencil.h"
@@ -174,14 +175,14 @@ Test(geometric, detects_stencils)
   double *c = NULL;
   int nd = 0;
   commgraph *g = st_stencil(2, d2, FALSE, NULL);
-  cr_assert(geometric_detect_stencil(g, &c, &nd));
+  cr_assert(grid_rank_stencil(g, &c, &nd));
   cr_assert_eq(nd, 2);
   cr_assert_eq(c[2 * 13 + 0], 5.0); /* rank 13 = (5, 1) */
   cr_assert_eq(c[2 * 13 + 1], 1.0);
   g_free(c);
   commgraph_free(g);
   g = st_stencil(3, d3, TRUE, NULL);
-  cr_assert(geometric_detect_stencil(g, &c, &nd));
+  cr_assert(grid_rank_stencil(g, &c, &nd));
   cr_assert_eq(nd, 3);
   cr_assert_eq(c[3 * 59 + 0], 3.0); /* rank 59 = 3 + 4 * (2 + 3 * 4) */
   cr_assert_eq(c[3 * 59 + 1], 2.0);
@@ -190,7 +191,7 @@ Test(geometric, detects_stencils)
   commgraph_free(g);
   /* an irregular graph is not a stencil */
   g = st_random_graph(64, 5, 3);
-  cr_assert_not(geometric_detect_stencil(g, &c, &nd));
+  cr_assert_not(grid_rank_stencil(g, &c, &nd));
   commgraph_free(g);
 }
 
@@ -218,7 +219,7 @@ Test(geometric, detects_stencil_with_rank0_hub)
                                       (int *)(void *)dst->data, (int64_t *)(void *)b->data, NULL);
   double *c = NULL;
   int nd = 0;
-  cr_assert(geometric_detect_stencil(g, &c, &nd));
+  cr_assert(grid_rank_stencil(g, &c, &nd));
   cr_assert_eq(nd, 3);
   g_free(c);
   g_array_free(src, TRUE);
@@ -238,7 +239,7 @@ Test(geometric, detects_lulesh_27_point_stencil)
   cr_assert_not_null(g, "%s", e ? e->message : "?");
   double *c = NULL;
   int nd = 0;
-  cr_assert(geometric_detect_stencil(g, &c, &nd));
+  cr_assert(grid_rank_stencil(g, &c, &nd));
   cr_assert_eq(nd, 3);
   for (int r = 0; r < 64; r++) {
     cr_assert_eq(c[3 * r + 0], r % 4);

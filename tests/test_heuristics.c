@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mapping/geometric.h"
+#include "mapping/grid.h"
 #include "mapping/map-util.h"
 #include "mapping/metrics.h"
 #include "mapping/strategy.h"
@@ -83,7 +84,7 @@ Test(pattern, finds_the_4d_stencil_of_the_traces)
     cr_assert_eq(g->n, cases[c].n);
     double *x = NULL;
     int nd = 0;
-    cr_assert(geometric_detect_stencil(g, &x, &nd), "%s: no stencil found", path);
+    cr_assert(grid_rank_stencil(g, &x, &nd), "%s: no stencil found", path);
     cr_assert_eq(nd, 4, "%s: %d dimensions", path, nd);
     int hi[4] = { 0 };
     for (int r = 0; r < g->n; r++)

@@ -465,7 +465,7 @@ Test(kl, matches_reference)
       cr_assert_not_null(start, "%s", e ? e->message : "");
       strategy_pipeline *pl = strategy_parse(cases[c].spec, &e);
       cr_assert_not_null(pl);
-      strategy_ctx ctx = { .g = g, .p = p, .seed = seed };
+      strategy_ctx ctx = { .g = g, .p = p, .seed = seed, .pipelines = &strategy_runner };
       mapping *mk = mapping_copy(start), *mr = mapping_copy(start);
       cr_assert(pl->steps[0].s->run(&ctx, &pl->steps[0].args, mk, &e), "%s",
                 e ? e->message : "");
