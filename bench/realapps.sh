@@ -10,6 +10,10 @@
 #                                         bench/out/realapps/traces/APP
 #   sh bench/realapps.sh simgrid [APP...] the SimGrid column alone, from the
 #                                         traces already there (or in $TRACES)
+#   sh bench/realapps.sh overhead [APP...] the tracer's overhead alone:
+#                                         ROUNDS runs without and with the
+#                                         tracer, alternately; medians of wall
+#                                         and of processor time (all ranks)
 #   sh bench/realapps.sh [all] [APP...]   the traces and the whole bench:
 #     - the tracer's overhead: ROUNDS (3) runs without and with
 #       libmapsim-trace, alternately, medians; the application's result
@@ -33,7 +37,7 @@
 # `simgrid` reads the traces, default bench/out/realapps/traces).
 set -eu
 cmd=${1:-all}
-case $cmd in trace|all|simgrid) shift 2>/dev/null || true ;; *) cmd=all ;; esac
+case $cmd in trace|all|simgrid|overhead) shift 2>/dev/null || true ;; *) cmd=all ;; esac
 apps=${*:-melt peptide hpcc cavity qe cp2k}
 build=${BUILD:-build}
 rounds=${ROUNDS:-3}
@@ -86,6 +90,9 @@ prepare() {
     peptide) cp "$src/lammps/in.peptide" "$src/lammps/data.peptide" "$2/" ;;
     hpcc) cp "$src/hpcc/hpccinf.txt" "$2/" ;;
     cavity) cp -r "$src/cavity/0" "$src/cavity/constant" "$src/cavity/system" "$2/"
+            # one subdomain per rank: np x 1 x 1 when not the 8 of the file
+            [ "$np" = 8 ] || sed -i -e "s/^numberOfSubdomains 8;/numberOfSubdomains $np;/" \
+              -e "s/n           (4 2 1);/n           ($np 1 1);/" "$2/system/decomposeParDict"
             (cd "$2" && blockMesh > log.blockMesh 2>&1 && decomposePar > log.decomposePar 2>&1) ;;
     qe) cp "$src/qe/si.scf.in" "$src/qe/Si.pz-vbc.UPF" "$2/" ;;
     cp2k) cp "$src/cp2k/h2o.inp" "$2/" ;;
@@ -122,13 +129,15 @@ run() {
   run_app=$1 run_dir=$2 run_log=$3 run_trace=$4
   shift 4
   t0=$(now)
+  run_rc=0
   if [ -n "$run_trace" ]; then
     (cd "$run_dir" && MAPSIM_TRACE_DIR=$run_trace mpi -x LD_PRELOAD="$tracer" -x MAPSIM_TRACE_DIR \
-       "$@" $(program "$run_app")) > "$run_log" 2>&1
+       "$@" $(program "$run_app")) > "$run_log" 2>&1 || run_rc=$?
   else
-    (cd "$run_dir" && mpi "$@" $(program "$run_app")) > "$run_log" 2>&1
+    (cd "$run_dir" && mpi "$@" $(program "$run_app")) > "$run_log" 2>&1 || run_rc=$?
   fi
   echo "$(now) $t0" | awk '{printf "%.2f\n", $1 - $2}'
+  return $run_rc
 }
 
 # simgrid APP TRACE DIR: `mapsim export simgrid --preset simgrid
@@ -157,6 +166,45 @@ if [ "$cmd" = simgrid ]; then
     [ -d "$traces/$app" ] || { echo "realapps: no trace $traces/$app (sh bench/realapps.sh trace $app)" >&2; exit 2; }
     mkdir -p "$out/$app"
     echo "| $app | $(simgrid "$app" "$traces/$app" "$out/$app") |"
+  done
+  exit 0
+fi
+
+# cpu FILE: the processor time (user + system) of the finished children of
+# this shell so far, in seconds, into FILE (`times` must run in this shell,
+# not in a command substitution's)
+cpu() {
+  times > "$1.times"
+  awk 'NR == 2 {for (i = 1; i <= 2; i++) {split($i, t, /[ms]/); s += t[1] * 60 + t[2]}; print s}' \
+    "$1.times" > "$1"
+  rm -f "$1.times"
+}
+
+if [ "$cmd" = overhead ]; then
+  echo "| app | ranks | wall plain / traced (median of $rounds) | processor plain / traced (median) |"
+  echo "|---|---|---|---|"
+  for app in $apps; do
+    w=$out/$app
+    mkdir -p "$w"
+    : > "$w/plain.times"; : > "$w/traced.times"; : > "$w/plain.cpu"; : > "$w/traced.cpu"
+    for r in $(seq "$rounds"); do
+      for mode in plain traced; do
+        prepare "$app" "$w/run"
+        rm -rf "$w/ovh-trace"
+        tr_dir=; [ $mode = traced ] && tr_dir=$w/ovh-trace
+        cpu "$w/cpu0"
+        run "$app" "$w/run" "$w/$mode.log" "$tr_dir" >> "$w/$mode.times" ||
+          { echo "realapps: $app failed ($mode), see $w/$mode.log" >&2; exit 1; }
+        cpu "$w/cpu1"
+        paste "$w/cpu1" "$w/cpu0" | awk '{printf "%.2f\n", $1 - $2}' >> "$w/$mode.cpu"
+      done
+      [ "$(result "$app" "$w/run" "$w/plain.log")" = "$(result "$app" "$w/run" "$w/traced.log")" ] ||
+        { echo "realapps: $app computed differently under the tracer" >&2; exit 1; }
+    done
+    rm -rf "$w/ovh-trace"
+    echo "$(median < "$w/plain.times") $(median < "$w/traced.times") $(median < "$w/plain.cpu") $(median < "$w/traced.cpu")" |
+      awk -v app="$app" -v np="$np" '{printf "| %s | %s | %.1f s / %.1f s (%+.1f%%) | %.1f s / %.1f s (%+.1f%%) |\n",
+        app, np, $1, $2, 100 * ($2 - $1) / $1, $3, $4, 100 * ($4 - $3) / $3}'
   done
   exit 0
 fi
