@@ -56,6 +56,16 @@ G_GNUC_UNUSED static void assert_clean(const char *dir, const char *gone)
     expect_status(want, expect, args_);                        \
   } while (0)
 
+/* Copies one file's bytes. */
+G_GNUC_UNUSED static void copy_file(const char *from, const char *to)
+{
+  char *data = NULL;
+  gsize len = 0;
+  cr_assert(g_file_get_contents(from, &data, &len, NULL), "%s", from);
+  cr_assert(g_file_set_contents(to, data, (gssize)len, NULL), "%s", to);
+  g_free(data);
+}
+
 /* Copies the files of archive `src` (anchor, global definitions, the
  * location files) into a new folder `name` below `dir`; returns its path. */
 G_GNUC_UNUSED static char *copy_archive(const char *src, const char *dir, const char *name)
@@ -66,11 +76,7 @@ G_GNUC_UNUSED static char *copy_archive(const char *src, const char *dir, const 
   const char *top[] = { "traces.otf2", "traces.def" };
   for (int i = 0; i < 2; i++) {
     char *from = g_build_filename(src, top[i], NULL), *to = g_build_filename(dst, top[i], NULL);
-    char *data = NULL;
-    gsize len = 0;
-    cr_assert(g_file_get_contents(from, &data, &len, NULL));
-    cr_assert(g_file_set_contents(to, data, (gssize)len, NULL));
-    g_free(data);
+    copy_file(from, to);
     g_free(from);
     g_free(to);
   }
@@ -79,11 +85,7 @@ G_GNUC_UNUSED static char *copy_archive(const char *src, const char *dir, const 
   const char *n;
   while ((n = g_dir_read_name(d))) {
     char *from = g_build_filename(from_sub, n, NULL), *to = g_build_filename(sub, n, NULL);
-    char *data = NULL;
-    gsize len = 0;
-    cr_assert(g_file_get_contents(from, &data, &len, NULL));
-    cr_assert(g_file_set_contents(to, data, (gssize)len, NULL));
-    g_free(data);
+    copy_file(from, to);
     g_free(from);
     g_free(to);
   }

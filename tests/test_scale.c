@@ -13,6 +13,7 @@
 #include "mapping/metrics.h"
 #include "mapping/strategy.h"
 #include "stencil.h"
+#include "studytest.h"
 #include "testutil.h"
 
 static mapping *run_with(const char *spec, const commgraph *g, const platform *p, guint32 seed,
@@ -386,12 +387,7 @@ Test(interrupt, map_stops_soon_after_sigint, .timeout = 600)
   for (size_t i = 0; i < G_N_ELEMENTS(specs); i++) {
     const char *argv[] = { g_getenv("MAPSIM"), "map", "-q", "-p", "torus:32x32x32", "-m", file,
                            "-s", specs[i], NULL };
-    GPid pid;
-    GError *e = NULL;
-    cr_assert(g_spawn_async(NULL, (char **)argv, NULL,
-                            G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
-                              G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &e),
-              "%s", e ? e->message : "");
+    GPid pid = spawn_quiet(argv);
     g_usleep(500000);
     int status = 0;
     pid_t done = waitpid(pid, &status, WNOHANG);
