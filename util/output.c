@@ -1,5 +1,5 @@
 /* output.c - atomic outputs through temporaries (see output.h). */
-#define _GNU_SOURCE /* fopencookie */
+#define _GNU_SOURCE /* fopencookie, sync_file_range */
 #include "util/output.h"
 
 #include <dirent.h>
@@ -642,6 +642,12 @@ void output_abort(output *o)
     live_remove(o);
   }
   output_free(o);
+}
+
+void output_start_writeback(output *o)
+{
+  if (o->kind == OUT_FILE && o->f && fflush(o->f) == 0)
+    sync_file_range(o->w.fd, 0, 0, SYNC_FILE_RANGE_WRITE);
 }
 
 /* Flushes, syncs and closes the stream of o: 0 or the errno of the first

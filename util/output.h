@@ -94,6 +94,12 @@ const char *output_dir(const output *o);
  * output_abort(). */
 gboolean output_stopped(const output *o);
 
+/* Starts writing to disk what a file output holds so far, without waiting
+ * (sync_file_range): a writer of a large file calls it now and then from
+ * its writing thread so that output_commit()'s fsync waits for the last
+ * part only. Errors show at output_commit(). */
+void output_start_writeback(output *o);
+
 /* Publishes the output (flush, fsync, rename) and frees `o`. On any error
  * (or when stopped) the temporary is removed and FALSE returned. */
 gboolean output_commit(output *o, GError **error);
