@@ -1,8 +1,11 @@
 /* timeline.c - the simulated run as Chrome Trace Event JSON and as OTF2
  * counters (see timeline.h). */
+#define _GNU_SOURCE /* SCHED_BATCH */
 #include "sim/timeline.h"
 
 #include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,14 +111,25 @@ GPtrArray *timeline_tracks(const platform *p, const linkrec *rec, const char *sp
 
 typedef struct jw {
   FILE *f;
+  output *o;
   char *buf, *at;
   gboolean first;
+  uint64_t unsynced; /* bytes written since the last writeback started */
 } jw;
+
+/* Disk writes start every WRITEBACK_BYTES: the commit's fsync then waits
+ * for the last of a timeline of hundreds of MB only. */
+#define WRITEBACK_BYTES (16u << 20)
 
 static void jw_flush(jw *w)
 {
   fwrite(w->buf, 1, (size_t)(w->at - w->buf), w->f);
+  w->unsynced += (uint64_t)(w->at - w->buf);
   w->at = w->buf;
+  if (w->unsynced >= WRITEBACK_BYTES) {
+    output_start_writeback(w->o);
+    w->unsynced = 0;
+  }
 }
 
 /* Starts the next event, with room for `extra` more bytes. */
@@ -137,24 +151,35 @@ static void jw_put(jw *w, const char *s, size_t n)
 
 #define JW_LIT(w, s) jw_put((w), (s), sizeof(s) - 1)
 
-static void jw_u64(jw *w, uint64_t v)
-{
-  char tmp[20];
-  int n = 0;
-  do {
-    tmp[n++] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
-  while (n)
-    *w->at++ = tmp[--n];
-}
+/* "00" to "99": numbers are written two digits at a time. */
+static const char DIGIT_PAIRS[201] = "00010203040506070809101112131415161718192021222324"
+                                     "25262728293031323334353637383940414243444546474849"
+                                     "50515253545556575859606162636465666768697071727374"
+                                     "75767778798081828384858687888990919293949596979899";
 
 /* Two decimal digits of v < 100. */
 static void jw_2digits(jw *w, unsigned v)
 {
-  w->at[0] = (char)('0' + v / 10);
-  w->at[1] = (char)('0' + v % 10);
+  memcpy(w->at, &DIGIT_PAIRS[2 * v], 2);
   w->at += 2;
+}
+
+static void jw_u64(jw *w, uint64_t v)
+{
+  char tmp[20];
+  int n = 20;
+  while (v >= 100) {
+    n -= 2;
+    memcpy(&tmp[n], &DIGIT_PAIRS[2 * (v % 100)], 2);
+    v /= 100;
+  }
+  if (v >= 10) {
+    n -= 2;
+    memcpy(&tmp[n], &DIGIT_PAIRS[2 * v], 2);
+  } else
+    tmp[--n] = (char)('0' + v);
+  memcpy(w->at, &tmp[n], (size_t)(20 - n));
+  w->at += 20 - n;
 }
 
 /* ps as microseconds with 6 decimals (exact). */
@@ -348,11 +373,49 @@ static void channel_free(gpointer p)
 }
 
 /* Each rank's recent channels, so that the hash table is seldom asked:
- * CHANNEL_WAYS entries per rank, direct-mapped by peer, tag and side. */
-#define CHANNEL_WAYS 16
+ * CHANNEL_WAYS entries per rank, two of them a channel's places (by
+ * peer, tag and side). */
+#define CHANNEL_WAYS 32
 
+/* What the replay hands the writer thread of one record it drew: the
+ * record's fields a slice or an arrow needs, and its simulated time. */
+typedef struct item {
+  int64_t t;
+  int32_t rank, peer;
+  uint32_t comm, what; /* what: the region (enter) or the tag (p2p) */
+  uint8_t kind;
+} item;
+
+/* Items go in blocks of BLOCK_ITEMS (512 KiB), at most BLOCKS_IN_FLIGHT of
+ * them alive (then the replay waits for a free one): the memory stays
+ * bounded (8 MiB) and nothing is allocated per item. Large blocks wake
+ * the writer seldom (64 KiB ones cost the replay 20 ms more at 4,096
+ * ranks); free ones are reused last-in first-out, the warmest first. */
+#define BLOCK_ITEMS (1u << 14)
+#define BLOCKS_IN_FLIGHT 16
+
+typedef struct block {
+  guint n;
+  gboolean last; /* the replay ended (or stopped): the writer ends after it */
+  /* atomic: 1 once filled, 0 once drawn, set before the block changes
+   * hands and read after - the queue's lock orders the rest already, but
+   * ThreadSanitizer does not see GLib's futexes */
+  gint filled;
+  item items[BLOCK_ITEMS];
+} block;
+
+/* The replay thread fills `fill` and hands it over through `full`; one
+ * writer thread turns the items into slices and arrows (everything from
+ * `w` on is its own until it is joined) and returns blocks through
+ * `empty`. It takes the blocks in the order the replay filled them: the
+ * bytes are those one thread would write. */
 struct timeline_stream {
   output *o;
+  GThread *writer;
+  GAsyncQueue *full, *empty; /* block */
+  block *fill;
+  int nblocks;         /* allocated */
+  gint abandoned;      /* atomic: the file will be removed, draw no more */
   jw w;
   heads h;
   int nregions, nranks;
@@ -362,6 +425,34 @@ struct timeline_stream {
   uint64_t nflows;
 };
 
+static void draw_item(timeline_stream *s, const item *it);
+
+static gpointer writer_main(gpointer data)
+{
+  timeline_stream *s = data;
+#ifdef SCHED_BATCH
+  /* not woken ahead of the replay on its processor each time a block
+   * comes (that preempted the replay): the writer runs on the other one */
+  struct sched_param none = { 0 };
+  pthread_setschedparam(pthread_self(), SCHED_BATCH, &none);
+#endif
+  for (;;) {
+    block *b = g_async_queue_pop(s->full);
+    (void)g_atomic_int_get(&b->filled); /* pairs with hand_over's set */
+    gboolean last = b->last;
+    /* aborted, stopped (SIGINT) or the file failed: the rest is not drawn */
+    if (!g_atomic_int_get(&s->abandoned) && !output_stopped(s->o) && !ferror(s->w.f))
+      for (guint i = 0; i < b->n; i++)
+        draw_item(s, &b->items[i]);
+    b->n = 0;
+    b->last = FALSE;
+    g_atomic_int_set(&b->filled, 0);
+    g_async_queue_push_front(s->empty, b);
+    if (last)
+      return NULL;
+  }
+}
+
 timeline_stream *timeline_stream_open(const char *path, const trace *defs, const progress *prog,
                                       GError **error)
 {
@@ -370,7 +461,7 @@ timeline_stream *timeline_stream_open(const char *path, const trace *defs, const
     return NULL;
   timeline_stream *s = g_new0(timeline_stream, 1);
   s->o = o;
-  s->w = (jw){ output_stream(o), g_malloc(JW_SIZE), NULL, TRUE };
+  s->w = (jw){ output_stream(o), o, g_malloc(JW_SIZE), NULL, TRUE, 0 };
   s->w.at = s->w.buf;
   s->h = heads_new(defs);
   s->nregions = defs->nregions;
@@ -381,24 +472,64 @@ timeline_stream *timeline_stream_open(const char *path, const trace *defs, const
   JW_LIT(&s->w, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
   meta(&s->w, "process_name", 0, -1, "ranks");
   meta(&s->w, "process_name", 1, -1, "links (bytes/s)");
+  s->full = g_async_queue_new();
+  s->empty = g_async_queue_new_full(g_free);
+  s->fill = g_new0(block, 1);
+  s->nblocks = 1;
+  s->writer = g_thread_new("timeline", writer_main, s);
   return s;
+}
+
+/* Hands the filled block to the writer and takes an empty one: a new one
+ * while fewer than BLOCKS_IN_FLIGHT exist, else the writer's next. */
+static void hand_over(timeline_stream *s, gboolean last)
+{
+  s->fill->last = last;
+  g_atomic_int_set(&s->fill->filled, 1);
+  g_async_queue_push(s->full, s->fill);
+  s->fill = NULL;
+  if (last)
+    return;
+  s->fill = g_async_queue_try_pop(s->empty);
+  if (!s->fill && s->nblocks < BLOCKS_IN_FLIGHT) {
+    s->fill = g_new0(block, 1);
+    s->nblocks++;
+  }
+  if (!s->fill)
+    s->fill = g_async_queue_pop(s->empty);
+  (void)g_atomic_int_get(&s->fill->filled); /* pairs with the writer's reset */
+}
+
+/* Ends the writer thread after the blocks handed over so far. */
+static void writer_join(timeline_stream *s)
+{
+  if (!s->writer)
+    return;
+  hand_over(s, TRUE);
+  g_thread_join(s->writer);
+  s->writer = NULL;
 }
 
 /* The channel `key` of `rank` (its source or destination). */
 static channel *channel_of(timeline_stream *s, int rank, const channel *key, gboolean is_send)
 {
-  /* multiplicative: a stencil's peers r +- 16, r +- 256 must not share a way */
-  guint h = ((guint)(is_send ? key->dst : key->src) * 2654435761u) ^ (key->tag * 40503u);
-  guint way = ((h >> 27) ^ (guint)is_send) % CHANNEL_WAYS;
-  channel **slot = &s->recent[(gsize)rank * CHANNEL_WAYS + way];
-  if (*slot && channel_equal(*slot, key))
-    return *slot;
+  /* two ways per channel (multiplicative: a stencil's peers r +- 16,
+   * r +- 256 must not share them), so that a rank's dozen channels rarely
+   * evict each other */
+  guint h = ((guint)(is_send ? key->dst : key->src) * 2654435761u ^ key->tag * 40503u ^
+             (guint)is_send) * 2246822519u;
+  channel **ways = &s->recent[(gsize)rank * CHANNEL_WAYS];
+  channel **a = &ways[h >> 27], **b = &ways[(h >> 22) & (CHANNEL_WAYS - 1)];
+  if (*a && channel_equal(*a, key))
+    return *a;
+  if (*b && channel_equal(*b, key))
+    return *b;
   channel *c = g_hash_table_lookup(s->chans, key);
   if (!c) {
     c = g_memdup2(key, sizeof *c);
     g_hash_table_add(s->chans, c);
   }
-  return *slot = c;
+  return *(*a && !*b ? b : a) = c;
 }
 
 /* A send (is_send) or receive of channel `key` at `time`, replayed by
@@ -431,23 +562,48 @@ static void message_end(timeline_stream *s, int rank, const channel *key, gboole
   flow(&s->w, FALSE, s->nflows, c->dst, is_send ? other : time);
 }
 
+/* One record of the replay: a slice when it ends one, an arrow when it
+ * completes a message's ends (the writer thread's part). */
+static void draw_item(timeline_stream *s, const item *it)
+{
+  trace_event ev = { .kind = it->kind, .peer = it->peer, .comm = it->comm, .tag = it->what };
+  slice_ctx sc = { &s->w, &s->h, s->nregions, it->rank };
+  slicer_step(&s->ranks[it->rank], &ev, it->t, on_slice, &sc);
+  if (it->peer < 0)
+    return;
+  gboolean send = ev.kind == TRACE_SEND || ev.kind == TRACE_ISEND;
+  if (send || ev.kind == TRACE_RECV || ev.kind == TRACE_IRECV) {
+    channel key = { send ? it->rank : it->peer, send ? it->peer : it->rank, it->comm, it->what,
+                    0, 0, 0, 0, NULL };
+    message_end(s, it->rank, &key, send, it->t);
+  }
+}
+
+/* The replay thread's part: a copy of what the writer needs of the
+ * records a timeline draws (calls and point-to-point ends). */
 void timeline_stream_record(void *user, int rank, const trace_event *ev, int64_t t)
 {
   timeline_stream *s = user;
-  slice_ctx sc = { &s->w, &s->h, s->nregions, rank };
-  slicer_step(&s->ranks[rank], ev, t, on_slice, &sc);
-  if (ev->peer < 0)
-    return;
-  gboolean send = ev->kind == TRACE_SEND || ev->kind == TRACE_ISEND;
-  if (send || ev->kind == TRACE_RECV || ev->kind == TRACE_IRECV) {
-    channel key = { send ? rank : ev->peer, send ? ev->peer : rank, ev->comm, ev->tag, 0, 0, 0, 0,
-                    NULL };
-    message_end(s, rank, &key, send, t);
+  switch (ev->kind) {
+  case TRACE_ENTER:
+  case TRACE_LEAVE:
+  case TRACE_SEND:
+  case TRACE_ISEND:
+  case TRACE_RECV:
+  case TRACE_IRECV: break;
+  default: return;
   }
+  block *b = s->fill;
+  b->items[b->n++] = (item){ t, rank, ev->peer, ev->comm, ev->tag, ev->kind };
+  if (b->n == BLOCK_ITEMS)
+    hand_over(s, FALSE);
 }
 
 static void stream_free(timeline_stream *s)
 {
+  g_async_queue_unref(s->full);
+  g_async_queue_unref(s->empty);
+  g_free(s->fill);
   g_free(s->w.buf);
   heads_free(&s->h);
   g_free(s->ranks);
@@ -460,6 +616,8 @@ void timeline_stream_abort(timeline_stream *s)
 {
   if (!s)
     return;
+  g_atomic_int_set(&s->abandoned, TRUE);
+  writer_join(s);
   output_abort(s->o);
   stream_free(s);
 }
@@ -492,6 +650,7 @@ gboolean timeline_stream_finish(timeline_stream *s, const mapping *m, const plat
     timeline_stream_abort(s);
     return FALSE;
   }
+  writer_join(s);
   jw *w = &s->w;
   for (int r = 0; r < s->nranks && !output_stopped(s->o); r++) {
     g_autofree char *name = g_strdup_printf("rank %d on node %d", r, m->node[r]);

@@ -28,11 +28,14 @@
  * per track, "bytes/s", valid until the next value) in --out-trace when
  * --timeline-links asks for them.
  *
- * Cost: the ranks' slices and the arrows are written as the replay
- * reaches each record: O(1) amortized per record, memory O(ranks +
- * channels + messages whose other end is not replayed yet); O(k log k)
- * per track of k recorded stretches at the end; written through
- * util/output.h.
+ * Cost: the replay thread only copies the records a timeline draws (32
+ * bytes each) into blocks; one writer thread pairs the arrows, formats
+ * and writes them meanwhile (on the second processor), in the replay's
+ * order, so the bytes do not depend on the timing. O(1) amortized per
+ * record, memory O(ranks + channels + messages whose other end is not
+ * replayed yet) plus at most 8 MiB of blocks in flight; O(k log k) per
+ * track of k recorded stretches at the end; written through
+ * util/output.h, whose disk writes start every 16 MiB.
  * Ownership: tracks are the caller's (timeline_tracks_free()), a stream
  * its own (freed by finish or abort); inputs are borrowed. Not for: recording (models/linkrec.h), replaying (replay.h).
  */

@@ -11,7 +11,10 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -374,6 +377,72 @@ Test(timeline, bad_requests)
     g_free(err);
   }
   cr_assert_not(g_file_test("x.json", G_FILE_TEST_EXISTS));
+}
+
+/* A full disk while the writer thread writes: status 2, one line naming
+ * the file; nothing left behind. */
+Test(timeline, a_failed_write_is_one_line)
+{
+  g_autofree char *tr = tu_src("traces/data/cg-16");
+  const char *args[] = { "simulate", "-p", "haec:4x4x4", "-t", tr, "--model", "flow",
+                         "--timeline", "/dev/full", "--quiet", NULL };
+  char *out = NULL, *err = NULL;
+  cr_assert_eq(tu_run(&out, &err, args), 2, "%s", err);
+  cr_assert_eq(tu_lines(err), 1, "%s", err);
+  cr_assert(strstr(err, "/dev/full"), "%s", err);
+  g_free(out);
+  g_free(err);
+}
+
+/* SIGINT while the replay streams into the writer thread: status 130
+ * within a second (the writer ends too), no file, no temporary. */
+Test(timeline, interrupt_ends_the_writer_within_a_second, .timeout = 120)
+{
+  g_autofree char *dir = tu_tmp_dir();
+  g_autofree char *gen = g_build_filename(dir, "t", NULL);
+  g_autofree char *json = g_build_filename(dir, "t.json", NULL);
+  const char *make[] = { "gen", "--pattern", "stencil3d", "--ranks", "512", "--dims", "8x8x8",
+                         "--periodic", "--nonblocking", "--iterations", "100", "--gap", "0",
+                         "-q", "-o", gen, NULL };
+  cr_assert_eq(tu_run(NULL, NULL, make), 0);
+  const char *argv[] = { g_getenv("MAPSIM"), "simulate", "-p", "torus:8x8x8", "-t", gen,
+                         "--model", "flow", "--timeline", json, "--quiet", NULL };
+  GPid pid;
+  int err_fd, status = 0;
+  cr_assert(g_spawn_async_with_pipes(NULL, (char **)argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL,
+                                     NULL, &pid, NULL, NULL, &err_fd, NULL));
+  /* the temporary appears when the stream opens, right before the replay */
+  gboolean seen = FALSE;
+  for (int i = 0; i < 60000 && !seen; i++) {
+    GDir *d = g_dir_open(dir, 0, NULL);
+    const char *n;
+    while ((n = g_dir_read_name(d)))
+      seen = seen || g_str_has_prefix(n, ".t.json.tmp-");
+    g_dir_close(d);
+    if (!seen)
+      g_usleep(1000);
+  }
+  cr_assert(seen, "no temporary of %s appeared", json);
+  g_usleep(100000);
+  gint64 sent = g_get_monotonic_time();
+  kill(pid, SIGINT);
+  cr_assert_eq(waitpid(pid, &status, 0), pid);
+  double took = (double)(g_get_monotonic_time() - sent) * 1e-6;
+  g_spawn_close_pid(pid);
+  char err[512] = "";
+  ssize_t n = read(err_fd, err, sizeof err - 1);
+  err[n > 0 ? n : 0] = '\0';
+  close(err_fd);
+  cr_assert(WIFEXITED(status), "killed by signal %d", WTERMSIG(status));
+  cr_assert_eq(WEXITSTATUS(status), 130, "status %d (finished before the signal?): %s",
+               WEXITSTATUS(status), err);
+  cr_assert(took < 1.0, "ended %.2f s after SIGINT", took);
+  GDir *d = g_dir_open(dir, 0, NULL);
+  const char *name;
+  while ((name = g_dir_read_name(d)))
+    cr_assert(strcmp(name, "t") == 0, "%s: left %s", dir, name);
+  g_dir_close(d);
+  tu_rm_rf(dir);
 }
 
 Test(timeline, the_report_draws_the_best_mapping_of_each_platform, .timeout = 120)
