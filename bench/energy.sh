@@ -20,9 +20,10 @@
 #             does the fastest mapping cost the least energy?
 #   timeline  the cost of `simulate --timeline` on a 4,096-rank stencil
 #             (16x16x16 torus, flow model), written while the replay runs:
-#             plain and with the timeline in turns, 5 times; the replay's
-#             time, the whole command's wall and CPU (user + system) time,
-#             and the timeline's extra as a share of the plain replay.
+#             plain and with the timeline in turns, 5 times, each timeline
+#             a new file; the replay's time, the whole command's wall and
+#             CPU (user + system) time, and the timeline's extra as a share
+#             of the plain replay; the load average before and after.
 # Usage: bench/energy.sh [simgrid|study|timeline|all] [BUILD_DIR [WORK_DIR]]
 # (defaults: all, build, a temporary directory, removed). The SimGrid part
 # needs smpirun (libsimgrid-dev) and skips without it; the study summary
@@ -145,23 +146,27 @@ timeline_part() {
   t=$W/stencil4096
   [ -d "$t" ] || "$M" gen --pattern stencil3d --ranks 4096 --dims 16x16x16 --periodic \
     --nonblocking --iterations 10 --bytes 65536 -q -o "$t"
+  echo "before: $(uptime)"
   printf '%-10s %10s %10s %10s\n' run replay_s wall_s cpu_s
   for i in 1 2 3 4 5; do
     for mode in plain timeline; do
       set -- simulate -p torus:16x16x16 -t "$t" --model flow -q
       [ $mode = timeline ] && set -- "$@" --timeline "$W/tl.json"
+      rm -f "$W/tl.json" # a new file: replacing the last run's would time its deletion too
       tc=$(timed "$W/out.txt" "$M" "$@")
       r=$(sed -n 's/^events .* in \([0-9.]*\) s .*/\1/p' "$W/out.txt")
       echo "$mode $r $tc" | awk '{ printf "%-10s %10.3f %10.3f %10.3f\n", $1, $2, $3, $4 }'
     done
   done | tee "$W/timeline.txt"
+  echo "after: $(uptime)"
   ls -l "$W/tl.json" | awk '{ printf "timeline file: %.0f MB\n", $5 / 1e6 }'
   awk '{ n[$1]++; r[$1] += $2; w[$1] += $3; c[$1] += $4 }
        END { p = n["plain"]; q = n["timeline"]
              printf "means: replay %.3f s plain, %.3f s with the timeline; wall %.3f s, %.3f s; cpu %.3f s, %.3f s\n",
                r["plain"] / p, r["timeline"] / q, w["plain"] / p, w["timeline"] / q, c["plain"] / p, c["timeline"] / q
-             printf "the timeline costs %+.1f%% of the plain replay (wall), %+.1f%% of the plain command (cpu)\n",
+             printf "the timeline costs %+.1f%% of the plain replay (the command'"'"'s extra wall time), %+.1f%% (the replay'"'"'s extra time), %+.1f%% of the plain command'"'"'s cpu\n",
                100 * (w["timeline"] / q - w["plain"] / p) / (r["plain"] / p),
+               100 * (r["timeline"] / q - r["plain"] / p) / (r["plain"] / p),
                100 * (c["timeline"] / q - c["plain"] / p) / (c["plain"] / p) }' "$W/timeline.txt"
 }
 
