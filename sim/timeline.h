@@ -37,7 +37,7 @@
  * track of k recorded stretches at the end; written through
  * util/output.h, whose disk writes start every 16 MiB.
  * Ownership: tracks are the caller's (timeline_tracks_free()), a stream
- * its own (freed by finish or abort); inputs are borrowed. Not for: recording (models/linkrec.h), replaying (replay.h).
+ * and its thread its own (freed by finish or abort); inputs are borrowed. Not for: recording (models/linkrec.h), replaying (replay.h).
  */
 #pragma once
 
@@ -79,7 +79,8 @@ void timeline_rank_slices(const trace *t, int r, timeline_slice_fn fn, void *use
  * definitions (ranks, regions: trace_source_trace); finish with the
  * mapping (rank r on node m->node[r]) and the link tracks `spec` selects
  * from `rec`, which commits the file; or abort, which removes it. Both
- * free the stream. `prog` may stop the output (util/output.h). */
+ * end the stream's writer thread and free the stream; the records come
+ * from one thread at a time. `prog` may stop the output (util/output.h). */
 typedef struct timeline_stream timeline_stream;
 timeline_stream *timeline_stream_open(const char *path, const trace *defs, const progress *prog,
                                       GError **error);
