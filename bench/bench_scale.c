@@ -35,7 +35,7 @@
  * Usage: bench_scale [stencils|mesh|scaling] [--quick] [--only PLATFORM] [--scotch-max N]
  *                    [--cache DIR] [--keep] [-s SPEC ...]
  *   -s adds a pipeline to the columns (default: portfolio, scotch,
- *   scotch_gmap); --scotch-max skips Scotch above N ranks (default 40000:
+ *   scotch_gmap; scaling: only the rows of the strategies named); --scotch-max skips Scotch above N ranks (default 40000:
  *   the 262,144-rank runs take more than 20 minutes); --quick runs only the
  *   cases up to 65,536 ranks (scaling: up to 32,768); --only runs the
  *   stencils and meshes on platforms whose name contains PLATFORM; --cache
@@ -431,7 +431,10 @@ static void scaling_row(const strategy *s, const char *label, commgraph *const *
       r = timed_run(s, grid[i], plat[i], limit, &secs, &cpu);
       on = " (grid)";
     }
-    if (r == RUN_STOPPED) {
+    if (r == RUN_STOPPED && secs >= 5 * limit) {
+      printf(" > %d wall |", 5 * limit);
+      over = TRUE;
+    } else if (r == RUN_STOPPED) {
       printf(" > %d |", limit);
       over = TRUE;
     } else if (r != RUN_DONE) {
@@ -449,7 +452,7 @@ static void scaling_row(const strategy *s, const char *label, commgraph *const *
 /* Every registered strategy at growing sizes: a kNN graph of random points
  * (12 neighbours, as the mesh above) on the cube torus of that size, or,
  * for the grid heuristics, the renumbered periodic 3D stencil. */
-static void scaling(int limit, const int *sides, int nsides)
+static void scaling(int limit, const int *sides, int nsides, GPtrArray *only)
 {
   printf("Wall (processor) time of every strategy alone in s (a refiner from its start), "
          "stopped at %d s of processor time\n\n"
@@ -485,6 +488,8 @@ static void scaling(int limit, const int *sides, int nsides)
   }
   for (int k = 0; strategy_registry[k]; k++) {
     const strategy *s = strategy_registry[k];
+    if (only->len && !g_ptr_array_find_with_equal_func(only, s->name, g_str_equal, NULL))
+      continue;
     scaling_row(s, s->name, knn, grid, plat, nsides, limit);
     if (strcmp(s->name, "hier") == 0) /* it groups down a switch hierarchy */
       scaling_row(s, "hier (fat tree fattree:k=S:n=3, S^3 nodes)", knn, grid, tree, nsides,
@@ -528,21 +533,21 @@ int main(int argc, char **argv)
     else if (strcmp(argv[i], "scaling") == 0)
       do_scaling = TRUE;
     else {
-      fprintf(stderr, "usage: bench_scale [stencils|mesh|scaling] [--quick] [--scotch-max N] [--keep] "
-                      "[-s SPEC ...]\n");
+      fprintf(stderr, "usage: bench_scale [stencils|mesh|scaling] [--quick] [--only PLATFORM] "
+                      "[--scotch-max N] [--cache DIR] [--keep] [-s SPEC ...]\n");
       return 2;
     }
+  }
+  if (do_scaling) {
+    static const int sides[] = { 16, 32, 64 };
+    scaling(60, sides, quick ? 2 : 3, cols);
+    g_ptr_array_free(cols, TRUE);
+    return 0;
   }
   if (cols->len == 0) {
     g_ptr_array_add(cols, "portfolio");
     g_ptr_array_add(cols, "scotch");
     g_ptr_array_add(cols, "scotch_gmap");
-  }
-  if (do_scaling) {
-    static const int sides[] = { 16, 32, 64 };
-    scaling(60, sides, quick ? 2 : 3);
-    g_ptr_array_free(cols, TRUE);
-    return 0;
   }
   char *work = g_dir_make_tmp("bench-scale-XXXXXX", NULL);
   GString *log = g_string_new(NULL);
