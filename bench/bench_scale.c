@@ -11,28 +11,36 @@
  * mesh: process graphs of an unstructured 3D mesh. N points uniform at
  *   random in the unit cube (GRand seed 7), each joined to its 12 nearest
  *   points (symmetrized: the node graph of a Delaunay-like mesh, average
- *   degree about 15); the mesh graph is partitioned by Scotch into P parts
- *   (strategy_partition: SCOTCH_graphMap onto P equal terminals with
- *   SCOTCH_STRATBALANCE, at most ceil(1.03 N / P) points per part, seed 1);
- *   the process graph is the quotient: part a sends part b 64 bytes per
- *   mesh edge between them. P = 4096 (N = 524,288) on torus:16x16x16 and
- *   P = 32768 (N = 2,097,152) on torus:32x32x32, ranks in Scotch's part
- *   order.
+ *   degree about 14); the mesh graph is partitioned by Scotch into P parts
+ *   (mesh_partition: SCOTCH_graphPart with Scotch's recursive
+ *   bipartitioning strategy, SCOTCH_STRATRECURSIVE, 3% imbalance, seed 1;
+ *   with Scotch's default, multilevel k-way strategy, 99% of the time went
+ *   to its k-way Fiduccia-Mattheyses refinement, kgraphMapFm (perf), and
+ *   the 2M-point mesh was not partitioned into 32,768 parts after 54
+ *   minutes); the process graph is the quotient: part a sends part b 64
+ *   bytes per mesh edge between them. P = 4096 (N = 524,288) on
+ *   torus:16x16x16 and P = 32768 (N = 2,097,152) on torus:32x32x32, ranks
+ *   in Scotch's part order. The kNN graph of 2M points takes about 50 s,
+ *   its partition into 32,768 parts about 3.5 minutes; --cache keeps the
+ *   process graphs.
  *
  * scaling: every registered strategy alone on 4,096, 32,768 and 262,144
  *   ranks (the kNN graph of as many random points, the renumbered periodic
- *   3D stencil for the grid heuristics), stopped after 60 s (a size is not
- *   run when the one before took more than 60/8 s): the measured reach of
- *   `mapsim strategies`.
+ *   3D stencil for the grid heuristics) on the cube torus of as many nodes,
+ *   and hier also on the k-ary 3-tree of as many nodes; each run in a child
+ *   process stopped after 60 s of processor time (a size is not run when
+ *   the one before took more than 60/8 s): the measured reach of `mapsim
+ *   strategies`.
  *
  * Usage: bench_scale [stencils|mesh|scaling] [--quick] [--only PLATFORM] [--scotch-max N]
  *                    [--cache DIR] [--keep] [-s SPEC ...]
  *   -s adds a pipeline to the columns (default: portfolio, scotch,
- *   scotch_gmap); --scotch-max skips Scotch above N ranks (default 40000:
+ *   scotch_gmap; scaling: only the rows of the strategies named); --scotch-max skips Scotch above N ranks (default 40000:
  *   the 262,144-rank runs take more than 20 minutes); --quick runs only the
- *   cases up to 65,536 ranks; --only runs the stencils on platforms whose
- *   name contains PLATFORM; --cache keeps the mesh process graphs in DIR
- *   (MatrixMarket) and reads them from there on the next run.
+ *   cases up to 65,536 ranks (scaling: up to 32,768); --only runs the
+ *   stencils and meshes on platforms whose name contains PLATFORM; --cache
+ *   keeps the mesh process graphs in DIR (MatrixMarket) and reads them from
+ *   there on the next run.
  * Output: Markdown tables for bench/README.md ("Mappings at scale").
  */
 #include <glib/gstdio.h>
@@ -40,6 +48,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "gmap.h"
 #include "mapping/bounds.h"
@@ -253,7 +264,7 @@ static gboolean mesh_partition(const commgraph *mesh, int nparts, int *part, GEr
   SCOTCH_Strat strat;
   gboolean ok = scotch_graph_build(&sg, mesh, error) && scotch_graph_context(&sg, 1, error);
   SCOTCH_stratInit(&strat);
-  ok = ok && SCOTCH_stratGraphMapBuild(&strat, SCOTCH_STRATDEFAULT, nparts, 0.03) == 0;
+  ok = ok && SCOTCH_stratGraphMapBuild(&strat, SCOTCH_STRATRECURSIVE, nparts, 0.03) == 0;
   SCOTCH_Num *tab = g_new(SCOTCH_Num, mesh->n);
   ok = ok && SCOTCH_graphPart(sg.use, nparts, &strat, tab) == 0;
   for (int i = 0; ok && i < mesh->n; i++)
@@ -275,11 +286,14 @@ static commgraph *mesh_process_graph(int n, int nparts, double *part_secs)
     for (int d = 0; d < 3; d++)
       p[i].x[d] = g_rand_double(rng);
   g_rand_free(rng);
+  gint64 t0 = g_get_monotonic_time();
   commgraph *mesh = knn_graph(p, n, 12);
   g_free(p);
+  fprintf(stderr, "%d points: kNN graph (%d edges) in %.1f s\n", n, mesh->nedges,
+          (double)(g_get_monotonic_time() - t0) / 1e6);
   int *part = g_new(int, n);
   GError *e = NULL;
-  gint64 t0 = g_get_monotonic_time();
+  t0 = g_get_monotonic_time();
   if (!mesh_partition(mesh, nparts, part, &e)) {
     fprintf(stderr, "partition: %s\n", e->message);
     g_clear_error(&e);
@@ -296,6 +310,8 @@ static commgraph *mesh_process_graph(int n, int nparts, double *part_secs)
       if (part[i] != part[mesh->adj[e2]])
         src[m] = part[i], dst[m] = part[mesh->adj[e2]], bytes[m++] = 64;
   commgraph *q = commgraph_from_edges(nparts, m, src, dst, bytes, NULL);
+  fprintf(stderr, "%d parts: quotient in %.1f s\n", nparts,
+          (double)(g_get_monotonic_time() - t0) / 1e6 - *part_secs);
   g_free(src);
   g_free(dst);
   g_free(bytes);
@@ -304,8 +320,8 @@ static commgraph *mesh_process_graph(int n, int nparts, double *part_secs)
   return q;
 }
 
-static void meshes(GPtrArray *cols, gboolean quick, int scotch_max, const char *work,
-                   GString *log, const char *cache)
+static void meshes(GPtrArray *cols, gboolean quick, const char *only, int scotch_max,
+                   const char *work, GString *log, const char *cache)
 {
   static const struct {
     int points, parts;
@@ -318,7 +334,7 @@ static void meshes(GPtrArray *cols, gboolean quick, int scotch_max, const char *
          "| process graph | platform | strategy | wall (processor) time | hop-bytes | lower bound | above bound |\n"
          "|---|---|---|---:|---:|---:|---:|\n");
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-    if (quick && cases[i].parts > 4096)
+    if ((quick && cases[i].parts > 4096) || (only && !strstr(cases[i].plat, only)))
       continue;
     double secs = 0;
     char *path = cache ? g_strdup_printf("%s/mesh-%d-%d.mtx", cache, cases[i].points,
@@ -345,51 +361,101 @@ static void meshes(GPtrArray *cols, gboolean quick, int scotch_max, const char *
 
 /* ---- how far each strategy scales ---- */
 
-typedef struct watchdog {
-  volatile sig_atomic_t stop;
-  double limit;
-  int done;
-} watchdog;
+/* How a timed run ended: done, or why it has no time. */
+typedef enum { RUN_DONE, RUN_STOPPED, RUN_REFUSED, RUN_FAILED } run_end;
 
-static gpointer watch(gpointer data)
+/* One strategy alone (a refiner from its start) on g in a child process
+ * stopped after `limit` seconds of processor time (RLIMIT_CPU), so that
+ * the reach does not depend on the machine's load, or after 5 x `limit`
+ * of wall time: Scotch's calls cannot be interrupted from inside, so only
+ * a process boundary stops every strategy. The child reports
+ * STRATEGY_ERROR_INPUT (inputs it cannot use) by its exit status. */
+static run_end timed_run(const strategy *s, const commgraph *g, const platform *p, int limit,
+                         double *secs, double *cpu)
 {
-  watchdog *w = data;
-  gint64 end = g_get_monotonic_time() + (gint64)(w->limit * 1e6);
-  while (!g_atomic_int_get(&w->done)) {
-    if (g_get_monotonic_time() >= end)
-      w->stop = 1;
-    g_usleep(20000);
+  fflush(stdout);
+  gint64 t0 = g_get_monotonic_time();
+  pid_t pid = fork();
+  if (pid < 0)
+    return RUN_FAILED;
+  if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* no orphan when the bench is stopped */
+    struct rlimit cpu_limit = { (rlim_t)limit, (rlim_t)limit }, no_core = { 0, 0 };
+    setrlimit(RLIMIT_CORE, &no_core);
+    setrlimit(RLIMIT_CPU, &cpu_limit);
+    GError *e = NULL;
+    strategy_pipeline *pl = strategy_parse(s->name, &e);
+    mapping *m = pl ? strategy_run_report(pl, g, p, 1, NULL, 0, NULL, NULL, &e) : NULL;
+    _exit(m ? 0 : g_error_matches(e, STRATEGY_ERROR, STRATEGY_ERROR_INPUT) ? 2 : 1);
   }
-  return NULL;
+  gint64 end = t0 + (gint64)limit * 5000000;
+  int status = 0;
+  struct rusage ru;
+  while (wait4(pid, &status, WNOHANG, &ru) == 0) {
+    if (g_get_monotonic_time() >= end)
+      kill(pid, SIGKILL);
+    g_usleep(5000);
+  }
+  *secs = (double)(g_get_monotonic_time() - t0) / 1e6;
+  *cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+  if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGXCPU || WTERMSIG(status) == SIGKILL))
+    return RUN_STOPPED;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) == 1)
+    return RUN_FAILED;
+  return WEXITSTATUS(status) == 2 ? RUN_REFUSED : RUN_DONE;
 }
 
-/* One strategy alone (a refiner from its start) on g, stopped after
- * `limit` seconds; the time, or a negative value when it was stopped. */
-static double timed_run(const strategy *s, const commgraph *g, const platform *p, double limit,
-                        GError **error)
+/* One row of the scaling table: s at every size, on the kNN graph, or on
+ * the renumbered stencil when it refuses that. */
+static void scaling_row(const strategy *s, const char *label, commgraph *const *knn,
+                        commgraph *const *grid, platform *const *plat, int nsides, int limit)
 {
-  strategy_pipeline *pl = strategy_parse(s->name, error);
-  if (!pl)
-    return 0;
-  watchdog w = { 0, limit, 0 };
-  progress prog = { NULL, NULL, &w.stop };
-  GThread *t = g_thread_new("watchdog", watch, &w);
-  gint64 t0 = g_get_monotonic_time();
-  mapping *m = strategy_run_report(pl, g, p, 1, NULL, 0, NULL, &prog, error);
-  double secs = (double)(g_get_monotonic_time() - t0) / 1e6;
-  g_atomic_int_set(&w.done, 1);
-  g_thread_join(t);
-  mapping_free(m);
-  strategy_pipeline_free(pl);
-  return w.stop ? -secs : secs;
+  printf("| %s |", label);
+  gboolean over = FALSE;
+  double last = 0;
+  for (int i = 0; i < nsides; i++) {
+    if (over) {
+      printf(" - |");
+      continue;
+    }
+    if (last > limit / 8.0) { /* 8 times the ranks would not fit in the limit */
+      printf(" not run |");
+      over = TRUE;
+      continue;
+    }
+    double secs = 0, cpu = 0;
+    run_end r = timed_run(s, knn[i], plat[i], limit, &secs, &cpu);
+    const char *on = "";
+    if (r == RUN_REFUSED) {
+      r = timed_run(s, grid[i], plat[i], limit, &secs, &cpu);
+      on = " (grid)";
+    }
+    if (r == RUN_STOPPED && secs >= 5 * limit) {
+      printf(" > %d wall |", 5 * limit);
+      over = TRUE;
+    } else if (r == RUN_STOPPED) {
+      printf(" > %d |", limit);
+      over = TRUE;
+    } else if (r != RUN_DONE) {
+      printf(" %s |", r == RUN_REFUSED ? "refused" : "failed");
+      over = TRUE;
+    } else {
+      printf(" %.2f (%.2f)%s |", secs, cpu, on);
+      last = cpu;
+    }
+    fflush(stdout);
+  }
+  printf("\n");
 }
 
 /* Every registered strategy at growing sizes: a kNN graph of random points
  * (12 neighbours, as the mesh above) on the cube torus of that size, or,
  * for the grid heuristics, the renumbered periodic 3D stencil. */
-static void scaling(double limit, const int *sides, int nsides)
+static void scaling(int limit, const int *sides, int nsides, GPtrArray *only)
 {
-  printf("Time of every strategy alone (s; a refiner from its start), stopped at %.0f s\n\n"
+  printf("Wall (processor) time of every strategy alone in s (a refiner from its start), "
+         "stopped at %d s of processor time\n\n"
          "| strategy |", limit);
   for (int i = 0; i < nsides; i++)
     printf(" %d ranks |", sides[i] * sides[i] * sides[i]);
@@ -398,7 +464,7 @@ static void scaling(double limit, const int *sides, int nsides)
     printf("---:|");
   printf("\n");
   commgraph **knn = g_new0(commgraph *, nsides), **grid = g_new0(commgraph *, nsides);
-  platform **plat = g_new0(platform *, nsides);
+  platform **plat = g_new0(platform *, nsides), **tree = g_new0(platform *, nsides);
   for (int i = 0; i < nsides; i++) {
     int n = sides[i] * sides[i] * sides[i];
     GRand *rng = g_rand_new_with_seed(7);
@@ -416,53 +482,29 @@ static void scaling(double limit, const int *sides, int nsides)
     char *spec = g_strdup_printf("torus:%dx%dx%d", sides[i], sides[i], sides[i]);
     plat[i] = platform_load(spec, NULL);
     g_free(spec);
+    spec = g_strdup_printf("fattree:k=%d:n=3", sides[i]);
+    tree[i] = platform_load(spec, NULL);
+    g_free(spec);
   }
   for (int k = 0; strategy_registry[k]; k++) {
     const strategy *s = strategy_registry[k];
-    printf("| %s |", s->name);
-    gboolean over = FALSE;
-    double last = 0;
-    for (int i = 0; i < nsides; i++) {
-      if (over) {
-        printf(" - |");
-        continue;
-      }
-      if (last > limit / 8) { /* 8 times the ranks: not within the limit (Scotch cannot be stopped) */
-        printf(" not run |");
-        over = TRUE;
-        continue;
-      }
-      GError *e = NULL;
-      double secs = timed_run(s, knn[i], plat[i], limit, &e);
-      const char *on = "";
-      if (e && g_error_matches(e, STRATEGY_ERROR, STRATEGY_ERROR_INPUT)) {
-        g_clear_error(&e);
-        secs = timed_run(s, grid[i], plat[i], limit, &e);
-        on = " (grid)";
-      }
-      if (secs < 0) {
-        printf(" > %.0f |", limit);
-        over = TRUE;
-      } else if (e) {
-        printf(" refused |");
-        over = TRUE;
-      } else {
-        printf(" %.2f%s |", secs, on);
-        last = secs;
-      }
-      g_clear_error(&e);
-      fflush(stdout);
-    }
-    printf("\n");
+    if (only->len && !g_ptr_array_find_with_equal_func(only, s->name, g_str_equal, NULL))
+      continue;
+    scaling_row(s, s->name, knn, grid, plat, nsides, limit);
+    if (strcmp(s->name, "hier") == 0) /* it groups down a switch hierarchy */
+      scaling_row(s, "hier (fat tree fattree:k=S:n=3, S^3 nodes)", knn, grid, tree, nsides,
+                  limit);
   }
   for (int i = 0; i < nsides; i++) {
     commgraph_free(knn[i]);
     commgraph_free(grid[i]);
     platform_free(plat[i]);
+    platform_free(tree[i]);
   }
   g_free(knn);
   g_free(grid);
   g_free(plat);
+  g_free(tree);
 }
 
 int main(int argc, char **argv)
@@ -491,28 +533,28 @@ int main(int argc, char **argv)
     else if (strcmp(argv[i], "scaling") == 0)
       do_scaling = TRUE;
     else {
-      fprintf(stderr, "usage: bench_scale [stencils|mesh|scaling] [--quick] [--scotch-max N] [--keep] "
-                      "[-s SPEC ...]\n");
+      fprintf(stderr, "usage: bench_scale [stencils|mesh|scaling] [--quick] [--only PLATFORM] "
+                      "[--scotch-max N] [--cache DIR] [--keep] [-s SPEC ...]\n");
       return 2;
     }
+  }
+  if (do_scaling) {
+    static const int sides[] = { 16, 32, 64 };
+    scaling(60, sides, quick ? 2 : 3, cols);
+    g_ptr_array_free(cols, TRUE);
+    return 0;
   }
   if (cols->len == 0) {
     g_ptr_array_add(cols, "portfolio");
     g_ptr_array_add(cols, "scotch");
     g_ptr_array_add(cols, "scotch_gmap");
   }
-  if (do_scaling) {
-    static const int sides[] = { 16, 32, 64 };
-    scaling(60, sides, quick ? 2 : 3);
-    g_ptr_array_free(cols, TRUE);
-    return 0;
-  }
   char *work = g_dir_make_tmp("bench-scale-XXXXXX", NULL);
   GString *log = g_string_new(NULL);
   if (do_stencils)
     stencils(cols, quick, only, scotch_max, work, log);
   if (do_mesh)
-    meshes(cols, quick, scotch_max, work, log, cache);
+    meshes(cols, quick, only, scotch_max, work, log, cache);
   printf("\nCommands run (in %s%s):\n\n```\n%s```\n", work, keep ? "" : ", removed", log->str);
   if (!keep)
     output_remove_tree(work);

@@ -304,6 +304,6 @@ const strategy strategy_bipartition = {
   .paper = "korndoerfer2021 Section 6.3 (bipartition; Wu et al.)",
   .places_slots = TRUE,
   .cost = "Scotch bipartitions, O(E log n) per level, log n levels",
-  .max_ranks = 65536,
+  .max_ranks = 262144,
   .run = run_bipartition,
 };

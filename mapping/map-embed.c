@@ -376,6 +376,6 @@ const strategy strategy_embed = {
   .places_slots = TRUE,
   .needs_coordinates = TRUE,
   .cost = "O(E) per Lanczos step, steps grow with the diameter",
-  .max_ranks = 0,
+  .max_ranks = 32768,
   .run = run_embed,
 };

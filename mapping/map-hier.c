@@ -471,7 +471,7 @@ const strategy strategy_hier = {
   .params = hier_params,
   .places_slots = TRUE,
   .cost = "a Scotch partition per level of the hierarchy, O(E log n) each",
-  .max_ranks = 65536,
+  .max_ranks = 262144,
   .run = run_hier,
 };
 

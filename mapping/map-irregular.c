@@ -452,7 +452,7 @@ const strategy strategy_bft = {
   .paper = "bhatele2010 Section 10.2, Algorithm 10.2 (BFT)",
   .places_slots = TRUE,
   .cost = "O(E log n) plus findNearest per task",
-  .max_ranks = 65536,
+  .max_ranks = 0,
   .run = run_bft,
 };
 
@@ -463,7 +463,7 @@ const strategy strategy_mht = {
   .paper = "bhatele2010 Section 10.2, Heuristic 2 (MHT)",
   .places_slots = TRUE,
   .cost = "O(E log n) plus findNearest per task",
-  .max_ranks = 65536,
+  .max_ranks = 0,
   .run = run_mht,
 };
 
@@ -475,6 +475,6 @@ const strategy strategy_coce_mht = {
   .places_slots = TRUE,
   .needs_coordinates = TRUE,
   .cost = "O(E log n) plus findNearest per task",
-  .max_ranks = 65536,
+  .max_ranks = 0,
   .run = run_coce_mht,
 };

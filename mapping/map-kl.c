@@ -453,7 +453,8 @@ const strategy strategy_kl = {
   .paper = "selvitopi Section 3 (KL-based heuristic; random start)",
   .params = kl_params,
   .start = "random",
-  .cost = "O(E log E) per pass",
-  .max_ranks = 0,
+  .cost = "O(E log E) per pass, passes until one gains less than eps; a time limit or an "
+          "interrupt stops it at its best so far",
+  .max_ranks = -1,
   .run = run_kl,
 };

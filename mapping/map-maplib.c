@@ -498,12 +498,12 @@ static gboolean run_topo_aware(const strategy_ctx *ctx, const strategy_args *arg
   }
 
 MAPLIB(greedy_hoefler, "heaviest edge first: its unmapped end on the free node nearest the other",
-       "korndoerfer2021 Section 6.3 (greedy; Hoefler and Snir 2011)", "O(E log E + n N)", 65536);
+       "korndoerfer2021 Section 6.3 (greedy; Hoefler and Snir 2011)", "O(E log E + n N)", 0);
 MAPLIB(fhgreedy, "most connected task next, on the best of the free nodes nearest its neighbours",
        "korndoerfer2021 Section 6.3 (FHgreedy; deveci2015 as in MapLib)", "O(n N) worst case",
-       65536);
+       0);
 MAPLIB(greedy_allc, "most connected task next, on the best of all free nodes; start most central",
-       "korndoerfer2021 Section 6.3 (greedyALLC; Glantz et al.)", "O(n N degree)", 8192);
+       "korndoerfer2021 Section 6.3 (greedyALLC; Glantz et al.)", "O(n N degree)", 32768);
 MAPLIB(pacmap, "centre task on the centre node, then most connected task on its best node",
        "korndoerfer2021 Section 6.3 (PaCMap, process-mapping step)", "O(n N degree)", 8192);
 MAPLIB(topo_aware, "most critical task (mean minus best estimated cost) on its best node",

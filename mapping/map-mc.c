@@ -419,7 +419,7 @@ const strategy strategy_mc = {
   .params = mc_params,
   .start = "greedy",
   .cost = "O(candidates x route length) per swap",
-  .max_ranks = 65536,
+  .max_ranks = 0,
   .run = run_mc,
 };
 
@@ -431,6 +431,6 @@ const strategy strategy_mmc = {
   .params = mc_params,
   .start = "greedy",
   .cost = "O(candidates x route length) per swap",
-  .max_ranks = 65536,
+  .max_ranks = 0,
   .run = run_mmc,
 };

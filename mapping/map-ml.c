@@ -166,7 +166,8 @@ const strategy strategy_ml = {
   .params = ml_params,
   .start = "embed",
   .needs_coordinates = TRUE,
-  .cost = "its refiner on each level, levels halving in size",
-  .max_ranks = 0,
+  .cost = "its refiner on each level, levels halving in size; a time limit or an interrupt "
+          "keeps the last level finished",
+  .max_ranks = -1,
   .run = run_ml,
 };

@@ -216,6 +216,6 @@ const strategy strategy_pairs = {
   .params = pairs_params,
   .start = "identity",
   .cost = "O(trials n degree) per round",
-  .max_ranks = 65536,
+  .max_ranks = 4096,
   .run = run_pairs,
 };

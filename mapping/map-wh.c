@@ -108,6 +108,6 @@ const strategy strategy_wh = {
   .params = wh_params,
   .start = "greedy",
   .cost = "O(n delta BFS) per pass",
-  .max_ranks = 0,
+  .max_ranks = 262144,
   .run = run_wh,
 };
