@@ -149,11 +149,15 @@ static void on_broken_pipe(void)
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
+/* errno is kept: the handler may interrupt a thread between a failed call
+ * and its reading of errno. */
 static void on_stop_signal(int sig)
 {
+  int saved = errno;
   if (stop_requested)
     end_now(STATUS_INTERRUPTED, "mapsim: interrupted\n");
   stop_requested = sig;
+  errno = saved;
 }
 
 #ifndef __SANITIZE_ADDRESS__ /* the sanitizers report crashes themselves */
