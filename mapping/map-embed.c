@@ -28,10 +28,22 @@
  * along the first axis; pieces of fewer than EMBED_MIN_PIECE ranks (and
  * ranks without traffic) are laid along it in breadth-first order.
  *
+ * Pieces of more than `direct` ranks are embedded multilevel, as ACE does
+ * (Y. Koren, L. Carmel, D. Harel, "ACE: A fast multiscale eigenvectors
+ * computation for drawing huge graphs", InfoVis 2002, Sections 3-4): the
+ * piece is coarsened by heavy-edge matching (the visiting order drawn from
+ * the seed) until it has at most `direct` vertices, Lanczos finds the
+ * eigenvectors of the coarsest graph, and each finer level starts from
+ * the coarser one's vectors copied to both halves of every matched pair and
+ * smooths them by EMBED_SMOOTH_STEPS damped Jacobi steps x <- x - 1/2
+ * D^-1 L x, kept orthonormal and orthogonal to the constant; their
+ * Rayleigh quotients stand for the eigenvalues.
+ *
  * Cost: O(E + n k) per Lanczos step; the steps grow with the graph's
- * diameter (about 200 per eigenvector on a 32^3 grid). Memory: about 30
- * doubles per rank, checked against the budget. Progress: Lanczos steps;
- * an interrupt stops it with "interrupted".
+ * diameter (about 200 per eigenvector on a 32^3 grid), which is why large
+ * pieces go multilevel: O(E k) per smoothing step, the levels halving.
+ * Memory: about 30 doubles per rank, checked against the budget. Progress:
+ * Lanczos and smoothing steps; an interrupt stops it with "interrupted".
  */
 #include <arpack.h>
 #include <math.h>
@@ -42,12 +54,14 @@
 #include "util/budget.h"
 
 #define EMBED_MIN_PIECE 32
+#define EMBED_SMOOTH_STEPS 30
 
 G_LOCK_DEFINE_STATIC(arpack);
 
 static const strategy_param embed_params[] = {
   { "dims", SPARAM_INT, "0", "0..8", "embedding dimensions (0: as many as the machine has)" },
   { "tol", SPARAM_DOUBLE, "1e-3", "0..0.5", "relative accuracy of the eigenvectors (ARPACK tol)" },
+  { "direct", SPARAM_INT, "32768", "64..", "pieces of more ranks are coarsened first (multilevel)" },
   GEOMETRIC_PARAM_ROWS,
   { NULL, 0, NULL, NULL, NULL },
 };
@@ -148,38 +162,192 @@ static gboolean smallest_pair(const piece *pc, const double *q, int nq, double t
   return ok;
 }
 
+/* The coarser piece of pc by heavy-edge matching, each vertex visited in
+ * an order drawn from rng matched with its heaviest unmatched neighbour;
+ * parent[i] is vertex i's coarse vertex. Arcs between one coarse pair are
+ * summed. */
+static void coarsen(const piece *pc, GRand *rng, piece *cp, int *parent)
+{
+  int n = pc->n, nc = 0;
+  int *order = g_new(int, n);
+  for (int i = 0; i < n; i++) {
+    order[i] = i;
+    parent[i] = -1;
+  }
+  for (int i = n - 1; i > 0; i--) {
+    int j = g_rand_int_range(rng, 0, i + 1), t = order[i];
+    order[i] = order[j];
+    order[j] = t;
+  }
+  for (int t = 0; t < n; t++) {
+    int v = order[t], best = -1;
+    if (parent[v] >= 0)
+      continue;
+    double heaviest = -1;
+    for (int e = pc->xadj[v]; e < pc->xadj[v + 1]; e++)
+      if (pc->adj[e] != v && parent[pc->adj[e]] < 0 && pc->w[e] > heaviest)
+        best = pc->adj[e], heaviest = pc->w[e];
+    parent[v] = nc;
+    if (best >= 0)
+      parent[best] = nc;
+    nc++;
+  }
+  int *member = g_new(int, 2 * (size_t)nc), *at = g_new(int, nc);
+  for (int c = 0; c < nc; c++)
+    member[2 * c] = member[2 * c + 1] = -1, at[c] = -1;
+  for (int v = 0; v < n; v++)
+    member[2 * parent[v] + (member[2 * parent[v]] >= 0)] = v;
+  *cp = (piece){ nc, NULL, g_new0(int, nc + 1), g_new(int, pc->xadj[n] + 1),
+                 g_new(double, pc->xadj[n] + 1) };
+  int m = 0;
+  for (int c = 0; c < nc; c++) {
+    int row = m; /* at[u] >= row: u already has an arc in this row */
+    for (int h = 0; h < 2 && member[2 * c + h] >= 0; h++) {
+      int v = member[2 * c + h];
+      for (int e = pc->xadj[v]; e < pc->xadj[v + 1]; e++) {
+        int u = parent[pc->adj[e]];
+        if (u == c)
+          continue;
+        if (at[u] >= row) {
+          cp->w[at[u]] += pc->w[e];
+        } else {
+          at[u] = m;
+          cp->adj[m] = u;
+          cp->w[m++] = pc->w[e];
+        }
+      }
+    }
+    cp->xadj[c + 1] = m;
+  }
+  g_free(order);
+  g_free(member);
+  g_free(at);
+}
+
+/* z / |z| after deflate() by the columns before it. */
+static void orthonormalize(int n, const double *q, int nq, double *z)
+{
+  deflate(n, q, nq, z);
+  double norm = 0;
+  for (int i = 0; i < n; i++)
+    norm += z[i] * z[i];
+  norm = sqrt(norm);
+  for (int i = 0; i < n && norm > 0; i++)
+    z[i] /= norm;
+}
+
+static gboolean eigvecs(const piece *pc, int k, double tol, int direct, GRand *rng,
+                        const progress *prog, uint64_t *steps, double *q, double *lambdas,
+                        GError **error);
+
+/* eigvecs() of a piece above `direct` ranks: from its coarser piece's,
+ * smoothed. */
+static gboolean eigvecs_multilevel(const piece *pc, int k, double tol, int direct, GRand *rng,
+                                   const progress *prog, uint64_t *steps, double *q,
+                                   double *lambdas, GError **error)
+{
+  int n = pc->n, *parent = g_new(int, n);
+  piece cp;
+  coarsen(pc, rng, &cp, parent);
+  double *cq = g_new(double, (size_t)cp.n * k);
+  gboolean ok = cp.n < n && cp.n > 2 * k + 2;
+  if (!ok)
+    g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_FAILED,
+                "embed: a piece of %d ranks does not coarsen (a star?); raise direct=", n);
+  ok = ok && eigvecs(&cp, k, tol, direct, rng, prog, steps, cq, lambdas, error);
+  double *y = g_new(double, n), *dinv = g_new(double, n);
+  for (int i = 0; i < n; i++) {
+    double d = 0;
+    for (int e = pc->xadj[i]; e < pc->xadj[i + 1]; e++)
+      d += pc->w[e];
+    dinv[i] = d > 0 ? 1 / d : 0;
+  }
+  for (int j = 0; ok && j < k; j++) {
+    double *z = q + (size_t)j * n;
+    for (int i = 0; i < n; i++)
+      z[i] = cq[(size_t)j * cp.n + parent[i]];
+    orthonormalize(n, q, j, z);
+    for (int it = 0; ok && it < EMBED_SMOOTH_STEPS; it++) {
+      for (int i = 0; i < n; i++) {
+        double s = 0;
+        for (int e = pc->xadj[i]; e < pc->xadj[i + 1]; e++)
+          s += pc->w[e] * (z[i] - z[pc->adj[e]]);
+        y[i] = z[i] - 0.5 * dinv[i] * s;
+      }
+      memcpy(z, y, sizeof(double) * (size_t)n);
+      orthonormalize(n, q, j, z);
+      ok = ++*steps % 8 != 0 || progress_check(prog, error);
+    }
+    double rq = 0; /* z is a unit vector: z' L z */
+    for (int i = 0; i < n; i++)
+      for (int e = pc->xadj[i]; e < pc->xadj[i + 1]; e++)
+        rq += 0.5 * pc->w[e] * (z[i] - z[pc->adj[e]]) * (z[i] - z[pc->adj[e]]);
+    lambdas[j] = rq;
+  }
+  /* ascending, as Lanczos gives them (align_axes groups neighbours) */
+  for (int j = 1; ok && j < k; j++)
+    for (int i = j; i > 0 && lambdas[i] < lambdas[i - 1]; i--) {
+      double t = lambdas[i];
+      lambdas[i] = lambdas[i - 1];
+      lambdas[i - 1] = t;
+      for (int r = 0; r < n; r++) {
+        double *a = q + (size_t)i * n + r, *b = q + (size_t)(i - 1) * n + r, u = *a;
+        *a = *b;
+        *b = u;
+      }
+    }
+  g_free(y);
+  g_free(dinv);
+  g_free(cq);
+  g_free(parent);
+  g_free(cp.xadj);
+  g_free(cp.adj);
+  g_free(cp.w);
+  return ok;
+}
+
+/* k orthonormal eigenvectors of the smallest nonzero eigenvalues of pc's
+ * Laplacian into q (n x k, column-major), their eigenvalues ascending into
+ * lambdas: one at a time, each on the space orthogonal to the ones before
+ * (a single Lanczos run finds one vector per distinct eigenvalue, and the
+ * smallest ones of a cube-like graph come three at a time); multilevel
+ * above `direct` ranks. */
+static gboolean eigvecs(const piece *pc, int k, double tol, int direct, GRand *rng,
+                        const progress *prog, uint64_t *steps, double *q, double *lambdas,
+                        GError **error)
+{
+  if (pc->n > direct)
+    return eigvecs_multilevel(pc, k, tol, direct, rng, prog, steps, q, lambdas, error);
+  gboolean ok = TRUE;
+  for (int j = 0; j < k && ok; j++) {
+    double *z = q + (size_t)j * pc->n;
+    G_LOCK(arpack);
+    ok = smallest_pair(pc, q, j, tol, rng, prog, steps, z, &lambdas[j], error);
+    G_UNLOCK(arpack);
+    if (ok)
+      orthonormalize(pc->n, q, j, z); /* despite the tolerance */
+  }
+  return ok;
+}
+
 /* The k scaled eigenvectors of piece pc into coords (rank-major, stride
- * kd), one at a time, each on the space orthogonal to the ones before: a
- * single Lanczos run finds one vector per distinct eigenvalue, and the
- * smallest ones of a cube-like graph come three at a time. */
-static gboolean spectral(const piece *pc, int k, int kd, double tol, guint32 seed,
+ * kd), each by 1/sqrt(lambda), its sign fixed by the data, not by
+ * rounding. */
+static gboolean spectral(const piece *pc, int k, int kd, double tol, int direct, guint32 seed,
                          const progress *prog, double *coords, double *lambdas, GError **error)
 {
   int n = pc->n;
   double *q = g_new(double, (size_t)n * k);
   GRand *rng = g_rand_new_with_seed(seed);
   uint64_t steps = 0;
-  gboolean ok = TRUE;
-  for (int j = 0; j < k && ok; j++) {
-    double lambda = 0, *z = q + (size_t)j * n;
-    G_LOCK(arpack);
-    ok = smallest_pair(pc, q, j, tol, rng, prog, &steps, z, &lambda, error);
-    G_UNLOCK(arpack);
-    if (!ok)
-      break;
-    lambdas[j] = lambda;
-    deflate(n, q, j, z); /* orthonormal to the others despite the tolerance */
-    double norm = 0, big = 0;
-    for (int i = 0; i < n; i++) {
-      norm += z[i] * z[i];
+  gboolean ok = eigvecs(pc, k, tol, direct, rng, prog, &steps, q, lambdas, error);
+  for (int j = 0; ok && j < k; j++) {
+    const double *z = q + (size_t)j * n;
+    double big = 0;
+    for (int i = 0; i < n; i++)
       if (fabs(z[i]) > fabs(big))
         big = z[i];
-    }
-    norm = sqrt(norm);
-    for (int i = 0; i < n && norm > 0; i++)
-      z[i] /= norm;
-    /* scaled by 1/sqrt(lambda); the sign fixed by the data, not by rounding */
-    double scale = (big < 0 ? -1.0 : 1.0) / sqrt(MAX(lambda, 1e-12));
+    double scale = (big < 0 ? -1.0 : 1.0) / sqrt(MAX(lambdas[j], 1e-12));
     for (int i = 0; i < n; i++)
       coords[(size_t)i * kd + j] = scale * z[i];
   }
@@ -243,7 +411,7 @@ static void align_axes(double *x, int n, int k, const double *lambda)
 }
 
 /* The coordinates of every rank (n x k) from the graph. */
-static gboolean embed_coords(const strategy_ctx *ctx, int k, double tol, double *x,
+static gboolean embed_coords(const strategy_ctx *ctx, int k, double tol, int direct, double *x,
                              GError **error)
 {
   const commgraph *g = ctx->g;
@@ -310,7 +478,8 @@ static gboolean embed_coords(const strategy_ctx *ctx, int k, double tol, double 
         pc.xadj[i + 1] = m;
       }
       double lambda[8];
-      ok = spectral(&pc, k, k, tol, ctx->seed + (guint32)c, ctx->prog, pcx, lambda, error);
+      ok = spectral(&pc, k, k, tol, direct, ctx->seed + (guint32)c, ctx->prog, pcx, lambda,
+                    error);
       if (ok)
         align_axes(pcx, size, k, lambda);
       g_free(pc.xadj);
@@ -353,14 +522,20 @@ static gboolean run_embed(const strategy_ctx *ctx, const strategy_args *args, ma
   if (k == 0)
     k = p->topo->ndims;
   /* 20 Lanczos vectors, 3 work vectors, resid, k eigenvectors, the
-   * coordinates twice; the symmetric graph's arcs */
+   * coordinates twice; the symmetric graph's arcs; multilevel, the coarser
+   * levels' vectors and arcs once more at most (each level halves the
+   * vertices, never adds arcs) */
+  int levels = ctx->g->n > strategy_arg_int(args, "direct") ? 2 : 1;
   if (!budget_check_array("embed: the Lanczos vectors", (uint64_t)ctx->g->n,
-                          sizeof(double) * (uint64_t)(24 + 3 * k) + 4 * sizeof(int), error) ||
+                          sizeof(double) * (uint64_t)(24 + 3 * k) * levels + 6 * sizeof(int),
+                          error) ||
       !budget_check_array("embed: the symmetric graph", 2 * (uint64_t)ctx->g->nedges + 1,
-                          3 * sizeof(int64_t) + sizeof(double) + 2 * sizeof(int), error))
+                          3 * sizeof(int64_t) + (sizeof(double) + 2 * sizeof(int)) * levels,
+                          error))
     return FALSE;
   double *x = g_new(double, (size_t)ctx->g->n * k + 1);
-  gboolean ok = embed_coords(ctx, k, strategy_arg_double(args, "tol"), x, error) &&
+  gboolean ok = embed_coords(ctx, k, strategy_arg_double(args, "tol"),
+                             strategy_arg_int(args, "direct"), x, error) &&
                 geometric_map(ctx, args, x, k, m, error);
   g_free(x);
   return ok;
@@ -369,13 +544,14 @@ static gboolean run_embed(const strategy_ctx *ctx, const strategy_args *args, ma
 const strategy strategy_embed = {
   .name = "embed",
   .kind = STRATEGY_CONSTRUCT,
-  .summary = "spectral coordinates of the graph (Laplacian eigenvectors, ARPACK), placed by "
-             "geometric: for graphs without a grid",
+  .summary = "spectral coordinates of the graph (Laplacian eigenvectors, ARPACK, multilevel "
+             "when large), placed by geometric: for graphs without a grid",
   .paper = "Hall 1970 Section 2 (quadratic placement); deveci-geometric Alg. 1-2",
   .params = embed_params,
   .places_slots = TRUE,
   .needs_coordinates = TRUE,
-  .cost = "O(E) per Lanczos step, steps grow with the diameter",
-  .max_ranks = 32768,
+  .cost = "O(E) per Lanczos step up to direct= ranks (steps grow with the diameter), then "
+          "O(E k) per smoothing step on each coarser level (multilevel)",
+  .max_ranks = 0,
   .run = run_embed,
 };
