@@ -2,7 +2,8 @@
 # that need one (sourced by study_slurm.sh and launch_slurm.sh; bash).
 #
 # slurm_cluster_start [NODE...] installs Debian's slurm-wlm and munge when
-# they are missing (as root), starts munged (if none answers), slurmctld and
+# they are missing (as root), starts a munged of its own (as root; else it
+# uses the system's), slurmctld and
 # one slurmd per node in the foreground from a slurm.conf in $TMP (a
 # temporary folder it makes), and waits until every node is idle. Without
 # NODE names the one node is this host; named nodes are slurmds of this
@@ -12,6 +13,11 @@
 # as a topology.conf. Exports SLURM_CONF. What
 # it started is stopped by PID (and $TMP removed) on exit. Exit 77 (meson:
 # skipped) only when the daemons cannot be started.
+
+munge_answers() {
+  munge -n ${MUNGE_SOCKET:+--socket="$MUNGE_SOCKET"} 2> /dev/null |
+    unmunge ${MUNGE_SOCKET:+--socket="$MUNGE_SOCKET"} > /dev/null 2>&1
+}
 
 skip() {
   echo "SKIP: $*" >&2
@@ -73,20 +79,31 @@ slurm_cluster_start() {
   TMP=$(mktemp -d "${TMPDIR:-/tmp}/mapsim-slurm-XXXXXX")
   trap cleanup EXIT
 
-  # munge: use a running munged, else start one as the munge user
-  if ! munge -n 2> /dev/null | unmunge > /dev/null 2>&1; then
-    [ "$(id -u)" = 0 ] || skip "no munged answers and only root can start one"
-    mkdir -p /run/munge /var/log/munge /var/lib/munge
-    chown munge:munge /run/munge /var/log/munge /var/lib/munge
+  # munge: as root, a munged of this cluster's own on a socket in $TMP, so
+  # that the clusters of test runs at the same time never share one (a run
+  # stopping the munged it started cut the others' daemons off, which then
+  # waited for their controller until the test's timeout); else the
+  # system's
+  MUNGE_SOCKET=
+  if [ "$(id -u)" = 0 ]; then
     [ -f /etc/munge/munge.key ] || skip "/etc/munge/munge.key missing"
-    setpriv --reuid munge --regid munge --init-groups munged -F > "$TMP/munged.log" 2>&1 &
+    chmod 711 "$TMP"
+    mkdir -p "$TMP/munge"
+    chown munge:munge "$TMP/munge"
+    chmod 711 "$TMP/munge" # munged wants its socket reachable by everyone
+    MUNGE_SOCKET=$TMP/munge/munge.socket
+    setpriv --reuid munge --regid munge --init-groups munged -F --socket="$MUNGE_SOCKET" \
+      --pid-file="$TMP/munge/munged.pid" --seed-file="$TMP/munge/munged.seed" \
+      --log-file="$TMP/munge/munged.log" --key-file=/etc/munge/munge.key \
+      > "$TMP/munged.log" 2>&1 &
     PIDS+=($!)
     for _ in $(seq 50); do
-      munge -n 2> /dev/null | unmunge > /dev/null 2>&1 && break
+      munge_answers && break
       sleep 0.1
     done
-    munge -n 2> /dev/null | unmunge > /dev/null 2>&1 ||
-      { cat "$TMP/munged.log" >&2; skip "munged did not start"; }
+    munge_answers || { cat "$TMP/munged.log" >&2; skip "munged did not start"; }
+  elif ! munge_answers; then
+    skip "no munged answers and only root can start one"
   fi
 
   local host cpus port names nodes=("$@")
@@ -103,6 +120,7 @@ SlurmdPort=$((port + 1))
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
+${MUNGE_SOCKET:+AuthInfo=socket=$MUNGE_SOCKET}
 StateSaveLocation=$TMP/state
 SlurmdSpoolDir=$TMP/spool-%n
 SlurmctldPidFile=$TMP/slurmctld.pid
