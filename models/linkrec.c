@@ -1,6 +1,8 @@
 /* linkrec.c - the recorder of link activity (see linkrec.h). */
 #include "models/linkrec.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 
 linkrec *linkrec_new(int nlinks)
@@ -12,6 +14,12 @@ linkrec *linkrec_new(int nlinks)
   r->n = g_new0(int64_t, n);
   r->cap = g_new0(int64_t, n);
   r->bytes = g_new0(double, n);
+  r->fill = g_new(linkrec_chunk, 1);
+  r->fill->n = 0;
+  r->fill->last = FALSE;
+  r->nchunks = 1;
+  r->full = g_async_queue_new();
+  r->empty = g_async_queue_new_full(g_free);
   return r;
 }
 
@@ -19,6 +27,7 @@ void linkrec_free(linkrec *r)
 {
   if (!r)
     return;
+  linkrec_settle(r);
   for (int l = 0; l < r->nlinks; l++)
     g_free(r->spans[l]);
   g_free(r->spans);
@@ -27,6 +36,9 @@ void linkrec_free(linkrec *r)
   g_free(r->bytes);
   if (r->events)
     g_array_unref(r->events);
+  g_free(r->fill);
+  g_async_queue_unref(r->full);
+  g_async_queue_unref(r->empty);
   g_free(r);
 }
 
@@ -36,12 +48,84 @@ void linkrec_keep_events(linkrec *r)
     r->events = g_array_new(FALSE, FALSE, sizeof(linkrec_event));
 }
 
-void linkrec_grow(linkrec *r, int link)
+static void add_span(linkrec *r, int link, const linkrec_entry *e)
 {
-  r->cap[link] = r->cap[link] ? 2 * r->cap[link] : 16;
-  r->spans[link] = g_renew(linkrec_span, r->spans[link], (gsize)r->cap[link]);
+  if (G_UNLIKELY(r->n[link] == r->cap[link])) {
+    r->cap[link] = r->cap[link] ? 2 * r->cap[link] : 16;
+    r->spans[link] = g_renew(linkrec_span, r->spans[link], (gsize)r->cap[link]);
+  }
+  r->spans[link][r->n[link]++] = (linkrec_span){ e->t0, e->t1 > e->t0 ? e->t1 : e->t0 + 1, e->bytes };
+  r->bytes[link] += e->bytes;
 }
 
+/* The chunk's stretches into the per-link arrays, in their order. */
+static void expand(linkrec *r, const linkrec_chunk *c)
+{
+  for (int i = 0; i < c->n; i++) {
+    const linkrec_entry *e = &c->e[i];
+    if (e->dst < 0) {
+      add_span(r, e->src, e);
+      continue;
+    }
+    route_iter it;
+    int l;
+    route_begin_candidate(&it, r->router, e->src, e->dst, e->key, e->path);
+    while (route_next(&it, &l))
+      add_span(r, l, e);
+  }
+}
+
+/* The helper: expands the full chunks in the order they were handed over
+ * (everything per link is its own until it is joined). */
+static gpointer helper_main(gpointer data)
+{
+  linkrec *r = data;
+#ifdef SCHED_BATCH
+  /* not woken ahead of the replay on its processor at each chunk */
+  struct sched_param none = { 0 };
+  pthread_setschedparam(pthread_self(), SCHED_BATCH, &none);
+#endif
+  for (;;) {
+    linkrec_chunk *c = g_async_queue_pop(r->full);
+    gboolean last = c->last;
+    expand(r, c);
+    c->n = 0;
+    c->last = FALSE;
+    g_async_queue_push_front(r->empty, c);
+    if (last)
+      return NULL;
+  }
+}
+
+void linkrec_hand_over(linkrec *r)
+{
+  if (!r->helper)
+    r->helper = g_thread_new("linkrec", helper_main, r);
+  g_async_queue_push(r->full, r->fill);
+  r->fill = g_async_queue_try_pop(r->empty);
+  if (!r->fill && r->nchunks < LINKREC_CHUNKS_IN_FLIGHT) {
+    r->fill = g_new(linkrec_chunk, 1);
+    r->nchunks++;
+  }
+  if (!r->fill)
+    r->fill = g_async_queue_pop(r->empty);
+  r->fill->n = 0;
+  r->fill->last = FALSE;
+}
+
+void linkrec_settle(linkrec *r)
+{
+  if (!r->helper) {
+    expand(r, r->fill);
+    r->fill->n = 0;
+    return;
+  }
+  r->fill->last = TRUE;
+  g_async_queue_push(r->full, r->fill);
+  g_thread_join(r->helper);
+  r->helper = NULL;
+  r->fill = g_async_queue_pop(r->empty);
+}
 /* A change of the summed rate at a time. */
 typedef struct edge {
   int64_t t;

@@ -255,9 +255,6 @@ static inline void netmodel_link_use(netmodel *m, int link, int64_t t0, int64_t 
     linkrec_add(m->rec, link, t0, t1, bytes);
 }
 
-void netmodel_route_record(netmodel *m, const netmodel_msg *msg, int path, int64_t t0,
-                           int64_t t1, double bytes);
-
 /* The same for every link of msg's route (models that keep no link ids):
  * candidate `path` of an adaptive routing (route_begin_candidate), else
  * 0, route_begin's. */
@@ -265,7 +262,8 @@ static inline void netmodel_route_use(netmodel *m, const netmodel_msg *msg, int 
                                       int64_t t1, double bytes)
 {
   if (G_UNLIKELY(m->rec != NULL) && bytes > 0)
-    netmodel_route_record(m, msg, path, t0, t1, bytes);
+    linkrec_add_route(m->rec, m->p->router, msg->src, msg->dst, msg->route_key, path, t0, t1,
+                      bytes);
 }
 
 /* Time link `link` was switched off from the start up to `end` (ps): the

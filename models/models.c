@@ -163,16 +163,6 @@ void netmodel_start(netmodel *m, const netmodel_msg *msg)
   m->ops->impl->start(m, msg);
 }
 
-void netmodel_route_record(netmodel *m, const netmodel_msg *msg, int path, int64_t t0,
-                           int64_t t1, double bytes)
-{
-  route_iter it;
-  int l;
-  route_begin_candidate(&it, m->p->router, msg->src, msg->dst, msg->route_key, path);
-  while (route_next(&it, &l))
-    linkrec_add(m->rec, l, t0, t1, bytes);
-}
-
 int64_t netmodel_link_off_ps(const netmodel *m, int link, int64_t end)
 {
   if (!m->link_inflight)

@@ -207,6 +207,8 @@ replay_result *replay_run_source(const trace_source *src, const platform *p, con
     goto out;
   R->model->rec = o->links;
   replay_run_events(R, o->start_ps);
+  if (o->links)
+    linkrec_settle(o->links);
   if (!R->error)
     replay_check_overflow(R, &R->error);
   if (R->error) {
