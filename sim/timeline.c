@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sim/row.h"
+#include "util/budget.h"
 #include "util/output.h"
 
 /* ---- which links ---------------------------------------------------- */
@@ -377,8 +378,8 @@ static void channel_free(gpointer p)
  * peer, tag and side). */
 #define CHANNEL_WAYS 32
 
-/* What the replay hands the writer thread of one record it drew: the
- * record's fields a slice or an arrow needs, and its simulated time. */
+/* One record the writer draws: the fields a slice or an arrow needs, and
+ * its simulated time. */
 typedef struct item {
   int64_t t;
   int32_t rank, peer;
@@ -386,12 +387,32 @@ typedef struct item {
   uint8_t kind;
 } item;
 
-/* Items go in blocks of BLOCK_ITEMS (512 KiB), at most BLOCKS_IN_FLIGHT of
+/* How the replay hands it over: 16 bytes for a call's enter or leave
+ * (time, rank and kind, region), 32 for a point-to-point end (peer and
+ * communicator in a second slot) - half the copying of fixed 32-byte
+ * items for the calls, the most common records. The kind takes the top
+ * byte of the rank's word (ranks < BUDGET_MAX_RANKS = 2^24). */
+typedef union slot {
+  struct {
+    int64_t t;
+    uint32_t rank_kind, what;
+  } head;
+  struct {
+    int32_t peer;
+    uint32_t comm;
+  } tail;
+} slot;
+
+#define RANK_BITS 24
+G_STATIC_ASSERT(BUDGET_MAX_RANKS <= 1 << RANK_BITS);
+G_STATIC_ASSERT(sizeof(slot) == 16);
+
+/* Slots go in blocks of BLOCK_SLOTS (512 KiB), at most BLOCKS_IN_FLIGHT of
  * them alive (then the replay waits for a free one): the memory stays
  * bounded (8 MiB) and nothing is allocated per item. Large blocks wake
  * the writer seldom (64 KiB ones cost the replay 20 ms more at 4,096
  * ranks); free ones are reused last-in first-out, the warmest first. */
-#define BLOCK_ITEMS (1u << 14)
+#define BLOCK_SLOTS (1u << 15)
 #define BLOCKS_IN_FLIGHT 16
 
 typedef struct block {
@@ -401,7 +422,7 @@ typedef struct block {
    * hands and read after - the queue's lock orders the rest already, but
    * ThreadSanitizer does not see GLib's futexes */
   gint filled;
-  item items[BLOCK_ITEMS];
+  slot items[BLOCK_SLOTS];
 } block;
 
 /* The replay thread fills `fill` and hands it over through `full`; one
@@ -425,7 +446,7 @@ struct timeline_stream {
   uint64_t nflows;
 };
 
-static void draw_item(timeline_stream *s, const item *it);
+static guint draw_item(timeline_stream *s, const slot *at);
 
 static gpointer writer_main(gpointer data)
 {
@@ -442,8 +463,8 @@ static gpointer writer_main(gpointer data)
     gboolean last = b->last;
     /* aborted, stopped (SIGINT) or the file failed: the rest is not drawn */
     if (!g_atomic_int_get(&s->abandoned) && !output_stopped(s->o) && !ferror(s->w.f))
-      for (guint i = 0; i < b->n; i++)
-        draw_item(s, &b->items[i]);
+      for (guint i = 0; i < b->n;)
+        i += draw_item(s, &b->items[i]);
     b->n = 0;
     b->last = FALSE;
     g_atomic_int_set(&b->filled, 0);
@@ -562,21 +583,34 @@ static void message_end(timeline_stream *s, int rank, const channel *key, gboole
   flow(&s->w, FALSE, s->nflows, c->dst, is_send ? other : time);
 }
 
-/* One record of the replay: a slice when it ends one, an arrow when it
- * completes a message's ends (the writer thread's part). */
-static void draw_item(timeline_stream *s, const item *it)
+static gboolean is_p2p(int kind)
 {
-  trace_event ev = { .kind = it->kind, .peer = it->peer, .comm = it->comm, .tag = it->what };
-  slice_ctx sc = { &s->w, &s->h, s->nregions, it->rank };
-  slicer_step(&s->ranks[it->rank], &ev, it->t, on_slice, &sc);
-  if (it->peer < 0)
-    return;
-  gboolean send = ev.kind == TRACE_SEND || ev.kind == TRACE_ISEND;
-  if (send || ev.kind == TRACE_RECV || ev.kind == TRACE_IRECV) {
-    channel key = { send ? it->rank : it->peer, send ? it->peer : it->rank, it->comm, it->what,
-                    0, 0, 0, 0, NULL };
-    message_end(s, it->rank, &key, send, it->t);
+  return kind == TRACE_SEND || kind == TRACE_ISEND || kind == TRACE_RECV || kind == TRACE_IRECV;
+}
+
+/* One record of the replay: a slice when it ends one, an arrow when it
+ * completes a message's ends (the writer thread's part); returns the
+ * slots it took. */
+static guint draw_item(timeline_stream *s, const slot *at)
+{
+  uint32_t rk = at->head.rank_kind;
+  item it = { at->head.t, (int32_t)(rk & ((1u << RANK_BITS) - 1)), -1, 0, at->head.what,
+              (uint8_t)(rk >> RANK_BITS) };
+  gboolean p2p = is_p2p(it.kind);
+  if (p2p) {
+    it.peer = at[1].tail.peer;
+    it.comm = at[1].tail.comm;
   }
+  trace_event ev = { .kind = it.kind, .peer = it.peer, .comm = it.comm, .tag = it.what };
+  slice_ctx sc = { &s->w, &s->h, s->nregions, it.rank };
+  slicer_step(&s->ranks[it.rank], &ev, it.t, on_slice, &sc);
+  if (p2p && it.peer >= 0) {
+    gboolean send = ev.kind == TRACE_SEND || ev.kind == TRACE_ISEND;
+    channel key = { send ? it.rank : it.peer, send ? it.peer : it.rank, it.comm, it.what,
+                    0, 0, 0, 0, NULL };
+    message_end(s, it.rank, &key, send, it.t);
+  }
+  return p2p ? 2 : 1;
 }
 
 /* The replay thread's part: a copy of what the writer needs of the
@@ -594,8 +628,17 @@ void timeline_stream_record(void *user, int rank, const trace_event *ev, int64_t
   default: return;
   }
   block *b = s->fill;
-  b->items[b->n++] = (item){ t, rank, ev->peer, ev->comm, ev->tag, ev->kind };
-  if (b->n == BLOCK_ITEMS)
+  slot *at = &b->items[b->n];
+  at->head.t = t;
+  at->head.rank_kind = (uint32_t)rank | (uint32_t)ev->kind << RANK_BITS;
+  at->head.what = ev->tag;
+  b->n++;
+  if (is_p2p(ev->kind)) {
+    at[1].tail.peer = ev->peer;
+    at[1].tail.comm = ev->comm;
+    b->n++;
+  }
+  if (b->n > BLOCK_SLOTS - 2) /* room for a point-to-point end */
     hand_over(s, FALSE);
 }
 
