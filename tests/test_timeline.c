@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "models/linkrec.h"
+#include "routing/platform.h"
 
 static JsonParser *parse_file(const char *path)
 {
@@ -470,4 +472,56 @@ Test(timeline, the_report_draws_the_best_mapping_of_each_platform, .timeout = 12
   }
   g_free(o);
   g_free(err);
+}
+
+/* The recorder's log goes through its helper thread from the second chunk
+ * on: every link gets the stretches, in the order, and the byte sums one
+ * thread walking each route at once makes (the oracle here), also when
+ * recording goes on after a settle. */
+Test(timeline, the_recorder_expands_routes_as_one_thread_would)
+{
+  g_autoptr(platform) p = platform_load("torus:4x4", NULL);
+  cr_assert(p);
+  int nl = p->topo->nlinks, nn = p->topo->nnodes;
+  linkrec *r = linkrec_new(nl);
+  GArray **want = g_new0(GArray *, nl);
+  double *bytes = g_new0(double, nl);
+  for (int l = 0; l < nl; l++)
+    want[l] = g_array_new(FALSE, FALSE, sizeof(linkrec_span));
+  const int n = 3 * LINKREC_CHUNK + 5;
+  for (int round = 0; round < 2; round++) {
+    for (int i = 0; i < n; i++) {
+      int64_t t0 = (int64_t)i * 10, t1 = t0 + i % 3; /* t1 == t0 becomes t0 + 1 */
+      double b = 1 + i % 5 + round;
+      int src = i % nn, dst = (i * 7 + 3) % nn;
+      if (i % 4 == 0) {
+        int l = i % nl;
+        linkrec_add(r, l, t0, t1, b);
+        g_array_append_val(want[l], ((linkrec_span){ t0, MAX(t1, t0 + 1), b }));
+        bytes[l] += b;
+      } else if (src != dst) {
+        linkrec_add_route(r, p->router, src, dst, 0, 0, t0, t1, b);
+        route_iter it;
+        int l;
+        route_begin_candidate(&it, p->router, src, dst, 0, 0);
+        while (route_next(&it, &l)) {
+          g_array_append_val(want[l], ((linkrec_span){ t0, MAX(t1, t0 + 1), b }));
+          bytes[l] += b;
+        }
+      }
+    }
+    linkrec_settle(r);
+    for (int l = 0; l < nl; l++) {
+      cr_assert_eq(r->n[l], (int64_t)want[l]->len, "link %d", l);
+      cr_assert(want[l]->len == 0 ||
+                    memcmp(r->spans[l], want[l]->data, want[l]->len * sizeof(linkrec_span)) == 0,
+                "link %d", l);
+      cr_assert(r->bytes[l] == bytes[l], "link %d: %g, not %g", l, r->bytes[l], bytes[l]);
+    }
+  }
+  for (int l = 0; l < nl; l++)
+    g_array_unref(want[l]);
+  g_free(want);
+  g_free(bytes);
+  linkrec_free(r);
 }
