@@ -20,7 +20,8 @@
 #             does the fastest mapping cost the least energy?
 #   timeline  the cost of `simulate --timeline` on a 4,096-rank stencil
 #             (16x16x16 torus, flow model), written while the replay runs:
-#             plain and with the timeline in turns, 5 times, each timeline
+#             plain and with the timeline in turns, 5 times (RUNS=N in the
+#             environment: N times; on a busy machine 5 are few), each timeline
 #             a new file; the replay's time, the whole command's wall and
 #             CPU (user + system) time, and the timeline's extra as a share
 #             of the plain replay; the load average before and after.
@@ -148,7 +149,7 @@ timeline_part() {
     --nonblocking --iterations 10 --bytes 65536 -q -o "$t"
   echo "before: $(uptime)"
   printf '%-10s %10s %10s %10s\n' run replay_s wall_s cpu_s
-  for i in 1 2 3 4 5; do
+  for i in $(seq "${RUNS:-5}"); do
     for mode in plain timeline; do
       set -- simulate -p torus:16x16x16 -t "$t" --model flow -q
       [ $mode = timeline ] && set -- "$@" --timeline "$W/tl.json"
