@@ -1,9 +1,9 @@
 /* linkrec.c - the recorder of link activity (see linkrec.h). */
 #include "models/linkrec.h"
 
-#include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
+
+static void expand_chunk(void *block, void *user);
 
 linkrec *linkrec_new(int nlinks)
 {
@@ -14,12 +14,8 @@ linkrec *linkrec_new(int nlinks)
   r->n = g_new0(int64_t, n);
   r->cap = g_new0(int64_t, n);
   r->bytes = g_new0(double, n);
-  r->fill = g_new(linkrec_chunk, 1);
-  r->fill->n = 0;
-  r->fill->last = FALSE;
-  r->nchunks = 1;
-  r->full = g_async_queue_new();
-  r->empty = g_async_queue_new_full(g_free);
+  r->log = handoff_new("linkrec", sizeof(linkrec_chunk), LINKREC_CHUNKS_IN_FLIGHT, expand_chunk, r);
+  r->fill = handoff_block(r->log);
   return r;
 }
 
@@ -36,9 +32,7 @@ void linkrec_free(linkrec *r)
   g_free(r->bytes);
   if (r->events)
     g_array_unref(r->events);
-  g_free(r->fill);
-  g_async_queue_unref(r->full);
-  g_async_queue_unref(r->empty);
+  handoff_free(r->log);
   g_free(r);
 }
 
@@ -75,57 +69,28 @@ static void expand(linkrec *r, const linkrec_chunk *c)
   }
 }
 
-/* The helper: expands the full chunks in the order they were handed over
- * (everything per link is its own until it is joined). */
-static gpointer helper_main(gpointer data)
+/* The helper thread's work: a full chunk expanded (everything per link
+ * is its own until linkrec_settle). */
+static void expand_chunk(void *block, void *user)
 {
-  linkrec *r = data;
-#ifdef SCHED_BATCH
-  /* not woken ahead of the replay on its processor at each chunk */
-  struct sched_param none = { 0 };
-  pthread_setschedparam(pthread_self(), SCHED_BATCH, &none);
-#endif
-  for (;;) {
-    linkrec_chunk *c = g_async_queue_pop(r->full);
-    gboolean last = c->last;
-    expand(r, c);
-    c->n = 0;
-    c->last = FALSE;
-    g_async_queue_push_front(r->empty, c);
-    if (last)
-      return NULL;
-  }
+  linkrec_chunk *c = block;
+  expand(user, c);
+  c->n = 0;
 }
 
 void linkrec_hand_over(linkrec *r)
 {
-  if (!r->helper)
-    r->helper = g_thread_new("linkrec", helper_main, r);
-  g_async_queue_push(r->full, r->fill);
-  r->fill = g_async_queue_try_pop(r->empty);
-  if (!r->fill && r->nchunks < LINKREC_CHUNKS_IN_FLIGHT) {
-    r->fill = g_new(linkrec_chunk, 1);
-    r->nchunks++;
-  }
-  if (!r->fill)
-    r->fill = g_async_queue_pop(r->empty);
+  r->fill = handoff_pass(r->log);
   r->fill->n = 0;
-  r->fill->last = FALSE;
 }
 
 void linkrec_settle(linkrec *r)
 {
-  if (!r->helper) {
-    expand(r, r->fill);
-    r->fill->n = 0;
-    return;
-  }
-  r->fill->last = TRUE;
-  g_async_queue_push(r->full, r->fill);
-  g_thread_join(r->helper);
-  r->helper = NULL;
-  r->fill = g_async_queue_pop(r->empty);
+  handoff_drain(r->log);
+  expand(r, r->fill);
+  r->fill->n = 0;
 }
+
 /* A change of the summed rate at a time. */
 typedef struct edge {
   int64_t t;

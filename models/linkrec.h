@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include "routing/route.h"
+#include "util/handoff.h"
 
 G_BEGIN_DECLS
 
@@ -70,7 +71,6 @@ typedef struct linkrec_entry {
 
 typedef struct linkrec_chunk {
   int n;
-  gboolean last; /* the helper ends after it */
   linkrec_entry e[LINKREC_CHUNK];
 } linkrec_chunk;
 
@@ -83,10 +83,8 @@ typedef struct linkrec {
   GArray *events;        /* linkrec_event in recording order, or NULL: not kept */
   /* the recording side */
   const router *router;  /* of the recorded routes */
-  linkrec_chunk *fill;
-  int nchunks;           /* allocated */
-  GThread *helper;
-  GAsyncQueue *full, *empty;
+  linkrec_chunk *fill;   /* handoff_block(log) */
+  handoff *log;          /* full chunks to the helper thread (util/handoff.h) */
 } linkrec;
 
 linkrec *linkrec_new(int nlinks);

@@ -1,16 +1,14 @@
 /* timeline.c - the simulated run as Chrome Trace Event JSON and as OTF2
  * counters (see timeline.h). */
-#define _GNU_SOURCE /* SCHED_BATCH */
 #include "sim/timeline.h"
 
 #include <inttypes.h>
-#include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/row.h"
 #include "util/budget.h"
+#include "util/handoff.h"
 #include "util/output.h"
 
 /* ---- which links ---------------------------------------------------- */
@@ -417,25 +415,18 @@ G_STATIC_ASSERT(sizeof(slot) == 16);
 
 typedef struct block {
   guint n;
-  gboolean last; /* the replay ended (or stopped): the writer ends after it */
-  /* atomic: 1 once filled, 0 once drawn, set before the block changes
-   * hands and read after - the queue's lock orders the rest already, but
-   * ThreadSanitizer does not see GLib's futexes */
-  gint filled;
   slot items[BLOCK_SLOTS];
 } block;
 
-/* The replay thread fills `fill` and hands it over through `full`; one
- * writer thread turns the items into slices and arrows (everything from
- * `w` on is its own until it is joined) and returns blocks through
- * `empty`. It takes the blocks in the order the replay filled them: the
- * bytes are those one thread would write. */
+/* The replay thread fills `fill` and passes it to one writer thread
+ * (util/handoff.h), which turns the items into slices and arrows
+ * (everything from `w` on is its own until the blocks are drained) in
+ * the order the replay filled them: the bytes are those one thread would
+ * write. */
 struct timeline_stream {
   output *o;
-  GThread *writer;
-  GAsyncQueue *full, *empty; /* block */
-  block *fill;
-  int nblocks;         /* allocated */
+  handoff *blocks;
+  block *fill;         /* handoff_block(blocks) */
   gint abandoned;      /* atomic: the file will be removed, draw no more */
   jw w;
   heads h;
@@ -448,30 +439,16 @@ struct timeline_stream {
 
 static guint draw_item(timeline_stream *s, const slot *at);
 
-static gpointer writer_main(gpointer data)
+/* The writer's work: a block's items drawn, unless the timeline is
+ * aborted, stopped (SIGINT) or its file failed. */
+static void draw_block(void *data, void *user)
 {
-  timeline_stream *s = data;
-#ifdef SCHED_BATCH
-  /* not woken ahead of the replay on its processor each time a block
-   * comes (that preempted the replay): the writer runs on the other one */
-  struct sched_param none = { 0 };
-  pthread_setschedparam(pthread_self(), SCHED_BATCH, &none);
-#endif
-  for (;;) {
-    block *b = g_async_queue_pop(s->full);
-    (void)g_atomic_int_get(&b->filled); /* pairs with hand_over's set */
-    gboolean last = b->last;
-    /* aborted, stopped (SIGINT) or the file failed: the rest is not drawn */
-    if (!g_atomic_int_get(&s->abandoned) && !output_stopped(s->o) && !ferror(s->w.f))
-      for (guint i = 0; i < b->n;)
-        i += draw_item(s, &b->items[i]);
-    b->n = 0;
-    b->last = FALSE;
-    g_atomic_int_set(&b->filled, 0);
-    g_async_queue_push_front(s->empty, b);
-    if (last)
-      return NULL;
-  }
+  block *b = data;
+  timeline_stream *s = user;
+  if (!g_atomic_int_get(&s->abandoned) && !output_stopped(s->o) && !ferror(s->w.f))
+    for (guint i = 0; i < b->n;)
+      i += draw_item(s, &b->items[i]);
+  b->n = 0;
 }
 
 timeline_stream *timeline_stream_open(const char *path, const trace *defs, const progress *prog,
@@ -493,42 +470,17 @@ timeline_stream *timeline_stream_open(const char *path, const trace *defs, const
   JW_LIT(&s->w, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
   meta(&s->w, "process_name", 0, -1, "ranks");
   meta(&s->w, "process_name", 1, -1, "links (bytes/s)");
-  s->full = g_async_queue_new();
-  s->empty = g_async_queue_new_full(g_free);
-  s->fill = g_new0(block, 1);
-  s->nblocks = 1;
-  s->writer = g_thread_new("timeline", writer_main, s);
+  s->blocks = handoff_new("timeline", sizeof(block), BLOCKS_IN_FLIGHT, draw_block, s);
+  s->fill = handoff_block(s->blocks);
   return s;
 }
 
-/* Hands the filled block to the writer and takes an empty one: a new one
- * while fewer than BLOCKS_IN_FLIGHT exist, else the writer's next. */
-static void hand_over(timeline_stream *s, gboolean last)
-{
-  s->fill->last = last;
-  g_atomic_int_set(&s->fill->filled, 1);
-  g_async_queue_push(s->full, s->fill);
-  s->fill = NULL;
-  if (last)
-    return;
-  s->fill = g_async_queue_try_pop(s->empty);
-  if (!s->fill && s->nblocks < BLOCKS_IN_FLIGHT) {
-    s->fill = g_new0(block, 1);
-    s->nblocks++;
-  }
-  if (!s->fill)
-    s->fill = g_async_queue_pop(s->empty);
-  (void)g_atomic_int_get(&s->fill->filled); /* pairs with the writer's reset */
-}
-
-/* Ends the writer thread after the blocks handed over so far. */
+/* Draws every block of the replay so far, the one being filled last on
+ * this thread; the writer thread has ended. */
 static void writer_join(timeline_stream *s)
 {
-  if (!s->writer)
-    return;
-  hand_over(s, TRUE);
-  g_thread_join(s->writer);
-  s->writer = NULL;
+  handoff_drain(s->blocks);
+  draw_block(s->fill, s);
 }
 
 /* The channel `key` of `rank` (its source or destination). */
@@ -639,14 +591,12 @@ void timeline_stream_record(void *user, int rank, const trace_event *ev, int64_t
     b->n++;
   }
   if (b->n > BLOCK_SLOTS - 2) /* room for a point-to-point end */
-    hand_over(s, FALSE);
+    s->fill = handoff_pass(s->blocks);
 }
 
 static void stream_free(timeline_stream *s)
 {
-  g_async_queue_unref(s->full);
-  g_async_queue_unref(s->empty);
-  g_free(s->fill);
+  handoff_free(s->blocks);
   g_free(s->w.buf);
   heads_free(&s->h);
   g_free(s->ranks);
