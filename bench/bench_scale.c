@@ -35,8 +35,9 @@
  * Usage: bench_scale [stencils|mesh|scaling] [--quick] [--only PLATFORM] [--scotch-max N]
  *                    [--cache DIR] [--keep] [-s SPEC ...]
  *   -s adds a pipeline to the columns (default: portfolio, scotch,
- *   scotch_gmap; scaling: only the rows of the strategies named); --scotch-max skips Scotch above N ranks (default 40000:
- *   the 262,144-rank runs take more than 20 minutes); --quick runs only the
+ *   scotch_gmap; scaling: only the rows of the strategies named);
+ *   --scotch-max skips Scotch above N ranks (default 40000: the
+ *   262,144-rank runs take more than 20 minutes); --quick runs only the
  *   cases up to 65,536 ranks (scaling: up to 32,768); --only runs the
  *   stencils and meshes on platforms whose name contains PLATFORM; --cache
  *   keeps the mesh process graphs in DIR (MatrixMarket) and reads them from
