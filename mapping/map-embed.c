@@ -37,7 +37,9 @@
  * the coarser one's vectors copied to both halves of every matched pair and
  * smooths them by EMBED_SMOOTH_STEPS damped Jacobi steps x <- x - 1/2
  * D^-1 L x, kept orthonormal and orthogonal to the constant; their
- * Rayleigh quotients stand for the eigenvalues.
+ * Rayleigh quotients stand for the eigenvalues. A level that keeps more
+ * than 3/4 of its vertices (a star matches one pair) is not coarsened
+ * further: Lanczos runs on it as it is.
  *
  * Cost: O(E + n k) per Lanczos step; the steps grow with the graph's
  * diameter (about 200 per eigenvector on a 32^3 grid), which is why large
@@ -236,25 +238,52 @@ static void orthonormalize(int n, const double *q, int nq, double *z)
     z[i] /= norm;
 }
 
+/* eigvecs() by Lanczos on the piece itself. */
+static gboolean eigvecs_lanczos(const piece *pc, int k, double tol, GRand *rng,
+                                const progress *prog, uint64_t *steps, double *q,
+                                double *lambdas, GError **error)
+{
+  gboolean ok = TRUE;
+  for (int j = 0; j < k && ok; j++) {
+    double *z = q + (size_t)j * pc->n;
+    G_LOCK(arpack);
+    ok = smallest_pair(pc, q, j, tol, rng, prog, steps, z, &lambdas[j], error);
+    G_UNLOCK(arpack);
+    if (ok)
+      orthonormalize(pc->n, q, j, z); /* despite the tolerance */
+  }
+  return ok;
+}
+
 static gboolean eigvecs(const piece *pc, int k, double tol, int direct, GRand *rng,
                         const progress *prog, uint64_t *steps, double *q, double *lambdas,
                         GError **error);
 
 /* eigvecs() of a piece above `direct` ranks: from its coarser piece's,
- * smoothed. */
+ * smoothed. A piece that hardly coarsens (a star matches one pair a
+ * level: as many levels as ranks) goes to Lanczos as it is, with the
+ * generator as it was, so the result is the one direct= above its size
+ * gives. */
 static gboolean eigvecs_multilevel(const piece *pc, int k, double tol, int direct, GRand *rng,
                                    const progress *prog, uint64_t *steps, double *q,
                                    double *lambdas, GError **error)
 {
   int n = pc->n, *parent = g_new(int, n);
   piece cp;
+  GRand *before = g_rand_copy(rng);
   coarsen(pc, rng, &cp, parent);
+  if (cp.n > n - n / 4 || cp.n <= 2 * k + 2) {
+    g_free(parent);
+    g_free(cp.xadj);
+    g_free(cp.adj);
+    g_free(cp.w);
+    gboolean ok = eigvecs_lanczos(pc, k, tol, before, prog, steps, q, lambdas, error);
+    g_rand_free(before);
+    return ok;
+  }
+  g_rand_free(before);
   double *cq = g_new(double, (size_t)cp.n * k);
-  gboolean ok = cp.n < n && cp.n > 2 * k + 2;
-  if (!ok)
-    g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_FAILED,
-                "embed: a piece of %d ranks does not coarsen (a star?); raise direct=", n);
-  ok = ok && eigvecs(&cp, k, tol, direct, rng, prog, steps, cq, lambdas, error);
+  gboolean ok = eigvecs(&cp, k, tol, direct, rng, prog, steps, cq, lambdas, error);
   double *y = g_new(double, n), *dinv = g_new(double, n);
   for (int i = 0; i < n; i++) {
     double d = 0;
@@ -318,16 +347,7 @@ static gboolean eigvecs(const piece *pc, int k, double tol, int direct, GRand *r
 {
   if (pc->n > direct)
     return eigvecs_multilevel(pc, k, tol, direct, rng, prog, steps, q, lambdas, error);
-  gboolean ok = TRUE;
-  for (int j = 0; j < k && ok; j++) {
-    double *z = q + (size_t)j * pc->n;
-    G_LOCK(arpack);
-    ok = smallest_pair(pc, q, j, tol, rng, prog, steps, z, &lambdas[j], error);
-    G_UNLOCK(arpack);
-    if (ok)
-      orthonormalize(pc->n, q, j, z); /* despite the tolerance */
-  }
-  return ok;
+  return eigvecs_lanczos(pc, k, tol, rng, prog, steps, q, lambdas, error);
 }
 
 /* The k scaled eigenvectors of piece pc into coords (rank-major, stride

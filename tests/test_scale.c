@@ -151,6 +151,27 @@ Test(embed, multilevel_near_the_bound_and_deterministic)
   commgraph_free(st);
 }
 
+/* A star coarsens by one pair a level: above direct= it is embedded by
+ * Lanczos as it is, the mapping the default direct= gives, instead of
+ * through as many levels as ranks. */
+Test(embed, a_star_that_does_not_coarsen_goes_to_lanczos)
+{
+  enum { N = 300 };
+  int src[N - 1], dst[N - 1];
+  int64_t bytes[N - 1];
+  for (int i = 1; i < N; i++)
+    src[i - 1] = 0, dst[i - 1] = i, bytes[i - 1] = 100 + i;
+  commgraph *g = commgraph_from_edges(N, N - 1, src, dst, bytes, NULL);
+  platform *p = tu_platform("torus:10x10x3");
+  mapping *direct = run("embed", g, p, 4);
+  mapping *ml = run("embed:direct=64", g, p, 4);
+  cr_assert_arr_eq(ml->node, direct->node, sizeof(int) * N);
+  mapping_free(ml);
+  mapping_free(direct);
+  platform_free(p);
+  commgraph_free(g);
+}
+
 /* A graph in pieces (two rings and isolated ranks) still embeds. */
 Test(embed, pieces_and_isolated_ranks)
 {
