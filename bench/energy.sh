@@ -24,8 +24,13 @@
 #             environment: N times; on a busy machine 5 are few), each timeline
 #             a new file; the replay's time, the whole command's wall and
 #             CPU (user + system) time, and the timeline's extra as a share
-#             of the plain replay; the load average before and after.
-# Usage: bench/energy.sh [simgrid|study|timeline|all] [BUILD_DIR [WORK_DIR]]
+#             of the plain replay; the load average before and after;
+#   neighbour the plain replay of that stencil alone and beside a neighbour
+#             on processor 1 (taskset; build/bench/bench_neighbour: register
+#             arithmetic, or memset over 512 KiB, 8 MiB, 64 MiB), in turns,
+#             RUNS times (default 10); the median replay time of each - what
+#             slows a replay beside it: processing or memory traffic.
+# Usage: bench/energy.sh [simgrid|study|timeline|neighbour|all] [BUILD_DIR [WORK_DIR]]
 # (defaults: all, build, a temporary directory, removed). The SimGrid part
 # needs smpirun (libsimgrid-dev) and skips without it; the study summary
 # reads results.csv with python3.
@@ -143,10 +148,15 @@ print(f"{time.monotonic() - start:.3f} {used.ru_utime + used.ru_stime:.3f}")
 EOF
 }
 
-timeline_part() {
+# the 4,096-rank stencil both timing parts replay
+stencil() {
   t=$W/stencil4096
   [ -d "$t" ] || "$M" gen --pattern stencil3d --ranks 4096 --dims 16x16x16 --periodic \
     --nonblocking --iterations 10 --bytes 65536 -q -o "$t"
+}
+
+timeline_part() {
+  stencil
   echo "before: $(uptime)"
   printf '%-10s %10s %10s %10s\n' run replay_s wall_s cpu_s
   for i in $(seq "${RUNS:-5}"); do
@@ -171,10 +181,46 @@ timeline_part() {
                100 * (c["timeline"] / q - c["plain"] / p) / (c["plain"] / p) }' "$W/timeline.txt"
 }
 
+neighbour_part() {
+  stencil
+  N=$(dirname "$M")/bench/bench_neighbour
+  [ -x "$N" ] || { echo "energy neighbour: $N missing (meson compile -C $B)" >&2; exit 1; }
+  echo "before: $(uptime)"
+  for i in $(seq "${RUNS:-10}"); do
+    for who in alone alu 524288 8388608 67108864; do
+      case $who in
+        alone) pid= ;;
+        alu) taskset -c 1 "$N" alu 20 & pid=$! ;;
+        *) taskset -c 1 "$N" stream "$who" 20 & pid=$! ;;
+      esac
+      [ -z "$pid" ] || sleep 0.2 # the neighbour running before the replay starts
+      "$M" simulate -p torus:16x16x16 -t "$t" --model flow -q > "$W/out.txt"
+      [ -z "$pid" ] || { kill "$pid"; wait "$pid" 2>/dev/null || true; }
+      echo "$who $(sed -n 's/^events .* in \([0-9.]*\) s .*/\1/p' "$W/out.txt")"
+    done
+  done > "$W/neighbour.txt"
+  echo "after: $(uptime)"
+  python3 - "$W/neighbour.txt" <<'EOF'
+import statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    who, replay = line.split()
+    runs.setdefault(who, []).append(float(replay))
+names = {"alone": "alone", "alu": "beside register arithmetic", "524288": "beside memset 512 KiB",
+         "8388608": "beside memset 8 MiB", "67108864": "beside memset 64 MiB"}
+base = statistics.median(runs["alone"])
+for who, times in runs.items():
+    m = statistics.median(times)
+    print(f"{names[who]:28} replay median {m:.3f} s ({100 * (m - base) / base:+.1f}%), "
+          f"min {min(times):.3f} s, {len(times)} runs")
+EOF
+}
+
 case $WHAT in
   simgrid) simgrid_part ;;
   study) study_part ;;
   timeline) timeline_part ;;
-  all) simgrid_part; study_part; timeline_part ;;
-  *) echo "usage: bench/energy.sh [simgrid|study|timeline|all] [BUILD_DIR [WORK_DIR]]" >&2; exit 2 ;;
+  neighbour) neighbour_part ;;
+  all) simgrid_part; study_part; timeline_part; neighbour_part ;;
+  *) echo "usage: bench/energy.sh [simgrid|study|timeline|neighbour|all] [BUILD_DIR [WORK_DIR]]" >&2; exit 2 ;;
 esac
