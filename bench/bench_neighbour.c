@@ -5,7 +5,7 @@
  * processing on the second core from traffic through the shared cache and
  * memory (bench/README.md, "Link energy and timelines").
  *
- * Usage: bench_neighbour alu|stream SIZE [seconds]
+ * Usage: bench_neighbour alu [seconds] | stream SIZE [seconds]
  */
 #include <glib.h>
 #include <stdint.h>
@@ -31,7 +31,7 @@ int main(int argc, char **argv)
   gboolean alu = argc >= 2 && strcmp(argv[1], "alu") == 0;
   gboolean stream = argc >= 3 && strcmp(argv[1], "stream") == 0;
   if (!alu && !stream) {
-    fprintf(stderr, "usage: bench_neighbour alu|stream SIZE [seconds]\n");
+    fprintf(stderr, "usage: bench_neighbour alu [seconds] | stream SIZE [seconds]\n");
     return 2;
   }
   size_t size = stream ? strtoull(argv[2], NULL, 10) : 0;
@@ -48,5 +48,6 @@ int main(int argc, char **argv)
     }
   }
   g_free(buf);
-  return sink == 42 ? 1 : 0;
+  __asm__ volatile("" : : "r"(sink)); /* keep the arithmetic */
+  return 0;
 }
