@@ -28,8 +28,9 @@
  * per track, "bytes/s", valid until the next value) in --out-trace when
  * --timeline-links asks for them.
  *
- * Cost: the replay thread only copies the records a timeline draws (32
- * bytes each) into blocks; one writer thread pairs the arrows, formats
+ * Cost: the replay thread only copies the records a timeline draws (16
+ * bytes for a call's enter or leave, 32 for a point-to-point end) into
+ * blocks; one writer thread pairs the arrows, formats
  * and writes them meanwhile (on the second processor), in the replay's
  * order, so the bytes do not depend on the timing. O(1) amortized per
  * record, memory O(ranks + channels + messages whose other end is not
@@ -37,7 +38,8 @@
  * track of k recorded stretches at the end; written through
  * util/output.h, whose disk writes start every 16 MiB.
  * Ownership: tracks are the caller's (timeline_tracks_free()), a stream
- * and its thread its own (freed by finish or abort); inputs are borrowed. Not for: recording (models/linkrec.h), replaying (replay.h).
+ * and its thread its own (freed by finish or abort); inputs are borrowed.
+ * Not for: recording (models/linkrec.h), replaying (replay.h).
  */
 #pragma once
 
