@@ -97,7 +97,7 @@ for p in torus:4x4x4 dragonfly:g=9:a=4:p=2:h=2 fattree:k=4:n=3; do
   for s in $strategies; do
     for t in cg-16 stencil3d-64; do
       run "map-$(slug "$p-$s-$t")" "$mapsim" map -q -p "$p" -t traces/data/$t -s "$s" \
-        --model flow --json
+        --model flow -j 1 --json
     done
   done
 done

@@ -1,18 +1,18 @@
 /* fuzz_cells_log.c - the cell logs of a study's output folder
- * (sim/study-store.c): the input is one log in STORE/cells, read back for
+ * (study/store.c): the input is one log in STORE/cells, read back for
  * a small study (a matrix under two labels and a trace, two strategies,
  * two models: 8 cells, 6 keys) as `mapsim study --merge` reads it.
  *
  * The input's first byte holds flags, the rest is the log. "@K" and a
  * digit d stand for the key of cell d (mod 8), so that the fuzzer reaches
  * records of this study's cells; with flag 1 every line gets the checksum
- * of its content (the ,"sum":"..." member of study.h, replacing one it
+ * of its content (the ,"sum":"..." member of study/study.h, replacing one it
  * has), so that records get past their checksum into the checks of their
  * row. Checks: every cell that got a row has its own key and labels, and
  * the results of all of them are valid UTF-8 in CSV. */
 #include "fuzz.h"
 #include "sim/row.h"
-#include "sim/study.h"
+#include "study/study.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

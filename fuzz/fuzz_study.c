@@ -1,8 +1,8 @@
-/* fuzz_study.c - study files (sim/study-file.c): checked and loaded, with
+/* fuzz_study.c - study files (study/file.c): checked and loaded, with
  * relative paths taken from the repository's tests/data (so real matrices
  * and traces are reachable); nothing is run. */
 #include "fuzz.h"
-#include "sim/study.h"
+#include "study/study.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 /* grid.h - grids of tasks and of node slots for the grid heuristics of
- * bhatele2010 Chapters 9-10 (map-regular.c, map-irregular.c).
+ * bhatele2010 Chapters 9-10 (mapping/strategies/stencil-heuristics.c, mapping/strategies/irregular-graphs.c).
  *
  * A task grid gives every task integer coordinates in a box of `nd`
  * dimensions: from --coords when they are integers (after subtracting the
@@ -103,7 +103,7 @@ void slotgrid_dims(const platform *p, int *dims);
 /* The node holding slot-grid coordinates s (clamped into the shape). */
 int slotgrid_node(const platform *p, const int *s);
 
-/* COCE for graphs without a grid (map-irregular.c): a task on each mesh
+/* COCE for graphs without a grid (mapping/strategies/irregular-graphs.c): a task on each mesh
  * corner, then breadth-first (mht FALSE) or max-heap (TRUE) traversal. */
 gboolean irregular_coce(const strategy_ctx *ctx, gboolean mht, mapping *m, GError **error);
 

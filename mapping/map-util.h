@@ -6,7 +6,7 @@
  *
  * All state lives in the structs below; nothing is global. Each struct owns
  * its arrays and is freed with its *_clear() function. Not for: choosing
- * where a task goes (each strategy file does that) or link loads (map-mc.c).
+ * where a task goes (each strategy file does that) or link loads (mapping/strategies/congestion-swaps.c).
  */
 #pragma once
 
@@ -171,7 +171,7 @@ static inline gboolean refine_state_allocated(const refine_state *st, int v)
  * rest, the graph among those tasks. */
 commgraph *strategy_quotient(const commgraph *g, const int *part, int nparts);
 
-/* map-hier.c: the grid of an indirect network's hierarchy - a mesh whose
+/* mapping/strategies/hierarchy.c: the grid of an indirect network's hierarchy - a mesh whose
  * dimensions are the levels (the nodes of a switch fastest: node, router,
  * group on a dragonfly; the digits of a fat tree's node; node, then each
  * dimension of a HyperX; the fastest merged beyond 3), on which a node

@@ -18,7 +18,7 @@
  * loses the least internal traffic (ties: lowest task, then lowest part).
  *
  * The same with a capacity per part (strategy_partition_sizes) splits the
- * tasks of one switch or group among its children (map-hier.c).
+ * tasks of one switch or group among its children (mapping/strategies/hierarchy.c).
  *
  * Cost: Scotch's multilevel mapping, O(E log P); the repair is
  * O(excess x (degree + P)). Scotch failures become GErrors

@@ -1,6 +1,6 @@
 /* pipeline.c - strategy pipeline specs ("greedy+wh:delta=16+mc") and the
  * pipeline runner, including the several-ranks-per-node expansion. The
- * strategies themselves are the registry's rows (strategies.c); what a step
+ * strategies themselves are the registry's rows (mapping/strategies/registry.c); what a step
  * reads (its options, the time limit) is strategy-args.c below them, and
  * steps that run pipelines reach this file through ctx->pipelines. */
 #include "mapping/strategy.h"

@@ -1,5 +1,5 @@
 /* scotch-util.h - private helpers shared by the Scotch-based code of
- * mapping/ (partition.c, map-scotch.c) and the benchmarks: a Scotch source
+ * mapping/ (partition.c, mapping/strategies/scotch.c) and the benchmarks: a Scotch source
  * graph built from a commgraph, and the capacity repair of a partition.
  *
  * A scotch_graph owns the arrays Scotch borrows; free it with

@@ -24,13 +24,13 @@
  *
  * A step that needs node coordinates (curves, geometric, the stencil
  * embeddings) runs on a dragonfly, fat tree or HyperX on the grid of the
- * network's hierarchy (map-hier.c): a node keeps its id, its coordinates
+ * network's hierarchy (mapping/strategies/hierarchy.c): a node keeps its id, its coordinates
  * are its places in the levels (node of a switch, router, group), so
  * neighbours on the grid share a router or a group. Elsewhere without
  * coordinates it is refused in one line naming what it needs.
  *
  * Adding a strategy: one file defining `const strategy strategy_NAME` and
- * one row in mapping/strategies.c. Its parameters are a table of
+ * one row in mapping/strategies/registry.c. Its parameters are a table of
  * strategy_param with defaults as text; help is printed from the tables.
  *
  * Ownership: the registry is static; strategy_run() returns a mapping the
@@ -189,7 +189,7 @@ struct strategy {
                   GError **error);
 };
 
-/* The registry (mapping/strategies.c), NULL-terminated. */
+/* The registry (mapping/strategies/registry.c), NULL-terminated. */
 extern const strategy *const strategy_registry[];
 
 const strategy *strategy_find(const char *name);

@@ -1,5 +1,5 @@
 /* facts.c - diameter, average distance and bisection of a platform. */
-#include "routing/family-private.h"
+#include "routing/family/family-private.h"
 
 #include <stdlib.h>
 #include <string.h>

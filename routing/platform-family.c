@@ -22,7 +22,7 @@
  * local, global, level2 ..., x, y ...), 200 Gbit/s (25e9 bytes/s) and
  * 100 ns, so `--set linktype.global.bandwidth=12.5e9` changes one class.
  */
-#include "routing/family-private.h"
+#include "routing/family/family-private.h"
 #include "routing/platform-private.h"
 
 #include <math.h>

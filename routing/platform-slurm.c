@@ -28,7 +28,7 @@
  * types are one per level (node, level2 ...), 200 Gbit/s and 100 ns unless
  * keys say otherwise.
  */
-#include "routing/family-private.h"
+#include "routing/family/family-private.h"
 #include "routing/hostlist.h"
 #include "routing/platform-private.h"
 

@@ -3,7 +3,7 @@
  * route.h for the rules, including the torus tie rule; the routes of
  * indirect networks are in their family's file.
  */
-#include "routing/family-private.h"
+#include "routing/family/family-private.h"
 
 #include <errno.h>
 #include <stdlib.h>

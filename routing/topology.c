@@ -9,7 +9,7 @@
  * hyperx.c) through family_alloc/family_finish below. Costs: construction
  * O(nlinks), topo_hops O(ndims), topo_crossbar_link O(ndims).
  */
-#include "routing/family-private.h"
+#include "routing/family/family-private.h"
 
 #include <stdlib.h>
 

@@ -141,7 +141,7 @@ typedef struct topo_hyperx {
   int switch_base;                  /* first switch-to-switch link id */
 } topo_hyperx;
 
-/* A tree of switches (routing/tree.c): every vertex but the root hangs
+/* A tree of switches (routing/family/tree.c): every vertex but the root hangs
  * off one parent switch; nodes hang off leaf switches. Levels: nodes 0, a
  * switch one above its highest child (at least 1). */
 typedef struct topo_tree {

@@ -1,6 +1,6 @@
 /* jobs.c - reading a jobs file and placing its jobs on a platform
- * (jobs.h). The file is read with the study file's line-aware loader
- * (study-loader.h), so its problems carry their lines the same way. */
+ * (jobs.h). The file is read with the study file's line-aware reader
+ * (util/ini.h), so its problems carry their lines the same way. */
 #include "sim/jobs.h"
 
 #include <errno.h>
@@ -9,8 +9,8 @@
 
 #include "mapping/strategy.h"
 #include "routing/alloc.h"
-#include "sim/study-loader.h"
 #include "util/budget.h"
+#include "util/ini.h"
 #include "util/units.h"
 
 G_DEFINE_QUARK(jobs-error-quark, jobs_error)
@@ -38,27 +38,27 @@ void jobs_file_free(jobs_file *jf)
   g_free(jf);
 }
 
-static gboolean parse_seed(loader *L, const char *group, const char *text, guint32 *out)
+static gboolean parse_seed(ini_file *L, const char *group, const char *text, guint32 *out)
 {
   char *end;
   errno = 0;
   guint64 v = g_ascii_strtoull(text, &end, 10);
   if (errno || end == text || *end || v > G_MAXUINT32 || text[0] == '-') {
-    loader_problem(L, loader_line(L, group, "seed"), "[%s] seed = %s, expected 0..4294967295",
-                   group, text);
+    ini_problem(L, ini_line(L, group, "seed"), "[%s] seed = %s, expected 0..4294967295",
+                group, text);
     return FALSE;
   }
   *out = (guint32)v;
   return TRUE;
 }
 
-static void check_strategy(loader *L, const char *group, const char *pipeline)
+static void check_strategy(ini_file *L, const char *group, const char *pipeline)
 {
   GError *e = NULL;
   strategy_pipeline *pl = strategy_parse(pipeline, &e);
   if (!pl) {
-    loader_problem(L, loader_line(L, group, "strategy"), "[%s] strategy = %s: %s", group,
-                   pipeline, e->message);
+    ini_problem(L, ini_line(L, group, "strategy"), "[%s] strategy = %s: %s", group,
+                pipeline, e->message);
     g_error_free(e);
   }
   strategy_pipeline_free(pl);
@@ -66,43 +66,43 @@ static void check_strategy(loader *L, const char *group, const char *pipeline)
 
 /* A path of the file: resolved, and a problem naming it as written when
  * nothing is there. */
-static char *check_path(loader *L, const char *group, const char *key, const char *written)
+static char *check_path(ini_file *L, const char *group, const char *key, const char *written)
 {
-  char *path = loader_resolve(L, written);
+  char *path = ini_resolve(L, written);
   if (!g_file_test(path, G_FILE_TEST_EXISTS))
-    loader_problem(L, loader_line(L, group, key), "[%s] %s = %s: no such file or folder (%s)",
-                   group, key, written, path);
+    ini_problem(L, ini_line(L, group, key), "[%s] %s = %s: no such file or folder (%s)",
+                group, key, written, path);
   return path;
 }
 
 /* The input of [job NAME]: exactly one of trace and matrix. */
-static void read_input(loader *L, const char *g, job_spec *j)
+static void read_input(ini_file *L, const char *g, job_spec *j)
 {
-  g_autofree char *trace_v = loader_string(L, g, "trace");
-  g_autofree char *matrix = loader_string(L, g, "matrix");
-  g_autofree char *counts = loader_string(L, g, "counts");
+  g_autofree char *trace_v = ini_string(L, g, "trace");
+  g_autofree char *matrix = ini_string(L, g, "matrix");
+  g_autofree char *counts = ini_string(L, g, "counts");
   if (!trace_v == !matrix)
-    loader_problem(L, j->line, "[%s] expected exactly one of trace = T or matrix = M", g);
+    ini_problem(L, j->line, "[%s] expected exactly one of trace = T or matrix = M", g);
   else if (trace_v)
     j->trace_path = check_path(L, g, "trace", trace_v);
   else
     j->matrix_path = check_path(L, g, "matrix", matrix);
   if (counts && !matrix)
-    loader_problem(L, loader_line(L, g, "counts"),
-                   "[%s] counts goes with matrix = M; a trace carries its own message counts", g);
+    ini_problem(L, ini_line(L, g, "counts"),
+                "[%s] counts goes with matrix = M; a trace carries its own message counts", g);
   else if (counts)
     j->counts_path = check_path(L, g, "counts", counts);
 }
 
 /* The allocation of [job NAME]: alloc = POLICY:N[:SEED] | FILE, or nodes. */
-static void read_alloc(loader *L, const char *g, job_spec *j)
+static void read_alloc(ini_file *L, const char *g, job_spec *j)
 {
-  g_autofree char *alloc = loader_string(L, g, "alloc");
-  j->nodes_text = loader_string(L, g, "nodes");
-  j->alloc_line = loader_line(L, g, alloc ? "alloc" : "nodes");
+  g_autofree char *alloc = ini_string(L, g, "alloc");
+  j->nodes_text = ini_string(L, g, "nodes");
+  j->alloc_line = ini_line(L, g, alloc ? "alloc" : "nodes");
   if (!alloc == !j->nodes_text) {
-    loader_problem(L, j->line, "[%s] expected exactly one of alloc = POLICY:N[:SEED] (or a "
-                   "node list file) and nodes = IDS", g);
+    ini_problem(L, j->line, "[%s] expected exactly one of alloc = POLICY:N[:SEED] (or a "
+                "node list file) and nodes = IDS", g);
     return;
   }
   if (!alloc)
@@ -111,7 +111,7 @@ static void read_alloc(loader *L, const char *g, job_spec *j)
     alloc_request r;
     GError *e = NULL;
     if (!alloc_parse(alloc, G_MAXINT, &r, &e)) {
-      loader_problem(L, j->alloc_line, "[%s] %s", g, e->message);
+      ini_problem(L, j->alloc_line, "[%s] %s", g, e->message);
       g_error_free(e);
     }
     j->alloc = g_steal_pointer(&alloc);
@@ -120,49 +120,49 @@ static void read_alloc(loader *L, const char *g, job_spec *j)
   }
 }
 
-static void read_job(loader *L, const char *g, const char *def_strategy, guint32 def_seed,
+static void read_job(ini_file *L, const char *g, const char *def_strategy, guint32 def_seed,
                      job_spec *j)
 {
   static const char *const keys[] = { "trace", "matrix", "counts", "alloc", "nodes",
                                       "strategy", "seed", "start", NULL };
-  loader_check_keys(L, g, keys);
+  ini_check_keys(L, g, keys);
   j->name = g_strdup(g + strlen("job "));
-  j->line = loader_line(L, g, NULL);
+  j->line = ini_line(L, g, NULL);
   j->seed = def_seed;
   read_input(L, g, j);
   read_alloc(L, g, j);
-  j->strategy = loader_string(L, g, "strategy");
+  j->strategy = ini_string(L, g, "strategy");
   if (j->strategy)
     check_strategy(L, g, j->strategy);
   else if (def_strategy)
     j->strategy = g_strdup(def_strategy); /* checked in [jobs] */
-  g_autofree char *seed = loader_string(L, g, "seed");
+  g_autofree char *seed = ini_string(L, g, "seed");
   if (seed)
     parse_seed(L, g, seed, &j->seed);
-  g_autofree char *start = loader_string(L, g, "start");
+  g_autofree char *start = ini_string(L, g, "start");
   double s = 0;
   GError *e = NULL;
   if (start && (!units_parse(start, UNITS_TIME, &s, &e) || s < 0 || s > 8e6)) {
-    loader_problem(L, loader_line(L, g, "start"), "[%s] start = %s: %s", g, start,
-                   e ? e->message : "expected a time from 0 s to 8e6 s (92 days)");
+    ini_problem(L, ini_line(L, g, "start"), "[%s] start = %s: %s", g, start,
+                e ? e->message : "expected a time from 0 s to 8e6 s (92 days)");
     g_clear_error(&e);
   }
   j->start_ps = (int64_t)(s * 1e12 + 0.5);
 }
 
 /* [jobs] and every [job NAME], in file order. */
-static void read_groups(loader *L, jobs_file *jf)
+static void read_groups(ini_file *L, jobs_file *jf)
 {
   static const char *const keys[] = { "name", "strategy", "seed", NULL };
   g_autofree char *def_strategy = NULL;
   guint32 def_seed = 1;
   if (g_key_file_has_group(L->kf, "jobs")) {
-    loader_check_keys(L, "jobs", keys);
-    jf->name = loader_string(L, "jobs", "name");
-    def_strategy = loader_string(L, "jobs", "strategy");
+    ini_check_keys(L, "jobs", keys);
+    jf->name = ini_string(L, "jobs", "name");
+    def_strategy = ini_string(L, "jobs", "strategy");
     if (def_strategy)
       check_strategy(L, "jobs", def_strategy);
-    g_autofree char *seed = loader_string(L, "jobs", "seed");
+    g_autofree char *seed = ini_string(L, "jobs", "seed");
     if (seed)
       parse_seed(L, "jobs", seed, &def_seed);
   }
@@ -172,8 +172,8 @@ static void read_groups(loader *L, jobs_file *jf)
     if (strcmp(g, "jobs") == 0)
       continue;
     if (!g_str_has_prefix(g, "job ") || !g[4]) {
-      loader_problem(L, loader_line(L, g, NULL), "unknown group [%s], expected [jobs] or "
-                     "[job NAME]", g);
+      ini_problem(L, ini_line(L, g, NULL), "unknown group [%s], expected [jobs] or "
+                  "[job NAME]", g);
       continue;
     }
     jf->jobs = g_renew(job_spec, jf->jobs, jf->njobs + 1);
@@ -182,7 +182,7 @@ static void read_groups(loader *L, jobs_file *jf)
     read_job(L, g, def_strategy, def_seed, j);
   }
   if (jf->njobs == 0)
-    loader_problem(L, 1, "no jobs, expected at least one [job NAME] group");
+    ini_problem(L, 1, "no jobs, expected at least one [job NAME] group");
 }
 
 jobs_file *jobs_load(const char *path, GError **error)
@@ -194,13 +194,13 @@ jobs_file *jobs_load(const char *path, GError **error)
   g_autofree char *base = g_canonicalize_filename(dir, NULL);
   jobs_file *jf = g_new0(jobs_file, 1);
   jf->path = g_strdup(path);
-  loader L;
-  loader_open(&L, path, base, text, "job NAME");
+  ini_file L;
+  ini_open(&L, path, base, text, "job NAME");
   if (L.problems->len == 0)
     read_groups(&L, jf);
   if (!jf->name)
-    jf->name = loader_path_label(path);
-  if (!loader_close(&L, JOBS_ERROR, JOBS_ERROR_FILE, error)) {
+    jf->name = ini_path_label(path);
+  if (!ini_close(&L, JOBS_ERROR, JOBS_ERROR_FILE, error)) {
     jobs_file_free(jf);
     return NULL;
   }

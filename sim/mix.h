@@ -31,7 +31,7 @@
  *
  * Ownership: mix_run() borrows its inputs and returns a result freed with
  * mix_result_free(); the result's platform borrows `p`'s topology, links and
- * model, so `p` must outlive it. Not for: printing (sim/cli/), figures (sim/report/).
+ * model, so `p` must outlive it. Not for: printing (cli/), figures (report/).
  */
 #pragma once
 

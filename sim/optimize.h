@@ -21,7 +21,7 @@
  * Ownership: the hook borrows the trace (or source), platform, model and
  * options given to optimize_eval_new(); they must outlive it. Threads:
  * the hook may be called from several threads at once.
- * Not for: searching (mapping/map-replay.c, map-portfolio.c), one run
+ * Not for: searching (mapping/strategies/replay-search.c, mapping/strategies/portfolio.c), one run
  * (sim/run.h).
  */
 #pragma once

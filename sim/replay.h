@@ -76,7 +76,7 @@
  *
  * Ownership: replay_run() borrows its inputs and returns a result freed
  * with replay_result_free(); result->out_trace (when asked) is owned by the
- * result. Not for: argument parsing, printing (sim/cli/cmd-simulate.c),
+ * result. Not for: argument parsing, printing (cli/cmd-simulate.c),
  * network timing rules (models/).
  */
 #pragma once

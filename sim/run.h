@@ -37,8 +37,8 @@
  * Ownership: run_inputs are borrowed for the call; run_cell() returns a
  * result freed with run_result_free(). Threads: runs share nothing, so
  * several may run at once on the same inputs.
- * Not for: parsing arguments or printing (sim/cli/), grids of runs
- * (sim/study.h).
+ * Not for: parsing arguments or printing (cli/), grids of runs
+ * (study/study.h).
  */
 #pragma once
 

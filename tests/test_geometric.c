@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "mapping/geometric.h"
+#include "mapping/strategies/geometric.h"
 #include "mapping/grid.h"
 #include "mapping/metrics.h"
 #include "mapping/strategy.h"

@@ -6,7 +6,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "mapping/geometric.h"
+#include "mapping/strategies/geometric.h"
 #include "mapping/grid.h"
 #include "mapping/map-util.h"
 #include "mapping/metrics.h"

@@ -1,4 +1,4 @@
-/* test_hier.c - hierarchy-aware mapping (mapping/map-hier.c) and the
+/* test_hier.c - hierarchy-aware mapping (mapping/strategies/hierarchy.c) and the
  * hierarchy's grid the coordinate strategies run on.
  *
  * The main case is hand-computed: a 3D stencil of g x a x p ranks whose

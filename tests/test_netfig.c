@@ -1,5 +1,5 @@
 /* test_netfig.c - the network figures of switch-based networks
- * (sim/report/fig-network.c): a known link's colour read back from the
+ * (report/fig-network.c): a known link's colour read back from the
  * PNG at the cell fig_network_cell says it is drawn in - the heat colour
  * of its share of the scale's maximum, the grey of an unused link, the
  * white of a cell without a link - on a dragonfly's group matrix, a fat
@@ -8,7 +8,7 @@
 #include <cairo.h>
 #include <math.h>
 
-#include "sim/report/figures.h"
+#include "report/figures.h"
 #include "testutil.h"
 
 typedef struct cell_check {

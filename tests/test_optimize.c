@@ -1,6 +1,6 @@
 /* test_optimize.c - mappings optimized for the simulated time: the replay
  * as an evaluation hook (sim/optimize.h), the `replay` search
- * (mapping/map-replay.c) and portfolio:obj=makespan, against independent
+ * (mapping/strategies/replay-search.c) and portfolio:obj=makespan, against independent
  * replays of the mappings they return. */
 #include <json-glib/json-glib.h>
 

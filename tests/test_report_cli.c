@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/report/plot.h"
+#include "report/plot.h"
 #include "testutil.h"
 
 /* Column index of `name` in a CSV header (no quoted cells here). */

@@ -5,9 +5,9 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 
-#include "sim/report/plot.h"
-#include "sim/rank.h"
-#include "sim/stats.h"
+#include "report/plot.h"
+#include "study/rank.h"
+#include "study/stats.h"
 #include "studytest.h"
 
 /* x = 1..5, y = 2 4 5 4 5: means 3 and 4, deviations -2 -1 0 1 2 and

@@ -3,7 +3,7 @@
  * time, and the same bytes as one written on its own. */
 #include <string.h>
 
-#include "sim/report/report.h"
+#include "report/report.h"
 #include "testutil.h"
 
 typedef struct report_job {

@@ -116,7 +116,7 @@ static void check_numbering(const char *spec)
     dims[d] = t->shape[d];
   cr_assert_eq(SCOTCH_archInit(&arch), 0);
   /* meshes through mesh2D/mesh3D: Scotch 7.0.3's archMeshX measures wrap
-   * distances, so map-scotch.c does not use it */
+   * distances, so mapping/strategies/scotch.c does not use it */
   int rc = t->conn[0] == TOPO_TORUS ? SCOTCH_archTorusX(&arch, t->ndims, dims)
            : t->ndims == 2          ? SCOTCH_archMesh2(&arch, dims[0], dims[1])
                                     : SCOTCH_archMesh3(&arch, dims[0], dims[1], dims[2]);

@@ -1,5 +1,5 @@
 /* test_slurm_topology.c - platforms from Slurm's topology files
- * (routing/platform-slurm.c, routing/tree.c) and Slurm's hostlists
+ * (routing/platform-slurm.c, routing/family/tree.c) and Slurm's hostlists
  * (routing/hostlist.c): hand-written expectations for the bundled files
  * in tests/data/slurm (node ids, names, levels, routes, facts in closed
  * form), every refusal in one line naming the file and line, and the

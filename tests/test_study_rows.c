@@ -1,4 +1,4 @@
-/* test_study_rows.c - the columns of a study cell's row (sim/study-row.h):
+/* test_study_rows.c - the columns of a study cell's row (study/cell-row.h):
  * one table builds a finished cell's row and checks a row read back from
  * the store, so a field added to a field table or a model statistic added
  * to a model never makes stored records read as damaged, while every check
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "models/model.h"
-#include "sim/study-row.h"
+#include "study/cell-row.h"
 #include "testutil.h"
 
 /* A study of the ring trace (flow: the model has statistics) and a

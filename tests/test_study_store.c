@@ -1,4 +1,4 @@
-/* test_study_store.c - the cell store of `mapsim study` (sim/study-store.c):
+/* test_study_store.c - the cell store of `mapsim study` (study/store.c):
  * the newest record of a cell wins; labels are results, not keys (renamed
  * labels relabel stored cells, two labels on one content are two rows,
  * nothing is stored twice); run conditions (the memory budget) are never

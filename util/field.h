@@ -3,7 +3,7 @@
  *
  * A table is a const array of `field`; the command layer prints JSON
  * members, text rows and CSV columns from it. Header-only, no state.
- * Not for: printing (sim/cli/), computing the numbers.
+ * Not for: printing (cli/), computing the numbers.
  */
 #pragma once
 

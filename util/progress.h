@@ -10,7 +10,7 @@
  * stop flag (set by its SIGINT/SIGTERM/SIGHUP handler); library code never
  * prints. A call into a library that cannot poll (Scotch, cairo) needs
  * nothing here: the command layer ends the process without waiting for it
- * (sim/cli/process.c).
+ * (cli/process.c).
  *
  * Ownership: the struct and what it points to belong to the caller and
  * must outlive the work. NULL means: nobody is watching, never stop.

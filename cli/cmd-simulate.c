@@ -1,0 +1,580 @@
+/* cmd-simulate.c - `mapsim simulate`: replay a trace on a platform with a
+ * mapping (one run of sim/run.h), report simulated time, costs and pre/post
+ * metrics.
+ *
+ * korndoerfer2021 Section 7.3 (communication model time, MPI point-to-point
+ * cost, parallel cost) and Section 7.4 (the pre == post check on
+ * point-to-point traffic). Not for: choosing mappings (mapsim map) or
+ * static-only metrics (mapsim metrics).
+ */
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/simulate-jobs.h"
+#include "sim/run.h"
+#include "sim/timeline.h"
+#include "routing/energy.h"
+
+static void add_metrics(JsonBuilder *b, const char *name, const metrics *m)
+{
+  json_builder_set_member_name(b, name);
+  json_builder_begin_object(b);
+  cli_metrics_json(b, m);
+  json_builder_end_object(b);
+}
+
+/* Links that carried anything, busiest (by busy time) first; ties by id. */
+static int cmp_busy(const void *a, const void *b, void *user)
+{
+  const replay_result *r = user;
+  int x = *(const int *)a, y = *(const int *)b;
+  if (r->link_busy_ps[x] != r->link_busy_ps[y])
+    return r->link_busy_ps[x] > r->link_busy_ps[y] ? -1 : 1;
+  return (x > y) - (x < y);
+}
+
+static int *used_links(const replay_result *r, int *n)
+{
+  int *ids = g_new(int, MAX(r->nlinks, 1));
+  *n = 0;
+  for (int l = 0; l < r->nlinks; l++)
+    if (r->link_bytes[l] || r->link_busy_ps[l])
+      ids[(*n)++] = l;
+  g_qsort_with_data(ids, *n, sizeof(int), cmp_busy, (gpointer)r);
+  return ids;
+}
+
+/* "links": per used link its p2p traffic, busy time, energy (with power
+ * keys; a link that carried nothing draws its idle power over the
+ * makespan) and, for contention models, its load (flows or queued
+ * packets) and saturated time. */
+static void add_links(JsonBuilder *b, const replay_result *r, const platform *p)
+{
+  int n;
+  int *ids = used_links(r, &n);
+  if (r->load_unit) {
+    json_builder_set_member_name(b, "load_unit");
+    json_builder_add_string_value(b, r->load_unit);
+  }
+  json_builder_set_member_name(b, "links");
+  json_builder_begin_array(b);
+  for (int i = 0; i < n; i++) {
+    int l = ids[i];
+    json_builder_begin_object(b);
+    cli_json_int(b, "link", l);
+    cli_json_int(b, "from", p->topo->link_src[l]);
+    cli_json_int(b, "to", p->topo->link_dst[l]);
+    cli_json_int(b, "p2p_bytes", r->link_bytes[l]);
+    cli_json_int(b, "p2p_messages", r->link_messages[l]);
+    cli_json_int(b, "collective_bytes", r->coll_link_bytes[l]);
+    cli_json_double(b, "busy_s", r->link_busy_ps[l] * 1e-12);
+    if (r->link_energy_j)
+      cli_json_double(b, "energy_j", r->link_energy_j[l]);
+    if (r->link_stats) {
+      cli_json_double(b, "max_load", r->link_stats[l].max_load);
+      cli_json_double(b, "avg_load", r->link_stats[l].avg_load);
+      cli_json_double(b, "saturated_s", r->link_stats[l].saturated_ps * 1e-12);
+    }
+    json_builder_end_object(b);
+  }
+  json_builder_end_array(b);
+  g_free(ids);
+}
+
+static void print_busiest(const replay_result *r, const platform *p, int top)
+{
+  int n;
+  int *ids = used_links(r, &n);
+  printf("\nbusiest links (all traffic)                   p2p bytes    busy (s)");
+  if (r->link_stats)
+    printf("  max %-7s avg %-7s saturated (s)", r->load_unit, r->load_unit);
+  printf("\n");
+  for (int i = 0; i < MIN(n, top); i++) {
+    int l = ids[i];
+    g_autofree char *name = platform_link_name(p, l);
+    printf("  %-40s %12" G_GINT64_FORMAT " %11.6g", name, r->link_bytes[l],
+           r->link_busy_ps[l] * 1e-12);
+    if (r->link_stats)
+      printf("  %11.0f %11.4g %13.6g", r->link_stats[l].max_load, r->link_stats[l].avg_load,
+             r->link_stats[l].saturated_ps * 1e-12);
+    printf("\n");
+  }
+  if (r->link_stats)
+    printf("(busy: time the link carried data; max %s: the most %s on it at once; avg\n"
+           " %s: their number averaged over the whole run (the makespan), 0.5 = one for\n"
+           " half of it; saturated: time it ran at its full bandwidth)\n", r->load_unit,
+           r->load_unit, r->load_unit);
+  g_free(ids);
+}
+
+/* "energy_by_type": per link type the parts of energy_j (routing/energy.h). */
+static void add_energy(JsonBuilder *b, const replay_result *r, const platform *p)
+{
+  json_builder_set_member_name(b, "energy_by_type");
+  json_builder_begin_array(b);
+  for (int i = 0; i < r->ntypes; i++) {
+    const link_energy *e = &r->type_energy[i];
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "type");
+    json_builder_add_string_value(b, p->linktypes[i].name);
+    cli_json_double(b, "energy_j", link_energy_total(e));
+    cli_json_double(b, "energy_idle_j", e->idle_j);
+    cli_json_double(b, "energy_traffic_j", e->traffic_j);
+    cli_json_double(b, "energy_off_j", e->off_j);
+    json_builder_end_object(b);
+  }
+  json_builder_end_array(b);
+}
+
+static void print_energy(const replay_result *r, const platform *p)
+{
+  if (!platform_has_power(p))
+    return;
+  printf("link energy            %.9g J over the makespan: idle %.9g, traffic %.9g, off %.9g,\n"
+         "                       %" G_GINT64_FORMAT " wake-ups (routing/energy.h)\n", r->energy_j,
+         r->energy_idle_j, r->energy_traffic_j, r->energy_off_j, r->link_wakeups);
+  for (int i = 0; i < r->ntypes; i++) {
+    const link_energy *e = &r->type_energy[i];
+    printf("  %-20s %.9g J: idle %.9g, traffic %.9g, off %.9g\n", p->linktypes[i].name,
+           link_energy_total(e), e->idle_j, e->traffic_j, e->off_j);
+  }
+  printf("\n");
+}
+
+static void print_json(const run_result *res, const trace_times *tt, const char *model,
+                       const platform *p, gboolean with_colls)
+{
+  const replay_result *r = res->r;
+  double wall = res->replay_seconds;
+  JsonBuilder *b = json_builder_new();
+  json_builder_begin_object(b);
+  cli_fields_json(b, run_replay_fields, run_replay_nfields, r, 0);
+  json_builder_set_member_name(b, "model");
+  json_builder_add_string_value(b, model);
+  cli_platform_json(b, p);
+  json_builder_set_member_name(b, "traffic");
+  json_builder_add_string_value(b, run_traffic_name(with_colls));
+  json_builder_set_member_name(b, "objective");
+  res->objective ? json_builder_add_string_value(b, res->objective)
+                 : json_builder_add_null_value(b);
+  json_builder_set_member_name(b, "map_replays");
+  json_builder_add_int_value(b, res->map_replays);
+  json_builder_set_member_name(b, "traced");
+  json_builder_begin_object(b);
+  cli_fields_json(b, trace_times_fields, trace_times_nfields, tt, 0);
+  json_builder_end_object(b);
+  json_builder_set_member_name(b, "simulated");
+  json_builder_begin_object(b);
+  cli_fields_json(b, run_times_fields, run_times_nfields, &res->times, 0);
+  json_builder_end_object(b);
+  add_metrics(b, "pre", res->pre);
+  if (res->pre_nonminimal)
+    add_metrics(b, "pre_valiant", res->pre_nonminimal);
+  add_metrics(b, "post", res->post);
+  json_builder_set_member_name(b, "pre_post_match");
+  json_builder_add_boolean_value(b, res->mismatch < 0);
+  json_builder_set_member_name(b, "check");
+  json_builder_add_string_value(b, run_check_name(res->check));
+  json_builder_set_member_name(b, "per_rank");
+  json_builder_begin_array(b);
+  for (int i = 0; i < r->nranks; i++) {
+    const replay_rank_stats *s = &r->per_rank[i];
+    json_builder_begin_object(b);
+    cli_json_double(b, "finish_s", s->finish_ps * 1e-12);
+    cli_json_double(b, "compute_s", s->compute_ps * 1e-12);
+    cli_json_double(b, "p2p_s", s->p2p_ps * 1e-12);
+    cli_json_double(b, "collective_s", s->coll_ps * 1e-12);
+    cli_json_double(b, "other_mpi_s", s->other_mpi_ps * 1e-12);
+    cli_json_double(b, "wait_s", s->wait_ps * 1e-12);
+    json_builder_end_object(b);
+  }
+  json_builder_end_array(b);
+  for (int i = 0; i < r->nmodel_stats; i++)
+    cli_json_double(b, r->model_stats[i].name, r->model_stats[i].value);
+  add_links(b, r, p);
+  add_energy(b, r, p);
+  cli_json_double(b, "wall_s", wall);
+  cli_json_double(b, "events_per_s", wall > 0 ? r->events / wall : 0);
+  json_builder_end_object(b);
+  cli_print_json(json_builder_get_root(b));
+  g_object_unref(b);
+}
+
+/* Traced and simulated time side by side: the first rows of both tables
+ * (duration, makespan) pair up, the others by name; a time only one side
+ * has shows "-" on the other. */
+static void print_times(const trace_times *tt, const run_times *rt, const cli_common *c,
+                        int nranks)
+{
+  typedef struct { const field *a, *b; } row;
+  row rows[32];
+  int n = 0;
+  rows[n++] = (row){ &trace_times_fields[0], &run_times_fields[0] };
+  for (int i = 1; i < trace_times_nfields; i++) {
+    const field *b = NULL;
+    for (int j = 1; j < run_times_nfields; j++)
+      if (strcmp(trace_times_fields[i].name, run_times_fields[j].name) == 0)
+        b = &run_times_fields[j];
+    rows[n++] = (row){ &trace_times_fields[i], b };
+  }
+  for (int j = 1; j < run_times_nfields; j++) {
+    gboolean seen = FALSE;
+    for (int i = 1; i < trace_times_nfields; i++)
+      seen = seen || strcmp(trace_times_fields[i].name, run_times_fields[j].name) == 0;
+    if (!seen)
+      rows[n++] = (row){ NULL, &run_times_fields[j] };
+  }
+  GString *a = g_string_new(NULL), *b = g_string_new(NULL);
+  printf("%-26s %16s %16s\n", "time (s)", "traced", "simulated");
+  for (int i = 0; i < n; i++) {
+    g_string_assign(a, "-");
+    g_string_assign(b, "-");
+    if (rows[i].a) {
+      g_string_truncate(a, 0);
+      cli_field_format(a, rows[i].a, tt);
+    }
+    if (rows[i].b) {
+      g_string_truncate(b, 0);
+      cli_field_format(b, rows[i].b, rt);
+    }
+    g_autofree char *label = rows[i].a && rows[i].b && i == 0
+                                 ? g_strdup_printf("%s / %s", rows[i].a->name, rows[i].b->name)
+                                 : g_strdup(rows[i].a ? rows[i].a->name : rows[i].b->name);
+    printf("%-26s %16s %16s\n", label, a->str, b->str);
+  }
+  g_string_free(a, TRUE);
+  g_string_free(b, TRUE);
+  printf("(rows after the first are sums over the %d ranks)\n", nranks);
+}
+
+/* Do two times differ by more than 5%? */
+static gboolean differ(int64_t a, int64_t b)
+{
+  double x = (double)a, y = (double)b;
+  return fabs(x - y) > 0.05 * MAX(fabs(x), fabs(y));
+}
+
+/* Why the traced and simulated times differ, row by row, with the numbers
+ * that account for it (seconds). */
+static void print_differences(const trace_times *tt, const run_result *res, double scale)
+{
+  const replay_result *r = res->r;
+  const run_times *rt = &res->times;
+  int n = MAX(r->nranks, 1);
+  int64_t cmax = 0;
+  for (int i = 0; i < r->nranks; i++)
+    cmax = MAX(cmax, r->per_rank[i].compute_ps);
+  double setup = tt->setup_ps * 1e-12, wait = rt->wait_ps * 1e-12;
+  gboolean any = FALSE;
+  printf("why traced and simulated differ:\n");
+  if (differ(tt->duration_ps, rt->makespan_ps)) {
+    any = TRUE;
+    printf("- duration vs makespan: the traced run includes MPI_Init and MPI_Finalize\n"
+           "  (setup_s %.6f s over all ranks, %.6f s per rank on average); the replay\n"
+           "  starts every rank at 0 s after MPI_Init and leaves both calls out.\n", setup,
+           setup / n);
+  }
+  if (differ(tt->compute_ps, rt->compute_ps)) {
+    any = TRUE;
+    printf("- compute: the replay runs the traced computation x %g (--compute-scale).\n", scale);
+  }
+  if (differ(tt->p2p_ps, rt->p2p_ps)) {
+    any = TRUE;
+    printf("- p2p: both are the time inside point-to-point calls, waiting included (MPI_Wait*,\n"
+           "  a blocking MPI_Recv). Simulated: %.6f s of transfers (network time of every\n"
+           "  message, summed) and %.6f s blocked on partners (wait_s, p2p and collective\n"
+           "  calls). The replay keeps each rank's traced computation but starts all ranks\n"
+           "  together: a rank blocks while its partner still computes (the busiest rank\n"
+           "  computes %.6f s, the mean rank %.6f s). The traced ranks blocked only\n"
+           "  %.6f s in these calls: they ran out of step (leaving MPI_Init at different\n"
+           "  times, sharing cores), which the trace's MPI_Init/MPI_Finalize absorbed.\n",
+           r->comm_model_ps * 1e-12, wait, cmax * 1e-12, rt->compute_ps * 1e-12 / n,
+           tt->p2p_ps * 1e-12);
+  }
+  if (differ(tt->coll_ps, rt->coll_ps)) {
+    any = TRUE;
+    printf("- collective: the replay times each collective from the messages of its algorithm\n"
+           "  (--collectives) on this platform; the traced time is what the MPI library took,\n"
+           "  waiting for the last rank to arrive included.\n");
+  }
+  if (differ(tt->other_mpi_ps, rt->other_mpi_ps)) {
+    any = TRUE;
+    printf("- other_mpi: MPI calls that move no data (MPI_Init and MPI_Finalize: %.6f s of\n"
+           "  the traced %.6f s) take no time in the replay.\n", setup, tt->other_mpi_ps * 1e-12);
+  }
+  if (!any)
+    printf("- no row differs by more than 5%%.\n");
+  printf("\n");
+}
+
+static void print_human(const cli_common *c, const run_result *res, const trace_times *tt,
+                        const platform *p, gboolean with_colls)
+{
+  const replay_result *r = res->r;
+  double wall = res->replay_seconds;
+  printf("%s on %s, mapping %s, model %s, traffic %s\n\n", c->trace, p->name,
+         c->mapping ? c->mapping : c->strategy ? c->strategy : "identity",
+         c->model ? c->model : "analytic", run_traffic_name(with_colls));
+  g_autofree char *chosen = run_objective_text(res);
+  if (chosen)
+    printf("%s\n%s\n", chosen, res->map_report ? res->map_report : "");
+  print_times(tt, &res->times, c, r->nranks);
+  print_differences(tt, res, c->compute_scale);
+  printf("parallel cost          %.9f s (makespan x %d ranks)\n", r->parallel_cost_ps * 1e-12,
+         r->nranks);
+  printf("p2p cost               %.9f s (time in MPI point-to-point calls, all ranks)\n",
+         r->p2p_cost_ps * 1e-12);
+  printf("p2p transfers, summed  %.9f s (network time of every p2p message, added up:\n"
+         "                       transfers overlap, so this can exceed the makespan)\n",
+         r->comm_model_ps * 1e-12);
+  printf("p2p messages           %" G_GINT64_FORMAT " (%" G_GINT64_FORMAT " bytes), collective "
+         "messages %" G_GINT64_FORMAT ", control messages %" G_GINT64_FORMAT "\n",
+         r->p2p_messages, r->p2p_bytes, r->coll_messages, r->ctrl_messages);
+  printf("events                 %" G_GINT64_FORMAT " in %.3f s (%.3g events/s)\n\n",
+         r->events, wall, wall > 0 ? r->events / wall : 0);
+  print_energy(r, p);
+  gboolean taken = res->check == RUN_CHECK_ROUTES_TAKEN;
+  const metrics *ms[3] = { res->pre, res->pre_nonminimal ? res->pre_nonminimal : res->post,
+                           res->post };
+  const char *labels[3] = { taken ? "pre_minimal" : "pre",
+                            res->pre_nonminimal ? "pre_valiant" : "post", "post" };
+  cli_metrics_print(ms, labels, res->pre_nonminimal ? 3 : 2, p, 0);
+  print_busiest(r, p, 5);
+  if (taken)
+    printf("\nrouting %s is adaptive: pre_minimal is the static view of the minimal routes,\n"
+           "%spost the routes the simulation took.\n"
+           "routes-taken check (every link's bytes and hop_bytes against the routes taken;\n"
+           "the injection and ejection links, the same on any path, against pre_minimal;\n"
+           "%s traffic): %s\n", router_algo_name(p->router),
+           res->pre_nonminimal ? "pre_valiant of the Valiant ones, " : "",
+           run_traffic_name(with_colls), res->mismatch < 0 ? "match" : "MISMATCH");
+  else
+    printf("\npre/post check (bytes of every link and hop_bytes, %s traffic): %s\n",
+           run_traffic_name(with_colls), res->mismatch < 0 ? "match" : "MISMATCH");
+}
+
+/* One header line and one row: the simulated results, the traced and
+ * simulated times, the static (pre_) and simulated (post_) metrics, the
+ * check. */
+static void print_csv(const cli_common *c, const run_result *res, const trace_times *tt,
+                      const char *model, const platform *p, gboolean with_colls)
+{
+  GString *o = g_string_new("trace,platform,mapping,model,traffic");
+  cli_fields_csv_header(o, NULL, run_replay_fields, run_replay_nfields, 0);
+  cli_fields_csv_header(o, "traced_", trace_times_fields, trace_times_nfields, 0);
+  cli_fields_csv_header(o, "simulated_", run_times_fields, run_times_nfields, 0);
+  cli_fields_csv_header(o, "pre_", metrics_fields, metrics_nfields,
+                        FIELD_VIEW_STATIC | FIELD_VIEW_ENERGY);
+  cli_fields_csv_header(o, "post_", metrics_fields, metrics_nfields,
+                        FIELD_VIEW_SIMULATED | FIELD_VIEW_ENERGY);
+  g_string_append(o, ",pre_post_match\n");
+  const char *cells[] = { c->trace, p->name,
+                          c->mapping ? c->mapping : c->strategy ? c->strategy : "identity", model,
+                          run_traffic_name(with_colls) };
+  for (size_t i = 0; i < G_N_ELEMENTS(cells); i++) {
+    if (i)
+      g_string_append_c(o, ',');
+    cli_csv_cell(o, cells[i]);
+  }
+  cli_fields_csv_row(o, run_replay_fields, run_replay_nfields, res->r, 0);
+  cli_fields_csv_row(o, trace_times_fields, trace_times_nfields, tt, 0);
+  cli_fields_csv_row(o, run_times_fields, run_times_nfields, &res->times, 0);
+  cli_fields_csv_row(o, metrics_fields, metrics_nfields, res->pre,
+                     FIELD_VIEW_STATIC | FIELD_VIEW_ENERGY);
+  cli_fields_csv_row(o, metrics_fields, metrics_nfields, res->post,
+                     FIELD_VIEW_SIMULATED | FIELD_VIEW_ENERGY);
+  g_string_append_printf(o, ",%s\n", res->mismatch < 0 ? "true" : "false");
+  fputs(o->str, stdout);
+  g_string_free(o, TRUE);
+}
+
+/* What simulate writes besides its report. */
+typedef struct outputs {
+  char *trace;      /* --out-trace DIR */
+  char *timeline;   /* --timeline FILE */
+  char *links;      /* --timeline-links SPEC */
+  char *events;     /* --link-events FILE */
+} outputs;
+
+/* Runs everything after parsing; returns the exit status. */
+static int simulate(const cli_common *c, const outputs *w)
+{
+  const char *out = w->trace;
+  const char *links = w->links ? w->links : TIMELINE_DEFAULT_LINKS;
+  gboolean recorder = out || w->timeline || w->events;
+  linkrec *rec = NULL;
+  timeline_stream *tl = NULL;
+  int status = 2;
+  platform *p = NULL;
+  trace *t = NULL;
+  trace_source *src = NULL;
+  commgraph *g = NULL;
+  run_result *res = NULL;
+  GError *e = NULL;
+  run_spec spec;
+  run_spec_init(&spec);
+  if (!(spec.model = cli_common_model(c, "analytic", &e)))
+    goto fail;
+  if (!c->trace) {
+    g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--trace T is required");
+    goto fail;
+  }
+  if (c->json && c->csv) {
+    g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "--json and --csv exclude each other; expected one of them");
+    goto fail;
+  }
+  gboolean with_colls = FALSE;
+  if (w->links && !out && !w->timeline) {
+    g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "--timeline-links goes with --timeline or --out-trace, expected one of them");
+    goto fail;
+  }
+  if (!timeline_spec_check(links, &e) || !(p = cli_common_platform(c, &e)))
+    goto fail;
+  /* streamed rank by rank, unless the output trace needs the records */
+  if (out) {
+    if ((t = trace_read_otf2(c->trace, &e)))
+      src = trace_source_memory(t);
+  } else {
+    src = trace_source_stream(c->trace, cli_progress(c), &e);
+    cli_progress_end();
+  }
+  if (src)
+    cli_trace_notice(trace_source_trace(src));
+  if (!src || !(g = run_traffic_graph_source(src, c->collectives, &with_colls, &e)))
+    goto fail;
+  spec.mapping_file = c->mapping;
+  spec.strategy = c->strategy;
+  spec.seed = c->seed;
+  spec.opts.compute_scale = c->compute_scale;
+  spec.opts.collectives = c->collectives;
+  spec.opts.record_times = out != NULL;
+  spec.opts.progress = cli_progress(c);
+  spec.opts.links = rec = recorder ? linkrec_new(p->topo->nlinks) : NULL;
+  if (w->events)
+    linkrec_keep_events(rec);
+  spec.map_progress = spec.opts.progress;
+  if (w->timeline) {
+    if (!(tl = timeline_stream_open(w->timeline, trace_source_trace(src), spec.opts.progress, &e)))
+      goto fail;
+    spec.opts.on_record = timeline_stream_record;
+    spec.opts.on_record_user = tl;
+  }
+  run_inputs in = { .p = p, .g = g, .g_collectives = with_colls, .src = src };
+  res = run_cell(&in, &spec, &e);
+  cli_progress_end();
+  if (!res)
+    goto fail;
+  if (res->r->stuck) {
+    fprintf(stderr, "mapsim: %s: %s\n%s", c->trace, res->r->stuck_summary, res->r->stuck_detail);
+    goto out;
+  }
+  trace_times tt;
+  trace_source_times(src, &tt);
+  if (c->json)
+    print_json(res, &tt, spec.model->name, p, with_colls);
+  else if (c->csv)
+    print_csv(c, res, &tt, spec.model->name, p, with_colls);
+  else
+    print_human(c, res, &tt, p, with_colls);
+  gboolean written =
+      (!out || timeline_write_otf2(out, res->r->out_trace, p, rec, w->links ? links : "0",
+                                   spec.opts.progress, &e)) &&
+      (!w->timeline || timeline_stream_finish(g_steal_pointer(&tl), res->m, p, rec, links, &e)) &&
+      (!w->events || timeline_write_link_events(w->events, p, rec, spec.opts.progress, &e));
+  cli_progress_end();
+  if (!written)
+    goto fail;
+  status = 0;
+  if (res->mismatch >= 0) {
+    g_autofree char *what = run_mismatch_text(res, p);
+    fprintf(stderr, "mapsim: %s check failed: %s\n",
+            res->check == RUN_CHECK_ROUTES_TAKEN ? "routes-taken" : "pre/post", what);
+    status = 1;
+  }
+  goto out;
+fail:
+  status = cli_fail(e);
+out:
+  timeline_stream_abort(tl);
+  run_result_free(res);
+  linkrec_free(rec);
+  commgraph_free(g);
+  trace_source_free(src);
+  trace_free(t);
+  platform_free(p);
+  return status;
+}
+
+int cmd_simulate(int argc, char **argv)
+{
+  cli_common c;
+  outputs w = { NULL };
+  char *jobs = NULL, *policy = NULL;
+  gboolean no_pairs = FALSE;
+  const GOptionEntry entries[] = {
+    { "out-trace", 'o', 0, G_OPTION_ARG_FILENAME, &w.trace,
+      "Write the simulated run as an OTF2 archive in DIR (with --timeline-links, link "
+      "throughput as metrics)", "DIR" },
+    { "timeline", 0, 0, G_OPTION_ARG_FILENAME, &w.timeline,
+      "Write the simulated run as a Chrome Trace Event file (Perfetto, chrome://tracing): "
+      "ranks, messages, link throughput", "FILE" },
+    { "timeline-links", 0, 0, G_OPTION_ARG_STRING, &w.links,
+      "Links with a throughput track: the N busiest (default " TIMELINE_DEFAULT_LINKS "), all, "
+      "or dims (one per link class: dimension and direction on a torus); with --out-trace "
+      "also as OTF2 metrics",
+      "N|all|dims" },
+    { "link-events", 0, 0, G_OPTION_ARG_FILENAME, &w.events,
+      "Write when each message entered and left each link of its route, as CSV (link, from, "
+      "to, time_ps, event start or end): the instants SimGrid's link_energy plugin samples",
+      "FILE" },
+    { "jobs", 0, 0, G_OPTION_ARG_FILENAME, &jobs,
+      "Replay the jobs of a jobs file at once (each its trace, allocation, strategy and start; "
+      "model flow unless --model): per job makespan, alone, slowdown, shared link bytes, the "
+      "interference matrix", "FILE" },
+    { "policy", 0, 0, G_OPTION_ARG_STRING, &policy,
+      "With --jobs: this allocation policy for every job allocated by one (its N and SEED "
+      "kept)", "NAME" },
+    { "no-pairs", 0, 0, G_OPTION_ARG_NONE, &no_pairs,
+      "With --jobs: no interference matrix (it replays every pair of jobs)", NULL },
+    { NULL },
+  };
+  int status = 2;
+  if (cli_parse(&argc, &argv, "simulate", "",
+                "Replay an OTF2 trace on a modeled network with a mapping: simulated time, "
+                "costs and pre/post link metrics (korndoerfer2021 Sections 7.3, 7.4).",
+                "Examples:\n"
+                "  mapsim simulate --platform torus:4x4x4 --trace traces/data/stencil3d-64\n"
+                "  mapsim simulate -p configs/haec-4x4x4.ini -t traces/data/cg-16 --strategy greedy --json\n"
+                "  mapsim simulate -p mesh:4x4x4 -t traces/data/ring-8 --compute-scale 0 --out-trace sim-run\n"
+                "  mapsim simulate -p haec:4x4x4 -t traces/data/cg-16 --model flow --timeline cg.json\n"
+                "  mapsim simulate -p torus:4x4x4 -t traces/data/cg-16 --model flow --preset simgrid\n"
+                "  mapsim simulate -p mesh:8x4x4 --jobs tests/data/jobs/halves.ini",
+                CLI_OPT_PLACE | CLI_OPT_TRACE | CLI_OPT_MAPPING | CLI_OPT_STRATEGY | CLI_OPT_SEED |
+                CLI_OPT_MODEL | CLI_OPT_REPLAY | CLI_OPT_PROTOCOL | CLI_OPT_COLLECTIVES |
+                CLI_OPT_JSON | CLI_OPT_CSV | CLI_OPT_THREADS |
+                CLI_OPT_PROGRESS, &c, entries)) {
+    const char *lone = !jobs && policy ? "--policy" : !jobs && no_pairs ? "--no-pairs"
+                     : !jobs && c.threads ? "--threads"
+                     : jobs && (w.trace || w.timeline || w.links) ? "--out-trace, --timeline"
+                     : NULL;
+    if (lone)
+      status = cli_fail(g_error_new(G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s", lone,
+                                    jobs ? "write one job's run; they do not go with --jobs"
+                                         : "goes with --jobs FILE"));
+    else
+      status = jobs ? simulate_jobs(&c, jobs, policy, !no_pairs) : simulate(&c, &w);
+  }
+  cli_common_clear(&c);
+  g_free(w.trace);
+  g_free(w.timeline);
+  g_free(w.links);
+  g_free(w.events);
+  g_free(jobs);
+  g_free(policy);
+  return status;
+}

@@ -1,0 +1,413 @@
+/* portfolio.c - `portfolio`: runs a list of pipelines under a time
+ * limit and keeps the mapping that is best by a chosen objective,
+ * reporting every candidate and which one won. This is the choice
+ * bhatele2010's framework makes among its heuristics (Chapter 8, Fig. 8.1:
+ * "chooses the best heuristic ... based on the hop-bytes metric"; Section
+ * 10.5: "it may be worthwhile to try all of them, and choose the best"),
+ * for any pipelines.
+ *
+ * `try` lists the pipelines in brackets, separated by '|'. The default list
+ * (default_list below) starts with the strategies that find structure -
+ * a grid recognized in the graph placed by geometric and by affine (both
+ * fail at once on other graphs), any graph embedded by its Laplacian
+ * eigenvectors - each refined by `ml`, then
+ * Scotch and cheap diverse starts refined by kl; a step whose registry row
+ * says it does not reach the graph's size (max_ranks) leaves its pipeline
+ * out of the default list. Give `tabu` pipelines explicitly for the
+ * strongest search on up to about 1,000 nodes.
+ *
+ * Time: `time` seconds for all candidates, else the command line's
+ * --time-limit (strategy_time_limit()), else none for a given list and for
+ * the default list 5 s + 25 us per edge of the graph (10 s at 32,768 ranks
+ * of a 3D stencil, 44 s at 262,144). At the limit every
+ * running candidate stops at its best so far (refiners keep a valid
+ * mapping; a constructor cut short fails) and those not started are
+ * skipped. For hop_bytes, a candidate that reaches the lower bound of
+ * mapping/bounds.h is optimal and ends the search at once. Results are
+ * deterministic (the same at any thread count) when no candidate is cut;
+ * the report names the ones that were.
+ *
+ * The candidates run in parallel on a GLib thread pool of `threads`
+ * threads (0: one per processor), every one with the portfolio's seed.
+ * Objectives (the `objectives` table): hop_bytes; max_link
+ * (max_link_bytes); weighted = hop_bytes / (the least hop_bytes of the
+ * candidates) + alpha x max_link_bytes / (the least of those); energy
+ * (traffic_energy_j: hop-bytes weighted by the joules a byte costs on each
+ * link type above idle, routing/energy.h; the static view knows no time, so
+ * idle power cannot enter); or a simulated one - makespan, or a field of
+ * simulate's output - that the context's evaluation hook scores by
+ * replaying each candidate (in its worker: the replays run in parallel too;
+ * the lower bound proves nothing there, and a replay is not cut by the time
+ * limit). Ties go to the other metric (hop_bytes for a simulated one), then
+ * to the earlier candidate. A candidate that fails
+ * (a grid heuristic on a graph without grid, say) is reported and skipped;
+ * the portfolio fails only if all do.
+ *
+ * Progress: candidates finished out of all; an interrupt stops every
+ * candidate at its best so far, within the watcher's 20 ms tick plus the
+ * candidates' own polling.
+ *
+ * The portfolio fills node slots itself (each candidate groups the tasks
+ * of a node as strategy_run does), so refiners may follow it.
+ */
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+
+#include "mapping/bounds.h"
+#include "mapping/metrics.h"
+#include "mapping/strategy.h"
+#include "routing/energy.h"
+
+typedef struct cand {
+  int index;
+  char *spec;
+  mapping *m;
+  GError *error;
+  int64_t hop_bytes, max_link;
+  double energy;      /* traffic_energy_j */
+  double sim;         /* a simulated objective's value */
+  const char *sim_name; /* its name, from the hook */
+  double secs;
+  GString *report;
+  gboolean started;
+  gboolean cut;       /* running or waiting when the search was stopped */
+} cand;
+
+/* Objectives: whether a beats b among candidates whose least values are
+ * min_hb and min_ml. A new objective is one function and one row. */
+typedef struct objective {
+  const char *name;
+  gboolean (*better)(const cand *a, const cand *b, double alpha, int64_t min_hb, int64_t min_ml);
+  gboolean bounded;   /* reaching the hop_bytes lower bound proves a candidate optimal */
+  const char *metric; /* the metrics.h field that decides, for ctx->chosen_by */
+} objective;
+
+static gboolean better_hop_bytes(const cand *a, const cand *b, double alpha, int64_t min_hb,
+                                 int64_t min_ml)
+{
+  if (a->hop_bytes != b->hop_bytes)
+    return a->hop_bytes < b->hop_bytes;
+  return a->max_link < b->max_link;
+}
+
+static gboolean better_max_link(const cand *a, const cand *b, double alpha, int64_t min_hb,
+                                int64_t min_ml)
+{
+  if (a->max_link != b->max_link)
+    return a->max_link < b->max_link;
+  return a->hop_bytes < b->hop_bytes;
+}
+
+static double weighted_score(const cand *c, double alpha, int64_t min_hb, int64_t min_ml)
+{
+  return (double)c->hop_bytes / (double)MAX(min_hb, 1) +
+         alpha * (double)c->max_link / (double)MAX(min_ml, 1);
+}
+
+static gboolean better_weighted(const cand *a, const cand *b, double alpha, int64_t min_hb,
+                                int64_t min_ml)
+{
+  return weighted_score(a, alpha, min_hb, min_ml) < weighted_score(b, alpha, min_hb, min_ml);
+}
+
+static gboolean better_energy(const cand *a, const cand *b, double alpha, int64_t min_hb,
+                              int64_t min_ml)
+{
+  if (a->energy != b->energy)
+    return a->energy < b->energy;
+  return a->hop_bytes < b->hop_bytes;
+}
+
+static gboolean better_simulated(const cand *a, const cand *b, double alpha, int64_t min_hb,
+                                 int64_t min_ml)
+{
+  if (a->sim != b->sim)
+    return a->sim < b->sim;
+  return a->hop_bytes < b->hop_bytes;
+}
+
+static const objective objectives[] = {
+  { "hop_bytes", better_hop_bytes, TRUE, "hop_bytes" },
+  { "max_link", better_max_link, FALSE, "max_link_bytes" },
+  { "weighted", better_weighted, FALSE, "weighted" },
+  { "energy", better_energy, FALSE, "traffic_energy_j" },
+};
+
+/* Any objective not in the table is the evaluation hook's. */
+static const objective simulated = { NULL, better_simulated, FALSE, NULL };
+
+typedef struct job {
+  const strategy_ctx *ctx;
+  const objective *obj;
+  const char *sim_obj;          /* the hook's objective, or NULL */
+  progress stop_only;           /* the candidates stop with it, but draw nothing */
+  volatile sig_atomic_t stop;   /* set by the watcher, or when a candidate is optimal */
+  gint64 deadline;              /* monotonic us, 0: none */
+  int64_t bound;                /* hop_bytes lower bound, -1: not used */
+  int done;                     /* candidates finished (atomic) */
+  int total;
+  int finished;                 /* all candidates done (atomic): the watcher ends */
+  int timed_out;                /* the deadline passed (atomic) */
+  int optimal;                  /* a candidate met the bound (atomic) */
+} job;
+
+static void run_candidate(gpointer data, gpointer user)
+{
+  cand *c = data;
+  job *j = user;
+  const strategy_ctx *ctx = j->ctx;
+  if (progress_stopped(ctx->prog)) /* before the watcher's first tick too */
+    j->stop = 1;
+  if (j->stop) {
+    c->cut = TRUE;
+    goto out;
+  }
+  c->started = TRUE;
+  gint64 t0 = g_get_monotonic_time();
+  const strategy_pipelines *run = ctx->pipelines;
+  strategy_pipeline *pl = run->parse(c->spec, &c->error);
+  if (pl)
+    c->m = run->run(pl, ctx->g, ctx->p, ctx->seed, ctx->coords, ctx->coord_dims,
+                  c->report, &j->stop_only, ctx->eval, NULL, &c->error);
+  c->secs = (double)(g_get_monotonic_time() - t0) / 1e6;
+  c->cut = j->stop != 0;
+  if (c->m) {
+    metrics *x = metrics_compute(ctx->g, ctx->p, c->m);
+    c->hop_bytes = x->hop_bytes;
+    c->max_link = x->max_link_bytes;
+    c->energy = x->traffic_energy_j;
+    metrics_free(x);
+    if (j->bound >= 0 && c->hop_bytes <= j->bound) {
+      g_atomic_int_set(&j->optimal, 1);
+      j->stop = 1;
+    }
+  }
+  if (c->m && j->sim_obj) {
+    strategy_score sc = { 0 };
+    if (ctx->eval->score(ctx->eval->user, j->sim_obj, c->m, INFINITY, &sc, &c->error)) {
+      c->sim = sc.value;
+      c->sim_name = sc.objective;
+    } else {
+      g_clear_pointer(&c->m, mapping_free);
+    }
+  }
+  run->free(pl);
+out:;
+  int done = g_atomic_int_add(&j->done, 1) + 1;
+  progress_report(ctx->prog, "portfolio pipelines", (uint64_t)done, (uint64_t)j->total);
+}
+
+/* Stops the candidates at the deadline or when the portfolio is asked to. */
+static gpointer watch(gpointer data)
+{
+  job *j = data;
+  while (!g_atomic_int_get(&j->finished)) {
+    if (progress_stopped(j->ctx->prog))
+      j->stop = 1;
+    if (j->deadline && g_get_monotonic_time() >= j->deadline) {
+      g_atomic_int_set(&j->timed_out, 1);
+      j->stop = 1;
+    }
+    g_usleep(20000);
+  }
+  return NULL;
+}
+
+/* Structure first (grids, embeddings, each refined on every level of the
+ * machine), then Scotch and cheap diverse starts refined by kl; tabu is
+ * left to explicit lists (it takes seconds where these take milliseconds
+ * at a few thousand ranks). */
+static const char *const default_list =
+  "[geometric+ml|affine+ml|embed+ml|scotch+kl|greedy+wh+kl|identity+kl|hilbert+kl|mht+kl|"
+  "bipartition+kl|morton+kl]";
+
+/* FALSE when a step of `spec` does not reach n ranks (its max_ranks). */
+static gboolean reaches(const strategy_ctx *ctx, const char *spec, int n)
+{
+  strategy_pipeline *pl = ctx->pipelines->parse(spec, NULL);
+  gboolean ok = pl != NULL;
+  for (int i = 0; ok && i < pl->nsteps; i++)
+    ok = pl->steps[i].s->max_ranks <= 0 || pl->steps[i].s->max_ranks >= n;
+  ctx->pipelines->free(pl);
+  return ok;
+}
+
+static void report(const strategy_ctx *ctx, const job *j, const cand *c, int n, const cand *win,
+                   int skipped, double limit)
+{
+  GString *r = ctx->report;
+  if (win)
+    g_string_append_printf(r, "portfolio (%s): kept %s\n",
+                           j->sim_obj ? win->sim_name : j->obj->name, win->spec);
+  if (g_atomic_int_get(&j->optimal))
+    g_string_append_printf(r, "  it meets the lower bound (%" G_GINT64_FORMAT " hop_bytes): the "
+                           "other candidates were stopped\n", j->bound);
+  else if (g_atomic_int_get(&j->timed_out))
+    g_string_append_printf(r, "  time limit of %.1f s reached: candidates marked 'cut' stopped "
+                           "at their best so far or did not run\n", limit);
+  if (skipped)
+    g_string_append_printf(r, "  %d pipelines of the default list left out: a step does not "
+                           "reach %d ranks (mapsim strategies)\n", skipped, ctx->g->n);
+  for (int i = 0; i < n; i++) {
+    const char *cut = c[i].cut ? " (cut)" : "";
+    if (c[i].m && j->obj->better == better_energy)
+      g_string_append_printf(r, "  %s %s: traffic_energy_j %.9g, hop_bytes %" G_GINT64_FORMAT
+                             ", %.3f s%s\n", &c[i] == win ? "*" : " ", c[i].spec, c[i].energy,
+                             c[i].hop_bytes, c[i].secs, cut);
+    else if (c[i].m && j->sim_obj)
+      g_string_append_printf(r, "  %s %s: %s %.9g, hop_bytes %" G_GINT64_FORMAT ", %.3f s%s\n",
+                             &c[i] == win ? "*" : " ", c[i].spec, c[i].sim_name, c[i].sim,
+                             c[i].hop_bytes, c[i].secs, cut);
+    else if (c[i].m)
+      g_string_append_printf(r, "  %s %s: hop_bytes %" G_GINT64_FORMAT ", max_link_bytes %"
+                             G_GINT64_FORMAT ", %.3f s%s\n", &c[i] == win ? "*" : " ", c[i].spec,
+                             c[i].hop_bytes, c[i].max_link, c[i].secs, cut);
+    else if (!c[i].started)
+      g_string_append_printf(r, "    %s: not run%s\n", c[i].spec, cut);
+    else
+      g_string_append_printf(r, "    %s: failed%s: %s\n", c[i].spec, cut,
+                             c[i].error ? c[i].error->message : "?");
+    if (c[i].report->len)
+      g_string_append(r, c[i].report->str);
+  }
+}
+
+static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
+                              GError **error)
+{
+  const char *list = strategy_arg_str(args, "try"), *objname = strategy_arg_str(args, "obj");
+  double alpha = strategy_arg_double(args, "alpha"), limit = strategy_arg_double(args, "time");
+  int threads = strategy_arg_int(args, "threads");
+  gboolean by_default = strcmp(list, "default") == 0;
+  if (limit == 0)
+    limit = strategy_time_limit();
+  if (by_default) {
+    list = default_list;
+    if (limit == 0)
+      limit = 5 + 25e-6 * ctx->g->nedges;
+  }
+  if (strcmp(objname, "energy") == 0 && !platform_has_power(ctx->p)) {
+    g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
+                "portfolio: obj=energy, but the links of %s draw no power, expected a platform "
+                "with power-idle and power-busy keys (configs/README.md) or another objective",
+                ctx->p->name);
+    return FALSE;
+  }
+  gboolean by_hook = !strategy_objective_is_static(objname);
+  if (by_hook && !ctx->eval) {
+    g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
+                "portfolio:obj=%s: a simulated objective needs a trace and a network model to "
+                "replay (simulate, compare, study, or map with --trace and --model), expected "
+                "them or obj=hop_bytes|max_link|weighted|energy", objname);
+    return FALSE;
+  }
+  char **specs = ctx->pipelines->list(list, error);
+  if (!specs)
+    return FALSE;
+  int total = (int)g_strv_length(specs), n = 0, skipped = 0;
+  cand *c = g_new0(cand, total + 1);
+  for (int i = 0; i < total; i++) {
+    char *spec = g_strstrip(specs[i]);
+    if (by_default && !reaches(ctx, spec, ctx->g->n)) {
+      skipped++;
+      continue;
+    }
+    c[n].index = n;
+    c[n].spec = spec;
+    c[n].report = g_string_new(NULL);
+    n++;
+  }
+  const objective *obj = &simulated;
+  for (size_t i = 0; i < G_N_ELEMENTS(objectives); i++)
+    if (strcmp(objectives[i].name, objname) == 0)
+      obj = &objectives[i];
+  job j = { .ctx = ctx, .obj = obj, .sim_obj = by_hook ? objname : NULL, .total = n, .bound = -1 };
+  j.stop_only = (progress){ NULL, NULL, &j.stop };
+  if (limit > 0)
+    j.deadline = g_get_monotonic_time() + (gint64)(limit * 1e6);
+  if (obj->bounded && n > 1) {
+    bounds b;
+    bounds_compute(ctx->g, ctx->p, &b);
+    j.bound = b.hop_bytes;
+  }
+  GThread *watcher = g_thread_new("portfolio-watch", watch, &j);
+  if (threads <= 0)
+    threads = (int)g_get_num_processors();
+  if (threads <= 1 || n <= 1) {
+    for (int i = 0; i < n; i++)
+      run_candidate(&c[i], &j);
+  } else {
+    GThreadPool *pool = g_thread_pool_new(run_candidate, &j, MIN(threads, n), TRUE, NULL);
+    for (int i = 0; i < n; i++)
+      g_thread_pool_push(pool, &c[i], NULL);
+    g_thread_pool_free(pool, FALSE, TRUE); /* waits for every candidate */
+  }
+  g_atomic_int_set(&j.finished, 1);
+  g_thread_join(watcher);
+  int64_t min_hb = -1, min_ml = -1;
+  for (int i = 0; i < n; i++)
+    if (c[i].m) {
+      min_hb = min_hb < 0 ? c[i].hop_bytes : MIN(min_hb, c[i].hop_bytes);
+      min_ml = min_ml < 0 ? c[i].max_link : MIN(min_ml, c[i].max_link);
+    }
+  const cand *win = NULL;
+  for (int i = 0; i < n; i++)
+    if (c[i].m && (!win || obj->better(&c[i], win, alpha, min_hb, min_ml)))
+      win = &c[i];
+  if (win) {
+    memcpy(m->node, win->m->node, sizeof(int) * (size_t)m->ntasks);
+    if (ctx->chosen_by)
+      *ctx->chosen_by = by_hook ? win->sim_name : obj->metric;
+  } else if (!progress_check(ctx->prog, error)) {
+    /* interrupted before any candidate had a mapping */
+  } else {
+    const cand *first = NULL;
+    for (int i = 0; i < n && !first; i++)
+      if (c[i].error)
+        first = &c[i];
+    g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_FAILED,
+                "portfolio: none of the %d pipelines gave a mapping%s; the first failure: %s", n,
+                g_atomic_int_get(&j.timed_out) ? " within the time limit (portfolio:time=S)" : "",
+                first ? first->error->message : "(none ran)");
+  }
+  if (ctx->report)
+    report(ctx, &j, c, n, win, skipped, limit);
+  for (int i = 0; i < n; i++) {
+    mapping_free(c[i].m);
+    g_clear_error(&c[i].error);
+    g_string_free(c[i].report, TRUE);
+  }
+  g_free(c);
+  g_strfreev(specs);
+  return win != NULL;
+}
+
+static const strategy_param portfolio_params[] = {
+  { "try", SPARAM_PIPELINES, "default", NULL,
+    "pipelines to run, [a+b|c+d] (default: geometric, affine, embed each +ml; scotch, greedy+wh, "
+    "identity, hilbert, mht, bipartition, morton each +kl; those whose steps reach the graph's "
+    "size)" },
+  { "obj", SPARAM_OBJECTIVE, "hop_bytes", "hop_bytes|max_link|weighted|energy",
+    "what the kept mapping minimizes (energy: the traffic's, traffic_energy_j); or by replays: "
+    "makespan, or a field of simulate's output" },
+  { "alpha", SPARAM_DOUBLE, "1", "0..", "weighted: weight of max_link against hop_bytes (each relative to the best)" },
+  { "threads", SPARAM_INT, "0", "0..1024", "candidates run at once (0: one per processor)" },
+  { "time", SPARAM_DOUBLE, "0", "0..",
+    "seconds for all candidates (0: --time-limit, else no limit for a given list and 5 s + "
+    "25 us per edge for the default list)" },
+  { NULL },
+};
+
+const strategy strategy_portfolio = {
+  .name = "portfolio",
+  .kind = STRATEGY_CONSTRUCT,
+  .summary = "runs several pipelines in parallel under a time limit and keeps the best by "
+             "hop_bytes, max_link, both, the traffic's energy or the simulated time",
+  .paper = "bhatele2010 Chapter 8 (Fig. 8.1) and Section 10.5: try the suite, keep the best",
+  .params = portfolio_params,
+  .places_slots = TRUE,
+  .cost = "its candidates', within the time limit",
+  .max_ranks = -1,
+  .run = run_portfolio,
+};

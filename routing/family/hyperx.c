@@ -1,0 +1,204 @@
+/* hyperx.c - HyperX (Ahn, Binkert, Davis, McLaren and Schreiber, "HyperX:
+ * topology, routing, and packaging of efficient large-scale networks",
+ * SC09; measured against a fat tree by Domke et al., SC19): switches on a
+ * grid S1 x S2 x ..., every switch joined to every other switch of each
+ * line along a dimension (a Hamming graph), p nodes per switch.
+ *
+ * Ids: nodes [0, N), N = S p with S = S1 S2 ..., node n on switch n / p
+ * (vertex N + s); switch coordinates dimension 0 fastest. Links: node n up
+ * = n, down = N + n; switch s to coordinate t != c along d =
+ * switch_base + s per_switch + dim_off[d] + (t < c ? t : t - 1). Routing
+ * `dor`: one hop per differing dimension, dimension 0 first;
+ * `min-adaptive`: the same in the rotation of that order the models find
+ * least loaded at the source (route.h). Costs: a route or distance
+ * O(ndims), facts O(ndims nlinks).
+ */
+#include "routing/family/family-private.h"
+
+enum { HX_UP, HX_DOWN, HX_DIM0 };
+
+static inline int coord(const topo_hyperx *hx, int s, int d)
+{
+  return s / hx->stride[d] % hx->shape[d];
+}
+
+static inline int switch_link(const topo_hyperx *hx, int s, int d, int t)
+{
+  int c = coord(hx, s, d);
+  return hx->switch_base + s * hx->per_switch + hx->dim_off[d] + (t < c ? t : t - 1);
+}
+
+topo *topo_new_hyperx(const topo_hyperx *in, GError **error)
+{
+  if (in->ndims < 1 || in->ndims > TOPO_MAX_DIMS || in->nodes_per_router < 1) {
+    g_set_error(error, TOPO_ERROR, TOPO_ERROR_INVALID,
+                "hyperx of %d dimensions, %d nodes per switch, expected 1 to %d dimensions and "
+                "at least 1 node", in->ndims, in->nodes_per_router, TOPO_MAX_DIMS);
+    return NULL;
+  }
+  topo_hyperx hx = { .ndims = in->ndims, .nodes_per_router = in->nodes_per_router };
+  double switches = 1, per = 0;
+  for (int d = 0; d < in->ndims; d++) {
+    if (in->shape[d] < 1) {
+      g_set_error(error, TOPO_ERROR, TOPO_ERROR_INVALID,
+                  "hyperx dimension %c has size %d, expected at least 1", topo_dim_letter(d),
+                  in->shape[d]);
+      return NULL;
+    }
+    hx.shape[d] = in->shape[d];
+    hx.stride[d] = (int)MIN(switches, G_MAXINT);
+    hx.dim_off[d] = (int)per;
+    switches *= in->shape[d];
+    per += in->shape[d] - 1;
+  }
+  double nodes = switches * in->nodes_per_router, links = 2 * nodes + switches * per;
+  if (nodes + switches >= TOPO_MAX_NODES || links >= TOPO_MAX_LINKS) {
+    g_set_error(error, TOPO_ERROR, TOPO_ERROR_INVALID,
+                "hyperx: %.0f nodes and switches, %.0f links, expected fewer than %d of each",
+                nodes + switches, links, TOPO_MAX_NODES);
+    return NULL;
+  }
+  hx.switches = (int)switches;
+  hx.per_switch = (int)per;
+  hx.switch_base = (int)(2 * nodes);
+  topo *t = family_alloc(TOPO_FAMILY_HYPERX, (int64_t)nodes, hx.switches, (int64_t)links,
+                         HX_DIM0 + hx.ndims, error);
+  if (!t)
+    return NULL;
+  t->hx = hx;
+  int N = (int)nodes, p = hx.nodes_per_router;
+  for (int n = 0; n < N; n++) {
+    family_set_link(t, n, n, N + n / p, HX_UP);
+    family_set_link(t, N + n, N + n / p, n, HX_DOWN);
+  }
+  for (int s = 0; s < hx.switches; s++)
+    for (int d = 0; d < hx.ndims; d++) {
+      int c = coord(&hx, s, d);
+      for (int v = 0; v < hx.shape[d]; v++)
+        if (v != c)
+          family_set_link(t, switch_link(&hx, s, d, v), N + s, N + s + (v - c) * hx.stride[d],
+                          HX_DIM0 + d);
+    }
+  family_finish(t);
+  return t;
+}
+
+static char *hx_describe(const topo *t)
+{
+  const topo_hyperx *hx = &t->hx;
+  GString *s = g_string_new("hyperx ");
+  for (int d = 0; d < hx->ndims; d++)
+    g_string_append_printf(s, d ? "x%d" : "%d", hx->shape[d]);
+  g_string_append_printf(s, " p=%d", hx->nodes_per_router);
+  return g_string_free(s, FALSE);
+}
+
+static void hx_slot_name(const topo *t, int s, char *buf, size_t size)
+{
+  if (s == 0)
+    g_strlcpy(buf, "node", size);
+  else
+    g_snprintf(buf, size, "%c", topo_dim_letter(s - 1));
+}
+
+static void hx_class_name(const topo *t, int c, char *buf, size_t size)
+{
+  if (c < HX_DIM0)
+    g_strlcpy(buf, c == HX_UP ? "node up" : "node down", size);
+  else
+    hx_slot_name(t, c - HX_DIM0 + 1, buf, size);
+}
+
+static int hx_nslots(const topo *t)
+{
+  return 1 + t->hx.ndims;
+}
+
+static int hx_slot_of_class(const topo *t, int c)
+{
+  return c < HX_DIM0 ? 0 : c - HX_DIM0 + 1;
+}
+
+static int hx_reverse_link(const topo *t, int l)
+{
+  const topo_hyperx *hx = &t->hx;
+  int N = hx->switch_base / 2;
+  if (l < hx->switch_base)
+    return l < N ? l + N : l - N;
+  int s = t->link_src[l] - N, d = t->link_class[l] - HX_DIM0;
+  return switch_link(hx, t->link_dst[l] - N, d, coord(hx, s, d));
+}
+
+static int hx_hops(const topo *t, int a, int b)
+{
+  const topo_hyperx *hx = &t->hx;
+  int sa = a / hx->nodes_per_router, sb = b / hx->nodes_per_router, h = 2;
+  for (int d = 0; d < hx->ndims; d++)
+    h += coord(hx, sa, d) != coord(hx, sb, d);
+  return h;
+}
+
+/* Dimension order from dimension `variant` on (dor: 0, x first); every
+ * rotation is a minimal route, the candidates of min-adaptive. */
+static int hx_route(const router *r, int s, int d, uint64_t key, route_path path, int variant,
+                    int *links)
+{
+  const topo_hyperx *hx = &r->t->hx;
+  int N = hx->switch_base / 2, cur = s / hx->nodes_per_router, to = d / hx->nodes_per_router;
+  int n = 0;
+  links[n++] = s;
+  for (int i = 0; i < hx->ndims; i++) {
+    int k = (variant + i) % hx->ndims;
+    int c = coord(hx, cur, k), want = coord(hx, to, k);
+    if (c == want)
+      continue;
+    links[n++] = switch_link(hx, cur, k, want);
+    cur += (want - c) * hx->stride[k];
+  }
+  links[n++] = N + d;
+  return n;
+}
+
+static void hx_facts(const platform *p, platform_facts *f)
+{
+  const topo *t = p->topo;
+  const topo_hyperx *hx = &t->hx;
+  double S = hx->switches, pp = hx->nodes_per_router, N = S * pp, ham = 0;
+  int diam = pp > 1 ? 2 : 0;
+  for (int d = 0; d < hx->ndims; d++) {
+    ham += 1 - 1.0 / hx->shape[d];
+    if (hx->shape[d] > 1)
+      diam = diam ? diam + 1 : 3;
+  }
+  double total = 2 * S * pp * (pp - 1) + pp * pp * (2 * S * (S - 1) + S * S * ham);
+  f->diameter = diam;
+  f->avg_distance = N > 1 ? total / family_pairs(N) : 0;
+  /* the cheapest cut of one dimension in half */
+  for (int d = 0; d < hx->ndims; d++) {
+    int half = hx->shape[d] / 2, count = 0;
+    double bw = 0;
+    if (half < 1)
+      continue;
+    for (int l = hx->switch_base; l < t->nlinks; l++)
+      if (t->link_class[l] == HX_DIM0 + d &&
+          (coord(hx, t->link_src[l] - (int)N, d) < half) !=
+              (coord(hx, t->link_dst[l] - (int)N, d) < half)) {
+        count++;
+        bw += p->link_bw[l];
+      }
+    facts_offer_dimension_cut(f, d, count, bw);
+  }
+}
+
+const family_ops family_hyperx_ops = {
+  .name = "hyperx",
+  .describe = hx_describe,
+  .class_name = hx_class_name,
+  .reverse_link = hx_reverse_link,
+  .nslots = hx_nslots,
+  .slot_name = hx_slot_name,
+  .slot_of_class = hx_slot_of_class,
+  .hops = hx_hops,
+  .route = hx_route,
+  .facts = hx_facts,
+};

@@ -1,0 +1,174 @@
+/* jobs.c - studies over several jobs per run (study/study.h): every jobs
+ * file x platform x allocation policy x model of a study file's `jobs` and
+ * `policies`, each a mix (sim/mix.h), one row per job in jobs.csv and
+ * jobs.json; the report draws them (report/). Mixes run after the
+ * study's cells, all of them in every run (they are not stored: a
+ * resumed study runs them again), and not in slices.
+ */
+
+#include "routing/alloc.h"
+#include "sim/mix.h"
+#include "study/loader-private.h"
+#include "study/study-private.h"
+
+void study_read_jobs(loader *L)
+{
+  study *s = L->s;
+  int line = ini_line(&L->ini, "study", "jobs");
+  g_auto(GStrv) files = ini_list(&L->ini, "study", "jobs");
+  g_auto(GStrv) policies = ini_list_expanded(&L->ini, "study", "policies");
+  if (policies && !files)
+    ini_problem(&L->ini, ini_line(&L->ini, "study", "policies"),
+                "[study] policies go with jobs = FILE; ..., expected jobs files too");
+  for (int i = 0; files && files[i]; i++) {
+    g_autofree char *path = ini_resolve(&L->ini, files[i]);
+    GError *e = NULL;
+    jobs_file *jf = jobs_load(path, &e);
+    if (!jf) {
+      /* the jobs file's own lines: one problem per line of it */
+      g_auto(GStrv) lines = g_strsplit(e->message, "\n", -1);
+      for (int k = 0; lines[k]; k++)
+        ini_problem(&L->ini, line, "[study] jobs: %s", lines[k]);
+      g_error_free(e);
+      continue;
+    }
+    s->jobfiles = g_renew(jobs_file *, s->jobfiles, s->njobfiles + 1);
+    s->jobfiles[s->njobfiles++] = jf;
+  }
+  for (int i = 0; policies && policies[i]; i++)
+    if (!alloc_policy_find(policies[i])) {
+      g_autofree char *names = alloc_policy_names();
+      ini_problem(&L->ini, ini_line(&L->ini, "study", "policies"),
+                  "[study] policies: '%s' is unknown, expected one of: %s", policies[i], names);
+    }
+  s->npolicies = policies ? (int)g_strv_length(policies) : 0;
+  s->policies = g_steal_pointer(&policies);
+}
+
+int study_nmixes(const study *s)
+{
+  return s->njobfiles * s->nplatforms * MAX(s->npolicies, 1) * s->nmodels;
+}
+
+void study_mix_at(const study *s, int i, study_mix_key *k)
+{
+  int np = MAX(s->npolicies, 1);
+  k->model = i % s->nmodels;
+  i /= s->nmodels;
+  k->policy = i % np;
+  i /= np;
+  k->platform = i % s->nplatforms;
+  k->jobs = i / s->nplatforms;
+}
+
+const char *study_mix_policy(const study *s, const study_mix_key *k)
+{
+  return s->npolicies ? s->policies[k->policy] : NULL;
+}
+
+typedef struct jobs_run {
+  study *s;
+  const progress *prog;
+  gint done;
+} jobs_run;
+
+static void mix_worker(gpointer data, gpointer user)
+{
+  jobs_run *st = user;
+  study *s = st->s;
+  int i = GPOINTER_TO_INT(data) - 1;
+  study_mix_key k;
+  study_mix_at(s, i, &k);
+  const study_platform *sp = &s->platforms[k.platform];
+  if (!sp->p) {
+    s->mix_errors[i] = g_error_copy(sp->error);
+  } else if (progress_check(st->prog, &s->mix_errors[i])) {
+    mix_opts o;
+    mix_opts_init(&o);
+    o.model = s->models[k.model];
+    o.opts.compute_scale = s->opts.compute_scale;
+    o.opts.collectives = s->opts.collectives;
+    o.policy = study_mix_policy(s, &k);
+    o.progress = &(progress){ .stop = st->prog ? st->prog->stop : NULL };
+    s->mixes[i] = mix_run(s->jobfiles[k.jobs], sp->p, &o, &s->mix_errors[i]);
+  }
+  int done = g_atomic_int_add(&st->done, 1) + 1;
+  progress_report(st->prog, "mixes", (uint64_t)done, (uint64_t)study_nmixes(s));
+}
+
+gboolean study_run_jobs(study *s, int threads, const progress *prog, GError **error)
+{
+  int n = study_nmixes(s);
+  if (!n || s->mixes)
+    return TRUE;
+  s->mixes = g_new0(mix_result *, n);
+  s->mix_errors = g_new0(GError *, n);
+  jobs_run st = { s, prog, 0 };
+  progress_report(prog, "mixes", 0, (uint64_t)n);
+  GThreadPool *pool = g_thread_pool_new(mix_worker, &st, CLAMP(threads, 1, n), TRUE, error);
+  if (!pool)
+    return FALSE;
+  for (int i = 0; i < n; i++)
+    g_thread_pool_push(pool, GINT_TO_POINTER(i + 1), NULL);
+  g_thread_pool_free(pool, FALSE, TRUE);
+  for (int i = 0; i < n; i++)
+    if (s->mix_errors[i] && s->mix_errors[i]->domain == STATUS_ERROR) {
+      g_propagate_error(error, g_error_copy(s->mix_errors[i])); /* interrupted, internal */
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* One row per job of every mix (one row with the error for a mix that
+ * failed): the mix's labels, the job's, mix_job_fields, the check. */
+static GPtrArray *job_rows(const study *s)
+{
+  GPtrArray *rows = g_ptr_array_new_with_free_func((GDestroyNotify)row_free);
+  for (int i = 0; i < study_nmixes(s); i++) {
+    study_mix_key k;
+    study_mix_at(s, i, &k);
+    const char *policy = study_mix_policy(s, &k);
+    const mix_result *r = s->mixes[i];
+    for (int j = 0; j < (r ? r->njobs : 1); j++) {
+      result_row *row = row_new();
+      row_add_string(row, "jobs", s->jobfiles[k.jobs]->name);
+      row_add_string(row, "platform", s->platforms[k.platform].label);
+      row_add_string(row, "policy", policy ? policy : "as in the file");
+      row_add_string(row, "model", s->models[k.model]->name);
+      row_add_string(row, "error", r ? "" : s->mix_errors[i]->message);
+      if (r) {
+        row_add_string(row, "job", r->jobs[j].name);
+        row_add_string(row, "allocation", r->jobs[j].alloc);
+        row_add_string(row, "strategy", r->jobs[j].strategy);
+        row_add_fields(row, mix_job_fields, mix_job_nfields, &r->jobs[j], 0);
+        row_add_bool(row, "pre_post_match", r->jobs[j].mismatch < 0 && r->mismatch < 0);
+      }
+      g_ptr_array_add(rows, row);
+    }
+  }
+  return rows;
+}
+
+gboolean study_write_jobs(const study *s, const char *dir, GError **error)
+{
+  if (!s->mixes)
+    return TRUE;
+  g_autoptr(GPtrArray) rows = job_rows(s);
+  return study_write_rows(s, (const result_row *const *)rows->pdata, (int)rows->len, dir, "jobs",
+                          "jobs", error);
+}
+
+void study_jobs_free(study *s)
+{
+  int n = s->mixes ? study_nmixes(s) : 0;
+  for (int i = 0; i < n; i++) {
+    mix_result_free(s->mixes[i]);
+    g_clear_error(&s->mix_errors[i]);
+  }
+  g_free(s->mixes);
+  g_free(s->mix_errors);
+  for (int i = 0; i < s->njobfiles; i++)
+    jobs_file_free(s->jobfiles[i]);
+  g_free(s->jobfiles);
+  g_strfreev(s->policies);
+}
