@@ -156,6 +156,12 @@ int cli_run(const cli_command *cmd, int argc, char **argv);
  * 1 (a failed subcommand said why it failed). */
 int cli_process_end(int status);
 
+/* The whole command, `mapsim ARGS...` as argv (argv[0] the program): what
+ * the executable's main() runs. A test that registers a topology family or
+ * a trace reader of its own calls it in a child process, once, to run a
+ * subcommand on them (it installs signal handlers and takes stdout). */
+int mapsim_main(int argc, char **argv);
+
 /* `text` for a message (caller frees): bytes that are not UTF-8 as \xHH,
  * invisible characters (controls but newline and tab, format characters
  * such as a byte order mark or a zero-width space, spaces other than ' ')

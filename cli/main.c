@@ -1,4 +1,5 @@
-/* main.c - `mapsim SUBCOMMAND ...`: dispatch to the registry in commands.c. */
+/* main.c - `mapsim SUBCOMMAND ...`: dispatch to the registry in commands.c
+ * (mapsim_main; the executable's main() is mapsim.c). */
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,7 +49,7 @@ static int help(int argc, char **argv)
   return cmd->run(argc > 3 ? 3 : 2, args);
 }
 
-int main(int argc, char **argv)
+int mapsim_main(int argc, char **argv)
 {
   setlocale(LC_ALL, "C");
   cli_process_start();
