@@ -51,9 +51,23 @@ typedef struct show_ctx {
   gboolean color;
 } show_ctx;
 
-static const char *const hglyph[5] = { "     ", " --- ", " === ", " ### ", " @@@ " };
-static const char *const vglyph[5] = { " ", ":", "|", "H", "@" };
-static const char *const colors[5] = { "", "\033[32m", "\033[33m", "\033[31m", "\033[1;31m" };
+/* The drawing of each load level, read by the grids, the switch
+ * matrices and their legends alike. */
+typedef struct glyph_level {
+  const char *across; /* a cable along x, between two node labels */
+  const char *down;   /* along y (between rows) and z (the per-node strip) */
+  char cell;          /* a switch network's matrix cell */
+  const char *color;
+  const char *upto;   /* the legend's "up to"; NULL: the busiest level */
+} glyph_level;
+
+static const glyph_level glyphs[5] = {
+  { "     ", " ", '.', "", NULL },
+  { " --- ", "|", '-', "\033[32m", "1/4" },
+  { " === ", ":", '=', "\033[33m", "1/2" },
+  { " ### ", "H", '#', "\033[31m", "3/4" },
+  { " @@@ ", "@", '@', "\033[1;31m", NULL },
+};
 
 /* Bytes on the cable between nodes a and b (the larger direction), or -1
  * when no link joins them. */
@@ -74,18 +88,31 @@ static int64_t cable(const show_ctx *s, int a, int b)
   return best;
 }
 
-static void put_glyph(const show_ctx *s, const char *const *glyphs, int64_t bytes)
+/* A cable's glyph, along x (across) or along y and z; blank when no
+ * cable joins the two nodes (bytes < 0). */
+static void put_glyph(const show_ctx *s, gboolean across, int64_t bytes)
 {
   int lv = bytes < 0 ? 0 : level(bytes, s->max);
-  if (bytes < 0) {
-    fputs(glyphs == hglyph ? "     " : " ", stdout);
-    return;
-  }
+  const glyph_level *g = &glyphs[lv];
   if (s->color && lv)
-    fputs(colors[lv], stdout);
-  fputs(glyphs[lv], stdout);
+    fputs(g->color, stdout);
+  fputs(across ? g->across : g->down, stdout);
   if (s->color && lv)
     fputs("\033[0m", stdout);
+}
+
+/* The links' legend from the glyph table: "--- | up to 1/4, ...". */
+static void print_link_legend(int64_t max, const char *scale)
+{
+  printf("links:");
+  for (int lv = 1; lv < 5; lv++) {
+    g_autofree char *across = g_strstrip(g_strdup(glyphs[lv].across));
+    if (glyphs[lv].upto)
+      printf(" %s %s up to %s,", across, glyphs[lv].down, glyphs[lv].upto);
+    else
+      printf(" %s %s up to %" G_GINT64_FORMAT " bytes (%s)", across, glyphs[lv].down, max, scale);
+  }
+  printf("; ~ a torus wrap link\n");
 }
 
 /* What a node shows: its rank ("r12"), the first of its ranks and how many
@@ -127,11 +154,11 @@ static void draw_plane(const show_ctx *s, int z)
       printf("%6s", lab);
       if (x + 1 < X) {
         c[0] = x + 1;
-        put_glyph(s, hglyph, cable(s, v, topo_node(t, c)));
+        put_glyph(s, TRUE, cable(s, v, topo_node(t, c)));
       } else if (wrapx) {
         c[0] = 0;
         printf(" ~");
-        put_glyph(s, hglyph, cable(s, v, topo_node(t, c)));
+        put_glyph(s, TRUE, cable(s, v, topo_node(t, c)));
       }
     }
     printf("\n");
@@ -143,37 +170,37 @@ static void draw_plane(const show_ctx *s, int z)
       int v = topo_node(t, c);
       c[1] = y + 1 < Y ? y + 1 : 0;
       printf("     ");
-      put_glyph(s, vglyph, cable(s, v, topo_node(t, c)));
+      put_glyph(s, FALSE, cable(s, v, topo_node(t, c)));
       printf("     ");
     }
     printf(y + 1 == Y ? "   (wrap to the first row)\n" : "\n");
   }
   if (t->ndims > 2 && t->shape[2] > 1) {
-    printf("links along z from this plane (up to z+1 | down to z-1), per node:\n");
+    /* two lines per row of nodes, labelled like a switch network's strips,
+     * each glyph under its node's label */
+    printf("links along z from this plane, per node (up: to z+1, down: to z-1):\n");
     for (int y = 0; y < Y; y++) {
       c[1] = y;
-      for (int x = 0; x < X; x++) {
-        c[0] = x;
-        int v = topo_node(t, c);
-        int64_t up = 0, down = 0;
-        for (int k = t->out_off[v]; k < t->out_off[v + 1]; k++) {
-          int l = t->out_link[k];
-          if (t->link_dim[l] == 2)
-            *(t->link_dir[l] ? &down : &up) = MAX(*(t->link_dir[l] ? &down : &up),
-                                                  s->m->link_bytes[l]);
+      for (int way = 0; way < 2; way++) {
+        printf("%4s ", way ? "down" : "up");
+        for (int x = 0; x < X; x++) {
+          c[0] = x;
+          int v = topo_node(t, c);
+          int64_t bytes = -1; /* no link that way (a mesh's first and last plane) */
+          for (int k = t->out_off[v]; k < t->out_off[v + 1]; k++) {
+            int l = t->out_link[k];
+            if (t->link_dim[l] == 2 && t->link_dir[l] == way)
+              bytes = MAX(bytes, s->m->link_bytes[l]);
+          }
+          printf("%s", x ? "          " : "");
+          put_glyph(s, FALSE, bytes);
         }
-        printf("   ");
-        put_glyph(s, vglyph, up);
-        put_glyph(s, vglyph, down);
-        printf(" ");
+        printf("\n");
       }
-      printf("\n");
     }
   }
   printf("\n");
 }
-
-static const char mglyph[5] = { '.', '-', '=', '#', '@' };
 
 /* One panel of a net_view, a character a cell: blank where there is no
  * link, '.' an unused one, then the quarters of the busiest. */
@@ -207,7 +234,7 @@ static void draw_panel(const show_ctx *s, const net_panel *q)
         continue;
       }
       int lv = level((int64_t)v, s->max);
-      printf(" %s%c%s", s->color && lv ? colors[lv] : "", mglyph[lv],
+      printf(" %s%c%s", s->color && lv ? glyphs[lv].color : "", glyphs[lv].cell,
              s->color && lv ? "\033[0m" : "");
     }
     printf("\n");
@@ -341,11 +368,25 @@ static int show(const cli_common *c, const char *scale)
                 "(mapsim metrics --top lists its loads per link)");
     goto fail;
   }
-  if (!(g = cli_common_graph(c, &with_colls, &e)))
+  gboolean traffic = c->matrix || c->trace;
+  if (!traffic && (c->mapping || c->strategies)) {
+    g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s places the ranks of a "
+                "traffic, expected --trace T or --matrix M with it",
+                c->mapping ? "--mapping" : "--strategy");
+    goto fail;
+  }
+  if (!traffic) /* the platform alone: no rank, every link unused */
+    g = commgraph_from_edges(0, 0, NULL, NULL, NULL, NULL);
+  else if (!(g = cli_common_graph(c, &with_colls, &e)))
     goto fail;
   run_inputs in = { .p = p, .g = g, .g_collectives = with_colls };
   int64_t shared = 0;
-  for (int k = 0; k < nmaps; k++) {
+  if (!traffic) {
+    res[0] = g_new0(run_result, 1);
+    res[0]->m = mapping_new(0);
+    res[0]->pre = metrics_compute(g, p, res[0]->m);
+  }
+  for (int k = 0; k < nmaps && traffic; k++) {
     run_spec spec;
     run_spec_init(&spec);
     spec.mapping_file = c->mapping;
@@ -359,34 +400,46 @@ static int show(const cli_common *c, const char *scale)
     int64_t max = fixed ? fixed : own ? res[k]->pre->max_link_bytes : shared;
     show_ctx s = { p, res[k]->pre, res[k]->m, max,
                    isatty(STDOUT_FILENO) && !g_getenv("NO_COLOR") };
-    printf("%s%s on %s, mapping %s: %s (static, %s)\n\n", k ? "\n" : "",
-           c->matrix ? c->matrix : c->trace, p->name, names[k],
-           t->nswitches ? "link bytes" : "ranks on nodes, link bytes",
-           c->trace ? run_traffic_name(with_colls) : "matrix");
+    const char *scale_text = fixed ? "--scale"
+                             : own || nmaps == 1 ? "this mapping's busiest link"
+                             : "the busiest link of the mappings shown, one scale for all";
+    if (traffic)
+      printf("%s%s on %s, mapping %s: %s (static, %s)\n\n", k ? "\n" : "",
+             c->matrix ? c->matrix : c->trace, p->name, names[k],
+             t->nswitches ? "link bytes" : "ranks on nodes, link bytes",
+             c->trace ? run_traffic_name(with_colls) : "matrix");
+    else
+      printf("%s: its %s, no traffic (--trace T or --matrix M places ranks and loads its "
+             "links)\n\n", p->name, t->nswitches ? "links" : "nodes and links");
     if (t->nswitches) {
       if (k == 0 && t->family == TOPO_FAMILY_TREE)
         list_tree(p);
       draw_network(&s);
-      printf("cells: one link each, or the busiest of those it stands for; . unused, - up to "
-             "1/4, = up to 1/2, # up to 3/4, @ up to %" G_GINT64_FORMAT " bytes (%s); blank: no "
-             "link\n", max, fixed ? "--scale" : own || nmaps == 1 ? "this mapping's busiest link"
-                                   : "the busiest link of the mappings shown, one scale for all");
-      printf("hop_bytes %" G_GINT64_FORMAT ", max_link_bytes %" G_GINT64_FORMAT
-             ", links used %d of %d\n", res[k]->pre->hop_bytes, res[k]->pre->max_link_bytes,
-             res[k]->pre->links_used, t->nlinks);
-      continue;
+      if (!traffic) {
+        printf("cells: %c a link (none carries traffic); blank: no link\n", glyphs[0].cell);
+        continue;
+      }
+      printf("cells: one link each, or the busiest of those it stands for; %c unused",
+             glyphs[0].cell);
+      for (int lv = 1; lv < 5; lv++)
+        if (glyphs[lv].upto)
+          printf(", %c up to %s", glyphs[lv].cell, glyphs[lv].upto);
+        else
+          printf(", %c up to %" G_GINT64_FORMAT " bytes (%s)", glyphs[lv].cell, max, scale_text);
+      printf("; blank: no link\n");
+    } else {
+      int Z = t->ndims > 2 ? t->shape[2] : 1;
+      for (int z = 0; z < Z; z++)
+        draw_plane(&s, z);
+      if (!traffic) {
+        printf("nodes: . = allocated, x = not allocated; links carry no traffic\n");
+        continue;
+      }
+      printf("nodes: rN = rank N, rN+k = rank N and k more, . = empty, x = not allocated\n");
+      print_link_legend(max, scale_text);
+      if (max < res[k]->pre->max_link_bytes)
+        printf("(links above %" G_GINT64_FORMAT " bytes are drawn as @@@ too)\n", max);
     }
-    int Z = t->ndims > 2 ? t->shape[2] : 1;
-    for (int z = 0; z < Z; z++)
-      draw_plane(&s, z);
-    printf("nodes: rN = rank N, rN+k = rank N and k more, . = empty, x = not allocated\n");
-    printf("links: --- | up to 1/4, === : up to 1/2, ### H up to 3/4, @@@ @ up to %"
-           G_GINT64_FORMAT " bytes (%s); ~ a torus wrap link\n", max,
-           fixed ? "--scale"
-           : own || nmaps == 1 ? "this mapping's busiest link"
-           : "the busiest link of the mappings shown, one scale for all");
-    if (max < res[k]->pre->max_link_bytes)
-      printf("(links above %" G_GINT64_FORMAT " bytes are drawn as @@@ too)\n", max);
     printf("hop_bytes %" G_GINT64_FORMAT ", max_link_bytes %" G_GINT64_FORMAT
            ", links used %d of %d\n", res[k]->pre->hop_bytes, res[k]->pre->max_link_bytes,
            res[k]->pre->links_used, t->nlinks);
@@ -418,7 +471,8 @@ int cmd_show(int argc, char **argv)
                 "Draws a small platform in the terminal: one grid per Z plane, the ranks of a "
                 "mapping on its nodes and each link's static load (for teaching); a dragonfly "
                 "by its groups, a fat tree or Slurm tree by level, a HyperX by dimension, a "
-                "character a link. Several --strategy are drawn one after another on one scale.",
+                "character a link. Several --strategy are drawn one after another on one scale; "
+                "without --trace or --matrix, the platform alone (its links unused).",
                 "Examples:\n"
                 "  mapsim show -p torus:4x4x4 -t traces/data/stencil3d-64 -s identity -s random\n"
                 "  mapsim show -p mesh:8x8 -m tests/data/y_pair.csv\n"

@@ -149,3 +149,76 @@ Test(show, slurm_tree_listed)
   g_free(conf);
   g_free(pair);
 }
+
+/* A 2x2 mesh with one load level per cable: x cables at 100 (the busiest,
+ * @@@) and 25 (---), y cables at 25 (|) and 50 (:), the legend's glyphs
+ * for those levels; on a 2x2x2 mesh the z links, one way at 25, 75, 50
+ * and 100 bytes in the strip under plane 0 (up: to z = 1), the other way
+ * at 100, 50, 75 and 25 in the strip under plane 1 (down). */
+Test(show, glyphs_of_every_level_as_the_legend_says)
+{
+  char *square = tu_write_tmp("square.edges", "0 1 100\n2 3 25\n0 2 25\n1 3 50\n");
+  char *out = NULL, *err = NULL;
+  const char *args[] = { "show", "-p", "mesh:2x2", "-m", square, NULL };
+  cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
+  g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+  cr_assert_str_eq(lines[2], "    r0 @@@     r1");
+  cr_assert_str_eq(lines[3], "     |          :     ");
+  cr_assert_str_eq(lines[4], "    r2 ---     r3");
+  cr_assert_not_null(strstr(out, "links: --- | up to 1/4, === : up to 1/2, ### H up to 3/4, "
+                                 "@@@ @ up to 100 bytes"), "%s", out);
+  g_free(out);
+  g_free(err);
+  char *cube = tu_write_tmp("cube.edges", "0 4 25\n1 5 75\n2 6 50\n3 7 100\n"
+                                              "4 0 100\n5 1 50\n6 2 75\n7 3 25\n");
+  const char *args3[] = { "show", "-p", "mesh:2x2x2", "-m", cube, NULL };
+  cr_assert_eq(tu_run(&out, &err, args3), 0, "%s", err);
+  g_strfreev(lines);
+  lines = g_strsplit(out, "\n", -1);
+  int at = 0;
+  while (lines[at] && !g_str_has_prefix(lines[at], "links along z"))
+    at++;
+  cr_assert_not_null(lines[at], "%s", out);
+  cr_assert_str_eq(lines[at], "links along z from this plane, per node (up: to z+1, down: to z-1):");
+  cr_assert_str_eq(lines[at + 1], "  up |          H");
+  cr_assert_str_eq(lines[at + 2], "down             ");
+  cr_assert_str_eq(lines[at + 3], "  up :          @");
+  cr_assert_str_eq(lines[at + 4], "down             ");
+  at += 5;
+  while (lines[at] && !g_str_has_prefix(lines[at], "links along z"))
+    at++;
+  cr_assert_not_null(lines[at], "%s", out);
+  cr_assert_str_eq(lines[at + 1], "  up             ");
+  cr_assert_str_eq(lines[at + 2], "down @          :");
+  cr_assert_str_eq(lines[at + 4], "down H          |");
+  g_free(out);
+  g_free(err);
+  g_free(cube);
+  g_free(square);
+}
+
+/* The platform alone, without traffic: a mesh's nodes, a Slurm tree's
+ * switches, every link unused. */
+Test(show, platform_without_traffic)
+{
+  char *tree = tu_data("slurm/tree.conf");
+  char *out = NULL, *err = NULL;
+  const char *args[] = { "show", "-p", tree, NULL };
+  cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
+  cr_assert_not_null(strstr(out, "no traffic"), "%s", out);
+  cr_assert_not_null(strstr(out, "    leaf0      level 1  4 nodes  nid[001-004]"), "%s", out);
+  cr_assert_not_null(strstr(out, "cells: . a link (none carries traffic)"), "%s", out);
+  g_free(out);
+  g_free(err);
+  const char *mesh[] = { "show", "-p", "mesh:3x2", NULL };
+  cr_assert_eq(tu_run(&out, &err, mesh), 0, "%s", err);
+  g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+  cr_assert_str_eq(lines[2], "     .          .          .");
+  g_free(out);
+  g_free(err);
+  const char *placed[] = { "show", "-p", "mesh:3x2", "-s", "greedy", NULL };
+  cr_assert_eq(tu_run(NULL, &err, placed), 2);
+  cr_assert_not_null(strstr(err, "expected --trace T or --matrix M"), "%s", err);
+  g_free(err);
+  g_free(tree);
+}
