@@ -257,9 +257,37 @@ static gboolean differ(int64_t a, int64_t b)
   return fabs(x - y) > 0.05 * MAX(fabs(x), fabs(y));
 }
 
+/* Appends `text` to a paragraph folded at 80 columns, lines indented by
+ * two spaces after the first ("- "). */
+static void fold(GString *out, const char *text)
+{
+  g_auto(GStrv) words = g_strsplit(text, " ", -1);
+  gsize line = out->len - (strrchr(out->str, '\n') ? (gsize)(strrchr(out->str, '\n') - out->str) + 1
+                                                  : 0);
+  for (int i = 0; words[i]; i++) {
+    if (!*words[i])
+      continue;
+    gsize w = strlen(words[i]);
+    if (line > 2 && line + 1 + w > 80) {
+      g_string_append(out, "\n  ");
+      line = 2;
+    } else if (line > 2) {
+      g_string_append_c(out, ' ');
+      line++;
+    }
+    g_string_append(out, words[i]);
+    line += w;
+  }
+}
+
 /* Why the traced and simulated times differ, row by row, with the numbers
- * that account for it (seconds). */
-static void print_differences(const trace_times *tt, const run_result *res, double scale)
+ * that account for it (seconds). Each sentence is said only where its
+ * premise holds for this run: the setup of MPI_Init and MPI_Finalize only
+ * when the trace spent time there, a rank waiting for a partner that
+ * computes only when computation is replayed, the traced ranks' sharing
+ * of cores only for a measured trace (not one mapsim wrote). */
+static void print_differences(const trace_times *tt, const run_result *res, double scale,
+                              gboolean synthetic)
 {
   const replay_result *r = res->r;
   const run_times *rt = &res->times;
@@ -268,50 +296,90 @@ static void print_differences(const trace_times *tt, const run_result *res, doub
   for (int i = 0; i < r->nranks; i++)
     cmax = MAX(cmax, r->per_rank[i].compute_ps);
   double setup = tt->setup_ps * 1e-12, wait = rt->wait_ps * 1e-12;
-  gboolean any = FALSE;
-  printf("why traced and simulated differ:\n");
-  if (differ(tt->duration_ps, rt->makespan_ps)) {
-    any = TRUE;
-    printf("- duration vs makespan: the traced run includes MPI_Init and MPI_Finalize\n"
-           "  (setup_s %.6f s over all ranks, %.6f s per rank on average); the replay\n"
-           "  starts every rank at 0 s after MPI_Init and leaves both calls out.\n", setup,
-           setup / n);
+  gboolean has_setup = tt->setup_ps > 0, computes = rt->compute_ps > 0;
+  const char *traced_by = synthetic ? "what the model of `mapsim gen` wrote into the trace"
+                                    : "what the MPI library took, waiting for the last rank to "
+                                      "arrive included";
+  GString *o = g_string_new("why traced and simulated differ:\n");
+  gsize empty = o->len;
+  if (has_setup && differ(tt->duration_ps, rt->makespan_ps)) {
+    g_autofree char *text = g_strdup_printf(
+        "duration vs makespan: the traced run includes MPI_Init and MPI_Finalize (setup_s %.6f "
+        "s over all ranks, %.6f s per rank on average); the replay starts every rank at 0 s "
+        "after MPI_Init and leaves both calls out.", setup, setup / n);
+    g_string_append(o, "- ");
+    fold(o, text);
+    g_string_append_c(o, '\n');
   }
   if (differ(tt->compute_ps, rt->compute_ps)) {
-    any = TRUE;
-    printf("- compute: the replay runs the traced computation x %g (--compute-scale).\n", scale);
+    g_autofree char *text =
+        scale == 0 ? g_strdup("compute: the replay leaves the traced computation out "
+                              "(--compute-scale 0): communication only.")
+                   : g_strdup_printf("compute: the replay runs the traced computation x %g "
+                                     "(--compute-scale).", scale);
+    g_string_append(o, "- ");
+    fold(o, text);
+    g_string_append_c(o, '\n');
   }
   if (differ(tt->p2p_ps, rt->p2p_ps)) {
-    any = TRUE;
-    printf("- p2p: both are the time inside point-to-point calls, waiting included (MPI_Wait*,\n"
-           "  a blocking MPI_Recv). Simulated: %.6f s of transfers (network time of every\n"
-           "  message, summed) and %.6f s blocked on partners (wait_s, p2p and collective\n"
-           "  calls). The replay keeps each rank's traced computation but starts all ranks\n"
-           "  together: a rank blocks while its partner still computes (the busiest rank\n"
-           "  computes %.6f s, the mean rank %.6f s). The traced ranks blocked only\n"
-           "  %.6f s in these calls: they ran out of step (leaving MPI_Init at different\n"
-           "  times, sharing cores), which the trace's MPI_Init/MPI_Finalize absorbed.\n",
-           r->comm_model_ps * 1e-12, wait, cmax * 1e-12, rt->compute_ps * 1e-12 / n,
-           tt->p2p_ps * 1e-12);
+    g_string_append(o, "- ");
+    g_autofree char *both = g_strdup_printf(
+        "p2p: both are the time inside point-to-point calls, waiting included (MPI_Wait*, a "
+        "blocking MPI_Recv). Simulated: %.6f s of transfers (network time of every message, "
+        "summed) and %.6f s blocked on partners (wait_s, p2p and collective calls).",
+        r->comm_model_ps * 1e-12, wait);
+    fold(o, both);
+    g_autofree char *blocking =
+        computes ? g_strdup_printf("The replay keeps each rank's traced computation but starts "
+                                   "all ranks together: a rank blocks while its partner still "
+                                   "computes (the busiest rank computes %.6f s, the mean rank "
+                                   "%.6f s).", cmax * 1e-12, rt->compute_ps * 1e-12 / n)
+                 : g_strdup("With no computation replayed, a rank blocks only on messages "
+                            "still crossing the network or queued behind others.");
+    fold(o, blocking);
+    gboolean less = tt->p2p_ps < rt->p2p_ps;
+    g_autofree char *traced = g_strdup_printf(
+        "The traced ranks %s %.6f s in these calls%s", less ? "blocked only" : "spent",
+        tt->p2p_ps * 1e-12,
+        synthetic ? ", the time the model of `mapsim gen` wrote."
+        : !less ? "."
+        : has_setup ? ": they ran out of step (leaving MPI_Init at different times, sharing "
+                      "cores), which the trace's MPI_Init/MPI_Finalize absorbed."
+        : ": they ran out of step (sharing cores, say), which the replay does not model.");
+    fold(o, traced);
+    g_string_append_c(o, '\n');
   }
   if (differ(tt->coll_ps, rt->coll_ps)) {
-    any = TRUE;
-    printf("- collective: the replay times each collective from the messages of its algorithm\n"
-           "  (--collectives) on this platform; the traced time is what the MPI library took,\n"
-           "  waiting for the last rank to arrive included.\n");
+    g_autofree char *text = g_strdup_printf(
+        "collective: the replay times each collective from the messages of its algorithm "
+        "(--collectives) on this platform; the traced time is %s.", traced_by);
+    g_string_append(o, "- ");
+    fold(o, text);
+    g_string_append_c(o, '\n');
   }
   if (differ(tt->other_mpi_ps, rt->other_mpi_ps)) {
-    any = TRUE;
-    printf("- other_mpi: MPI calls that move no data (MPI_Init and MPI_Finalize: %.6f s of\n"
-           "  the traced %.6f s) take no time in the replay.\n", setup, tt->other_mpi_ps * 1e-12);
+    g_autofree char *text =
+        has_setup ? g_strdup_printf("other_mpi: MPI calls that move no data (MPI_Init and "
+                                    "MPI_Finalize: %.6f s of the traced %.6f s) take no time in "
+                                    "the replay.", setup, tt->other_mpi_ps * 1e-12)
+                  : g_strdup_printf("other_mpi: MPI calls that move no data (the traced %.6f s) "
+                                    "take no time in the replay.", tt->other_mpi_ps * 1e-12);
+    g_string_append(o, "- ");
+    fold(o, text);
+    g_string_append_c(o, '\n');
   }
-  if (!any)
-    printf("- no row differs by more than 5%%.\n");
+  if (o->len == empty && differ(tt->duration_ps, rt->makespan_ps))
+    g_string_append(o, "- duration vs makespan: no row differs by more than 5%; the ranks'\n"
+                       "  calls overlap differently (another critical path).\n");
+  else if (o->len == empty)
+    g_string_append(o, "- no row differs by more than 5%.\n");
+  fputs(o->str, stdout);
   printf("\n");
+  g_string_free(o, TRUE);
 }
 
 static void print_human(const cli_common *c, const run_result *res, const trace_times *tt,
-                        const platform *p, gboolean with_colls)
+                        const platform *p, gboolean with_colls, gboolean synthetic)
 {
   const replay_result *r = res->r;
   double wall = res->replay_seconds;
@@ -322,7 +390,7 @@ static void print_human(const cli_common *c, const run_result *res, const trace_
   if (chosen)
     printf("%s\n%s\n", chosen, res->map_report ? res->map_report : "");
   print_times(tt, &res->times, c, r->nranks);
-  print_differences(tt, res, c->compute_scale);
+  print_differences(tt, res, c->compute_scale, synthetic);
   printf("parallel cost          %.9f s (makespan x %d ranks)\n", r->parallel_cost_ps * 1e-12,
          r->nranks);
   printf("p2p cost               %.9f s (time in MPI point-to-point calls, all ranks)\n",
@@ -480,7 +548,7 @@ static int simulate(const cli_common *c, const outputs *w)
   else if (c->csv)
     print_csv(c, res, &tt, spec.model->name, p, with_colls);
   else
-    print_human(c, res, &tt, p, with_colls);
+    print_human(c, res, &tt, p, with_colls, trace_source_trace(src)->synthetic);
   gboolean written =
       (!out || timeline_write_otf2(out, res->r->out_trace, p, rec, w->links ? links : "0",
                                    spec.opts.progress, &e)) &&

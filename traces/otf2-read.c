@@ -416,9 +416,11 @@ trace *otf2_scan(const char *path, const otf2_sink *sink, int workers, GError **
     goto out;
   }
   char *creator = NULL;
-  if (OTF2_Reader_GetCreator(rd, &creator) == OTF2_SUCCESS && creator && *creator)
+  gboolean synthetic = FALSE;
+  if (OTF2_Reader_GetCreator(rd, &creator) == OTF2_SUCCESS && creator && *creator) {
     c.eztrace = eztrace_creator(creator);
-  else
+    synthetic = strcmp(creator, TRACE_SYNTHETIC_CREATOR) == 0;
+  } else
     c.no_creator = TRUE;
   free(creator);
   if (!read_global_defs(rd, &c))
@@ -440,6 +442,8 @@ trace *otf2_scan(const char *path, const otf2_sink *sink, int workers, GError **
     scratch->nregions = 0;
   }
   trace_free(scratch);
+  if (c.t)
+    c.t->synthetic = synthetic;
   OTF2_Reader_Close(rd);
   rd = NULL;
   if (!ok || !build_comms(&c) || !check_locations(&c) ||

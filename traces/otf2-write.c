@@ -277,7 +277,7 @@ otf2_out *otf2_out_open(const char *dir, const trace *defs, const progress *prog
                               def_chunk_size(defs), OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     ok = o->ar && OTF2_Archive_SetFlushCallbacks(o->ar, &flush_callbacks, NULL) == OTF2_SUCCESS &&
          OTF2_Archive_SetSerialCollectiveCallbacks(o->ar) == OTF2_SUCCESS &&
-         OTF2_Archive_SetCreator(o->ar, "mapsim") == OTF2_SUCCESS &&
+         OTF2_Archive_SetCreator(o->ar, TRACE_SYNTHETIC_CREATOR) == OTF2_SUCCESS &&
          OTF2_Archive_OpenEvtFiles(o->ar) == OTF2_SUCCESS;
     if (!ok)
       g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "%s: OTF2 could not create the archive, "

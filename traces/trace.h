@@ -139,6 +139,10 @@ typedef struct trace_stats {
   int64_t unbalanced;        /* MPI Leaves without Enter + Enters never left */
 } trace_stats;
 
+/* The OTF2 creator mapsim's writer (otf2-write.c) names: a trace it wrote
+ * is synthetic (the tracer's archives name "mapsim-trace"). */
+#define TRACE_SYNTHETIC_CREATOR "mapsim"
+
 typedef struct trace {
   int nranks;                /* world size */
   trace_rank *ranks;         /* nranks */
@@ -151,6 +155,9 @@ typedef struct trace {
   uint64_t start_ticks;      /* source clock value of time 0 (global offset) */
   int64_t duration_ps;       /* length of the trace (>= last event time) */
   trace_stats stats;         /* filled by the reader; zero for built traces */
+  gboolean synthetic;        /* written by mapsim itself (gen, simulate --out-trace:
+                              * the anchor's creator "mapsim"), not measured: its
+                              * times are a model's, no core was shared */
   char *notice;              /* what the reader had to approximate, one line for
                               * the user (an EZTrace archive: otf2-eztrace.c), or
                               * NULL; owned by the trace */
