@@ -11,7 +11,8 @@ G_DEFINE_QUARK(launch-error-quark, launch_error)
 
 struct host_names {
   int n;
-  char **name;  /* n = nnodes entries; NULL for nodes a names file does not cover */
+  char **name;       /* n = nnodes entries; NULL for nodes a names file does not cover */
+  gboolean one_host; /* a names file of one line: every node is that machine */
 };
 
 /* A pattern's one integer conversion: `%`, an optional 0 flag and width,
@@ -150,6 +151,7 @@ static host_names *from_file(const platform *p, const char *path, GError **error
     /* one machine runs the whole job: every node is that host */
     for (int i = 0; i < nn; i++)
       h->name[i] = g_strdup(g_ptr_array_index(names, 0));
+    h->one_host = TRUE;
   }
   for (guint i = 0; names->len > 1 && i < names->len; i++)
     h->name[(int)names->len == nodes ? (int)i : p->alloc[i]] =
@@ -195,10 +197,18 @@ void host_names_free(host_names *h)
 static gboolean write_rankfile(FILE *f, const mapping *m, const platform *p, const host_names *h,
                                GError **error)
 {
-  /* per node: on one host for all (a names file of one line) the nodes'
-   * ranks share its first cores, which Open MPI accepts where slots past
-   * its cores would fail */
-  int *slot = g_new0(int, p->topo->nnodes);
+  /* slot = the rank's place among its node's ranks; on one host for all (a
+   * names file of one line) the nodes' ranks follow each other in the
+   * platform's node order, every rank its own core: node n's first slot
+   * is the number of ranks on the nodes before it */
+  int nn = p->topo->nnodes;
+  int *slot = g_new0(int, nn + 1);
+  if (h->one_host) {
+    for (int r = 0; r < m->ntasks; r++)
+      slot[m->node[r] + 1]++;
+    for (int n = 0; n < nn; n++)
+      slot[n + 1] += slot[n];
+  }
   for (int r = 0; r < m->ntasks; r++)
     fprintf(f, "rank %d=%s slot=%d\n", r, host_names_get(h, m->node[r]), slot[m->node[r]]++);
   g_free(slot);

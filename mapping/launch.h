@@ -4,7 +4,9 @@
  * and Open MPI's) does not move ranks in practice, so a mapping is only
  * useful when the launcher applies it. Formats (registry `launch_formats`):
  *   openmpi-rankfile  `rank R=HOST slot=S` per rank, S the rank's place
- *                     among the ranks of its node (rank order):
+ *                     among the ranks of its node (rank order); on one
+ *                     host for all, every rank its own slot, the nodes'
+ *                     ranks one after the other in node id order:
  *                     mpirun --rankfile FILE -np N ./app
  *   mpich-rank-order  Cray MPICH's MPICH_RANK_ORDER: per node, in the
  *                     platform's allocation order, the comma-separated
