@@ -2,6 +2,7 @@
  * pattern (traces/synth.h), streamed rank by rank to the OTF2 writer, with
  * a progress line. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "traces/synth.h"
@@ -22,8 +23,10 @@ int cmd_gen(int argc, char **argv)
   gint64 bytes = o.bytes, seed = (gint64)o.seed, shift = o.shift;
   double gap = o.gap_s;
   gboolean periodic = FALSE, nonblocking = FALSE, gap_random = FALSE, list = FALSE;
+  g_autofree char *names = synth_pattern_names();
+  g_autofree char *pattern_help = g_strdup_printf("Pattern: %s (--list says what each is)", names);
   const GOptionEntry entries[] = {
-    { "pattern", 0, 0, G_OPTION_ARG_STRING, &pattern, "Pattern (see --list)", "NAME" },
+    { "pattern", 0, 0, G_OPTION_ARG_STRING, &pattern, pattern_help, "NAME" },
     { "ranks", 'n', 0, G_OPTION_ARG_INT, &ranks, "Number of MPI ranks (default 8)", "N" },
     { "dims", 0, 0, G_OPTION_ARG_STRING, &dims, "Process grid, e.g. 4x4x4 (default balanced)", "AxB.." },
     { "periodic", 0, 0, G_OPTION_ARG_NONE, &periodic, "Periodic stencil boundaries", NULL },
@@ -45,7 +48,11 @@ int cmd_gen(int argc, char **argv)
   int status = 2;
   GError *e = NULL;
   cli_common c;
-  if (!cli_parse(&argc, &argv, "gen", "", "Synthesize an OTF2 trace of a communication pattern.",
+  GString *about = g_string_new("Synthesize an OTF2 trace of a communication pattern (--pattern):");
+  for (int i = 0; i < synth_npatterns; i++)
+    g_string_append_printf(about, "\n  %-10s %s", synth_patterns[i].name, synth_patterns[i].summary);
+  g_autofree char *description = g_string_free(about, FALSE);
+  if (!cli_parse(&argc, &argv, "gen", "", description,
                  "Examples:\n  mapsim gen --pattern stencil3d --ranks 64 --dims 4x4x4 --periodic -o st3d\n"
                  "  mapsim gen --pattern spmv --ranks 2 --matrix tests/data/y_sym.mtx -o spmv\n"
                  "  mapsim gen --pattern shift --shift 16 --ranks 128 -o groupshift",
@@ -81,6 +88,12 @@ int cmd_gen(int argc, char **argv)
   cli_progress_end();
   if (!written)
     goto fail;
+  {
+    g_autofree char *anchor = g_build_filename(out, "traces.otf2", NULL);
+    printf("wrote %s: %s, %d ranks, %d iterations, %s\n", anchor, pattern, ranks, iterations,
+           strcmp(pattern, "pingpong") == 0 ? "MPI_Send and MPI_Recv"
+           : nonblocking ? "MPI_Irecv, MPI_Isend, MPI_Waitall" : "MPI_Sendrecv");
+  }
   status = 0;
   goto out;
 fail:

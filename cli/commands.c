@@ -9,7 +9,7 @@ const cli_command cli_commands[] = {
   { "metrics", "static metrics of a mapping: hop-bytes, link congestion", cmd_metrics },
   { "trace", "facts about an OTF2 trace (info) and its communication matrix (matrix)", cmd_trace },
   { "commstats", "communication metrics of a matrix or trace: CA, CB, CC, CH, NBC, SP(k)", cmd_commstats },
-  { "gen", "synthesize an OTF2 trace: stencil, ring, alltoall, pingpong, cg, random, spmv", cmd_gen },
+  { "gen", "synthesize an OTF2 trace of a communication pattern (patterns: mapsim gen --list)", cmd_gen },
   { "map", "place ranks with a strategy pipeline; metrics before and after", cmd_map },
   { "strategies", "list the mapping strategies, their papers and options", cmd_strategies },
   { "simulate", "replay a trace on the modeled network: simulated time, pre/post metrics", cmd_simulate },

@@ -83,6 +83,9 @@ static char *stuck_line(const replay *R, int r)
   return g_string_free(s, FALSE);
 }
 
+/* Ranks of a deadlock described one line each; the others are counted. */
+#define STUCK_SHOWN 8
+
 static void report_stuck(const replay *R, replay_result *res)
 {
   GString *d = g_string_new(NULL);
@@ -91,15 +94,19 @@ static void report_stuck(const replay *R, replay_result *res)
   for (int r = 0; r < R->t->nranks; r++) {
     if (R->ranks[r].state == RS_DONE)
       continue;
+    tmax = MAX(tmax, R->ranks[r].now);
+    if (res->stuck++ >= STUCK_SHOWN)
+      continue;
     char *line = stuck_line(R, r);
     g_string_append_printf(d, "  %s\n", line);
-    tmax = MAX(tmax, R->ranks[r].now);
     if (!first)
       first = line;
     else
       g_free(line);
-    res->stuck++;
   }
+  if (res->stuck > STUCK_SHOWN)
+    g_string_append_printf(d, "  ... and %d more ranks that cannot progress\n",
+                           res->stuck - STUCK_SHOWN);
   res->stuck_summary = g_strdup_printf(
       "deadlock: %d of %d ranks cannot progress (simulated t=%.9f s); first %s", res->stuck,
       R->t->nranks, tmax * 1e-12, first);

@@ -179,7 +179,8 @@ typedef struct replay_result {
   /* Deadlock: stuck > 0 ranks did not finish. */
   int stuck;
   char *stuck_summary;           /* one line, or NULL */
-  char *stuck_detail;            /* one line per stuck rank, or NULL */
+  char *stuck_detail;            /* one line per stuck rank (the first 8, then a count of
+                                  * the others), or NULL */
   trace *out_trace;              /* simulated run (record_times), or NULL */
   /* The links' energy over the makespan (routing/energy.h), 0 without
    * power keys: energy_j = idle + traffic + off parts, summed over links. */

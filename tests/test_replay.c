@@ -445,6 +445,37 @@ Test(replay, deadlock_reports_stuck_ranks)
   platform_free(p);
 }
 
+/* 64 ranks in a ring, each receiving from r-1 before sending to r+1:
+ * all stuck; the detail describes the first 8 and counts the 56 others
+ * (one line per rank was 4,096 lines at 4,096 ranks). */
+Test(replay, deadlock_of_many_ranks_shows_the_first_and_a_count)
+{
+  platform *p = ini_platform(mesh_ini);
+  trace *t = trace_new(64);
+  uint32_t rs = trace_add_region(t, "MPI_Send"), rr = trace_add_region(t, "MPI_Recv");
+  for (int r = 0; r < 64; r++) {
+    call(t, r, rr, TRACE_RECV, 0, (r + 63) % 64, 8);
+    call(t, r, rs, TRACE_SEND, 0, (r + 1) % 64, 8);
+  }
+  GError *e = NULL;
+  mapping *m = mapping_identity(p, 64, &e);
+  cr_assert_not_null(m, "%s", e ? e->message : "");
+  replay_result *r = run(t, p, m, netmodel_registry[0], 1.0);
+  cr_assert_eq(r->stuck, 64);
+  cr_assert(strstr(r->stuck_summary, "deadlock: 64 of 64 ranks"), "%s", r->stuck_summary);
+  g_auto(GStrv) lines = g_strsplit(r->stuck_detail, "\n", -1);
+  cr_assert_eq(g_strv_length(lines), 10, "%s", r->stuck_detail); /* 9 lines and "" */
+  for (int i = 0; i < 8; i++) {
+    g_autofree char *want = g_strdup_printf("  rank %d: ", i);
+    cr_assert(g_str_has_prefix(lines[i], want), "line %d: %s", i, lines[i]);
+  }
+  cr_assert_str_eq(lines[8], "  ... and 56 more ranks that cannot progress");
+  replay_result_free(r);
+  mapping_free(m);
+  trace_free(t);
+  platform_free(p);
+}
+
 Test(replay, unmatched_rendezvous_send_is_reported)
 {
   platform *p = ini_platform(mesh_ini);

@@ -515,3 +515,136 @@ Test(synth, write_streams_the_same_archive)
     g_free(tmp);
   }
 }
+
+/* `mapsim gen ARGS... -o DIR` (DIR in tmp); its exit status, stdout and
+ * stderr (caller frees). */
+static int gen_run(const char *tmp, const char *name, const char *const *args, char **out,
+                   char **err, char **dir)
+{
+  *dir = g_build_filename(tmp, name, NULL);
+  char *argv[32] = { (char *)g_getenv("MAPSIM"), "gen" };
+  int n = 2;
+  for (int i = 0; args[i]; i++)
+    argv[n++] = (char *)args[i];
+  argv[n++] = "-o";
+  argv[n++] = *dir;
+  argv[n] = NULL;
+  return tu_spawn(argv, out, err);
+}
+
+/* Every pattern in blocking mode (MPI_Sendrecv) at sizes that exercise
+ * its structure: either it is written, and its replay completes with
+ * every send waiting for its receive (--eager-limit 0: no buffering to
+ * hide a cycle), or gen refuses it - random and spmv, whose i-th
+ * destination and i-th source of a rank need not meet - before writing
+ * anything. The structured patterns meet their partners in one order of
+ * directions, rounds or bits, so they always complete. */
+Test(synth, blocking_patterns_complete_or_are_refused, .timeout = 120)
+{
+  char *tmp = tu_tmp_dir();
+  /* 3 ranks of 2 rows: rank 0 sends to 1 and 2, ranks 1 and 2 send to
+   * each other; each of them first sends to the other while receiving
+   * from rank 0, and receives from the other only second: a cycle */
+  g_autofree char *cycle = g_build_filename(tmp, "cycle.mtx", NULL);
+  cr_assert(g_file_set_contents(cycle, "%%MatrixMarket matrix coordinate pattern general\n"
+                                "6 6 6\n3 2\n4 5\n5 4\n6 1\n6 2\n1 1\n", -1, NULL));
+  g_autofree char *sym = tu_data("y_sym.mtx");
+  const struct {
+    const char *args[12];
+    gboolean refused;
+  } cases[] = {
+    { { "--pattern", "stencil2d", "--ranks", "16", NULL }, FALSE },
+    { { "--pattern", "stencil2d", "--ranks", "12", "--points", "9", "--periodic", NULL }, FALSE },
+    { { "--pattern", "stencil3d", "--ranks", "8", "--periodic", NULL }, FALSE },
+    { { "--pattern", "stencil3d", "--ranks", "27", NULL }, FALSE },
+    { { "--pattern", "stencil4d", "--ranks", "16", "--periodic", NULL }, FALSE },
+    { { "--pattern", "ring", "--ranks", "7", NULL }, FALSE },
+    { { "--pattern", "alltoall", "--ranks", "5", NULL }, FALSE },
+    { { "--pattern", "pingpong", "--ranks", "5", NULL }, FALSE },
+    { { "--pattern", "cg", "--ranks", "12", NULL }, FALSE },
+    { { "--pattern", "cg", "--ranks", "16", NULL }, FALSE },
+    { { "--pattern", "shift", "--ranks", "6", "--shift", "2", NULL }, FALSE },
+    { { "--pattern", "bitcomp", "--ranks", "8", NULL }, FALSE },
+    { { "--pattern", "random", "--ranks", "2", NULL }, FALSE },
+    { { "--pattern", "random", "--ranks", "8", "--degree", "1", NULL }, FALSE },
+    { { "--pattern", "random", NULL }, TRUE },
+    { { "--pattern", "random", "--ranks", "4", "--degree", "3", NULL }, TRUE },
+    { { "--pattern", "spmv", "--ranks", "2", "--matrix", sym, NULL }, FALSE },
+    { { "--pattern", "spmv", "--ranks", "3", "--matrix", cycle, NULL }, TRUE },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    const char *const *a = cases[i].args;
+    g_autofree char *name = g_strdup_printf("t%zu", i), *shown = g_strjoinv(" ", (char **)a);
+    char *out = NULL, *err = NULL, *dir = NULL;
+    int rc = gen_run(tmp, name, (const char *const *)a, &out, &err, &dir);
+    if (cases[i].refused) {
+      cr_assert_eq(rc, 2, "%s: %s", shown, err);
+      cr_assert(strstr(err, "without --nonblocking: its blocking exchanges"), "%s: %s", shown, err);
+      cr_assert(strstr(err, "expected --nonblocking"), "%s: %s", shown, err);
+      cr_assert_eq(tu_lines(err), 1, "%s: %s", shown, err);
+      cr_assert_not(g_file_test(dir, G_FILE_TEST_EXISTS), "%s: %s written", shown, dir);
+      /* the same with --nonblocking is written */
+      g_free(out);
+      g_free(err);
+      g_free(dir);
+      const char *nb[16];
+      int n = 0;
+      for (; a[n]; n++)
+        nb[n] = a[n];
+      nb[n++] = "--nonblocking";
+      nb[n] = NULL;
+      g_autofree char *name2 = g_strdup_printf("nb%zu", i);
+      rc = gen_run(tmp, name2, nb, &out, &err, &dir);
+      cr_assert_eq(rc, 0, "%s --nonblocking: %s", shown, err);
+    } else {
+      cr_assert_eq(rc, 0, "%s: %s", shown, err);
+    }
+    if (rc == 0) {
+      /* one confirmation line */
+      g_autofree char *want = g_strdup_printf("wrote %s/traces.otf2: %s, ", dir, a[1]);
+      cr_assert(g_str_has_prefix(out, want), "%s: %s", shown, out);
+      cr_assert_eq(tu_lines(out), 1, "%s: %s", shown, out);
+      g_autofree char *anchor = g_build_filename(dir, "traces.otf2", NULL);
+      char *sout = NULL, *serr = NULL;
+      char *sim[] = { (char *)g_getenv("MAPSIM"), "simulate", "-p", "mesh:8x8", "-t", anchor,
+                      "--eager-limit", "0", NULL };
+      cr_assert_eq(tu_spawn(sim, &sout, &serr), 0, "%s: the replay: %s", shown, serr);
+      g_free(sout);
+      g_free(serr);
+    }
+    g_free(out);
+    g_free(err);
+    g_free(dir);
+  }
+  tu_rm_rf(tmp);
+  g_free(tmp);
+}
+
+/* gen's pattern list is one table: --list, --help and the unknown-pattern
+ * message name the same patterns in the same order. */
+Test(synth, one_pattern_list_in_every_help)
+{
+  char *list[] = { (char *)g_getenv("MAPSIM"), "gen", "--list", NULL };
+  char *help[] = { (char *)g_getenv("MAPSIM"), "gen", "--help", NULL };
+  char *bad[] = { (char *)g_getenv("MAPSIM"), "gen", "--pattern", "nosuch", "-o", "x", NULL };
+  char *lo = NULL, *ho = NULL, *be = NULL;
+  cr_assert_eq(tu_spawn(list, &lo, NULL), 0);
+  cr_assert_eq(tu_spawn(help, &ho, NULL), 0);
+  cr_assert_eq(tu_spawn(bad, NULL, &be), 2);
+  GString *names = g_string_new(NULL);
+  for (int i = 0; i < synth_npatterns; i++) {
+    const char *name = synth_patterns[i].name;
+    g_autofree char *row = g_strdup_printf("  %-10s %s\n", name, synth_patterns[i].summary);
+    cr_assert(strstr(lo, row), "--list lacks %s:\n%s", name, lo);
+    cr_assert(strstr(ho, row), "--help lacks %s:\n%s", name, ho);
+    g_string_append_printf(names, "%s%s", i == 0 ? "" : i + 1 == synth_npatterns ? " or " : ", ",
+                           name);
+    cr_assert(strstr(ho, name), "--help lacks %s", name);
+  }
+  cr_assert(strstr(be, names->str), "%s", be);
+  cr_assert(strstr(ho, names->str), "--pattern's help lacks the list:\n%s", ho);
+  g_string_free(names, TRUE);
+  g_free(lo);
+  g_free(ho);
+  g_free(be);
+}

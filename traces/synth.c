@@ -20,21 +20,6 @@ G_DEFINE_QUARK(synth-error-quark, synth_error)
 
 #define RECORD_PS 10000 /* 10 ns per MPI record */
 
-const synth_pattern synth_patterns[] = {
-  { "stencil2d", "2D halo exchange, 5- or 9-point (--points), periodic or open" },
-  { "stencil3d", "3D halo exchange, 7-point" },
-  { "stencil4d", "4D halo exchange, 9-point" },
-  { "ring", "r sends to r+1, receives from r-1" },
-  { "alltoall", "pairwise exchange r -> r+k for k = 1..P-1" },
-  { "pingpong", "ranks 2k and 2k+1: MPI_Send, then the reply back (OSU latency)" },
-  { "cg", "NAS-CG-like row/transpose exchanges + 16-byte allreduce" },
-  { "random", "each rank sends to --degree random ranks (seeded)" },
-  { "spmv", "y = Ax communication for --matrix M.mtx and --partition P (deveci2015 IV-C)" },
-  { "shift", "r sends to r+K, receives from r-K (--shift K; K = nodes per group: group shift)" },
-  { "bitcomp", "bit complement: r exchanges with r XOR (P-1), P a power of two" },
-};
-
-const int synth_npatterns = G_N_ELEMENTS(synth_patterns);
 
 void synth_opts_init(synth_opts *o)
 {
@@ -50,14 +35,15 @@ typedef struct {
   uint32_t tag;
 } xpair;
 
-typedef struct {
+struct synth_gen {
   trace *t;
   const synth_opts *o;
   int64_t *clock;
   uint64_t *req;
   GRand **rng;
   GArray **pairs;  /* per rank: xpair of one iteration */
-} gen;
+};
+typedef synth_gen gen;
 
 static uint32_t region(gen *g, const char *name)
 {
@@ -578,34 +564,60 @@ out:
 
 /* ---- driver -------------------------------------------------------------- */
 
+static gboolean pairs_stencil2d(gen *g, GError **error)
+{
+  return pairs_stencil(g, 2, error);
+}
+
+static gboolean pairs_stencil3d(gen *g, GError **error)
+{
+  return pairs_stencil(g, 3, error);
+}
+
+static gboolean pairs_stencil4d(gen *g, GError **error)
+{
+  return pairs_stencil(g, 4, error);
+}
+
+/* The patterns: gen's --list, its help, the unknown-pattern message and
+ * the builders, one row each. */
+const synth_pattern synth_patterns[] = {
+  { "stencil2d", "2D halo exchange, 5- or 9-point (--points), periodic or open", pairs_stencil2d },
+  { "stencil3d", "3D halo exchange, 7-point", pairs_stencil3d },
+  { "stencil4d", "4D halo exchange, 9-point", pairs_stencil4d },
+  { "ring", "r sends to r+1, receives from r-1", pairs_ring },
+  { "alltoall", "pairwise exchange r -> r+k for k = 1..P-1", pairs_alltoall },
+  { "pingpong", "ranks 2k and 2k+1: MPI_Send, then the reply back (OSU latency)", pairs_pingpong },
+  { "cg", "NAS-CG-like row/transpose exchanges + 16-byte allreduce", pairs_cg },
+  { "random", "each rank sends to --degree random ranks (seeded); blocking refused where it "
+    "deadlocks", pairs_random },
+  { "spmv", "y = Ax communication for --matrix M.mtx and --partition P (deveci2015 IV-C); "
+    "blocking refused where it deadlocks", pairs_spmv },
+  { "shift", "r sends to r+K, receives from r-K (--shift K; K = nodes per group: group shift)",
+    pairs_shift },
+  { "bitcomp", "bit complement: r exchanges with r XOR (P-1), P a power of two", pairs_bitcomp },
+};
+
+const int synth_npatterns = G_N_ELEMENTS(synth_patterns);
+
+char *synth_pattern_names(void)
+{
+  GString *s = g_string_new(NULL);
+  for (int i = 0; i < synth_npatterns; i++)
+    g_string_append_printf(s, "%s%s", i == 0 ? "" : i + 1 == synth_npatterns ? " or " : ", ",
+                           synth_patterns[i].name);
+  return g_string_free(s, FALSE);
+}
+
 static gboolean make_pairs(gen *g, GError **error)
 {
   const char *p = g->o->pattern;
-  if (strcmp(p, "stencil2d") == 0)
-    return pairs_stencil(g, 2, error);
-  if (strcmp(p, "stencil3d") == 0)
-    return pairs_stencil(g, 3, error);
-  if (strcmp(p, "stencil4d") == 0)
-    return pairs_stencil(g, 4, error);
-  if (strcmp(p, "ring") == 0)
-    return pairs_ring(g, error);
-  if (strcmp(p, "alltoall") == 0)
-    return pairs_alltoall(g, error);
-  if (strcmp(p, "pingpong") == 0)
-    return pairs_pingpong(g, error);
-  if (strcmp(p, "cg") == 0)
-    return pairs_cg(g, error);
-  if (strcmp(p, "random") == 0)
-    return pairs_random(g, error);
-  if (strcmp(p, "spmv") == 0)
-    return pairs_spmv(g, error);
-  if (strcmp(p, "shift") == 0)
-    return pairs_shift(g, error);
-  if (strcmp(p, "bitcomp") == 0)
-    return pairs_bitcomp(g, error);
-  g_set_error(error, SYNTH_ERROR, SYNTH_ERROR_OPTION,
-              "--pattern '%s': unknown, expected stencil2d, stencil3d, stencil4d, ring, alltoall, "
-              "pingpong, cg, random, spmv, shift or bitcomp", p ? p : "");
+  for (int i = 0; p && i < synth_npatterns; i++)
+    if (strcmp(p, synth_patterns[i].name) == 0)
+      return synth_patterns[i].pairs(g, error);
+  g_autofree char *names = synth_pattern_names();
+  g_set_error(error, SYNTH_ERROR, SYNTH_ERROR_OPTION, "--pattern '%s': unknown, expected %s",
+              p ? p : "", names);
   return FALSE;
 }
 
@@ -658,6 +670,135 @@ static gboolean check_size(const gen *g, gboolean streamed, GError **error)
   return TRUE;
 }
 
+/* ---- can blocking exchanges complete? ----------------------------------- */
+
+/* One message of a slot, for matching sends with receives: MPI matches
+ * them by source, destination and tag in order, so both sides sorted by
+ * (src, dst, tag, slot) pair up entry by entry. */
+typedef struct {
+  int src, dst;
+  uint32_t tag;
+  int slot;      /* the global slot (off[rank] + i) of the side it was taken from */
+} msg_key;
+
+static int cmp_msg_key(const void *pa, const void *pb)
+{
+  const msg_key *a = pa, *b = pb;
+  if (a->src != b->src)
+    return (a->src > b->src) - (a->src < b->src);
+  if (a->dst != b->dst)
+    return (a->dst > b->dst) - (a->dst < b->dst);
+  if (a->tag != b->tag)
+    return (a->tag > b->tag) - (a->tag < b->tag);
+  return (a->slot > b->slot) - (a->slot < b->slot);
+}
+
+/* Blocking exchanges are one MPI_Sendrecv per slot, in each rank's slot
+ * order. A slot completes once its send's receiver and its receive's
+ * sender have both entered the matching slot (a correct MPI program may
+ * not count on a send being buffered: rendezvous). Played out as a
+ * worklist - a rank that enters a slot wakes that slot's two partners -
+ * in O(slots log slots). The structured patterns (stencils, ring, shift,
+ * bitcomp, alltoall, cg) always complete: every rank meets its partners
+ * in the same order of directions, rounds or bits. random and spmv pair a
+ * rank's i-th destination with its i-th source, so a rank can wait for a
+ * partner that waits for another: a cycle, which this finds. FALSE with
+ * the first stuck rank named when some rank cannot finish. */
+static gboolean blocking_completes(const gen *g, GError **error)
+{
+  int P = g->o->ranks;
+  int *off = g_new(int, (size_t)P + 1);
+  off[0] = 0;
+  for (int r = 0; r < P; r++)
+    off[r + 1] = off[r] + (int)g->pairs[r]->len;
+  int S = off[P], ns = 0, nr = 0;
+  msg_key *sends = g_new(msg_key, MAX(S, 1)), *recvs = g_new(msg_key, MAX(S, 1));
+  for (int r = 0; r < P; r++) {
+    const xpair *p = (const xpair *)(void *)g->pairs[r]->data;
+    for (int i = 0; i < (int)g->pairs[r]->len; i++) {
+      if (p[i].to >= 0)
+        sends[ns++] = (msg_key){ r, p[i].to, p[i].tag, off[r] + i };
+      if (p[i].from >= 0)
+        recvs[nr++] = (msg_key){ p[i].from, r, p[i].tag, off[r] + i };
+    }
+  }
+  qsort(sends, (size_t)ns, sizeof *sends, cmp_msg_key);
+  qsort(recvs, (size_t)nr, sizeof *recvs, cmp_msg_key);
+  /* per slot: the partner's slot its send / its receive waits for; -1
+   * none, INT_MAX never matched */
+  int *send_wait = g_new(int, MAX(S, 1)), *recv_wait = g_new(int, MAX(S, 1));
+  for (int k = 0; k < S; k++)
+    send_wait[k] = recv_wait[k] = -1;
+  for (int a = 0, b = 0; a < ns || b < nr;) {
+    int c = a < ns && b < nr ? cmp_msg_key(&(msg_key){ sends[a].src, sends[a].dst, sends[a].tag, 0 },
+                                           &(msg_key){ recvs[b].src, recvs[b].dst, recvs[b].tag, 0 })
+                             : a < ns ? -1 : 1;
+    if (c == 0) {
+      send_wait[sends[a].slot] = recvs[b].slot;
+      recv_wait[recvs[b].slot] = sends[a].slot;
+      a++, b++;
+    } else if (c < 0) {
+      send_wait[sends[a++].slot] = G_MAXINT;
+    } else {
+      recv_wait[recvs[b++].slot] = G_MAXINT;
+    }
+  }
+  g_free(sends);
+  g_free(recvs);
+  /* at[r]: the global slot rank r is in (off[r + 1]: done) */
+  int *at = g_new(int, P), *queue = g_new(int, (size_t)P + 2 * (size_t)S), nq = 0;
+  for (int r = 0; r < P; r++) {
+    at[r] = off[r];
+    queue[nq++] = r;
+  }
+  /* has the rank owning global slot k entered it? (ranks ascend with k) */
+  int *owner = g_new(int, MAX(S, 1));
+  for (int r = 0; r < P; r++)
+    for (int k = off[r]; k < off[r + 1]; k++)
+      owner[k] = r;
+#define ENTERED(k) ((k) < 0 || ((k) != G_MAXINT && at[owner[k]] >= (k)))
+  while (nq) {
+    int r = queue[--nq];
+    while (at[r] < off[r + 1] && ENTERED(send_wait[at[r]]) && ENTERED(recv_wait[at[r]])) {
+      int k = ++at[r];
+      if (k == off[r + 1])
+        break;
+      const xpair *p = &((const xpair *)(void *)g->pairs[r]->data)[k - off[r]];
+      if (p->to >= 0)
+        queue[nq++] = p->to;
+      if (p->from >= 0)
+        queue[nq++] = p->from;
+    }
+  }
+  int stuck = 0, first = -1;
+  for (int r = 0; r < P; r++)
+    if (at[r] < off[r + 1]) {
+      stuck++;
+      first = first < 0 ? r : first;
+    }
+  if (stuck) {
+    int k = at[first];
+    const xpair *p = &((const xpair *)(void *)g->pairs[first]->data)[k - off[first]];
+    gboolean on_send = !ENTERED(send_wait[k]);
+    g_set_error(error, SYNTH_ERROR, SYNTH_ERROR_OPTION,
+                "--pattern %s without --nonblocking: its blocking exchanges (one MPI_Sendrecv "
+                "per message, partners in the order %s) cannot complete: %d of %d ranks would "
+                "wait forever, the first rank %d in its exchange %d %s rank %d; expected "
+                "--nonblocking (MPI_Irecv, MPI_Isend, MPI_Waitall)", g->o->pattern,
+                strcmp(g->o->pattern, "random") == 0 ? "drawn" : "of the matrix", stuck, P,
+                first, k - off[first] + 1, on_send ? "sending to" : "receiving from",
+                on_send ? p->to : p->from);
+  }
+#undef ENTERED
+  g_free(owner);
+  g_free(at);
+  g_free(queue);
+  g_free(send_wait);
+  g_free(recv_wait);
+  g_free(off);
+  return stuck == 0;
+}
+
 /* The pattern's pairs and an empty trace of its ranks, its size checked
  * (check_size). */
 static gboolean gen_init(gen *g, const synth_opts *o, gboolean streamed, GError **error)
@@ -675,7 +816,9 @@ static gboolean gen_init(gen *g, const synth_opts *o, gboolean streamed, GError 
     g->pairs[r] = g_array_new(FALSE, FALSE, sizeof(xpair));
     g->req[r] = 1;
   }
-  return make_pairs(g, error) && check_size(g, streamed, error);
+  gboolean own_calls = strcmp(o->pattern ? o->pattern : "", "pingpong") == 0;
+  return make_pairs(g, error) && check_size(g, streamed, error) &&
+         (o->nonblocking || own_calls || blocking_completes(g, error));
 }
 
 static void gen_clear(gen *g)

@@ -15,7 +15,7 @@
  *                    (partner col ^ 2^k), a transpose exchange (square
  *                    grids) and an MPI_Allreduce of 16 bytes per iteration
  *   random           each rank sends to `degree` distinct random ranks
- *                    (seeded), non-blocking
+ *                    (seeded)
  *   shift            rank r sends to r + `shift` and receives from r -
  *                    `shift` (mod ranks): with shift = the nodes of a
  *                    dragonfly group it is the adversarial group shift of
@@ -26,7 +26,12 @@
  *   spmv             communication of y = A x for a MatrixMarket matrix A
  *                    and a row partition (deveci2015, Section IV-C: each
  *                    rank receives from the owner of every column it
- *                    needs, 8 bytes per distinct column), non-blocking
+ *                    needs, 8 bytes per distinct column)
+ * Exchanges are blocking (one MPI_Sendrecv per message) or, with
+ * `nonblocking`, MPI_Irecv + MPI_Isend + MPI_Waitall. Blocking random and
+ * spmv exchanges pair a rank's i-th destination with its i-th source and
+ * may deadlock: the options are refused then (played out before anything
+ * is written, with sends that wait for their receive, as MPI allows).
  * Every iteration starts with a computation gap (fixed `gap_s`, or with
  * `gap_random` uniform in [0, 2 gap_s] from a per-rank generator seeded
  * from `seed`); each MPI record takes 10 ns. Same options, same trace.
@@ -74,13 +79,21 @@ typedef struct synth_opts {
  * gap 1e-3 s fixed, seed 1, degree 4, shift 1. */
 void synth_opts_init(synth_opts *o);
 
+/* A generator's state (private to synth.c). */
+typedef struct synth_gen synth_gen;
+
 typedef struct synth_pattern {
   const char *name;
   const char *summary;
+  gboolean (*pairs)(synth_gen *g, GError **error); /* one iteration's exchanges of every rank */
 } synth_pattern;
 
 extern const synth_pattern synth_patterns[];
 extern const int synth_npatterns;
+
+/* "stencil2d, stencil3d, ... or bitcomp": the names of synth_patterns
+ * (caller frees). */
+char *synth_pattern_names(void);
 
 /* Builds the trace of `o`; NULL + error on bad options or input files. */
 trace *synth_build(const synth_opts *o, GError **error);
