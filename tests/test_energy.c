@@ -503,3 +503,30 @@ Test(energy, refiners_and_portfolio_minimize_the_traffic_energy)
   commgraph_free(g);
   platform_free(p);
 }
+
+/* portfolio:obj=energy with its default list is never beaten by
+ * greedy+wh:obj=energy alone, on every bundled trace on the HAEC Box (its
+ * candidates refine by energy; they refined by hop-bytes before and lost
+ * to it on the stencil). */
+Test(energy, default_portfolio_by_energy_not_beaten_by_greedy_wh, .timeout = 120)
+{
+  g_autofree char *haec = tu_src("configs/haec-4x4x4.ini");
+  platform *p = tu_platform(haec);
+  const char *traces[] = { "traces/data/cg-16", "traces/data/alltoall-16",
+                           "traces/data/stencil3d-64", "traces/data/ring-8" };
+  for (size_t i = 0; i < G_N_ELEMENTS(traces); i++) {
+    g_autofree char *path = tu_src(traces[i]);
+    commgraph *g = trace_commgraph_load(path, TRUE, NULL);
+    cr_assert_not_null(g);
+    mapping *single = map_with("greedy+wh:obj=energy", g, p, NULL);
+    mapping *pf = map_with("portfolio:obj=energy", g, p, NULL);
+    cr_assert_not_null(pf, "%s", traces[i]);
+    double es = traffic_energy(g, p, single), ep = traffic_energy(g, p, pf);
+    cr_assert_leq(ep, es, "%s: portfolio:obj=energy %.9g J, greedy+wh:obj=energy %.9g J",
+                  traces[i], ep, es);
+    mapping_free(single);
+    mapping_free(pf);
+    commgraph_free(g);
+  }
+  platform_free(p);
+}

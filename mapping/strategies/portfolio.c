@@ -71,7 +71,10 @@ typedef struct cand {
   double secs;
   GString *report;
   gboolean started;
-  gboolean cut;       /* running or waiting when the search was stopped */
+  volatile sig_atomic_t stop; /* this candidate stops: time limit, interrupt, or an earlier
+                               * candidate met the lower bound */
+  progress stop_only;         /* its stop flag, drawing nothing */
+  gboolean cut;               /* stopped or skipped by the time limit or an interrupt */
 } cand;
 
 /* Objectives: whether a beats b among candidates whose least values are
@@ -141,16 +144,40 @@ typedef struct job {
   const strategy_ctx *ctx;
   const objective *obj;
   const char *sim_obj;          /* the hook's objective, or NULL */
-  progress stop_only;           /* the candidates stop with it, but draw nothing */
-  volatile sig_atomic_t stop;   /* set by the watcher, or when a candidate is optimal */
+  cand *c;                      /* the candidates, total of them */
   gint64 deadline;              /* monotonic us, 0: none */
   int64_t bound;                /* hop_bytes lower bound, -1: not used */
   int done;                     /* candidates finished (atomic) */
   int total;
   int finished;                 /* all candidates done (atomic): the watcher ends */
+  int stopped;                  /* the deadline passed or an interrupt came (atomic) */
   int timed_out;                /* the deadline passed (atomic) */
-  int optimal;                  /* a candidate met the bound (atomic) */
+  int optimal;                  /* the least index of a candidate that met the bound, total
+                                 * while none has (atomic) */
 } job;
+
+/* Stops every candidate (the time limit, an interrupt). */
+static void stop_all(job *j, gboolean timeout)
+{
+  if (timeout)
+    g_atomic_int_set(&j->timed_out, 1);
+  g_atomic_int_set(&j->stopped, 1);
+  for (int i = 0; i < j->total; i++)
+    j->c[i].stop = 1;
+}
+
+/* Candidate k meets the lower bound: the least such index wins (ties go
+ * to the earlier candidate), so the later ones are not needed; the
+ * earlier ones run on, and the choice does not depend on which thread
+ * finished first. */
+static void met_bound(job *j, int k)
+{
+  int was = g_atomic_int_get(&j->optimal);
+  while (k < was && !g_atomic_int_compare_and_exchange(&j->optimal, was, k))
+    was = g_atomic_int_get(&j->optimal);
+  for (int i = k + 1; i < j->total; i++)
+    j->c[i].stop = 1;
+}
 
 static void run_candidate(gpointer data, gpointer user)
 {
@@ -158,9 +185,9 @@ static void run_candidate(gpointer data, gpointer user)
   job *j = user;
   const strategy_ctx *ctx = j->ctx;
   if (progress_stopped(ctx->prog)) /* before the watcher's first tick too */
-    j->stop = 1;
-  if (j->stop) {
-    c->cut = TRUE;
+    stop_all(j, FALSE);
+  if (c->stop) {
+    c->cut = c->index < g_atomic_int_get(&j->optimal);
     goto out;
   }
   c->started = TRUE;
@@ -169,19 +196,17 @@ static void run_candidate(gpointer data, gpointer user)
   strategy_pipeline *pl = run->parse(c->spec, &c->error);
   if (pl)
     c->m = run->run(pl, ctx->g, ctx->p, ctx->seed, ctx->coords, ctx->coord_dims,
-                  c->report, &j->stop_only, ctx->eval, NULL, &c->error);
+                  c->report, &c->stop_only, ctx->eval, NULL, &c->error);
   c->secs = (double)(g_get_monotonic_time() - t0) / 1e6;
-  c->cut = j->stop != 0;
+  c->cut = c->stop && g_atomic_int_get(&j->stopped);
   if (c->m) {
     metrics *x = metrics_compute(ctx->g, ctx->p, c->m);
     c->hop_bytes = x->hop_bytes;
     c->max_link = x->max_link_bytes;
     c->energy = x->traffic_energy_j;
     metrics_free(x);
-    if (j->bound >= 0 && c->hop_bytes <= j->bound) {
-      g_atomic_int_set(&j->optimal, 1);
-      j->stop = 1;
-    }
+    if (j->bound >= 0 && c->hop_bytes <= j->bound && !c->cut)
+      met_bound(j, c->index);
   }
   if (c->m && j->sim_obj) {
     strategy_score sc = { 0 };
@@ -204,11 +229,9 @@ static gpointer watch(gpointer data)
   job *j = data;
   while (!g_atomic_int_get(&j->finished)) {
     if (progress_stopped(j->ctx->prog))
-      j->stop = 1;
-    if (j->deadline && g_get_monotonic_time() >= j->deadline) {
-      g_atomic_int_set(&j->timed_out, 1);
-      j->stop = 1;
-    }
+      stop_all(j, FALSE);
+    if (j->deadline && g_get_monotonic_time() >= j->deadline)
+      stop_all(j, TRUE);
     g_usleep(20000);
   }
   return NULL;
@@ -222,6 +245,35 @@ static const char *const default_list =
   "[geometric+ml|affine+ml|embed+ml|scotch+kl|greedy+wh+kl|identity+kl|hilbert+kl|mht+kl|"
   "bipartition+kl|morton+kl]";
 
+/* By replays: the strongest static strategies of the sparse-allocation
+ * cases (bench/README.md, "The portfolio's defaults"), each replayed
+ * once, the best then refined by the replay search; hier joins on switch
+ * networks (their hierarchy is what it groups by). */
+static const char *const default_list_simulated =
+  "[identity|greedy+wh|greedy+wh+mc|scotch|tabu%s]";
+
+/* By the traffic's energy: the refiners that swap by energy, from the
+ * starts that do best by hop-bytes; greedy+wh:obj=energy first, so that
+ * the portfolio never does worse than it alone. */
+static const char *const default_list_energy =
+  "[greedy+wh:obj=energy|identity+kl:obj=energy|scotch+kl:obj=energy|tabu:obj=energy|"
+  "greedy+wh:obj=energy+kl:obj=energy|hilbert+kl:obj=energy|morton+kl:obj=energy%s]";
+
+/* The default list for objective `objname` on ctx's platform (caller
+ * frees). */
+static char *default_candidates(const strategy_ctx *ctx, const char *objname, gboolean by_hook)
+{
+  gboolean switches = ctx->p->topo->nswitches > 0;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  if (by_hook) /* the lists' one %s: the switch networks' addition */
+    return g_strdup_printf(default_list_simulated, switches ? "|hier" : "");
+  if (strcmp(objname, "energy") == 0)
+    return g_strdup_printf(default_list_energy, switches ? "|hier+kl:obj=energy" : "");
+#pragma GCC diagnostic pop
+  return g_strdup(default_list);
+}
+
 /* FALSE when a step of `spec` does not reach n ranks (its max_ranks). */
 static gboolean reaches(const strategy_ctx *ctx, const char *spec, int n)
 {
@@ -233,24 +285,44 @@ static gboolean reaches(const strategy_ctx *ctx, const char *spec, int n)
   return ok;
 }
 
+/* A message on one line: a candidate's failure is one line of the report. */
+static char *one_line(const char *text)
+{
+  char *s = g_strdup(text ? text : "?");
+  for (char *q = s; *q; q++)
+    if (*q == '\n' || *q == '\r' || *q == '\t')
+      *q = ' ';
+  return g_strstrip(s);
+}
+
 static void report(const strategy_ctx *ctx, const job *j, const cand *c, int n, const cand *win,
                    int skipped, double limit)
 {
   GString *r = ctx->report;
+  int optimal = g_atomic_int_get(&j->optimal);
   if (win)
     g_string_append_printf(r, "portfolio (%s): kept %s\n",
                            j->sim_obj ? win->sim_name : j->obj->name, win->spec);
-  if (g_atomic_int_get(&j->optimal))
-    g_string_append_printf(r, "  it meets the lower bound (%" G_GINT64_FORMAT " hop_bytes): the "
-                           "other candidates were stopped\n", j->bound);
-  else if (g_atomic_int_get(&j->timed_out))
+  if (optimal < n)
+    g_string_append_printf(r, "  %s meets the lower bound (%" G_GINT64_FORMAT " hop_bytes): the "
+                           "later candidates are not needed\n", c[optimal].spec, j->bound);
+  if (g_atomic_int_get(&j->timed_out))
     g_string_append_printf(r, "  time limit of %.1f s reached: candidates marked 'cut' stopped "
                            "at their best so far or did not run\n", limit);
+  else if (g_atomic_int_get(&j->stopped))
+    g_string_append(r, "  interrupted: candidates marked 'cut' stopped at their best so far or "
+                       "did not run\n");
   if (skipped)
     g_string_append_printf(r, "  %d pipelines of the default list left out: a step does not "
                            "reach %d ranks (mapsim strategies)\n", skipped, ctx->g->n);
   for (int i = 0; i < n; i++) {
-    const char *cut = c[i].cut ? " (cut)" : "";
+    /* the kept one is never 'cut': what it found is the result */
+    const char *cut = &c[i] == win ? (c[i].cut ? " (its best at the time limit)" : "")
+                      : c[i].cut ? " (cut)" : "";
+    if (i > optimal) {
+      g_string_append_printf(r, "    %s: not needed\n", c[i].spec);
+      continue;
+    }
     if (c[i].m && j->obj->better == better_energy)
       g_string_append_printf(r, "  %s %s: traffic_energy_j %.9g, hop_bytes %" G_GINT64_FORMAT
                              ", %.3f s%s\n", &c[i] == win ? "*" : " ", c[i].spec, c[i].energy,
@@ -265,12 +337,30 @@ static void report(const strategy_ctx *ctx, const job *j, const cand *c, int n, 
                              c[i].hop_bytes, c[i].max_link, c[i].secs, cut);
     else if (!c[i].started)
       g_string_append_printf(r, "    %s: not run%s\n", c[i].spec, cut);
-    else
-      g_string_append_printf(r, "    %s: failed%s: %s\n", c[i].spec, cut,
-                             c[i].error ? c[i].error->message : "?");
+    else {
+      g_autofree char *why = one_line(c[i].error ? c[i].error->message : NULL);
+      g_string_append_printf(r, "    %s: failed%s: %s\n", c[i].spec, cut, why);
+      continue; /* one line: its own report is left out */
+    }
     if (c[i].report->len)
       g_string_append(r, c[i].report->str);
   }
+}
+
+/* The replay search from the kept mapping m, by the same objective: it
+ * never returns a worse mapping than its start (replay-search.c). */
+static gboolean refine_by_replays(const strategy_ctx *ctx, const char *objname, mapping *m,
+                                  GError **error)
+{
+  g_autofree char *spec = g_strdup_printf("replay:obj=%s", objname);
+  strategy_pipeline *pl = ctx->pipelines->parse(spec, error);
+  if (!pl)
+    return FALSE;
+  if (ctx->report)
+    g_string_append_printf(ctx->report, "portfolio: the kept mapping refined by %s\n", spec);
+  gboolean ok = pl->steps[0].s->run(ctx, &pl->steps[0].args, m, error);
+  ctx->pipelines->free(pl);
+  return ok;
 }
 
 static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args, mapping *m,
@@ -280,10 +370,12 @@ static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args
   double alpha = strategy_arg_double(args, "alpha"), limit = strategy_arg_double(args, "time");
   int threads = strategy_arg_int(args, "threads");
   gboolean by_default = strcmp(list, "default") == 0;
+  gboolean by_hook = !strategy_objective_is_static(objname);
+  g_autofree char *defaults = by_default ? default_candidates(ctx, objname, by_hook) : NULL;
   if (limit == 0)
     limit = strategy_time_limit();
   if (by_default) {
-    list = default_list;
+    list = defaults;
     if (limit == 0)
       limit = 5 + 25e-6 * ctx->g->nedges;
   }
@@ -294,7 +386,6 @@ static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args
                 ctx->p->name);
     return FALSE;
   }
-  gboolean by_hook = !strategy_objective_is_static(objname);
   if (by_hook && !ctx->eval) {
     g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
                 "portfolio:obj=%s: a simulated objective needs a trace and a network model to "
@@ -316,14 +407,15 @@ static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args
     c[n].index = n;
     c[n].spec = spec;
     c[n].report = g_string_new(NULL);
+    c[n].stop_only = (progress){ NULL, NULL, &c[n].stop };
     n++;
   }
   const objective *obj = &simulated;
   for (size_t i = 0; i < G_N_ELEMENTS(objectives); i++)
     if (strcmp(objectives[i].name, objname) == 0)
       obj = &objectives[i];
-  job j = { .ctx = ctx, .obj = obj, .sim_obj = by_hook ? objname : NULL, .total = n, .bound = -1 };
-  j.stop_only = (progress){ NULL, NULL, &j.stop };
+  job j = { .ctx = ctx, .obj = obj, .sim_obj = by_hook ? objname : NULL, .c = c, .total = n,
+            .bound = -1, .optimal = n };
   if (limit > 0)
     j.deadline = g_get_monotonic_time() + (gint64)(limit * 1e6);
   if (obj->bounded && n > 1) {
@@ -345,16 +437,20 @@ static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args
   }
   g_atomic_int_set(&j.finished, 1);
   g_thread_join(watcher);
+  /* the candidates after the first that met the bound are left out, done
+   * or not: which of them finished depends on the threads */
+  int considered = MIN(n, g_atomic_int_get(&j.optimal) + 1);
   int64_t min_hb = -1, min_ml = -1;
-  for (int i = 0; i < n; i++)
+  for (int i = 0; i < considered; i++)
     if (c[i].m) {
       min_hb = min_hb < 0 ? c[i].hop_bytes : MIN(min_hb, c[i].hop_bytes);
       min_ml = min_ml < 0 ? c[i].max_link : MIN(min_ml, c[i].max_link);
     }
   const cand *win = NULL;
-  for (int i = 0; i < n; i++)
+  for (int i = 0; i < considered; i++)
     if (c[i].m && (!win || obj->better(&c[i], win, alpha, min_hb, min_ml)))
       win = &c[i];
+  gboolean refined = TRUE;
   if (win) {
     memcpy(m->node, win->m->node, sizeof(int) * (size_t)m->ntasks);
     if (ctx->chosen_by)
@@ -373,6 +469,8 @@ static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args
   }
   if (ctx->report)
     report(ctx, &j, c, n, win, skipped, limit);
+  if (win && by_default && by_hook && !progress_stopped(ctx->prog))
+    refined = refine_by_replays(ctx, objname, m, error);
   for (int i = 0; i < n; i++) {
     mapping_free(c[i].m);
     g_clear_error(&c[i].error);
@@ -380,14 +478,16 @@ static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args
   }
   g_free(c);
   g_strfreev(specs);
-  return win != NULL;
+  return win != NULL && refined;
 }
 
 static const strategy_param portfolio_params[] = {
   { "try", SPARAM_PIPELINES, "default", NULL,
-    "pipelines to run, [a+b|c+d] (default: geometric, affine, embed each +ml; scotch, greedy+wh, "
-    "identity, hilbert, mht, bipartition, morton each +kl; those whose steps reach the graph's "
-    "size)" },
+    "pipelines to run, [a+b|c+d] (default by hop_bytes: geometric, affine, embed each +ml; "
+    "scotch, greedy+wh, identity, hilbert, mht, bipartition, morton each +kl; by energy: "
+    "greedy+wh, identity, scotch, tabu, hilbert, morton refined by energy; by replays: "
+    "identity, greedy+wh, greedy+wh+mc, scotch, tabu, the best refined by replay; hier too on "
+    "switch networks; those whose steps reach the graph's size)" },
   { "obj", SPARAM_OBJECTIVE, "hop_bytes", "hop_bytes|max_link|weighted|energy",
     "what the kept mapping minimizes (energy: the traffic's, traffic_energy_j); or by replays: "
     "makespan, or a field of simulate's output" },
