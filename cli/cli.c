@@ -559,6 +559,41 @@ void cli_platform_json(JsonBuilder *b, const platform *p)
   json_builder_end_object(b);
 }
 
+static void json_string_or_null(JsonBuilder *b, const char *name, const char *value)
+{
+  json_builder_set_member_name(b, name);
+  if (value)
+    json_builder_add_string_value(b, value);
+  else
+    json_builder_add_null_value(b);
+}
+
+void cli_provenance_json(JsonBuilder *b, const cli_common *c, const char *model,
+                         const char *jobs_file, const char *policy)
+{
+  json_builder_set_member_name(b, "provenance");
+  json_builder_begin_object(b);
+  json_string_or_null(b, "mapsim", MAPSIM_VERSION);
+  if (jobs_file) {
+    json_string_or_null(b, "jobs_file", jobs_file);
+    json_string_or_null(b, "policy", policy);
+  } else {
+    json_string_or_null(b, "trace", c->trace);
+    if (c->matrix)
+      json_string_or_null(b, "matrix", c->matrix);
+    json_string_or_null(b, "strategy", c->mapping ? NULL : c->strategy ? c->strategy : "identity");
+    json_string_or_null(b, "mapping_file", c->mapping);
+  }
+  json_string_or_null(b, "platform", c->platform);
+  json_string_or_null(b, "alloc", c->alloc);
+  json_builder_set_member_name(b, "seed");
+  json_builder_add_int_value(b, c->seed);
+  json_string_or_null(b, "model", model);
+  json_builder_set_member_name(b, "compute_scale");
+  json_builder_add_double_value(b, c->compute_scale);
+  json_builder_end_object(b);
+}
+
 void cli_metrics_json(JsonBuilder *b, const metrics *m)
 {
   cli_fields_json(b, metrics_fields, metrics_nfields, m, metrics_view(m));

@@ -216,6 +216,14 @@ void cli_platform_json(struct _JsonBuilder *b, const platform *p);
  * means with 4 decimals, other times with 9 significant digits. */
 void cli_field_format(GString *s, const field *f, const void *obj);
 
+/* "provenance": what made a run, for the readers of its JSON (plot's
+ * titles): mapsim's version, the trace (or matrix), strategy and mapping file given
+ * (the strategy "identity" when neither was), or for a jobs run the jobs
+ * file and --policy; the platform spec and --alloc as given, the seed,
+ * the model and the compute scale. */
+void cli_provenance_json(struct _JsonBuilder *b, const cli_common *c, const char *model,
+                         const char *jobs_file, const char *policy);
+
 /* The metrics as members, named for their view (the names of `mapsim
  * metrics --json`, and of `simulate --json`'s post object). */
 void cli_metrics_json(struct _JsonBuilder *b, const metrics *m);

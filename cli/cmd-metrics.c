@@ -52,6 +52,7 @@ int cmd_metrics(int argc, char **argv)
   if (c.json) {
     JsonBuilder *b = json_builder_new();
     json_builder_begin_object(b);
+    cli_provenance_json(b, &c, NULL, NULL, NULL);
     cli_metrics_json(b, res->pre);
     cli_platform_json(b, p);
     json_builder_set_member_name(b, "traffic");

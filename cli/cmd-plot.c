@@ -109,11 +109,14 @@ static char *file_stem(const char *path)
 /* Reads one run's JSON; the parser keeps the tree. */
 static JsonParser *read_run(const char *path, GError **error)
 {
-  const char *what = "the output of simulate --json or metrics --json";
+  const char *what = "the output of simulate --json, metrics --json or simulate --timeline";
   g_autofree char *text = NULL;
   gsize len = 0;
+  /* json-glib's tree takes about 16 times the text (a --timeline file of
+   * a large run is hundreds of MB) */
   if (!budget_read_text(path, what, &text, &len, error) ||
-      !budget_check_nesting(path, text, 64, what, error))
+      !budget_check_nesting(path, text, 64, what, error) ||
+      !budget_check_memory(path, (uint64_t)len * 16, error))
     return NULL;
   JsonParser *jp = json_parser_new();
   if (!json_parser_load_from_data(jp, text, (gssize)len, error)) {
@@ -152,7 +155,8 @@ int cmd_plot(int argc, char **argv)
   commgraph *g = NULL;
   GPtrArray *parsers = g_ptr_array_new_with_free_func(g_object_unref);
   GPtrArray *stems = g_ptr_array_new_with_free_func(g_free);
-  report_run *runs = NULL;
+  report_run *runs = NULL, *timelines = NULL;
+  const char **timeline_file = NULL;
   int *jobs_figures = NULL;
   g_autofree char *spec = NULL;
   if (!cli_parse(&argc, &argv, "plot", "RUN.json...",
@@ -160,13 +164,16 @@ int cmd_plot(int argc, char **argv)
                  "with their wireless links), several runs on one colour scale, the busiest link "
                  "per dimension and direction of each and, with --matrix or --trace, the "
                  "communication matrix - the pictures of a study report - from simulate --json "
-                 "or metrics --json.",
+                 "or metrics --json (titled by the run's provenance: trace, strategy, model); "
+                 "a simulate --timeline file as a timeline of its ranks and links. Every file "
+                 "is checked before anything is drawn.",
                  "Examples (runs saved with simulate --json > run.json, metrics --json > m.json):\n"
                  "  mapsim plot tests/data/runs/y_cg16_random_haec.json -t traces/data/cg-16 "
                  "--color busy -o figures\n"
                  "  mapsim plot tests/data/runs/y_cg16_identity_haec.json "
                  "tests/data/runs/y_cg16_random_haec.json -o figures   # one colour scale\n"
                  "  mapsim plot tests/data/runs/y_cg_torus_metrics.json -o figures\n"
+                 "  mapsim plot cg.json -o figures   # simulate ... --timeline cg.json\n"
                  "  mapsim plot --study tests/data/studies/y_grid.ini --cell "
                  "cg-16,torus-4x4x4,identity --cell cg-16,torus-4x4x4,random -o figures",
                  CLI_OPT_PLATFORM | CLI_OPT_SET | CLI_OPT_GRAPH | CLI_OPT_COLLECTIVES, &c, entries))
@@ -204,7 +211,14 @@ int cmd_plot(int argc, char **argv)
                 nruns);
     goto fail;
   }
+  /* every file read and checked before anything is drawn: a bad one
+   * leaves no figure behind */
   runs = g_new0(report_run, nruns);
+  timelines = g_new0(report_run, nruns);
+  const char **run_file = g_new0(const char *, nruns);
+  timeline_file = g_new0(const char *, nruns);
+  int nlinks_runs = 0, ntimelines = 0;
+  gboolean busy = color && strcmp(color, "busy") == 0;
   for (int k = 0; k < nruns; k++) {
     JsonParser *jp = read_run(argv[k + 1], &e);
     if (!jp)
@@ -213,29 +227,41 @@ int cmd_plot(int argc, char **argv)
     JsonNode *root = json_parser_get_root(jp);
     char *stem = name ? g_strdup(name) : file_stem(argv[k + 1]);
     g_ptr_array_add(stems, stem);
-    runs[k] = (report_run){ root, stem };
     for (int j = 0; j < k; j++)
-      if (strcmp(runs[j].name, stem) == 0) {
+      if (strcmp(g_ptr_array_index(stems, j), stem) == 0) {
         g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                     "%s and %s would write the same files %s-*, expected JSON files of "
                     "different names", argv[j + 1], argv[k + 1], stem);
         goto fail;
       }
+    if (report_is_timeline(root)) {
+      if (!report_plot_check_timeline(argv[k + 1], root, &e))
+        goto fail;
+      timeline_file[ntimelines] = argv[k + 1];
+      timelines[ntimelines++] = (report_run){ root, stem };
+      continue;
+    }
+    if (!report_plot_check_platform(argv[k + 1], root, &e))
+      goto fail;
+    run_file[nlinks_runs] = argv[k + 1];
+    runs[nlinks_runs++] = (report_run){ root, stem };
     /* one platform for all: --platform, else the one every run names */
-    g_autofree char *named = root ? platform_of(root) : NULL;
+    g_autofree char *named = platform_of(root);
     if (c.platform)
       continue;
     if (!named) {
       g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                   "%s names no platform, expected --platform P (the run's platform)",
                   argv[k + 1]);
+      g_free(run_file);
       goto fail;
     }
     if (spec && strcmp(spec, named) != 0) {
       g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                   "%s ran on %s, %s on %s: runs drawn on one scale must share a platform, "
-                  "expected runs of one platform (or plot them separately)", argv[1], spec,
+                  "expected runs of one platform (or plot them separately)", run_file[0], spec,
                   argv[k + 1], named);
+      g_free(run_file);
       goto fail;
     }
     if (!spec)
@@ -243,7 +269,13 @@ int cmd_plot(int argc, char **argv)
   }
   if (c.platform)
     spec = g_strdup(c.platform);
-  if (!(p = cli_common_platform_spec(&c, spec, &e)))
+  gboolean checked = TRUE;
+  if (nlinks_runs && !(p = cli_common_platform_spec(&c, spec, &e)))
+    checked = FALSE;
+  for (int k = 0; checked && k < nlinks_runs; k++)
+    checked = report_plot_check(run_file[k], &runs[k], p, busy, &e);
+  g_free(run_file);
+  if (!checked)
     goto fail;
   gboolean with_colls;
   if ((c.matrix || c.trace) && !(g = cli_common_graph(&c, &with_colls, &e)))
@@ -253,17 +285,26 @@ int cmd_plot(int argc, char **argv)
     g_set_error(&e, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s: cannot create the folder", dir);
     goto fail;
   }
-  int n = report_plot_runs(runs, nruns, p, g, color && strcmp(color, "busy") == 0,
-                           scale && strcmp(scale, "own") == 0, dir, &e);
-  /* the jobs' figures before the fonts are released: drawn after, they
-   * would take fontconfig up again */
+  int n = nlinks_runs ? report_plot_runs(runs, nlinks_runs, p, g, busy,
+                                         scale && strcmp(scale, "own") == 0, dir, &e) : 0;
+  /* the jobs' figures and the timelines before the fonts are released:
+   * drawn after, they would take fontconfig up again */
   jobs_figures = g_new0(int, nruns);
-  for (int k = 0; n >= 0 && k < nruns; k++)
+  for (int k = 0; n >= 0 && k < nlinks_runs; k++)
     if (report_is_jobs_run(&runs[k]))
       n = jobs_figures[k] = report_plot_jobs(&runs[k], p, dir, &e);
+  for (int k = 0; n >= 0 && k < ntimelines; k++)
+    n = report_plot_timeline(timelines[k].json, timeline_file[k], timelines[k].name, dir, &e);
   report_release();
   if (n < 0)
     goto fail;
+  for (int k = 0; k < ntimelines; k++)
+    printf("%s/%s-timeline.png (.svg)\n", dir, timelines[k].name);
+  nruns = nlinks_runs;
+  if (!nruns) {
+    status = 0;
+    goto out;
+  }
   for (int k = 0; k < nruns; k++) {
     printf("%s/%s-links.png (.svg)\n", dir, runs[k].name);
     if (jobs_figures[k] > 0)
@@ -291,6 +332,8 @@ fail:
   status = cli_fail(e);
 out:
   g_free(runs);
+  g_free(timelines);
+  g_free(timeline_file);
   g_free(jobs_figures);
   g_ptr_array_unref(parsers);
   g_ptr_array_unref(stems);

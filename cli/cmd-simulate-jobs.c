@@ -61,10 +61,12 @@ static void add_links(JsonBuilder *b, const mix_result *r)
   json_builder_end_array(b);
 }
 
-static void print_json(const jobs_file *jf, const mix_result *r, const char *model)
+static void print_json(const cli_common *c, const jobs_file *jf, const mix_result *r,
+                       const char *model, const char *policy)
 {
   JsonBuilder *b = json_builder_new();
   json_builder_begin_object(b);
+  cli_provenance_json(b, c, model, jf->path, policy);
   add_string(b, "jobs_file", jf->path);
   add_string(b, "name", jf->name);
   add_string(b, "model", model);
@@ -80,6 +82,10 @@ static void print_json(const jobs_file *jf, const mix_result *r, const char *mod
     add_string(b, "name", mj->name);
     add_string(b, "allocation", mj->alloc);
     add_string(b, "strategy", mj->strategy);
+    const job_spec *js = &jf->jobs[j]; /* the mix keeps the file's order */
+    add_string(b, "trace", js->trace_path ? js->trace_path : js->matrix_path);
+    json_builder_set_member_name(b, "seed");
+    json_builder_add_int_value(b, js->seed);
     json_builder_set_member_name(b, "first_rank");
     json_builder_add_int_value(b, mj->first);
     cli_fields_json(b, mix_job_fields, mix_job_nfields, mj, 0);
@@ -283,7 +289,7 @@ int simulate_jobs(const cli_common *c, const char *path, const char *policy, gbo
   if (!r)
     goto fail;
   if (c->json)
-    print_json(jf, r, o.model->name);
+    print_json(c, jf, r, o.model->name, policy);
   else if (c->csv)
     print_csv(jf, r, o.model->name);
   else

@@ -144,13 +144,14 @@ static void print_energy(const replay_result *r, const platform *p)
   printf("\n");
 }
 
-static void print_json(const run_result *res, const trace_times *tt, const char *model,
-                       const platform *p, gboolean with_colls)
+static void print_json(const cli_common *c, const run_result *res, const trace_times *tt,
+                       const char *model, const platform *p, gboolean with_colls)
 {
   const replay_result *r = res->r;
   double wall = res->replay_seconds;
   JsonBuilder *b = json_builder_new();
   json_builder_begin_object(b);
+  cli_provenance_json(b, c, model, NULL, NULL);
   cli_fields_json(b, run_replay_fields, run_replay_nfields, r, 0);
   json_builder_set_member_name(b, "model");
   json_builder_add_string_value(b, model);
@@ -544,7 +545,7 @@ static int simulate(const cli_common *c, const outputs *w)
   trace_times tt;
   trace_source_times(src, &tt);
   if (c->json)
-    print_json(res, &tt, spec.model->name, p, with_colls);
+    print_json(c, res, &tt, spec.model->name, p, with_colls);
   else if (c->csv)
     print_csv(c, res, &tt, spec.model->name, p, with_colls);
   else

@@ -65,7 +65,7 @@ int mapsim_main(int argc, char **argv)
     return cli_process_end(0);
   }
   if (strcmp(name, "--version") == 0) {
-    printf("mapsim 0.1.0\n");
+    printf("mapsim %s\n", MAPSIM_VERSION);
     return cli_process_end(0);
   }
   const cli_command *cmd = find_command(name);

@@ -58,9 +58,9 @@ char *report_runs_stem(const char *const *names, int n)
 
 /* The figures of runs that have been read: names[k] with bytes[k] and
  * vals[k] per link of p. */
-static int draw_runs(const char *const *names, int64_t **bytes, double **vals, int nruns,
-                     const platform *p, const commgraph *g, gboolean busy, gboolean own_scale,
-                     const char *dir, GError **error)
+static int draw_runs(const char *const *names, const char *const *labels, int64_t **bytes,
+                     double **vals, int nruns, const platform *p, const commgraph *g,
+                     gboolean busy, gboolean own_scale, const char *dir, GError **error)
 {
   int nl = p->topo->nlinks, figures = 0;
   plot_writer *out = plot_writer_new(dir, 0);
@@ -83,7 +83,7 @@ static int draw_runs(const char *const *names, int64_t **bytes, double **vals, i
             : g_strdup_printf("this run's own colour scale: 0 to %s%s", max, busy ? "" : " bytes");
     g_autofree char *title = g_strdup_printf("%s of %s on %s", busy ? "Link busy time"
                                                                     : "Link bytes",
-                                             names[k], p->name);
+                                             labels[k], p->name);
     g_autofree char *stem = g_strdup_printf("%s-links", names[k]);
     ok = fig_links(out, stem, title, p, vals[k], top, unit, busy ? "busy time" : "bytes", scale,
                    error);
@@ -91,16 +91,17 @@ static int draw_runs(const char *const *names, int64_t **bytes, double **vals, i
   }
   if (ok) {
     g_autofree char *joined = report_runs_stem(names, nruns);
-    g_autofree char *title = g_strdup_printf("%s on %s: busiest link per %s", joined, p->name,
+    g_autofree char *runs = nruns == 1 ? g_strdup(labels[0]) : g_strdup_printf("%d runs", nruns);
+    g_autofree char *title = g_strdup_printf("%s on %s: busiest link per %s", runs, p->name,
                                              p->topo->nswitches ? "link class"
                                                                 : "dimension and direction");
     g_autofree char *stem = g_strdup_printf("%s-directions", joined);
-    ok = fig_directions(out, stem, title, p, (const int64_t *const *)bytes, names, nruns, error);
+    ok = fig_directions(out, stem, title, p, (const int64_t *const *)bytes, labels, nruns, error);
     figures += ok;
   }
   if (ok && g) {
     g_autofree char *stem = g_strdup_printf("%s-matrix", names[0]);
-    ok = fig_matrix(out, stem, names[0], g, error);
+    ok = fig_matrix(out, stem, labels[0], g, error);
     figures += ok;
   }
   ok = plot_writer_finish(out, ok ? error : NULL) && ok;
@@ -124,18 +125,22 @@ int report_plot_runs(const report_run *runs, int nruns, const platform *p, const
   int64_t **bytes = g_new0(int64_t *, MAX(nruns, 1));
   double **vals = g_new0(double *, MAX(nruns, 1));
   const char **names = g_new(const char *, MAX(nruns, 1));
+  char **labels = g_new0(char *, MAX(nruns, 1) + 1);
   gboolean ok = TRUE;
   for (int k = 0; ok && k < nruns; k++) {
     bytes[k] = g_new0(int64_t, MAX(nl, 1));
     vals[k] = g_new0(double, MAX(nl, 1));
     names[k] = runs[k].name;
+    labels[k] = report_run_label(&runs[k]);
     ok = run_links(runs[k].json, p, busy, bytes[k], vals[k], error);
     if (!ok)
       g_prefix_error(error, "%s: ", runs[k].name);
   }
-  int n = ok ? draw_runs(names, bytes, vals, nruns, p, g, busy, own_scale, dir, error) : -1;
+  int n = ok ? draw_runs(names, (const char *const *)labels, bytes, vals, nruns, p, g, busy,
+                         own_scale, dir, error) : -1;
   free_runs(bytes, vals, nruns);
   g_free(names);
+  g_strfreev(labels);
   return n;
 }
 
@@ -184,8 +189,8 @@ int report_plot_cells(const study *s, const int *cells, int ncells, gboolean bus
     names[k] = g_strcanon(g_steal_pointer(&raw), G_CSET_a_2_z G_CSET_A_2_Z G_CSET_DIGITS "._+-",
                           '-');
   }
-  int n = ok ? draw_runs((const char *const *)names, bytes, vals, ncells, p,
-                         s->inputs[c0->input].g, busy, own_scale, dir, error) : -1;
+  int n = ok ? draw_runs((const char *const *)names, (const char *const *)names, bytes, vals,
+                         ncells, p, s->inputs[c0->input].g, busy, own_scale, dir, error) : -1;
   free_runs(bytes, vals, ncells);
   g_strfreev(names);
   return n;
@@ -265,10 +270,14 @@ int report_plot_jobs(const report_run *run, const platform *p, const char *dir, 
 {
   jobs_json jj = { 0 };
   JsonObject *o = json_node_get_object(run->json);
-  const char *name = json_object_get_string_member_with_default(o, "name", run->name);
+  g_autofree char *label = report_run_label(run);
+  /* the provenance's label, else the jobs file's [jobs] name */
+  const char *name = strcmp(label, run->name) != 0
+                         ? label : json_object_get_string_member_with_default(o, "name", run->name);
   int figures = -1;
   if (read_jobs(o, p, &jj, error)) {
     g_autofree char *t1 = g_strdup_printf("Link bytes of %s on %s, by job", name, p->name);
+    /* "Slowdown of each job of the jobs of halves.ini" reads twice */
     g_autofree char *s1 = g_strdup_printf("%s-jobs-links", run->name);
     fig_jobs_links_data ld = { t1, p, jj.names, jj.n, (const int64_t *const *)jj.bytes };
     g_autofree char *t2 = g_strdup_printf("Slowdown of each job of %s on %s", name, p->name);

@@ -61,6 +61,39 @@ gboolean report_is_jobs_run(const report_run *run);
  * NAME-interference. Returns the number of figures, -1 on error. */
 int report_plot_jobs(const report_run *run, const platform *p, const char *dir, GError **error);
 
+/* What `mapsim plot` reads, checked before anything is drawn
+ * (plot-inputs.c), so that a file lacking a member, or holding another
+ * type there, ends in one error naming the file, the member's path and
+ * what it should be - and no figure is written:
+ *  - report_plot_check_platform: the top level an object, its
+ *    "platform" (if any) a spec or an object with a "source" spec;
+ *  - report_plot_check: a run's "links" (each "link" an id of p, its
+ *    bytes and busy time numbers; busy times present for `busy`), its
+ *    "provenance", and for a jobs run "jobs", each link's "job_bytes" (one
+ *    integer per job) and "interference" (n rows of n numbers);
+ *  - report_plot_check_timeline: a --timeline file's "traceEvents": the
+ *    ranks' slices (ph X: tid, ts, dur) and the links' counters (ph C:
+ *    name, ts, a numeric args member). */
+gboolean report_plot_check_platform(const char *file, JsonNode *root, GError **error);
+gboolean report_plot_check(const char *file, const report_run *run, const platform *p,
+                           gboolean busy, GError **error);
+gboolean report_plot_check_timeline(const char *file, JsonNode *root, GError **error);
+
+/* Is `root` a Chrome Trace Event file (it has "traceEvents")? */
+gboolean report_is_timeline(JsonNode *root);
+
+/* What a run shows, from its "provenance" (simulate --json): "cg-16
+ * mapped by greedy (model flow)" (and the seed when not 1), "the jobs of
+ * halves.ini (model flow)"; the run's name without one (caller frees). */
+char *report_run_label(const report_run *run);
+
+/* A checked --timeline file (`file` names it in the title) as
+ * NAME-timeline (fig_timeline): at most 64 ranks, evenly spaced, and the
+ * first 8 link tracks of the file. Returns the number of figures (1), -1
+ * on error. */
+int report_plot_timeline(JsonNode *root, const char *file, const char *name, const char *dir,
+                         GError **error);
+
 /* The stem of the runs' shared figures: "a", "a-vs-b", "a-vs-b-vs-c",
  * "a-vs-b-vs-c-and-3-more" (caller frees). */
 char *report_runs_stem(const char *const *names, int n);
