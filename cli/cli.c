@@ -424,7 +424,22 @@ gboolean cli_parse(int *argc, char ***argv, const char *name, const char *usage,
   gboolean ok = g_option_context_parse(ctx, argc, argv, &e);
   if (!ok) {
     g_autofree char *message = cli_visible(e->message);
-    fprintf(stderr, "mapsim %s: %s (see mapsim %s --help)\n", name, message, name);
+    /* GLib says "Unknown option --X": the nearest long option, if close */
+    const char *best = NULL;
+    if (g_error_matches(e, G_OPTION_ERROR, G_OPTION_ERROR_UNKNOWN_OPTION) &&
+        g_str_has_prefix(e->message, "Unknown option --")) {
+      g_autofree char *word = g_strdup(e->message + strlen("Unknown option --"));
+      word[strcspn(word, "=")] = '\0';
+      suggestion sg;
+      suggestion_init(&sg, word);
+      for (guint i = 0; i < shared->len; i++)
+        suggestion_add(&sg, g_array_index(shared, GOptionEntry, i).long_name);
+      best = suggestion_best(&sg);
+      if (best)
+        best = g_intern_string(best); /* the word is freed here */
+    }
+    fprintf(stderr, "mapsim: %s: %s%s%s%s (see mapsim %s --help)\n", name, message,
+            best ? ", did you mean --" : "", best ? best : "", best ? "?" : "", name);
     g_error_free(e);
   } else if (help) {
     g_autofree char *text = g_option_context_get_help(ctx, TRUE, NULL);

@@ -252,7 +252,7 @@ int cmd_map(int argc, char **argv)
                 CLI_OPT_PROTOCOL, &c,
                 entries)) {
     if (argc > 1) {
-      fprintf(stderr, "mapsim map: unexpected argument '%s', expected options only\n", argv[1]);
+      fprintf(stderr, "mapsim: map: unexpected argument '%s', expected options only\n", argv[1]);
     } else {
       status = map_run(&c, coords, out, format, hosts);
     }

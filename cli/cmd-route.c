@@ -4,11 +4,14 @@
 
 #include "cli/cli.h"
 
-/* "(1,2,3)" for a node of a regular topology, "(sw4)" for a switch, ""
- * otherwise; caller frees. */
+/* "(nid001)", "(leaf0)": the name the platform's source gives (Slurm's
+ * topology); else "(1,2,3)" for a node of a regular topology, "(sw4)" for
+ * a switch, "" otherwise; caller frees. */
 static char *coords_text(const platform *p, int node)
 {
   const topo *t = p->topo;
+  if (p->names && p->names[node])
+    return g_strdup_printf("(%s)", p->names[node]);
   if (topo_is_switch(t, node))
     return g_strdup_printf("(sw%d)", node - topo_compute_nodes(t));
   if (!topo_is_regular(t))
@@ -22,11 +25,17 @@ static char *coords_text(const platform *p, int node)
   return g_string_free(s, FALSE);
 }
 
-/* Members `name` (the node id) and `name`_coords (regular topologies). */
+/* Members `name` (the node id), `name`_name (a source's name for it) and
+ * `name`_coords (regular topologies). */
 static void add_node_json(JsonBuilder *b, const char *name, const platform *p, int node)
 {
   json_builder_set_member_name(b, name);
   json_builder_add_int_value(b, node);
+  if (p->names && p->names[node]) {
+    g_autofree char *key = g_strconcat(name, "_name", NULL);
+    json_builder_set_member_name(b, key);
+    json_builder_add_string_value(b, p->names[node]);
+  }
   if (topo_is_regular(p->topo)) {
     int c[TOPO_MAX_DIMS];
     topo_coords(p->topo, node, c);
@@ -61,7 +70,8 @@ int cmd_route(int argc, char **argv)
   platform *p = NULL;
   GError *e = NULL;
   if (!cli_parse(&argc, &argv, "route", "SRC DST",
-                 "The links a message takes from node SRC to node DST (ids, or coordinates x,y,z); "
+                 "The links a message takes from node SRC to node DST (ids, coordinates x,y,z, or "
+                 "the node names of a Slurm topology); "
                  "under valiant, random-up and ecmp, which draw a path per rank pair, a message "
                  "of rank SRC to rank DST placed on those nodes.",
                  "Example:\n  mapsim route --platform haec:4x4x4 0 63\n  mapsim route --platform torus:4x4x4 0,0,0 2,3,1\n"
@@ -69,7 +79,7 @@ int cmd_route(int argc, char **argv)
                  CLI_OPT_PLATFORM | CLI_OPT_SET | CLI_OPT_RULES | CLI_OPT_JSON, &c, NULL))
     goto out;
   if (argc != 3) {
-    fprintf(stderr, "mapsim route: expected two nodes SRC DST (see mapsim route --help)\n");
+    fprintf(stderr, "mapsim: route: expected two nodes SRC DST (see mapsim route --help)\n");
     goto out;
   }
   p = cli_common_platform(&c, &e);
@@ -127,12 +137,21 @@ int cmd_route(int argc, char **argv)
   json_builder_add_double_value(b, lat);
   json_builder_set_member_name(b, "bottleneck_bw");
   json_builder_add_double_value(b, hops ? bw : 0);
+  /* an adaptive routing chooses per message by the links' loads: the path
+   * shown is its minimal candidate, which a replay may not take */
+  gboolean adaptive = (p->router->flags & ROUTE_FLAG_ADAPTIVE) != 0;
+  json_builder_set_member_name(b, "adaptive");
+  json_builder_add_boolean_value(b, adaptive);
   json_builder_end_object(b);
   if (c.json)
     cli_print_json(json_builder_get_root(b));
   else
-    printf("%d hops, latency %.1f ps, bottleneck %.2f Gbit/s\n", hops, lat * 1e12,
+    printf("%d hops, latency %.4g ns, bottleneck %.2f Gbit/s\n", hops, lat * 1e9,
            hops ? bw * 8 / 1e9 : 0.0);
+  if (!c.json && adaptive)
+    printf("adaptive: this is the minimal candidate; %s chooses per message by the links' "
+           "loads, so a replay may take another (simulate: pre_minimal and post)\n",
+           router_algo_name(p->router));
   g_object_unref(b);
   status = 0;
 out:

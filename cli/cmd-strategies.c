@@ -16,7 +16,7 @@ int cmd_strategies(int argc, char **argv)
                  0, &c, NULL))
     return 2;
   if (argc > 1) {
-    fprintf(stderr, "mapsim strategies: unexpected argument '%s', expected none\n", argv[1]);
+    fprintf(stderr, "mapsim: strategies: unexpected argument '%s', expected none\n", argv[1]);
     return 2;
   }
   char *text = strategy_describe_all();

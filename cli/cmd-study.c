@@ -442,12 +442,12 @@ int cmd_study(int argc, char **argv)
   }
   int sources = (argc == 2) + a.demo + (a.merge != NULL);
   if (sources != 1 || argc > 2) {
-    fprintf(stderr, "mapsim study: expected one of: a study file, --demo, --merge DIR (see "
+    fprintf(stderr, "mapsim: study: expected one of: a study file, --demo, --merge DIR (see "
             "mapsim study --help)\n");
     goto out;
   }
   if (a.slices < 1 || a.slices > STUDY_MAX_SLICES) {
-    fprintf(stderr, "mapsim study: --slices %d: expected 1 to %d\n", a.slices, STUDY_MAX_SLICES);
+    fprintf(stderr, "mapsim: study: --slices %d: expected 1 to %d\n", a.slices, STUDY_MAX_SLICES);
     goto out;
   }
   status = run(&c, &a, argc == 2 ? argv[1] : NULL);

@@ -74,6 +74,10 @@ int cmd_topo(int argc, char **argv)
     if (f.bisection_dim >= 0)
       printf("bisection       %d links (cut %s), %.1f GB/s\n", f.bisection_links, f.cut,
              f.bisection_bw / 1e9);
+    for (guint i = 0; i < p->facts->len; i++) {
+      g_autofree char *fact = cli_visible(g_ptr_array_index(p->facts, i));
+      printf("note            %s\n", fact);
+    }
   }
   g_free(shape);
   status = 0;

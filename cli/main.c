@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "util/suggest.h"
 
 static void usage(FILE *out)
 {
@@ -28,7 +29,16 @@ static const cli_command *find_command(const char *name)
 static int unknown_command(const char *name)
 {
   g_autofree char *shown = cli_visible(name);
-  fprintf(stderr, "mapsim: unknown subcommand '%s', expected one of:", shown);
+  suggestion sg;
+  suggestion_init(&sg, name);
+  for (int i = 0; i < cli_ncommands; i++)
+    suggestion_add(&sg, cli_commands[i].name);
+  suggestion_add(&sg, "help");
+  const char *best = suggestion_best(&sg);
+  fprintf(stderr, "mapsim: unknown subcommand '%s'", shown);
+  if (best)
+    fprintf(stderr, ", did you mean '%s'?", best);
+  fprintf(stderr, " expected one of:");
   for (int i = 0; i < cli_ncommands; i++)
     fprintf(stderr, " %s", cli_commands[i].name);
   fprintf(stderr, "\n");

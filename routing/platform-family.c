@@ -245,8 +245,8 @@ gboolean platform_build_family(platform *p, GKeyFile *kf, const char *path, cons
   const topo_dragonfly *df = &t->df;
   int spare = family == TOPO_FAMILY_DRAGONFLY && df->groups > 1
                   ? df->routers * df->global_ports - df->parallel * (df->groups - 1) : 0;
-  if (spare > 0)
-    g_ptr_array_add(p->notes,
+  if (spare > 0) /* true of the shipped configs too: said once, by topo */
+    g_ptr_array_add(p->facts,
                     g_strdup_printf("%s: %d of the %d global ports of each group unused (%d "
                                     "cable%s between every two groups)", path, spare,
                                     df->routers * df->global_ports, df->parallel,

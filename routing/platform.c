@@ -21,6 +21,7 @@ platform *platform_alloc(const char *source)
   p->name = g_path_get_basename(source);
   p->cores_per_node = 1;
   p->notes = g_ptr_array_new_with_free_func(g_free);
+  p->facts = g_ptr_array_new_with_free_func(g_free);
   p->left_out = g_ptr_array_new_with_free_func(g_free);
   p->model = (platform_model){
     .router_delay = 0.0,
@@ -124,6 +125,7 @@ void platform_free(platform *p)
   g_free(p->link_bw);
   g_free(p->link_lat);
   g_ptr_array_unref(p->notes);
+  g_ptr_array_unref(p->facts);
   g_ptr_array_unref(p->left_out);
   g_strfreev(p->names);
   g_free(p->name);

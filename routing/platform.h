@@ -147,7 +147,9 @@ typedef struct platform {
   int *alloc;               /* nalloc: node ids, in allocation (rank) order */
   int *alloc_index;         /* nnodes: position in alloc, or -1 */
   platform_model model;
-  GPtrArray *notes;         /* strings: what a loader ignored */
+  GPtrArray *notes;         /* strings: what a loader ignored (every command says them) */
+  GPtrArray *facts;         /* strings: what is true of the platform but not asked for, e.g.
+                               a dragonfly's unused global ports (`mapsim topo` says them) */
   GPtrArray *left_out;      /* strings: the ?GROUP.KEY=VALUE overrides (--set-if-present)
                                left out, as GROUP.KEY=VALUE */
   char **names;             /* nnodes (nodes, then switches): the names the source gives

@@ -339,3 +339,61 @@ Test(cli, export_option_conflicts)
   tu_rm_rf(dir);
   g_free(dir);
 }
+
+/* route on a Slurm topology names nodes and switches by their Slurm
+ * names (and takes them as arguments), gives the latency in ns, and under
+ * an adaptive routing says the path is its minimal candidate. */
+Test(cli, route_in_ns_with_names_and_the_adaptive_note)
+{
+  g_autofree char *tree = tu_data("slurm/tree.conf");
+  char *out = NULL, *err = NULL;
+  const char *named[] = { "route", "-p", tree, "nid001", "nid005", NULL };
+  cr_assert_eq(tu_run(&out, &err, named), 0, "%s", err);
+  cr_assert(strstr(out, "route 0 (nid001) -> 4 (nid005) on "), "%s", out);
+  cr_assert(strstr(out, "   1  link 0      0 (nid001) -> 13 (leaf0)  node up, node\n"), "%s", out);
+  cr_assert(strstr(out, "13 (leaf0) -> 12 (spine0)"), "%s", out);
+  cr_assert(strstr(out, "4 hops, latency 400 ns, bottleneck"), "%s", out);
+  cr_assert_null(strstr(out, "adaptive"), "%s", out);
+  g_free(out);
+  g_free(err);
+  const char *torus[] = { "route", "-p", "torus:4x4x4", "0", "21", NULL };
+  cr_assert_eq(tu_run(&out, NULL, torus), 0);
+  cr_assert(strstr(out, "3 hops, latency 0.03 ns, bottleneck 250.00 Gbit/s\n"), "%s", out);
+  g_free(out);
+  const char *ugal[] = { "route", "-p", "dragonfly:g=4:a=2:p=2:h=2:routing=ugal", "0", "9", NULL };
+  cr_assert_eq(tu_run(&out, &err, ugal), 0, "%s", err);
+  cr_assert(strstr(out, "adaptive: this is the minimal candidate; ugal chooses per message"),
+            "%s", out);
+  /* the dragonfly's unused global ports: topo says so, route does not */
+  cr_assert_null(strstr(err, "global ports"), "%s", err);
+  g_free(out);
+  g_free(err);
+  const char *facts[] = { "topo", "-p", "dragonfly:g=4:a=2:p=2:h=2", NULL };
+  cr_assert_eq(tu_run(&out, &err, facts), 0);
+  cr_assert_eq(tu_count(out, "1 of the 4 global ports of each group unused"), 1, "%s", out);
+  cr_assert_null(strstr(err, "global ports"), "%s", err);
+  g_free(out);
+  g_free(err);
+}
+
+/* Every option error is one line "mapsim: SUBCOMMAND: ...", a mistyped
+ * subcommand or long option with the nearest name. */
+Test(cli, option_errors_in_one_format_with_did_you_mean)
+{
+  struct { const char *args[6]; const char *expect; } cases[] = {
+    { { "simlate", NULL }, "mapsim: unknown subcommand 'simlate', did you mean 'simulate'?" },
+    { { "topo", "--platfrom", "torus:4x4", NULL },
+      "mapsim: topo: Unknown option --platfrom, did you mean --platform? (see mapsim topo --help)" },
+    { { "topo", "-p", NULL }, "mapsim: topo: Missing argument for -p" },
+    { { "route", "-p", "torus:4x4", "0", NULL }, "mapsim: route: expected two nodes SRC DST" },
+    { { "strategies", "extra", NULL }, "mapsim: strategies: unexpected argument 'extra'" },
+    { { "map", "-p", "torus:4x4", "extra", NULL }, "mapsim: map: unexpected argument 'extra'" },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    char *err = NULL;
+    cr_assert_eq(tu_run(NULL, &err, cases[i].args), 2, "case %zu: %s", i, err);
+    cr_assert(g_str_has_prefix(err, cases[i].expect), "case %zu: %s", i, err);
+    cr_assert_eq(tu_lines(err), 1, "case %zu: %s", i, err);
+    g_free(err);
+  }
+}

@@ -585,7 +585,7 @@ Test(study_store, slice_beyond_the_limit_states_it, .timeout = 60)
   g_free(err);
   const char *emit[] = { "study", file, "--emit-slurm", dir, "--slices", "1048577", NULL };
   cr_assert_eq(tu_run(NULL, &err, emit), 2);
-  cr_assert_str_eq(err, "mapsim study: --slices 1048577: expected 1 to 1048576\n");
+  cr_assert_str_eq(err, "mapsim: study: --slices 1048577: expected 1 to 1048576\n");
   g_free(err);
 }
 
