@@ -102,6 +102,20 @@ static gboolean check_provenance(const check *k, JsonObject *o)
          member(k, po, "provenance", "compute_scale", FALSE, is_number, "a number");
 }
 
+/* Element i of array `name` as an object, its path "name[i]" in *path
+ * (caller frees); NULL + error when it is no object. */
+static JsonObject *element_object(const check *k, JsonArray *a, guint i, const char *name,
+                                  char **path)
+{
+  JsonNode *e = json_array_get_element(a, i);
+  *path = g_strdup_printf("%s[%u]", name, i);
+  if (!JSON_NODE_HOLDS_OBJECT(e)) {
+    bad(k, *path, "an object");
+    return NULL;
+  }
+  return json_node_get_object(e);
+}
+
 /* links[i] of a run: "link" an id of p, bytes and busy time numbers. */
 static gboolean check_links(const check *k, JsonObject *o, const platform *p, gboolean busy,
                             int njobs)
@@ -113,11 +127,10 @@ static gboolean check_links(const check *k, JsonObject *o, const platform *p, gb
   JsonArray *a = json_node_get_array(n);
   gboolean have_busy = FALSE;
   for (guint i = 0; i < json_array_get_length(a); i++) {
-    JsonNode *e = json_array_get_element(a, i);
-    g_autofree char *path = g_strdup_printf("links[%u]", i);
-    if (!JSON_NODE_HOLDS_OBJECT(e))
-      return bad(k, path, "an object");
-    JsonObject *lo = json_node_get_object(e);
+    g_autofree char *path = NULL;
+    JsonObject *lo = element_object(k, a, i, "links", &path);
+    if (!lo)
+      return FALSE;
     if (!member(k, lo, path, "link", TRUE, is_int, "an integer (the link's id)"))
       return FALSE;
     gint64 l = json_object_get_int_member(lo, "link");
@@ -160,11 +173,10 @@ static gboolean check_jobs(const check *k, JsonObject *o, int *njobs)
   if (!member(k, o, "", "name", FALSE, is_string, "a string"))
     return FALSE;
   for (int j = 0; j < n; j++) {
-    JsonNode *e = json_array_get_element(jobs, (guint)j);
-    g_autofree char *path = g_strdup_printf("jobs[%d]", j);
-    if (!JSON_NODE_HOLDS_OBJECT(e))
-      return bad(k, path, "an object");
-    JsonObject *jo = json_node_get_object(e);
+    g_autofree char *path = NULL;
+    JsonObject *jo = element_object(k, jobs, (guint)j, "jobs", &path);
+    if (!jo)
+      return FALSE;
     if (!member(k, jo, path, "name", FALSE, is_string, "a string") ||
         !member(k, jo, path, "slowdown", FALSE, is_number_or_null, "a number"))
       return FALSE;
@@ -281,11 +293,10 @@ static gboolean check_timeline(const check *k, JsonNode *root)
   JsonArray *a = json_node_get_array(n);
   int ranks = 0;
   for (guint i = 0; i < json_array_get_length(a); i++) {
-    JsonNode *e = json_array_get_element(a, i);
-    g_autofree char *path = g_strdup_printf("traceEvents[%u]", i);
-    if (!JSON_NODE_HOLDS_OBJECT(e))
-      return bad(k, path, "an object");
-    JsonObject *eo = json_node_get_object(e);
+    g_autofree char *path = NULL;
+    JsonObject *eo = element_object(k, a, i, "traceEvents", &path);
+    if (!eo)
+      return FALSE;
     if (!member(k, eo, path, "ph", TRUE, is_string, "a string (the event's phase)") ||
         !member(k, eo, path, "pid", FALSE, is_int, "an integer"))
       return FALSE;

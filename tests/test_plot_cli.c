@@ -112,17 +112,10 @@ Test(plot_cli, titles_from_the_provenance)
   }
 }
 
-/* Does the SVG paint with colour c (cairo writes "rgb(R%,G%,B%)")? */
+/* Does the SVG paint with colour c? */
 static gboolean svg_has_color(const char *svg, plot_rgb c)
 {
-  for (const char *p = svg; (p = strstr(p, "rgb(")); p++) {
-    double v[3];
-    if (sscanf(p, "rgb(%lf%%,%lf%%,%lf%%)", &v[0], &v[1], &v[2]) == 3 &&
-        fabs(v[0] / 100 - c.r) < 2e-3 && fabs(v[1] / 100 - c.g) < 2e-3 &&
-        fabs(v[2] / 100 - c.b) < 2e-3)
-      return TRUE;
-  }
-  return FALSE;
+  return tu_svg_has_rgb(svg, c.r, c.g, c.b);
 }
 
 /* A --timeline file drawn: NAME-timeline.png and .svg, the ranks'

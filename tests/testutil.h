@@ -16,7 +16,9 @@
 #include <errno.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -172,6 +174,19 @@ static inline void tu_copy_dir(const char *from, const char *to)
 }
 
 /* Occurrences of `needle` in `text`, not overlapping. */
+/* Does an SVG cairo wrote paint with colour (r, g, b) in [0, 1] (it writes
+ * "rgb(R%,G%,B%)")? */
+static inline gboolean tu_svg_has_rgb(const char *svg, double r, double g, double b)
+{
+  for (const char *p = svg; (p = strstr(p, "rgb(")); p++) {
+    double v[3];
+    if (sscanf(p, "rgb(%lf%%,%lf%%,%lf%%)", &v[0], &v[1], &v[2]) == 3 &&
+        fabs(v[0] / 100 - r) < 2e-3 && fabs(v[1] / 100 - g) < 2e-3 && fabs(v[2] / 100 - b) < 2e-3)
+      return TRUE;
+  }
+  return FALSE;
+}
+
 static inline int tu_count(const char *text, const char *needle)
 {
   int n = 0;
