@@ -712,6 +712,14 @@ static gboolean blocking_completes(const gen *g, GError **error)
   for (int r = 0; r < P; r++)
     off[r + 1] = off[r] + (int)g->pairs[r]->len;
   int S = off[P], ns = 0, nr = 0;
+  /* per slot two keys, two waits and an owner; per rank a position and
+   * queue room (each slot entered queues two partners) */
+  uint64_t need = (uint64_t)S * (2 * sizeof(msg_key) + 5 * sizeof(int)) +
+                  (uint64_t)P * 2 * sizeof(int);
+  if (!budget_check_memory("gen: the check that blocking exchanges complete", need, error)) {
+    g_free(off);
+    return FALSE;
+  }
   msg_key *sends = g_new(msg_key, MAX(S, 1)), *recvs = g_new(msg_key, MAX(S, 1));
   for (int r = 0; r < P; r++) {
     const xpair *p = (const xpair *)(void *)g->pairs[r]->data;
