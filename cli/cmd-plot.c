@@ -156,7 +156,7 @@ int cmd_plot(int argc, char **argv)
   GPtrArray *parsers = g_ptr_array_new_with_free_func(g_object_unref);
   GPtrArray *stems = g_ptr_array_new_with_free_func(g_free);
   report_run *runs = NULL, *timelines = NULL;
-  const char **timeline_file = NULL;
+  const char **timeline_file = NULL, **run_file = NULL;
   int *jobs_figures = NULL;
   g_autofree char *spec = NULL;
   if (!cli_parse(&argc, &argv, "plot", "RUN.json...",
@@ -215,7 +215,7 @@ int cmd_plot(int argc, char **argv)
    * leaves no figure behind */
   runs = g_new0(report_run, nruns);
   timelines = g_new0(report_run, nruns);
-  const char **run_file = g_new0(const char *, nruns);
+  run_file = g_new0(const char *, nruns);
   timeline_file = g_new0(const char *, nruns);
   int nlinks_runs = 0, ntimelines = 0;
   gboolean busy = color && strcmp(color, "busy") == 0;
@@ -253,7 +253,6 @@ int cmd_plot(int argc, char **argv)
       g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                   "%s names no platform, expected --platform P (the run's platform)",
                   argv[k + 1]);
-      g_free(run_file);
       goto fail;
     }
     if (spec && strcmp(spec, named) != 0) {
@@ -261,7 +260,6 @@ int cmd_plot(int argc, char **argv)
                   "%s ran on %s, %s on %s: runs drawn on one scale must share a platform, "
                   "expected runs of one platform (or plot them separately)", run_file[0], spec,
                   argv[k + 1], named);
-      g_free(run_file);
       goto fail;
     }
     if (!spec)
@@ -274,7 +272,6 @@ int cmd_plot(int argc, char **argv)
     checked = FALSE;
   for (int k = 0; checked && k < nlinks_runs; k++)
     checked = report_plot_check(run_file[k], &runs[k], p, busy, &e);
-  g_free(run_file);
   if (!checked)
     goto fail;
   gboolean with_colls;
@@ -334,6 +331,7 @@ out:
   g_free(runs);
   g_free(timelines);
   g_free(timeline_file);
+  g_free(run_file);
   g_free(jobs_figures);
   g_ptr_array_unref(parsers);
   g_ptr_array_unref(stems);
