@@ -28,6 +28,7 @@
 
 #include "mapping/strategy.h"
 #include "traces/collectives.h"
+#include "traces/input.h"
 #include "study/loader-private.h"
 #include "util/budget.h"
 #include "util/sweep.h"
@@ -77,10 +78,13 @@ static void check_file(loader *L, int line, const char *what, const char *path)
     ini_problem(&L->ini, line, "%s %s: no such file or folder", what, path);
 }
 
-/* Reads the input's files; problems at its line. */
+/* Reads the input's files through the input dispatcher (traces/input.h);
+ * problems at its line. */
 static void load_input(loader *L, study_input *in, gboolean count_needed)
 {
   GError *e = NULL;
+  g_auto(input) src = { 0 };
+  g_autofree char *root = NULL;
   if (in->trace_path) {
     if (!g_file_test(in->trace_path, G_FILE_TEST_EXISTS)) {
       check_file(L, in->line, "trace", in->trace_path);
@@ -88,7 +92,8 @@ static void load_input(loader *L, study_input *in, gboolean count_needed)
     }
     if (L->bad_collectives)
       return;
-    if (!(in->t = trace_read_otf2(in->trace_path, &e)) ||
+    if (!input_open(&src, in->trace_path, NULL, INPUT_TRACE, &e) ||
+        !(in->t = input_trace(&src, &e)) ||
         !(in->g = run_traffic_graph(in->t, L->s->opts.collectives, &in->g_collectives, &e)))
       goto fail;
   } else {
@@ -100,8 +105,8 @@ static void load_input(loader *L, study_input *in, gboolean count_needed)
       check_file(L, in->line, "counts", in->counts_path);
       return;
     }
-    if (!(in->g = commgraph_load(in->matrix_path, &e)) ||
-        (in->counts_path && !commgraph_load_counts(in->g, in->counts_path, &e)))
+    if (!input_open(&src, in->matrix_path, in->counts_path, INPUT_GRAPH, &e) ||
+        !(in->g = input_graph(&src, &e)))
       goto fail;
   }
   if (count_needed && !in->g->msgs) {
@@ -120,15 +125,13 @@ static void load_input(loader *L, study_input *in, gboolean count_needed)
       goto fail;
   }
   GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
-  const char *files[] = { in->trace_path, in->matrix_path, in->counts_path, in->coords_path };
+  /* the input is everything its reader reads (a trace: its whole archive) */
+  root = input_root(&src);
+  const char *files[] = { in->trace_path ? root : NULL, in->trace_path ? NULL : root,
+                          in->counts_path, in->coords_path };
   for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
     g_checksum_update(sum, (const guchar *)"\n--\n", 4);
-    if (!files[i])
-      continue;
-    /* a trace is its whole archive folder */
-    g_autofree char *what = (i == 0 && !g_file_test(files[i], G_FILE_TEST_IS_DIR))
-                                ? g_path_get_dirname(files[i]) : g_strdup(files[i]);
-    if (!study_hash_path(sum, what, &e)) {
+    if (files[i] && !study_hash_path(sum, files[i], &e)) {
       g_checksum_free(sum);
       goto fail;
     }
