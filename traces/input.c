@@ -32,6 +32,11 @@ static GPtrArray *registered; /* input_register's rows, in order */
 
 void input_register(const input_reader *r)
 {
+  /* a trace format reads the whole trace at least (streams fall back on it),
+   * a matrix format its graph */
+  g_return_if_fail(r && r->name && r->what && r->probe &&
+                   (r->gives == INPUT_TRACE ? r->read != NULL
+                                            : r->gives == INPUT_GRAPH && r->graph != NULL));
   if (!registered)
     registered = g_ptr_array_new();
   g_ptr_array_add(registered, (gpointer)r);

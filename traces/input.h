@@ -83,7 +83,9 @@ typedef struct input_reader {
 } input_reader;
 
 /* Adds a reader after the built-in ones (borrowed, for the life of the
- * process); a later row loses ties. */
+ * process); a later row loses ties. A row without a name, a phrase, a
+ * probe, and `read` for a trace format or `graph` for a matrix format is
+ * refused (a GLib critical). */
 void input_register(const input_reader *r);
 int input_nreaders(void);
 const input_reader *input_reader_at(int i);
