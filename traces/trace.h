@@ -23,8 +23,9 @@
  * private to each rank: flag `self`, size 1, members NULL - resolve it with
  * trace_comm_world_rank()).
  *
- * Built by trace_read_otf2() (otf2-read.c), by the synthesizers (synth.h)
- * or by hand with trace_new()/trace_push(); written by trace_write_otf2().
+ * Built by the readers (input.h opens a path with the right one; OTF2's is
+ * trace_read_otf2(), otf2-read.c), by the synthesizers (synth.h) or by hand
+ * with trace_new()/trace_push(); written by trace_write_otf2().
  *
  * Ownership: a trace owns all its arrays and strings; free it with
  * trace_free() (NULL is a no-op). Pointers into a trace stay valid until it
@@ -35,6 +36,7 @@
 
 #include <glib.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "traces/collectives.h"
 #include "traces/commgraph.h"
@@ -140,7 +142,8 @@ typedef struct trace_stats {
 } trace_stats;
 
 /* The OTF2 creator mapsim's writer (otf2-write.c) names: a trace it wrote
- * is synthetic (the tracer's archives name "mapsim-trace"). */
+ * (gen, simulate --out-trace) is synthetic, not measured - its times are a
+ * model's, no core was shared (the tracer's archives name "mapsim-trace"). */
 #define TRACE_SYNTHETIC_CREATOR "mapsim"
 
 typedef struct trace {
@@ -155,13 +158,20 @@ typedef struct trace {
   uint64_t start_ticks;      /* source clock value of time 0 (global offset) */
   int64_t duration_ps;       /* length of the trace (>= last event time) */
   trace_stats stats;         /* filled by the reader; zero for built traces */
-  gboolean synthetic;        /* written by mapsim itself (gen, simulate --out-trace:
-                              * the anchor's creator "mapsim"), not measured: its
-                              * times are a model's, no core was shared */
   char *notice;              /* what the reader had to approximate, one line for
                               * the user (an EZTrace archive: otf2-eztrace.c), or
                               * NULL; owned by the trace */
+  char *creator;             /* the program that wrote the file, as the file names
+                              * it ("Score-P 3.0", "mapsim", "mapsim-trace";
+                              * "EZTrace" for EZTrace's archives, which name
+                              * none), or NULL; owned by the trace */
 } trace;
+
+/* Did mapsim's own writer make t (its creator TRACE_SYNTHETIC_CREATOR)? */
+static inline gboolean trace_is_synthetic(const trace *t)
+{
+  return t->creator && strcmp(t->creator, TRACE_SYNTHETIC_CREATOR) == 0;
+}
 
 /* Statistics of the retained events (what `mapsim trace info` prints). */
 typedef struct trace_summary {
@@ -262,11 +272,6 @@ extern const int trace_times_nfields;
  * `error` for a bad spec. Caller frees with commgraph_free(). */
 commgraph *trace_commgraph(const trace *t, gboolean with_collectives, const char *algo,
                            GError **error);
-
-/* Reads the OTF2 archive `path` (the .otf2 anchor file, or the directory
- * that holds traces.otf2; otf2-read.c) and returns its communication graph
- * (point-to-point, plus collectives with "auto" if asked). */
-commgraph *trace_commgraph_load(const char *path, gboolean with_collectives, GError **error);
 
 /* Reads an OTF2 archive (otf2-read.c). `path`: the anchor file or its
  * directory (then <dir>/traces.otf2, or the directory's only *.otf2 file,
