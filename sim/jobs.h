@@ -38,6 +38,11 @@ typedef enum {
   JOBS_ERROR_RUN,       /* a run of them deadlocked (sim/mix.h) */
 } JobsError;
 
+/* The latest start a jobs file may give (92 days; a mix of several ranks
+ * must also keep its parallel cost, start x ranks, within int64 ps: the
+ * mix checks that, naming the start's line). */
+#define JOBS_MAX_START_S 8e6
+
 typedef struct job_spec {
   char *name;
   int line;              /* of [job NAME] */
@@ -50,6 +55,7 @@ typedef struct job_spec {
   char *strategy;        /* pipeline, or NULL: identity */
   guint32 seed;
   int64_t start_ps;
+  int start_line;        /* of the start key, 0 when absent */
 } job_spec;
 
 typedef struct jobs_file {

@@ -36,23 +36,22 @@ static gboolean parse_kinds(loader *L, const char *group, char **items, study_ki
                             int *n)
 {
   *n = 0;
-  for (int i = 0; items && items[i]; i++) {
-    study_kind k;
+  int nitems = items ? (int)g_strv_length(items) : 0;
+  g_autofree gint64 *ids = g_new0(gint64, MAX(nitems, 1));
+  for (int i = 0; i < nitems; i++) {
     if (strcmp(items[i], "bytes") == 0)
-      k = STUDY_KIND_BYTES;
+      ids[i] = STUDY_KIND_BYTES;
     else if (strcmp(items[i], "count") == 0)
-      k = STUDY_KIND_COUNT;
+      ids[i] = STUDY_KIND_COUNT;
     else {
       ini_problem(&L->ini, ini_line(&L->ini, group, "kinds"),
                   "[%s] kinds: '%s' is unknown, expected bytes or count", group, items[i]);
       return FALSE;
     }
-    gboolean dup = FALSE;
-    for (int j = 0; j < *n; j++)
-      dup |= kinds[j] == k;
-    if (!dup)
-      kinds[(*n)++] = k;
+    if (i < 2)
+      kinds[(*n)++] = (study_kind)ids[i];
   }
+  ini_check_distinct(&L->ini, group, "kinds", items, ids, nitems);
   return TRUE;
 }
 
@@ -296,23 +295,32 @@ static void read_study_group(loader *L, study_kind *kinds, int *nkinds)
   const char *const *mv = models ? (const char *const *)models : def_models;
   s->nmodels = (int)g_strv_length((char **)mv);
   s->models = g_new0(const struct netmodel_ops *, MAX(s->nmodels, 1));
-  for (int i = 0; i < s->nmodels; i++)
+  g_autofree gint64 *ids = g_new0(gint64, MAX(s->nmodels, 1));
+  for (int i = 0; i < s->nmodels; i++) {
     if (!(s->models[i] = netmodel_find(mv[i]))) {
       g_autofree char *names = netmodel_names();
       ini_problem(&L->ini, ini_line(&L->ini, "study", "models"),
                   "[study] models: '%s' is unknown, expected one of: %s", mv[i], names);
     }
+    ids[i] = s->models[i] ? (gint64)(intptr_t)s->models[i] : -1 - i;
+  }
+  ini_check_distinct(&L->ini, "study", "models", (char **)mv, ids, s->nmodels);
   g_auto(GStrv) seeds = ini_list_expanded(&L->ini, "study", "seeds");
   s->nseeds = seeds ? (int)g_strv_length(seeds) : 1;
   s->seeds = g_new0(guint32, MAX(s->nseeds, 1));
   s->seeds[0] = 1;
+  g_autofree gint64 *seed_ids = g_new0(gint64, MAX(s->nseeds, 1));
   for (int i = 0; seeds && seeds[i]; i++) {
-    guint64 v;
-    if (!g_ascii_string_to_unsigned(seeds[i], 10, 0, G_MAXUINT32, &v, NULL))
+    guint64 v = 0;
+    gboolean ok = g_ascii_string_to_unsigned(seeds[i], 10, 0, G_MAXUINT32, &v, NULL);
+    if (!ok)
       ini_problem(&L->ini, ini_line(&L->ini, "study", "seeds"),
                   "[study] seeds: '%s' is not an integer from 0 to %u", seeds[i], G_MAXUINT32);
     s->seeds[i] = (guint32)v;
+    seed_ids[i] = ok ? (gint64)v : -1 - i; /* a bad entry repeats none */
   }
+  if (seeds)
+    ini_check_distinct(&L->ini, "study", "seeds", seeds, seed_ids, s->nseeds);
   g_auto(GStrv) kv = ini_list_expanded(&L->ini, "study", "kinds");
   kinds[0] = STUDY_KIND_BYTES;
   *nkinds = 1;
@@ -397,19 +405,12 @@ static void read_report_group(loader *L)
 
 static void check_groups(loader *L)
 {
+  static const char *const known[] = { "study", "report", "input ", "platform ", "strategy ",
+                                       NULL };
   g_auto(GStrv) groups = g_key_file_get_groups(L->ini.kf, NULL);
-  for (int i = 0; groups[i]; i++) {
-    const char *g = groups[i];
-    if (strcmp(g, "study") == 0 || strcmp(g, "report") == 0)
-      continue;
-    const char *prefixes[] = { "input ", "platform ", "strategy " };
-    gboolean ok = FALSE;
-    for (size_t k = 0; k < G_N_ELEMENTS(prefixes); k++)
-      ok |= g_str_has_prefix(g, prefixes[k]) && g[strlen(prefixes[k])] != '\0';
-    if (!ok)
-      ini_problem(&L->ini, ini_line(&L->ini, g, NULL), "unknown group [%s], expected [study], [report], "
-                  "[input NAME], [platform NAME] or [strategy NAME]", g);
-  }
+  for (int i = 0; groups[i]; i++)
+    ini_known_group(&L->ini, groups[i], known, "[study], [report], [input NAME], "
+                    "[platform NAME] or [strategy NAME]");
 }
 
 /* Every input must fit every platform, before anything runs. */
