@@ -231,6 +231,8 @@ static void add_list_entry(loader *L, const char *item, gboolean is_trace, const
   g_ptr_array_unref(combos);
 }
 
+/* The inputs of the file, in order, with their kinds; their files are
+ * read by load_inputs. */
 static void read_inputs(loader *L, const study_kind *def_kinds, int def_nkinds)
 {
   study *s = L->s;
@@ -264,6 +266,15 @@ static void read_inputs(loader *L, const study_kind *def_kinds, int def_nkinds)
       memcpy(in->kinds, def_kinds, sizeof(study_kind) * (size_t)def_nkinds);
       in->nkinds = def_nkinds;
     }
+  }
+}
+
+/* Reads the files of every input (once the study's size is known to fit). */
+static void load_inputs(loader *L)
+{
+  study *s = L->s;
+  for (int i = 0; i < s->ninputs; i++) {
+    study_input *in = &s->inputs[i];
     if (!in->trace_path && !in->matrix_path)
       continue;
     gboolean count = FALSE;
@@ -305,7 +316,15 @@ static void read_study_group(loader *L, study_kind *kinds, int *nkinds)
     ids[i] = s->models[i] ? (gint64)(intptr_t)s->models[i] : -1 - i;
   }
   ini_check_distinct(&L->ini, "study", "models", (char **)mv, ids, s->nmodels);
-  g_auto(GStrv) seeds = ini_list_expanded(&L->ini, "study", "seeds");
+  /* counted first: a sweep of seeds is expanded only when the study can
+   * hold that many */
+  int64_t nseeds = ini_list_count(&L->ini, "study", "seeds");
+  if (nseeds > STUDY_MAX_CELLS)
+    ini_problem(&L->ini, ini_line(&L->ini, "study", "seeds"), "[study] seeds: %" G_GINT64_FORMAT
+                " seeds, more than the %d cells a study may have, expected fewer", nseeds,
+                STUDY_MAX_CELLS);
+  g_auto(GStrv) seeds = nseeds <= STUDY_MAX_CELLS ? ini_list_expanded(&L->ini, "study", "seeds")
+                                                   : NULL;
   s->nseeds = seeds ? (int)g_strv_length(seeds) : 1;
   s->seeds = g_new0(guint32, MAX(s->nseeds, 1));
   s->seeds[0] = 1;
@@ -470,15 +489,20 @@ study *study_load(const char *path, const char *text, const char *base_dir, GErr
     read_inputs(&L, kinds, nkinds);
     loader_read_platforms(&L);
     loader_read_strategies(&L);
-    check_capacity(&L);
+    if (loader_check_size(&L)) {
+      load_inputs(&L);
+      loader_load_platforms(&L);
+      loader_add_strategies(&L);
+      check_capacity(&L);
+    }
   }
+  loader_clear(&L);
   if (!s->name)
     s->name = ini_path_label(path);
   gboolean ok = ini_close(&L.ini, STUDY_ERROR, STUDY_ERROR_FILE, error);
-  if (!ok) {
+  if (!ok || !study_make_cells(s, error)) {
     study_free(s);
     return NULL;
   }
-  study_make_cells(s);
   return s;
 }
