@@ -57,7 +57,15 @@ typedef struct slurm_desc {
   int sizes_line;
   gboolean link_speed;
   GPtrArray *notes;    /* borrowed: the platform's, or NULL */
+  gboolean counting;   /* the first pass: hostlists counted, not expanded */
+  gint64 names;        /* names of all hostlists so far (each YAML alias's use too) */
+  guint64 name_bytes;  /* what they will cost (SLURM_NAME_BYTES) */
 } slurm_desc;
+
+/* What a name of `len` bytes costs from the file to the platform: two
+ * copies (the file's lists, the platform's names) and their pointers, its
+ * entry in the walk's table of names, its ids. */
+#define SLURM_NAME_BYTES(len) (2 * ((guint64)(len) + 17) + 96)
 
 static void sw_free(gpointer data)
 {
@@ -120,11 +128,33 @@ static sw_desc *add_switch(slurm_desc *d, const char *name, int line, GError **e
   return s;
 }
 
+/* Expands hostlist `text` into `out` - or, while d->counting, only counts
+ * its names: the file's names in all are held to HOSTLIST_MAX_NAMES and
+ * to the memory budget in a first pass over the file, before a name is
+ * made (twelve lines of 4 million names each, or one list named again and
+ * again through YAML aliases, end there at once). A malformed hostlist
+ * counts nothing: its expansion says what is wrong, in the file's order. */
 static gboolean expand(slurm_desc *d, int line, const char *what, const char *text,
                        GPtrArray *out, GError **error)
 {
   GError *e = NULL;
-  if (!hostlist_expand(text, out, &e)) {
+  gint64 n;
+  gsize longest;
+  if (d->counting) {
+    if (!hostlist_count(text, &n, &longest, NULL))
+      return TRUE;
+    d->names += n; /* each at most HOSTLIST_MAX_NAMES: no overflow before the check */
+    d->name_bytes += (guint64)n * SLURM_NAME_BYTES(longest);
+    if (d->names > HOSTLIST_MAX_NAMES)
+      return fail(error, d, line, "%s: %" G_GINT64_FORMAT " names in the file's hostlists up "
+                  "to here, more than %d, expected fewer", what, d->names, HOSTLIST_MAX_NAMES);
+    g_autofree char *cost = g_strdup_printf("the %" G_GINT64_FORMAT " names of its hostlists "
+                                            "up to here", d->names);
+    budget_check_memory(cost, d->name_bytes, &e);
+  } else {
+    hostlist_expand(text, out, &e);
+  }
+  if (e) {
     fail(error, d, line, "%s: %s", what, e->message);
     g_error_free(e);
     return FALSE;
@@ -216,7 +246,24 @@ static gboolean conf_line(slurm_desc *d, int line, char **tokens, GError **error
                                    name);
 }
 
-static gboolean read_conf(slurm_desc *d, const char *text, GError **error)
+/* The hostlists of one line, counted (the first pass over the file). */
+static gboolean count_line(slurm_desc *d, int line, char **tokens, GError **error)
+{
+  for (int i = 1; tokens[i]; i++) {
+    const char *eq = strchr(tokens[i], '=');
+    g_autofree char *key = eq ? g_ascii_strdown(tokens[i], eq - tokens[i]) : NULL;
+    if (key && (!strcmp(key, "nodes") || !strcmp(key, "switches")) &&
+        !expand(d, line, !strcmp(key, "nodes") ? "Nodes" : "Switches", eq + 1, NULL, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+typedef gboolean (*conf_fn)(slurm_desc *d, int line, char **tokens, GError **error);
+
+/* `fn` on the tokens of every logical line of `text` (comments cut,
+ * continued lines joined), with the line it starts on, until one fails. */
+static gboolean conf_lines(slurm_desc *d, const char *text, conf_fn fn, GError **error)
 {
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
   GString *logical = g_string_new(NULL);
@@ -247,11 +294,20 @@ static gboolean read_conf(slurm_desc *d, const char *text, GError **error)
         g_free(tokens[j]);
     tokens[k] = NULL;
     if (k)
-      ok = conf_line(d, first, tokens, error);
+      ok = fn(d, first, tokens, error);
     g_string_truncate(logical, 0);
   }
   g_string_free(logical, TRUE);
   return ok;
+}
+
+/* Counted first, then read. */
+static gboolean read_conf(slurm_desc *d, const char *text, GError **error)
+{
+  d->counting = TRUE;
+  gboolean ok = conf_lines(d, text, count_line, error);
+  d->counting = FALSE;
+  return ok && conf_lines(d, text, conf_line, error);
 }
 
 /* ---- topology.yaml ----------------------------------------------------- */
@@ -312,6 +368,8 @@ static gboolean yhosts(yaml_ctx *y, const yaml_node_t *n, const char *what, GPtr
   for (int i = 0; i < MAX(len, 1); i++) {
     const yaml_node_t *item = len < 0 ? n : yitem(y, n, i);
     const char *s = yscalar(item);
+    if (!s && y->d->counting)
+      continue; /* the reading pass names it */
     if (!s)
       return fail(error, y->d, yline(item), "%s, expected a hostlist like n[01-16]", what);
     if (!expand(y->d, yline(item), what, s, out, error))
@@ -344,6 +402,23 @@ static gboolean yentries(yaml_ctx *y, const yaml_node_t *n, const char *key, con
                   "one of them (as Slurm)", id);
   }
   return TRUE;
+}
+
+/* The hostlists of the entries of list `key` of n, counted (the first
+ * pass: every use of a YAML alias counts). */
+static gboolean ycount(yaml_ctx *y, const yaml_node_t *n, const char *key, const char *children,
+                       GError **error)
+{
+  const yaml_node_t *list = yget(y, n, key);
+  y->d->counting = TRUE;
+  gboolean ok = TRUE;
+  for (int i = 0; ok && i < ylength(list); i++) {
+    yaml_node_t *e = yitem(y, list, i);
+    ok = yhosts(y, yget(y, e, "nodes"), "nodes", NULL, error) &&
+         (!children || yhosts(y, yget(y, e, children), children, NULL, error));
+  }
+  y->d->counting = FALSE;
+  return ok;
 }
 
 /* The topology [topology] slurm_topology names, else the first cluster
@@ -394,7 +469,8 @@ static gboolean read_yaml(slurm_desc *d, const char *text, gsize len, const char
       fail(error, d, yline(t), "topology '%s' is both a tree and a block topology, expected "
            "exactly one kind (as Slurm)", name ? name : "?");
     } else if (tree) {
-      ok = yentries(&y, tree, "switches", "switch", "children", error);
+      ok = ycount(&y, tree, "switches", "children", error) &&
+           yentries(&y, tree, "switches", "switch", "children", error);
     } else if (block) {
       const yaml_node_t *sizes = yget(&y, block, "block_sizes");
       ok = TRUE;
@@ -402,7 +478,8 @@ static gboolean read_yaml(slurm_desc *d, const char *text, gsize len, const char
         const yaml_node_t *item = yitem(&y, sizes, i);
         ok = add_block_size(d, yline(item), yscalar(item) ? yscalar(item) : "", error);
       }
-      ok = ok && yentries(&y, block, "blocks", "block", NULL, error);
+      ok = ok && ycount(&y, block, "blocks", NULL, error) &&
+           yentries(&y, block, "blocks", "block", NULL, error);
     } else {
       fail(error, d, yline(t), "topology '%s' is %s, expected a tree or a block topology",
            name ? name : "?", ytrue(yget(&y, t, "flat")) ? "flat (no switches)" : "of no kind");
