@@ -193,7 +193,13 @@ jobs_file *jobs_load(const char *path, GError **error)
   if (!budget_read_text(path, "a jobs file (INI)", &text, NULL, error))
     return NULL;
   g_autofree char *dir = g_path_get_dirname(path);
-  g_autofree char *base = g_canonicalize_filename(dir, NULL);
+  return jobs_load_text(path, text, dir, error);
+}
+
+jobs_file *jobs_load_text(const char *path, const char *text, const char *base_dir,
+                          GError **error)
+{
+  g_autofree char *base = g_canonicalize_filename(base_dir, NULL);
   jobs_file *jf = g_new0(jobs_file, 1);
   jf->path = g_strdup(path);
   ini_file L;

@@ -7,6 +7,7 @@
  *                   strategy = PIPELINE (default identity);
  *                   seed = N (of a randomized strategy, default 1);
  *                   start = TIME (default 0 s; units as in platform files)
+ * Comments, repeated groups and keys as in study files (util/ini.h).
  * Jobs keep the file's order. Paths are relative to the file. A policy
  * (routing/alloc.h) picks from the nodes no earlier job holds: node lists
  * (`nodes =` or a node list FILE, routing/platform.h's format) are placed
@@ -68,6 +69,11 @@ typedef struct jobs_file {
 /* Reads and checks a jobs file (see the header paragraph). NULL and one
  * error listing every problem, "FILE:LINE: what, expected what". */
 jobs_file *jobs_load(const char *path, GError **error);
+
+/* The same from `text`, the content of `path` read elsewhere (a README's
+ * example), its paths relative to `base_dir`. */
+jobs_file *jobs_load_text(const char *path, const char *text, const char *base_dir,
+                          GError **error);
 
 void jobs_file_free(jobs_file *jf);
 

@@ -249,3 +249,60 @@ Test(jobs_start, checked_before_and_against_the_mix)
   g_error_free(e);
   jobs_file_free(jf);
 }
+
+/* ---- the README's example files ---- */
+
+/* Every ```ini block of README.md, loaded as a user copying it would:
+ * its first line names the file ("# my.ini, in the repository's folder",
+ * "# tests/data/jobs/three.ini: ..."), relative to the repository, and
+ * paths in it are relative to that file's folder. A block naming a
+ * repository file is that file byte for byte (the README's output blocks
+ * run the file). The jobs example's inline comments were refused. */
+Test(readme, example_files_load_as_shown, .timeout = 120)
+{
+  g_autofree char *src = tu_src(".");
+  g_autofree char *readme = tu_src("README.md");
+  g_autofree char *text = NULL;
+  cr_assert(g_file_get_contents(readme, &text, NULL, NULL));
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  int studies = 0, jobs = 0;
+  for (int i = 0; lines[i]; i++) {
+    if (strcmp(lines[i], "```ini") != 0)
+      continue;
+    GString *block = g_string_new(NULL);
+    int at = i + 1;
+    for (i++; lines[i] && strcmp(lines[i], "```") != 0; i++)
+      g_string_append_printf(block, "%s\n", lines[i]);
+    cr_assert(g_str_has_prefix(block->str, "# "), "README.md:%d: the block's first line names "
+              "its file: %.40s", at, block->str);
+    g_autofree char *name = g_strndup(block->str + 2, strcspn(block->str + 2, " :,\n"));
+    g_autofree char *file = g_build_filename(src, name, NULL);
+    g_autofree char *dir = g_path_get_dirname(file);
+    if (g_file_test(file, G_FILE_TEST_EXISTS)) {
+      g_autofree char *content = NULL;
+      cr_assert(g_file_get_contents(file, &content, NULL, NULL));
+      cr_assert_str_eq(content, block->str, "README.md:%d: %s differs from the README's block",
+                       at, name);
+    }
+    GError *e = NULL;
+    if (strstr(block->str, "\n[study]\n")) {
+      study *s = study_load(file, block->str, dir, &e);
+      cr_assert_not_null(s, "README.md:%d: %s", at, e ? e->message : "?");
+      study_free(s);
+      studies++;
+    } else {
+      cr_assert_not_null(strstr(block->str, "\n[job "), "README.md:%d: neither a study nor a jobs "
+                         "file", at);
+      jobs_file *jf = jobs_load_text(file, block->str, dir, &e);
+      cr_assert_not_null(jf, "README.md:%d: %s", at, e ? e->message : "?");
+      cr_assert_eq(jf->njobs, 3);
+      cr_assert_str_eq(jf->jobs[0].alloc, "random:16:1");
+      cr_assert_str_eq(jf->jobs[2].nodes_text, "56-63");
+      jobs_file_free(jf);
+      jobs++;
+    }
+    g_string_free(block, TRUE);
+  }
+  cr_assert_eq(studies, 1);
+  cr_assert_eq(jobs, 1);
+}
