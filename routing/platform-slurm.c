@@ -473,24 +473,29 @@ static yaml_node_t *pick_topology(yaml_ctx *y, const yaml_node_t *root, const ch
 }
 
 /* FALSE + error when a mapping of the document has a key twice (libyaml
- * keeps both; the reader would see the first only). */
+ * keeps both; the reader would see the first only). Linear in the keys. */
 static gboolean ycheck_keys(yaml_ctx *y, GError **error)
 {
-  for (yaml_node_t *n = y->doc.nodes.start; n < y->doc.nodes.top; n++) {
+  GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal); /* key -> its node */
+  gboolean ok = TRUE;
+  for (yaml_node_t *n = y->doc.nodes.start; ok && n < y->doc.nodes.top; n++) {
     if (n->type != YAML_MAPPING_NODE)
       continue;
-    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-      const yaml_node_t *key = yaml_document_get_node(&y->doc, p->key);
+    g_hash_table_remove_all(seen);
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
+         ok && p < n->data.mapping.pairs.top; p++) {
+      yaml_node_t *key = yaml_document_get_node(&y->doc, p->key);
       const char *k = yscalar(key);
-      for (yaml_node_pair_t *q = n->data.mapping.pairs.start; k && q < p; q++) {
-        const yaml_node_t *prior = yaml_document_get_node(&y->doc, q->key);
-        if (yscalar(prior) && !strcmp(yscalar(prior), k))
-          return fail(error, y->d, yline(key), "key '%s' again (first on line %d), expected "
-                      "each key of a mapping once", k, yline(prior));
-      }
+      const yaml_node_t *prior = k ? g_hash_table_lookup(seen, k) : NULL;
+      if (prior)
+        ok = fail(error, y->d, yline(key), "key '%s' again (first on line %d), expected each "
+                  "key of a mapping once", k, yline(prior));
+      else if (k)
+        g_hash_table_insert(seen, (gpointer)k, key);
     }
   }
-  return TRUE;
+  g_hash_table_unref(seen);
+  return ok;
 }
 
 /* Loads the file's one document into y->doc; FALSE + error when it is not

@@ -365,10 +365,15 @@ gboolean study_grid_add_platforms(study *s, const study_grid_platforms *g, GErro
 static void new_strategy(loader *L, const char *label, const char *pipeline, int line)
 {
   study *s = L->s;
-  for (int i = 0; i < s->nstrategies; i++)
-    if (strcmp(s->strategies[i].label, label) == 0)
-      ini_problem(&L->ini, line, "strategy '%s' is defined twice (line %d), expected unique labels",
-                  label, s->strategies[i].line);
+  /* label -> index + 1: a study may have many strategies (a sweep each) */
+  if (!L->strategy_labels)
+    L->strategy_labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  int prior = GPOINTER_TO_INT(g_hash_table_lookup(L->strategy_labels, label)) - 1;
+  if (prior >= 0)
+    ini_problem(&L->ini, line, "strategy '%s' is defined twice (line %d), expected unique labels",
+                label, s->strategies[prior].line);
+  else
+    g_hash_table_insert(L->strategy_labels, g_strdup(label), GINT_TO_POINTER(s->nstrategies + 1));
   s->strategies = g_renew(study_strategy, s->strategies, s->nstrategies + 1);
   s->strategies[s->nstrategies++] = (study_strategy){ .label = g_strdup(label), .line = line,
                                                       .pipeline = g_strdup(pipeline) };

@@ -38,6 +38,7 @@ typedef struct loader {
   int nentries;              /* platform entries read so far */
   GPtrArray *platforms_listed;  /* listed_platform, in the study's order */
   GPtrArray *strategies_listed; /* listed_strategy */
+  GHashTable *strategy_labels;  /* label -> index + 1 of the strategies added */
   study *s;
 } loader;
 

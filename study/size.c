@@ -86,4 +86,6 @@ void loader_clear(loader *L)
     g_ptr_array_unref(L->platforms_listed);
   if (L->strategies_listed)
     g_ptr_array_unref(L->strategies_listed);
+  if (L->strategy_labels)
+    g_hash_table_unref(L->strategy_labels);
 }

@@ -227,13 +227,19 @@ gboolean ini_known_group(ini_file *L, const char *group, const char *const *know
 void ini_check_distinct(ini_file *L, const char *group, const char *key, char *const *items,
                         const gint64 *ids, int n)
 {
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < i; j++)
-      if (ids ? ids[i] == ids[j] : strcmp(items[i], items[j]) == 0) {
-        ini_problem(L, ini_line(L, group, key), "[%s] %s: '%s' (entry %d) repeats '%s' (entry "
-                    "%d), expected each once", group, key, items[i], i + 1, items[j], j + 1);
-        break;
-      }
+  /* id (or text) -> index + 1 of its first entry; linear in the entries */
+  GHashTable *first = ids ? g_hash_table_new(g_int64_hash, g_int64_equal)
+                          : g_hash_table_new(g_str_hash, g_str_equal);
+  for (int i = 0; i < n; i++) {
+    gconstpointer k = ids ? (gconstpointer)&ids[i] : (gconstpointer)items[i];
+    int j = GPOINTER_TO_INT(g_hash_table_lookup(first, k)) - 1;
+    if (j >= 0)
+      ini_problem(L, ini_line(L, group, key), "[%s] %s: '%s' (entry %d) repeats '%s' (entry "
+                  "%d), expected each once", group, key, items[i], i + 1, items[j], j + 1);
+    else
+      g_hash_table_insert(first, (gpointer)k, GINT_TO_POINTER(i + 1));
+  }
+  g_hash_table_unref(first);
 }
 
 char *ini_path_label(const char *path)
