@@ -5,7 +5,10 @@
  * Private to study/.
  *
  * Every problem is collected with its line (ini_problem) and reported
- * together once the whole file was read; nothing is run before.
+ * together once the whole file was read; nothing is run before. The file
+ * is read in two steps: its entries listed and counted, then - unless the
+ * study is too large (study/size.c), which is then its one problem beside
+ * those of the listing - loaded.
  */
 #pragma once
 

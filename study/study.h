@@ -11,7 +11,10 @@
  * study/file.c, `mapsim study --help` and the README), or is built in code
  * (study_new_grid, for `compare`). Loading checks everything a run needs before any cell runs -
  * files exist, platforms load, strategies and models exist, every input
- * fits every platform - and reports every problem with its line.
+ * fits every platform - and reports every problem with its line. Before
+ * any of that it counts the cells and mixes from the file's entries and
+ * refuses more than STUDY_MAX_CELLS or than the memory budget holds
+ * (study/size.c).
  *
  * Cells: cell i is the i-th combination in the order input, kind, platform,
  * strategy, model, seed (the last fastest). Static inputs (matrices) have
