@@ -2,7 +2,8 @@
  *
  * Synthesizes a stencil3d trace (default 4096 ranks, 16x16x16 periodic,
  * non-blocking, 50 iterations = 10.2 M events), writes it with the OTF2
- * writer into a temporary directory, reads it back with trace_read_otf2()
+ * writer into a temporary directory, reads it back through the input
+ * dispatcher (traces/input.h, which hands it to trace_read_otf2())
  * and reports events/s of the reader and bytes per retained event (event
  * arrays / events) plus the peak resident size of the process.
  * Usage: bench_trace_read [RANKS_PER_DIM [ITERATIONS]]
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
+#include "traces/input.h"
 #include "traces/synth.h"
 
 static void rm_tree(const char *path)
@@ -47,7 +49,7 @@ int main(int argc, char **argv)
   trace_summarize(t, &s);
   trace_free(t);
   gint64 t3 = g_get_monotonic_time();
-  trace *r = trace_read_otf2(dir, &e);
+  trace *r = input_read_trace(dir, &e);
   gint64 t4 = g_get_monotonic_time();
   if (!r) {
     fprintf(stderr, "bench: %s\n", e->message);

@@ -14,6 +14,7 @@
 #include "routing/alloc.h"
 #include "sim/row.h"
 #include "sim/run.h"
+#include "traces/input.h"
 #include "traces/trace.h"
 #include "util/budget.h"
 #include "util/output.h"
@@ -30,9 +31,18 @@ void cli_trace_notice(const trace *t)
 
 trace *cli_read_trace(const char *path, GError **error)
 {
-  trace *t = trace_read_otf2(path, error);
+  trace *t = input_read_trace(path, error);
   cli_trace_notice(t);
   return t;
+}
+
+trace_source *cli_open_source(const cli_common *c, const char *path, GError **error)
+{
+  trace_source *src = input_read_source(path, cli_progress(c), error);
+  cli_progress_end();
+  if (src)
+    cli_trace_notice(trace_source_trace(src));
+  return src;
 }
 
 /* ---- shared options ---- */
@@ -500,12 +510,7 @@ commgraph *cli_common_graph(const cli_common *c, gboolean *with_colls, GError **
     trace_free(t);
     return g;
   }
-  commgraph *g = commgraph_load(c->matrix, error);
-  if (g && c->counts && !commgraph_load_counts(g, c->counts, error)) {
-    commgraph_free(g);
-    return NULL;
-  }
-  return g;
+  return input_read_matrix(c->matrix, c->counts, error);
 }
 
 const struct netmodel_ops *cli_common_model(const cli_common *c, const char *fallback,

@@ -31,6 +31,7 @@
 #include "models/model.h"
 #include "routing/platform.h"
 #include "traces/commgraph.h"
+#include "traces/trace-source.h"
 #include "traces/trace.h"
 
 G_BEGIN_DECLS
@@ -133,8 +134,14 @@ char *cli_launch_formats_help(const char *intro);
  * trace read: "mapsim: warning: ..." on stderr. NULL or no notice: nothing. */
 void cli_trace_notice(const trace *t);
 
-/* trace_read_otf2() and the notice of what it approximated. */
+/* The trace at `path` read whole through the input dispatcher
+ * (traces/input.h: any trace format), and the notice of what its reader
+ * approximated. */
 trace *cli_read_trace(const char *path, GError **error);
+
+/* The same as a source for the replay: streamed where the format can, its
+ * reading reported by --progress (cli_progress(c)), the notice printed. */
+trace_source *cli_open_source(const cli_common *c, const char *path, GError **error);
 
 /* Sets up the process before anything is printed (process.c): standard
  * descriptors held open, standard output a stream that remembers its write

@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "traces/commstats.h"
+#include "traces/input.h"
 #include "traces/trace.h"
 
 static void add_stats_json(JsonBuilder *b, const commstats *s)
@@ -108,7 +109,14 @@ int cmd_commstats(int argc, char **argv)
                 "commstats: expected exactly one of --matrix M or --trace T");
     goto fail;
   }
-  g = matrix ? commgraph_load(matrix, &e) : trace_commgraph_load(tr, FALSE, &e);
+  if (matrix) {
+    g = input_read_matrix(matrix, NULL, &e);
+  } else {
+    trace *t = cli_read_trace(tr, &e);
+    if (t)
+      g = trace_commgraph(t, FALSE, NULL, &e);
+    trace_free(t);
+  }
   if (g == NULL || !parse_splits(split_spec, g->n, splits, &nsplits, &e))
     goto fail;
   commstats sb, sc;

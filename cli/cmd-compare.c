@@ -14,6 +14,7 @@
 #include "study/rank.h"
 #include "study/stats.h"
 #include "study/study.h"
+#include "traces/input.h"
 
 /* The results set side by side, as columns of the cells' rows: static
  * hop-bytes, busiest link, bandwidth-weighted hops; simulated makespan and
@@ -303,11 +304,8 @@ static study *prepare_input(const cli_common *c, const char *trace_path, const c
   commgraph *g = NULL;
   if (trace_path && !(*t = cli_read_trace(trace_path, error)))
     return NULL;
-  if (!trace_path && (!(g = commgraph_load(matrix, error)) ||
-                      (counts && !commgraph_load_counts(g, counts, error)))) {
-    commgraph_free(g);
+  if (!trace_path && !(g = input_read_matrix(matrix, counts, error)))
     return NULL;
-  }
   study_grid_platforms plats = { (const char *const *)c->platforms,
                                  (int)g_strv_length(c->platforms), c->alloc, c->cores, c->fill,
                                  (const char *const *)c->sets };

@@ -175,10 +175,7 @@ static int export_simgrid(int argc, char **argv)
   coll_choice colls;
   if (!(p = cli_common_platform(&c, &e)) || !coll_choice_parse(&colls, c.collectives, &e))
     goto fail;
-  src = trace_source_stream(c.trace, cli_progress(&c), &e);
-  cli_progress_end();
-  if (src)
-    cli_trace_notice(trace_source_trace(src));
+  src = cli_open_source(&c, c.trace, &e);
   gboolean with_colls;
   if (!src || !(g = run_traffic_graph_source(src, c.collectives, &with_colls, &e)) ||
       !(m = placement(&c, p, g, with_colls, src, &e)) ||

@@ -141,10 +141,8 @@ static int map_run(const cli_common *c, const char *coords_path, const char *out
     g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                 "--model replays a trace: expected --trace (a matrix has nothing to replay)");
   if (!e && c->model) { /* strategies may optimize the simulated time: the trace read once */
-    if ((spec.model = cli_common_model(c, NULL, &e)) &&
-        (src = trace_source_stream(c->trace, cli_progress(c), &e)))
+    if ((spec.model = cli_common_model(c, NULL, &e)) && (src = cli_open_source(c, c->trace, &e)))
       g = run_traffic_graph_source(src, c->collectives, &with_colls, &e);
-    cli_progress_end();
     spec.opts.compute_scale = c->compute_scale;
     spec.opts.collectives = c->collectives;
     spec.opts.progress = cli_progress(c);

@@ -437,14 +437,11 @@ static int simulate(const cli_common *c, const outputs *w)
     goto fail;
   /* streamed rank by rank, unless the output trace needs the records */
   if (out) {
-    if ((t = trace_read_otf2(c->trace, &e)))
+    if ((t = cli_read_trace(c->trace, &e)))
       src = trace_source_memory(t);
   } else {
-    src = trace_source_stream(c->trace, cli_progress(c), &e);
-    cli_progress_end();
+    src = cli_open_source(c, c->trace, &e);
   }
-  if (src)
-    cli_trace_notice(trace_source_trace(src));
   if (!src || !(g = run_traffic_graph_source(src, c->collectives, &with_colls, &e)))
     goto fail;
   spec.mapping_file = c->mapping;

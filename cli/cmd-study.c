@@ -255,7 +255,8 @@ static study_lock *lock_folder(const char *dir, const study_slice *slice, const 
   return l;
 }
 
-/* The store's warnings (damaged records) of the last read. */
+/* The warnings of the loader (a glob's skipped files) or of the store's
+ * last read (damaged records). */
 static void print_notes(const study *s)
 {
   for (guint i = 0; s->notes && i < s->notes->len; i++)
@@ -279,6 +280,9 @@ static int run(const cli_common *c, study_args *a, const char *file)
   }
   if (!s)
     return fail_study(e);
+  print_notes(s); /* the loader's (a glob's skipped files), before anything runs */
+  if (s->notes)
+    g_ptr_array_set_size(s->notes, 0);
   for (int i = 0; i < s->ninputs; i++)
     cli_trace_notice(s->inputs[i].t);
   int threads = c->threads > 0 ? c->threads : (int)g_get_num_processors();

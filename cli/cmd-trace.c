@@ -1,5 +1,6 @@
-/* cmd-trace.c - `mapsim trace info|matrix`: facts about an OTF2 trace and
- * its communication matrix. */
+/* cmd-trace.c - `mapsim trace info|matrix`: facts about a trace (any
+ * format traces/input.h reads; info names it) and its communication
+ * matrix. */
 #include <errno.h>
 #include <json-glib/json-glib.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "sim/replay.h"
+#include "traces/input.h"
 #include "traces/trace.h"
 #include "util/status.h"
 
@@ -29,7 +31,13 @@ static void per_rank(const trace *t, int64_t *lo, double *mean, int64_t *hi)
   *mean = (double)sum / MAX(t->nranks, 1);
 }
 
-static void print_info_json(const trace *t, const trace_summary *s)
+/* The format line: the reader's name and the program that wrote the file. */
+static char *format_of(const input_reader *r, const trace *t)
+{
+  return t->creator ? g_strdup_printf("%s (%s)", r->name, t->creator) : g_strdup(r->name);
+}
+
+static void print_info_json(const input_reader *r, const trace *t, const trace_summary *s)
 {
   int64_t lo, hi;
   double mean;
@@ -38,6 +46,13 @@ static void print_info_json(const trace *t, const trace_summary *s)
   replay_estimate_for(t->nranks, s->events, &est);
   JsonBuilder *b = json_builder_new();
   json_builder_begin_object(b);
+  json_builder_set_member_name(b, "format");
+  json_builder_add_string_value(b, r->name);
+  json_builder_set_member_name(b, "creator");
+  if (t->creator)
+    json_builder_add_string_value(b, t->creator);
+  else
+    json_builder_add_null_value(b);
   MEMBER_INT(b, "ranks", t->nranks);
   MEMBER_INT(b, "locations", t->stats.locations);
   MEMBER_INT(b, "events", s->events);
@@ -81,9 +96,12 @@ static void print_info_json(const trace *t, const trace_summary *s)
   g_object_unref(b);
 }
 
-static void print_info_text(const char *path, const trace *t, const trace_summary *s)
+static void print_info_text(const char *path, const input_reader *r, const trace *t,
+                            const trace_summary *s)
 {
+  g_autofree char *format = format_of(r, t);
   printf("trace           %s\n", path);
+  printf("format          %s\n", format);
   printf("ranks           %d (%d locations)\n", t->nranks, t->stats.locations);
   printf("duration        %.6f s (timer %" G_GUINT64_FORMAT " ticks/s)\n",
          (double)t->duration_ps / 1e12, t->timer_resolution);
@@ -117,7 +135,7 @@ static void print_info_text(const char *path, const trace *t, const trace_summar
 static int trace_info(int argc, char **argv)
 {
   cli_common c;
-  if (!cli_parse(&argc, &argv, "trace info", "TRACE", "Facts about an OTF2 trace: ranks, "
+  if (!cli_parse(&argc, &argv, "trace info", "TRACE", "Facts about a trace: its format, ranks, "
                  "duration, record counts, p2p and collective traffic, unmatched messages.",
                  "Example:\n  mapsim trace info traces/data/ring-8/traces.otf2 --json",
                  CLI_OPT_JSON, &c, NULL))
@@ -130,15 +148,17 @@ static int trace_info(int argc, char **argv)
                 argc - 1);
     return cli_fail(e);
   }
-  trace *t = cli_read_trace(argv[1], &e);
+  g_auto(input) in = { 0 };
+  trace *t = input_open(&in, argv[1], NULL, INPUT_TRACE, &e) ? input_trace(&in, &e) : NULL;
   if (t == NULL)
     return cli_fail(e);
+  cli_trace_notice(t);
   trace_summary s;
   trace_summarize(t, &s);
   if (json)
-    print_info_json(t, &s);
+    print_info_json(in.reader, t, &s);
   else
-    print_info_text(argv[1], t, &s);
+    print_info_text(argv[1], in.reader, t, &s);
   /* unmatched messages are facts of the trace like the others (the replay
    * is where they become a problem): a note, not a failure */
   if (s.unmatched_sends + s.unmatched_recvs + s.mismatched_bytes > 0)

@@ -1,11 +1,13 @@
 /* fuzz_otf2.c - the OTF2 reader (traces/otf2-read.c and the libotf2 it
  * drives) on mutated archives: the input is a whole archive
  * (otf2-blob.h; seeds are the bundled traces), unpacked into a fresh
- * folder and read; a trace that loads is summarized and turned into its
+ * folder and read through the input dispatcher (traces/input.h: its probe,
+ * then the reader); a trace that loads is summarized and turned into its
  * communication graph with collectives, as `mapsim trace info` and
  * `trace matrix` do. */
 #include "fuzz.h"
 #include "otf2-blob.h"
+#include "traces/input.h"
 #include "traces/trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -18,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   g_mkdir(dir, 0755);
   blob_unpack(data, size, dir);
   GError *e = NULL;
-  trace *t = trace_read_otf2(dir, &e);
+  trace *t = input_read_trace(dir, &e);
   if (t) {
     trace_summary s;
     trace_summarize(t, &s);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "mapping/strategy.h"
+#include "traces/input.h"
 #include "util/budget.h"
 #include "util/checked.h"
 
@@ -78,9 +79,9 @@ static gboolean job_fail(const mix_state *S, int j, GError *e, GError **error)
 static trace *read_job(const job_spec *j, GError **error)
 {
   if (j->trace_path)
-    return trace_read_otf2(j->trace_path, error);
-  g_autoptr(commgraph) g = commgraph_load(j->matrix_path, error);
-  if (!g || (j->counts_path && !commgraph_load_counts(g, j->counts_path, error)))
+    return input_read_trace(j->trace_path, error);
+  g_autoptr(commgraph) g = input_read_matrix(j->matrix_path, j->counts_path, error);
+  if (!g)
     return NULL;
   return mix_matrix_trace(g);
 }

@@ -19,6 +19,8 @@
  * Every problem is collected with its line before anything runs; GKeyFile
  * reports no lines, so a small scan of the text finds the line of each
  * group and key. */
+#define _GNU_SOURCE /* glob(3)'s GLOB_ALTDIRFUNC */
+#include <dirent.h>
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <glob.h>
@@ -28,6 +30,7 @@
 
 #include "mapping/strategy.h"
 #include "traces/collectives.h"
+#include "traces/input.h"
 #include "study/loader-private.h"
 #include "util/budget.h"
 #include "util/sweep.h"
@@ -57,13 +60,22 @@ static gboolean parse_kinds(loader *L, const char *group, char **items, study_ki
 
 /* ---- inputs ---- */
 
-static study_input *new_input(loader *L, const char *label, int line)
+/* What the inputs read so far are, while the lists and groups are read. */
+typedef struct inputs_seen {
+  GHashTable *labels;      /* label -> the line of its input */
+  GHashTable *identities;  /* input_identity of a path -> TRUE: the same trace again is
+                            * the same input */
+} inputs_seen;
+
+static study_input *new_input(loader *L, inputs_seen *seen, const char *label, int line)
 {
   study *s = L->s;
-  for (int i = 0; i < s->ninputs; i++)
-    if (strcmp(s->inputs[i].label, label) == 0)
-      ini_problem(&L->ini, line, "input '%s' is defined twice (line %d), expected unique labels",
-                  label, s->inputs[i].line);
+  gpointer first;
+  if (g_hash_table_lookup_extended(seen->labels, label, NULL, &first))
+    ini_problem(&L->ini, line, "input '%s' is defined twice (line %d), expected unique labels",
+                label, GPOINTER_TO_INT(first));
+  else
+    g_hash_table_insert(seen->labels, g_strdup(label), GINT_TO_POINTER(line));
   s->inputs = g_renew(study_input, s->inputs, s->ninputs + 1);
   study_input *in = &s->inputs[s->ninputs++];
   *in = (study_input){ .label = g_strdup(label), .line = line };
@@ -76,10 +88,13 @@ static void check_file(loader *L, int line, const char *what, const char *path)
     ini_problem(&L->ini, line, "%s %s: no such file or folder", what, path);
 }
 
-/* Reads the input's files; problems at its line. */
+/* Reads the input's files through the input dispatcher (traces/input.h);
+ * problems at its line. */
 static void load_input(loader *L, study_input *in, gboolean count_needed)
 {
   GError *e = NULL;
+  g_auto(input) src = { 0 };
+  g_autofree char *root = NULL;
   if (in->trace_path) {
     if (!g_file_test(in->trace_path, G_FILE_TEST_EXISTS)) {
       check_file(L, in->line, "trace", in->trace_path);
@@ -87,7 +102,8 @@ static void load_input(loader *L, study_input *in, gboolean count_needed)
     }
     if (L->bad_collectives)
       return;
-    if (!(in->t = trace_read_otf2(in->trace_path, &e)) ||
+    if (!input_open(&src, in->trace_path, NULL, INPUT_TRACE, &e) ||
+        !(in->t = input_trace(&src, &e)) ||
         !(in->g = run_traffic_graph(in->t, L->s->opts.collectives, &in->g_collectives, &e)))
       goto fail;
   } else {
@@ -99,8 +115,8 @@ static void load_input(loader *L, study_input *in, gboolean count_needed)
       check_file(L, in->line, "counts", in->counts_path);
       return;
     }
-    if (!(in->g = commgraph_load(in->matrix_path, &e)) ||
-        (in->counts_path && !commgraph_load_counts(in->g, in->counts_path, &e)))
+    if (!input_open(&src, in->matrix_path, in->counts_path, INPUT_GRAPH, &e) ||
+        !(in->g = input_graph(&src, &e)))
       goto fail;
   }
   if (count_needed && !in->g->msgs) {
@@ -119,15 +135,13 @@ static void load_input(loader *L, study_input *in, gboolean count_needed)
       goto fail;
   }
   GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
-  const char *files[] = { in->trace_path, in->matrix_path, in->counts_path, in->coords_path };
+  /* the input is everything its reader reads (a trace: its whole archive) */
+  root = input_root(&src);
+  const char *files[] = { in->trace_path ? root : NULL, in->trace_path ? NULL : root,
+                          in->counts_path, in->coords_path };
   for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
     g_checksum_update(sum, (const guchar *)"\n--\n", 4);
-    if (!files[i])
-      continue;
-    /* a trace is its whole archive folder */
-    g_autofree char *what = (i == 0 && !g_file_test(files[i], G_FILE_TEST_IS_DIR))
-                                ? g_path_get_dirname(files[i]) : g_strdup(files[i]);
-    if (!study_hash_path(sum, what, &e)) {
+    if (files[i] && !study_hash_path(sum, files[i], &e)) {
       g_checksum_free(sum);
       goto fail;
     }
@@ -152,13 +166,36 @@ static commgraph *count_graph(const commgraph *g)
   return c;
 }
 
+/* The identity of the input at `path` (traces/input.h), or NULL when it is
+ * none of the formats `wants` names. */
+static char *identity_of(const char *path, unsigned wants)
+{
+  g_auto(input) in = { 0 };
+  return input_open(&in, path, NULL, wants, NULL) ? input_identity(&in) : NULL;
+}
+
+/* Notes the input at `path` as seen; TRUE when it was seen before (in
+ * another form: a folder and its anchor). */
+static gboolean seen_before(inputs_seen *seen, const char *path, unsigned wants)
+{
+  char *id = identity_of(path, wants);
+  if (!id)
+    return FALSE;
+  if (g_hash_table_contains(seen->identities, id)) {
+    g_free(id);
+    return TRUE;
+  }
+  g_hash_table_add(seen->identities, id);
+  return FALSE;
+}
+
 /* An [input L] group as the next input. */
-static void read_input_group(loader *L, const char *g)
+static void read_input_group(loader *L, inputs_seen *seen, const char *g)
 {
   const char *label = g + strlen("input ");
   static const char *const keys[] = { "trace", "matrix", "counts", "coords", "kinds", NULL };
   ini_check_keys(&L->ini, g, keys);
-  study_input *in = new_input(L, label, ini_line(&L->ini, g, NULL));
+  study_input *in = new_input(L, seen, label, ini_line(&L->ini, g, NULL));
   g_autofree char *trace_v = ini_string(&L->ini, g, "trace");
   g_autofree char *matrix = ini_string(&L->ini, g, "matrix");
   g_autofree char *counts = ini_string(&L->ini, g, "counts");
@@ -174,19 +211,57 @@ static void read_input_group(loader *L, const char *g)
   in->matrix_path = matrix ? ini_resolve(&L->ini, matrix) : NULL;
   in->counts_path = counts && matrix ? ini_resolve(&L->ini, counts) : NULL;
   in->coords_path = coords ? ini_resolve(&L->ini, coords) : NULL;
+  seen_before(seen, trace_v ? in->trace_path : in->matrix_path, trace_v ? INPUT_TRACE : INPUT_GRAPH);
   g_auto(GStrv) kinds = ini_list(&L->ini, g, "kinds");
   if (kinds)
     parse_kinds(L, g, kinds, in->kinds, &in->nkinds);
 }
 
-static void add_path_input(loader *L, const char *path, gboolean is_trace, int line)
+static void add_path_input(loader *L, inputs_seen *seen, const char *path, const char *label,
+                           gboolean is_trace, int line)
 {
-  g_autofree char *label = ini_path_label(path);
-  study_input *in = new_input(L, label, line);
+  study_input *in = new_input(L, seen, label, line);
   if (is_trace)
     in->trace_path = g_strdup(path);
   else
     in->matrix_path = g_strdup(path);
+}
+
+/* ---- globs ---- */
+
+/* A glob reads at most this many folder entries (a star at each of four
+ * levels from the root ends within a second or two) and gives at most this
+ * many matches to probe. */
+#define GLOB_MAX_ENTRIES 100000
+#define GLOB_MAX_MATCHES 50000
+
+/* glob(3)'s folder reading, counted (GLOB_ALTDIRFUNC passes no user data:
+ * the count of the glob running on this thread). */
+static _Thread_local guint64 glob_entries;
+
+static void *glob_opendir(const char *path)
+{
+  return glob_entries > GLOB_MAX_ENTRIES ? NULL : opendir(path);
+}
+
+static struct dirent *glob_readdir(void *dir)
+{
+  return ++glob_entries > GLOB_MAX_ENTRIES ? NULL : readdir(dir);
+}
+
+static void glob_closedir(void *dir)
+{
+  closedir(dir);
+}
+
+static int glob_stat(const char *restrict path, struct stat *restrict st)
+{
+  return stat(path, st);
+}
+
+static int glob_lstat(const char *restrict path, struct stat *restrict st)
+{
+  return lstat(path, st);
 }
 
 static int by_name(gconstpointer a, gconstpointer b)
@@ -194,10 +269,164 @@ static int by_name(gconstpointer a, gconstpointer b)
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* One entry of [study] traces or matrices: a path, a glob (each match an
- * input, in byte order of the names), braces first expanded. */
-static void add_list_entry(loader *L, const char *item, gboolean is_trace, const char *key,
-                           int line)
+/* The matches of `pattern` in byte order of their names (glob(3) sorts by
+ * the locale), or NULL and a problem: none, or beyond a limit. */
+static GPtrArray *glob_matches(loader *L, const char *key, const char *text, const char *pattern,
+                               int line)
+{
+  glob_t gl = { .gl_opendir = glob_opendir, .gl_readdir = glob_readdir,
+                .gl_closedir = glob_closedir, .gl_stat = glob_stat, .gl_lstat = glob_lstat };
+  glob_entries = 0;
+  int rc = glob(pattern, GLOB_NOSORT | GLOB_ALTDIRFUNC, NULL, &gl);
+  GPtrArray *m = NULL;
+  if (glob_entries > GLOB_MAX_ENTRIES)
+    ini_problem(&L->ini, line, "[study] %s: '%s' reads more than %d folder entries (the limit of "
+                "a glob), expected a narrower pattern", key, text, GLOB_MAX_ENTRIES);
+  else if (rc == 0 && gl.gl_pathc > GLOB_MAX_MATCHES)
+    ini_problem(&L->ini, line, "[study] %s: '%s' matches %zu files or folders, more than the %d "
+                "of a glob, expected a narrower pattern", key, text, gl.gl_pathc,
+                GLOB_MAX_MATCHES);
+  else if (rc != 0 || gl.gl_pathc == 0)
+    ini_problem(&L->ini, line, "[study] %s: '%s' matches no file or folder, expected a pattern "
+                "like runs/* that names at least one (%s)", key, text, pattern);
+  else {
+    m = g_ptr_array_new_full((guint)gl.gl_pathc, g_free);
+    for (size_t k = 0; k < gl.gl_pathc; k++)
+      g_ptr_array_add(m, g_strdup(gl.gl_pathv[k]));
+    g_ptr_array_sort(m, by_name);
+  }
+  if (rc == 0)
+    globfree(&gl);
+  return m;
+}
+
+/* What names a match: the archive's folder of an OTF2 anchor, else the
+ * path without its extension (ini_path_label's rule, on the whole path). */
+static char *label_stem(const char *path)
+{
+  g_autofree char *p = g_strdup(path);
+  for (size_t n = strlen(p); n > 1 && p[n - 1] == '/'; n--)
+    p[n - 1] = '\0';
+  if (g_str_has_suffix(p, ".otf2"))
+    return g_path_get_dirname(p);
+  char *slash = strrchr(p, '/'), *dot = strrchr(p, '.');
+  if (dot && dot > (slash ? slash + 1 : p))
+    *dot = '\0';
+  return g_steal_pointer(&p);
+}
+
+/* The last `depth` components of `stem` ("a/app_trace"). */
+static char *label_tail(const char *stem, int depth)
+{
+  const char *p = stem + strlen(stem);
+  for (int d = 0; d < depth && p > stem; d++) {
+    do
+      p--;
+    while (p > stem && *p != '/');
+  }
+  return g_strdup(*p == '/' ? p + 1 : p);
+}
+
+/* The labels of a glob's picks: each its name (ini_path_label), and where
+ * picks share a name, as many of their folders as tell them apart
+ * (runs/a/app_trace and runs/b/app_trace: a/app_trace, b/app_trace). */
+static char **glob_labels(GPtrArray *paths)
+{
+  guint n = paths->len;
+  char **stems = g_new0(char *, n + 1), **labels = g_new0(char *, n + 1);
+  int *depth = g_new(int, MAX(n, 1));
+  for (guint i = 0; i < n; i++) {
+    stems[i] = label_stem(paths->pdata[i]);
+    labels[i] = ini_path_label(paths->pdata[i]);
+    depth[i] = 1;
+  }
+  for (gboolean changed = TRUE; changed;) {
+    changed = FALSE;
+    g_autoptr(GHashTable) count = g_hash_table_new(g_str_hash, g_str_equal);
+    for (guint i = 0; i < n; i++)
+      g_hash_table_insert(count, labels[i],
+                          GINT_TO_POINTER(GPOINTER_TO_INT(g_hash_table_lookup(count, labels[i])) + 1));
+    g_autofree char **next = g_new0(char *, n);
+    for (guint i = 0; i < n; i++) {
+      char *longer = GPOINTER_TO_INT(g_hash_table_lookup(count, labels[i])) > 1
+                         ? label_tail(stems[i], depth[i] + 1) : NULL;
+      if (longer && strlen(longer) > strlen(labels[i])) {
+        next[i] = longer;
+        depth[i]++;
+        changed = TRUE;
+      } else {
+        g_free(longer);
+      }
+    }
+    for (guint i = 0; i < n; i++)
+      if (next[i]) {
+        g_free(labels[i]);
+        labels[i] = next[i];
+      }
+  }
+  g_strfreev(stems);
+  g_free(depth);
+  return labels;
+}
+
+/* A glob's matches: those a probe of the dispatcher recognizes as the kind
+ * the list holds (traces: folders holding an OTF2 anchor, the other trace
+ * formats), each trace once (a folder and its anchor are one); the rest
+ * skipped with one note for all of them, or a problem when nothing is
+ * left. */
+static void add_glob(loader *L, inputs_seen *seen, const char *key, const char *text,
+                     const char *pattern, gboolean is_trace, int line)
+{
+  g_autoptr(GPtrArray) matches = glob_matches(L, key, text, pattern, line);
+  if (!matches)
+    return;
+  unsigned wants = is_trace ? INPUT_TRACE : INPUT_GRAPH;
+  g_autoptr(GPtrArray) picked = g_ptr_array_new();
+  g_autoptr(GString) skipped = g_string_new(NULL);
+  int nskipped = 0, nsame = 0;
+  for (guint k = 0; k < matches->len; k++) {
+    const char *m = matches->pdata[k];
+    if (!input_recognize(m, wants, INPUT_PROBE_NAME)) {
+      if (nskipped++ < 3) {
+        g_autofree char *name = g_path_get_basename(m);
+        g_string_append_printf(skipped, "%s%s", nskipped > 1 ? ", " : "", name);
+      }
+    } else if (seen_before(seen, m, wants)) {
+      nsame++;
+    } else {
+      g_ptr_array_add(picked, (gpointer)m);
+    }
+  }
+  if (nskipped > 3)
+    g_string_append_printf(skipped, " and %d more", nskipped - 3);
+  const char *noun = is_trace ? "trace" : "matrix";
+  if (nskipped && picked->len == 0 && nsame == 0) {
+    g_autofree char *expected = input_expected(wants);
+    ini_problem(&L->ini, line, "[study] %s: '%s' matches no %s mapsim reads (%d %s: %s), "
+                "expected %s", key, text, noun, nskipped,
+                nskipped == 1 ? "file or folder" : "files or folders", skipped->str, expected);
+    return;
+  }
+  if (nskipped) {
+    if (!L->s->notes)
+      L->s->notes = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(L->s->notes,
+                    g_strdup_printf("%s:%d: [study] %s: '%s' matches %d %s no %s mapsim reads "
+                                    "(%s), skipped", L->ini.path, line, key, text, nskipped,
+                                    nskipped == 1 ? "file or folder that holds"
+                                                  : "files or folders that hold",
+                                    noun, skipped->str));
+  }
+  g_auto(GStrv) labels = glob_labels(picked);
+  for (guint k = 0; k < picked->len; k++)
+    add_path_input(L, seen, picked->pdata[k], labels[k], is_trace, line);
+}
+
+/* One entry of [study] traces or matrices: a path, a glob (each trace or
+ * matrix it matches an input, in byte order of the names), braces first
+ * expanded. */
+static void add_list_entry(loader *L, inputs_seen *seen, const char *item, gboolean is_trace,
+                           const char *key, int line)
 {
   GError *e = NULL;
   const char *texts[] = { item };
@@ -210,23 +439,13 @@ static void add_list_entry(loader *L, const char *item, gboolean is_trace, const
   for (guint c = 0; c < combos->len; c++) {
     const char *text = ((sweep_combo *)combos->pdata[c])->texts[0];
     g_autofree char *path = ini_resolve(&L->ini, text);
-    if (!strpbrk(text, "*?[")) {
-      add_path_input(L, path, is_trace, line);
+    if (strpbrk(text, "*?[")) {
+      add_glob(L, seen, key, text, path, is_trace, line);
       continue;
     }
-    glob_t gl;
-    int rc = glob(path, GLOB_NOSORT, NULL, &gl);
-    if (rc != 0 || gl.gl_pathc == 0) {
-      ini_problem(&L->ini, line, "[study] %s: '%s' matches no file or folder, expected a pattern "
-                  "like runs/* that names at least one (%s)", key, text, path);
-    } else {
-      /* glob(3) sorts by the locale; byte order is the same everywhere */
-      qsort(gl.gl_pathv, gl.gl_pathc, sizeof(char *), by_name);
-      for (size_t k = 0; k < gl.gl_pathc; k++)
-        add_path_input(L, gl.gl_pathv[k], is_trace, line);
-    }
-    if (rc == 0)
-      globfree(&gl);
+    g_autofree char *label = ini_path_label(path);
+    seen_before(seen, path, is_trace ? INPUT_TRACE : INPUT_GRAPH);
+    add_path_input(L, seen, path, label, is_trace, line);
   }
   g_ptr_array_unref(combos);
 }
@@ -239,6 +458,9 @@ static void read_inputs(loader *L, const study_kind *def_kinds, int def_nkinds)
   int sline = ini_line(&L->ini, "study", NULL);
   const char *lists[2] = { "traces", "matrices" };
   g_autoptr(GHashTable) listed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) identities = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  inputs_seen seen = { labels, identities };
   for (int k = 0; k < 2; k++) {
     g_auto(GStrv) items = ini_list(&L->ini, "study", lists[k]);
     int line = ini_line(&L->ini, "study", lists[k]);
@@ -247,17 +469,20 @@ static void read_inputs(loader *L, const study_kind *def_kinds, int def_nkinds)
       if (ini_listed_group(&L->ini, "input ", items[i], line, G_FILE_TEST_EXISTS, NULL, listed,
                            &group)) {
         if (group)
-          read_input_group(L, group);
+          read_input_group(L, &seen, group);
         continue;
       }
-      add_list_entry(L, items[i], k == 0, lists[k], line);
+      add_list_entry(L, &seen, items[i], k == 0, lists[k], line);
     }
   }
   g_auto(GStrv) groups = g_key_file_get_groups(L->ini.kf, NULL);
   for (int i = 0; groups[i]; i++)
     if (g_str_has_prefix(groups[i], "input ") && !g_hash_table_contains(listed, groups[i]))
-      read_input_group(L, groups[i]);
-  if (s->ninputs == 0 && !g_key_file_has_key(L->ini.kf, "study", "jobs", NULL))
+      read_input_group(L, &seen, groups[i]);
+  /* lists whose entries gave nothing have said why already */
+  gboolean listed_any = g_key_file_has_key(L->ini.kf, "study", "traces", NULL) ||
+                        g_key_file_has_key(L->ini.kf, "study", "matrices", NULL);
+  if (s->ninputs == 0 && !listed_any && !g_key_file_has_key(L->ini.kf, "study", "jobs", NULL))
     ini_problem(&L->ini, sline, "no inputs, expected traces = T; ... or matrices = M; ... in [study], "
                 "or [input NAME] groups (or jobs = FILE; ...)");
   for (int i = 0; i < s->ninputs; i++) {

@@ -249,7 +249,7 @@ Test(cli, bad_input_one_line_exit_2)
   char *text = tu_data("n_map_text.map");
   char *cg = tu_data("maplib/cg.p2p.size.csv");
   struct { const char *args[12]; const char *expect; } cases[] = {
-    { { "metrics", "-p", "torus:4x4x4", "-m", "/nonexistent.csv", NULL }, "/nonexistent.csv: No such file or directory" },
+    { { "metrics", "-p", "torus:4x4x4", "-m", "/nonexistent.csv", NULL }, "/nonexistent.csv: no such file or folder, expected a communication matrix" },
     { { "metrics", "-p", "torus:4x4x4", "-m", ragged, NULL }, ":2: row has 2 values, expected 3" },
     { { "metrics", "-p", bw, "-m", pair, NULL }, "bandwidth 0, expected a positive" },
     { { "metrics", "-p", "torus:4x4x4", "-m", pair, "--mapping", two, NULL }, ":2: node 0 gets 2 ranks, expected at most 1" },

@@ -452,7 +452,10 @@ Test(energy, refiners_and_portfolio_minimize_the_traffic_energy)
   g_autofree char *haec = tu_src("configs/haec-4x4x4.ini");
   g_autofree char *cg = tu_src("traces/data/cg-16");
   platform *p = tu_platform(haec);
-  commgraph *g = trace_commgraph_load(cg, TRUE, NULL);
+  trace *t = trace_read_otf2(cg, NULL);
+  cr_assert_not_null(t);
+  commgraph *g = trace_commgraph(t, TRUE, NULL, NULL);
+  trace_free(t);
   cr_assert_not_null(g);
   /* the wireless links of the HAEC Box cost less per byte than the optical
    * ones (HAEC-SIM's wattage): refining by energy trades hop-bytes for

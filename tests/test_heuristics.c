@@ -79,7 +79,10 @@ Test(pattern, finds_the_4d_stencil_of_the_traces)
   for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
     char *path = tu_data(cases[c].dir);
     GError *e = NULL;
-    commgraph *g = trace_commgraph_load(path, FALSE, &e);
+    trace *t = trace_read_otf2(path, &e);
+    cr_assert_not_null(t, "%s: %s", path, e ? e->message : "");
+    commgraph *g = trace_commgraph(t, FALSE, NULL, &e);
+    trace_free(t);
     cr_assert_not_null(g, "%s: %s", path, e ? e->message : "");
     cr_assert_eq(g->n, cases[c].n);
     double *x = NULL;

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "sim/run.h"
+#include "traces/input.h"
 #include "traces/trace-source.h"
 #include "traces/synth.h"
 #include "testutil.h"
@@ -155,7 +156,7 @@ static GString *all_results(int64_t window)
     char *path = tu_src(otf2_traces[i]);
     const char *name = strrchr(otf2_traces[i], '/') + 1;
     if (window) {
-      trace_source *src = trace_source_stream(path, NULL, &e);
+      trace_source *src = input_read_source(path, NULL, &e);
       cr_assert_not_null(src, "%s: %s", path, e ? e->message : "?");
       run_trace(name, NULL, src, window, out);
       trace_source_free(src);
@@ -172,7 +173,7 @@ static GString *all_results(int64_t window)
     if (window) {
       char *dir = tu_tmp_dir(), *arch = g_build_filename(dir, "t", NULL);
       cr_assert(trace_write_otf2(t, arch, NULL, &e), "%s", e ? e->message : "?");
-      trace_source *src = trace_source_stream(arch, NULL, &e);
+      trace_source *src = input_read_source(arch, NULL, &e);
       cr_assert_not_null(src, "%s: %s", arch, e ? e->message : "?");
       run_trace(synth_cases[i].name, NULL, src, window, out);
       trace_source_free(src);

@@ -232,7 +232,7 @@ static void stuck_end(void *user, int worker, int rank)
 Test(robust_otf2, otf2_watchdog, .timeout = 120)
 {
   char *ring = tu_src("traces/data/ring-8");
-  otf2_sink sink = { stuck_defs, stuck_begin, stuck_record, stuck_end, NULL, 0.5 };
+  trace_sink sink = { stuck_defs, stuck_begin, stuck_record, stuck_end, NULL, 0.5 };
   GError *e = NULL;
   trace *t = otf2_scan(ring, &sink, 1, &e);
   g_mutex_lock(&stuck_lock);

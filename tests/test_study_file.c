@@ -1,11 +1,14 @@
 /* test_study_file.c - study files as people write them: lists that name
  * labelled groups (and one error when a name is a label and a file at
- * once), globs of traces, brace sweeps expanded into labelled platforms and
+ * once), globs of traces (picked by the input dispatcher's probes,
+ * bounded), brace sweeps expanded into labelled platforms and
  * strategies, overrides in [study] and [platform] groups, and the sweep
  * figure of the report, checked in its HTML and its SVG. */
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -32,6 +35,17 @@ static int check(const char *file, char **out, char **err)
 {
   const char *args[] = { "study", file, "--check", NULL };
   return tu_run(out, err, args);
+}
+
+/* --check of `file` exits `status` with one line on stderr holding `needle`. */
+static void expect_check(const char *file, int status, const char *needle)
+{
+  char *out = NULL, *err = NULL;
+  cr_assert_eq(check(file, &out, &err), status, "%s%.400s", out, err);
+  cr_assert_eq(tu_lines(err), 1, "%.400s", err);
+  cr_assert_not_null(strstr(err, needle), "'%s' not in %.400s", needle, err);
+  g_free(out);
+  g_free(err);
 }
 
 static int run(const char *file, const char *dir, gboolean report, char **out, char **err)
@@ -76,6 +90,20 @@ static char *distinct(const char *dir, const char *name)
       g_string_append_printf(s, "%s%s", s->len ? "; " : "", (char *)v->pdata[i]);
   }
   return g_string_free(s, FALSE);
+}
+
+/* Runs the study (no report): its summary holds `summary`, its results
+ * the inputs `inputs` ("a; b", in order). */
+static void expect_inputs(const char *file, const char *dir, const char *summary,
+                          const char *inputs)
+{
+  char *out = NULL, *err = NULL;
+  cr_assert_eq(run(file, dir, FALSE, &out, &err), 0, "%s%s", out, err);
+  cr_assert_not_null(strstr(out, summary), "%s", out);
+  g_free(out);
+  g_free(err);
+  g_autofree char *got = distinct(dir, "input");
+  cr_assert_str_eq(got, inputs);
 }
 
 /* Lists name what the file labels, in the list's order; the emitted batch
@@ -161,13 +189,8 @@ Test(study_file, globs_of_traces, .timeout = 120)
   char *file = NULL;
   g_autofree char *dir = study_dir("[study]\ntraces = runs/*\nplatforms = torus:4x4\n"
                                    "strategies = identity\nmodels = flow\n", &file);
+  expect_inputs(file, dir, "2 cells: 2 inputs (2 traces)", "cg-16; ring-8"); /* by name */
   char *out = NULL, *err = NULL;
-  cr_assert_eq(run(file, dir, FALSE, &out, &err), 0, "%s%s", out, err);
-  cr_assert_not_null(strstr(out, "2 cells: 2 inputs (2 traces)"), "%s", out);
-  g_free(out);
-  g_free(err);
-  g_autofree char *inputs = distinct(dir, "input");
-  cr_assert_str_eq(inputs, "cg-16; ring-8", "sorted by name");
   cr_assert(g_file_set_contents(file, "[study]\ntraces = runs/*; none/*\nplatforms = torus:4x4\n"
                                 "strategies = identity\n", -1, NULL));
   cr_assert_eq(check(file, &out, &err), 2);
@@ -177,6 +200,101 @@ Test(study_file, globs_of_traces, .timeout = 120)
   g_free(out);
   g_free(err);
   g_free(file);
+}
+
+/* A glob in traces = picks what the input dispatcher's probes recognize
+ * as traces: a README and a matrix beside the runs are skipped, with one
+ * note for both (issue 34; before: "input 'README': .../README.md: not an
+ * OTF2 anchor file" and exit 2). */
+Test(study_file, globs_pick_traces_and_skip_other_files, .timeout = 120)
+{
+  char *file = NULL;
+  g_autofree char *dir = study_dir("[study]\ntraces = runs/*\nplatforms = torus:4x4\n"
+                                   "strategies = identity\n", &file);
+  g_autofree char *readme = g_build_filename(dir, "runs", "README.md", NULL);
+  g_autofree char *csv = g_build_filename(dir, "runs", "cg.csv", NULL);
+  cr_assert(g_file_set_contents(readme, "# Runs\n\nTwo traces of March.\n", -1, NULL));
+  cr_assert(g_file_set_contents(csv, "0,1\n1,0\n", -1, NULL));
+  char *out = NULL, *err = NULL;
+  cr_assert_eq(check(file, &out, &err), 0, "%s%s", out, err);
+  cr_assert_not_null(strstr(out, "2 cells: 2 inputs (2 traces)"), "%s", out);
+  cr_assert_eq(tu_lines(err), 1, "%s", err);
+  cr_assert_not_null(strstr(err, "s.ini:2: [study] traces: 'runs/*' matches 2 files or folders "
+                                 "that hold no trace mapsim reads (README.md, cg.csv), skipped"),
+                     "%s", err);
+  g_free(out);
+  g_free(err);
+  /* nothing left: an error naming the kinds expected */
+  cr_assert(g_file_set_contents(file, "[study]\ntraces = runs/*.md\nplatforms = torus:4x4\n"
+                                "strategies = identity\n", -1, NULL));
+  expect_check(file, 2, "s.ini:2: [study] traces: 'runs/*.md' matches no trace mapsim reads (1 "
+                        "file or folder: README.md), expected a trace: an OTF2 archive");
+  g_free(file);
+}
+
+/* EZTrace's layout (runs/NAME/app_trace, issue 35 item 7: "defined twice"
+ * once per pair of matches): matches named alike get their folders in
+ * their labels, and a trace matched as its folder and as its anchor is one
+ * input. */
+Test(study_file, globs_one_input_per_trace_labelled_apart, .timeout = 120)
+{
+  char *file = NULL;
+  g_autofree char *dir = study_dir("[study]\n"
+                                   "traces = runs/*/app_trace; runs/*/app_trace/*.otf2\n"
+                                   "platforms = torus:4x4\nstrategies = identity\n", &file);
+  const char *runs[] = { "a", "b" }, *traces[] = { "ring-8", "cg-16" };
+  for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
+    g_autofree char *run_dir = g_build_filename(dir, "runs", runs[i], NULL);
+    g_autofree char *from = g_build_filename(dir, "runs", traces[i], NULL);
+    g_autofree char *to = g_build_filename(run_dir, "app_trace", NULL);
+    cr_assert_eq(g_mkdir(run_dir, 0755), 0);
+    cr_assert_eq(g_rename(from, to), 0);
+  }
+  expect_inputs(file, dir, "2 cells: 2 inputs (2 traces)", "a/app_trace; b/app_trace");
+  g_free(file);
+}
+
+/* A glob over 43,000 files that are no traces (issue 35 item 7: 1.18 M
+ * lines in 42 s; before this change one problem per file, 43,000 lines in
+ * 29 s): one note; 50,001 matches: refused in one line naming the limit. */
+Test(study_file, a_glob_over_43000_files_is_one_note, .timeout = 120)
+{
+  char *file = NULL;
+  g_autofree char *dir = study_dir("[study]\ntraces = runs/*\nplatforms = torus:4x4\n"
+                                   "strategies = identity\n", &file);
+  for (int i = 0; i < 50000; i++) {
+    if (i == 43000)
+      expect_check(file, 0, "'runs/*' matches 43000 files or folders that hold no trace mapsim "
+                            "reads (f00000, f00001, f00002 and 42997 more), skipped");
+    g_autofree char *f = g_strdup_printf("%s/runs/f%05d", dir, i);
+    int fd = g_open(f, O_WRONLY | O_CREAT, 0644);
+    cr_assert_geq(fd, 0);
+    close(fd);
+  }
+  expect_check(file, 2, "s.ini:2: [study] traces: 'runs/*' matches 50002 files or folders, more "
+                        "than the 50000 of a glob, expected a narrower pattern");
+  g_free(file);
+}
+
+/* A deep glob is bounded (issue 35 item 7: `/x/x/x/x` with stars still
+ * running at 60 s; before this change this one ran past the timeout): ten
+ * links back to their folder make six levels of stars a million matches;
+ * the glob stops at 100,000 folder entries, in one line (0.4 s; 12 s under
+ * the sanitizers on a busy machine). */
+Test(study_file, deep_globs_are_bounded, .timeout = 60)
+{
+  g_autofree char *dir = tu_tmp_dir();
+  g_autofree char *loop = g_build_filename(dir, "loop", NULL);
+  cr_assert_eq(g_mkdir(loop, 0755), 0);
+  for (int i = 0; i < 10; i++) {
+    g_autofree char *link = g_strdup_printf("%s/d%d", loop, i);
+    cr_assert_eq(symlink(".", link), 0);
+  }
+  g_autofree char *file = g_build_filename(dir, "s.ini", NULL);
+  cr_assert(g_file_set_contents(file, "[study]\ntraces = loop/*/*/*/*/*/*\n"
+                                "platforms = torus:4x4\nstrategies = identity\n", -1, NULL));
+  expect_check(file, 2, "s.ini:2: [study] traces: 'loop/*/*/*/*/*/*' reads more than 100000 folder "
+                        "entries (the limit of a glob), expected a narrower pattern");
 }
 
 /* Brace sweeps in a shorthand, a platform's override, a study's optional

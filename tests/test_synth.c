@@ -446,6 +446,57 @@ Test(synth, bad_options)
   g_free(tmp);
 }
 
+/* gen --pattern spmv's MatrixMarket and partition files: every error names
+ * the line at fault (issue 35 item 20: a file that ended early, or had an
+ * entry too many, was reported at line 0, and a short partition at the
+ * count of its parts). */
+Test(synth, spmv_errors_name_their_line)
+{
+  char *tmp = tu_tmp_dir();
+  char *o = g_build_filename(tmp, "o", NULL);
+  const struct {
+    const char *name, *text, *expect;
+  } mtx[] = {
+    { "short.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 3 4\n1 1\n2 2\n\n",
+      "short.mtx:4: the file ends after 2 entries, expected the 4 the size line (line 2) says" },
+    { "long.mtx", "%%MatrixMarket matrix coordinate pattern general\n% c\n3 3 1\n1 1\n2 2\n",
+      "long.mtx:5: more entries than the 1 the size line (line 3) says" },
+    { "nosize.mtx", "%%MatrixMarket matrix coordinate pattern general\n% only a comment\n",
+      "nosize.mtx:2: no size line, expected 'N N NNZ' after the header" },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(mtx); i++) {
+    char *path = g_build_filename(tmp, mtx[i].name, NULL);
+    cr_assert(g_file_set_contents(path, mtx[i].text, -1, NULL));
+    expect_gen_fails((char *[]){ "--pattern", "spmv", "--ranks", "2", "--matrix", path, "-o", o,
+                                 NULL }, mtx[i].expect);
+    g_free(path);
+  }
+  char *good = g_build_filename(tmp, "good.mtx", NULL);
+  cr_assert(g_file_set_contents(good, "%%MatrixMarket matrix coordinate pattern general\n"
+                                      "3 3 3\n1 2\n2 3\n3 1\n", -1, NULL));
+  const struct {
+    const char *name, *text, *expect;
+  } part[] = {
+    { "short.part", "# parts\n0\n1\n", "short.part:3: the file ends after 2 parts, expected one "
+                                        "part per row of the matrix's 3" },
+    { "empty.part", "", "empty.part:1: the file ends after 0 parts" },
+    { "long.part", "0\n1\n0\n1\n", "long.part:4: more lines than matrix rows" },
+    { "bad.part", "0\n\n7\n", "bad.part:3: bad part, expected an integer in [0, ranks)" },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(part); i++) {
+    char *path = g_build_filename(tmp, part[i].name, NULL);
+    cr_assert(g_file_set_contents(path, part[i].text, -1, NULL));
+    expect_gen_fails((char *[]){ "--pattern", "spmv", "--ranks", "2", "--matrix", good,
+                                 "--partition", path, "-o", o, NULL }, part[i].expect);
+    g_free(path);
+  }
+  cr_assert_not(g_file_test(o, G_FILE_TEST_EXISTS), "no output left behind");
+  tu_rm_rf(tmp);
+  g_free(good);
+  g_free(o);
+  g_free(tmp);
+}
+
 /* A send without its receive and a size mismatch: `trace info` prints the
  * facts (its "unmatched" line among them), a one-line note with the counts,
  * and succeeds: describing such a trace is what it is for. */

@@ -270,7 +270,8 @@ Test(trace_read, bad_input)
   tu_expect_bad_trace(garbage, "no OTF2 signature, expected an OTF2 anchor file");
   char *txt = g_build_filename(tmp, "matrix.csv", NULL);
   g_file_set_contents(txt, "0,1\n1,0\n", -1, NULL);
-  tu_expect_bad_trace(txt, "expected a file named *.otf2");
+  tu_expect_bad_trace(txt, "matrix.csv: a dense CSV matrix (*.csv, row = sender), not a trace; "
+                           "expected a trace: an OTF2 archive");
 
   char *trunc = copy_trace("tracer-stencil4d-32", tmp);
   char *evt = g_build_filename(trunc, "traces", "3.evt", NULL);

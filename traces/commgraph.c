@@ -441,24 +441,46 @@ out:
   return g;
 }
 
-commgraph *commgraph_load(const char *path, GError **error)
+commgraph_format commgraph_format_of_name(const char *path)
 {
   if (g_str_has_suffix(path, ".csv"))
-    return load_csv(path, error);
+    return COMMGRAPH_CSV;
   if (g_str_has_suffix(path, ".mtx"))
+    return COMMGRAPH_MTX;
+  return COMMGRAPH_EDGES;
+}
+
+commgraph *commgraph_load_format(const char *path, commgraph_format format, GError **error)
+{
+  switch (format) {
+  case COMMGRAPH_CSV:
+    return load_csv(path, error);
+  case COMMGRAPH_MTX:
     return load_mtx(path, error);
+  case COMMGRAPH_EDGES:
+    break;
+  }
   return load_edges(path, error);
+}
+
+commgraph *commgraph_load(const char *path, GError **error)
+{
+  return commgraph_load_format(path, commgraph_format_of_name(path), error);
 }
 
 gboolean commgraph_load_counts(commgraph *g, const char *path, GError **error)
 {
   commgraph *c = commgraph_load(path, error);
-  if (!c)
-    return FALSE;
+  gboolean ok = c && commgraph_set_counts(g, c, path, error);
+  commgraph_free(c);
+  return ok;
+}
+
+gboolean commgraph_set_counts(commgraph *g, const commgraph *c, const char *path, GError **error)
+{
   if (c->n != g->n) {
     g_set_error(error, COMMGRAPH_ERROR, COMMGRAPH_ERROR_SHAPE,
                 "%s: %d ranks, expected %d like the byte matrix", path, c->n, g->n);
-    commgraph_free(c);
     return FALSE;
   }
   GArray *recs = g_array_new(FALSE, FALSE, sizeof(edge_rec));
@@ -475,7 +497,6 @@ gboolean commgraph_load_counts(commgraph *g, const char *path, GError **error)
     }
   commgraph *m = build_from_recs(g->n, (edge_rec *)(void *)recs->data, recs->len, TRUE);
   g_array_free(recs, TRUE);
-  commgraph_free(c);
   /* swap contents so that the caller's pointer stays valid */
   commgraph tmp = *g;
   *g = *m;

@@ -9,7 +9,8 @@
  *
  * Loaders read a dense CSV matrix (MapLib layout: row = sender, column =
  * receiver, no header), a MatrixMarket coordinate file (1-based, value =
- * bytes) or a plain edge list (`src dst bytes [messages]`, `#` comments).
+ * bytes) or a plain edge list (`src dst bytes [messages]`, `#` comments);
+ * input.h recognizes which one a user's file is.
  *
  * Ownership: a commgraph owns its arrays; free it with commgraph_free().
  * Not for: traces (traces/trace.h builds a commgraph from one), dense
@@ -56,15 +57,31 @@ commgraph *commgraph_from_edges(int n, int nedges, const int *src, const int *ds
  * shorter than 3 never wraps (its two neighbours would coincide). */
 commgraph *commgraph_stencil(int nd, const int *dims, gboolean periodic, const int64_t *bytes);
 
-/* Loads a graph; the format is chosen by extension: `.csv` dense matrix,
- * `.mtx` MatrixMarket, anything else an edge list. Returns NULL and sets
- * `error` (file:line: what was expected) on bad input. */
+/* The three file formats of a matrix. */
+typedef enum { COMMGRAPH_CSV, COMMGRAPH_MTX, COMMGRAPH_EDGES } commgraph_format;
+
+/* The format a file's name says: `.csv` dense matrix, `.mtx` MatrixMarket,
+ * anything else an edge list (input.c's probes start from this rule and
+ * look at the content too). */
+commgraph_format commgraph_format_of_name(const char *path);
+
+/* Loads a graph of the given format. Returns NULL and sets `error`
+ * (file:line: what was expected) on bad input. */
+commgraph *commgraph_load_format(const char *path, commgraph_format format, GError **error);
+
+/* The same in the format its name says (commgraph_format_of_name). Callers
+ * with a user's path go through input.h, which also looks at the content. */
 commgraph *commgraph_load(const char *path, GError **error);
 
 /* Loads the message counts of `g` from a second matrix of the same shape:
  * its values become g->msgs. An edge present only in the counts is added
  * with 0 bytes. */
 gboolean commgraph_load_counts(commgraph *g, const char *path, GError **error);
+
+/* The same from the counts matrix `counts` already loaded (read from
+ * `path`, named in the error when the shapes differ). */
+gboolean commgraph_set_counts(commgraph *g, const commgraph *counts, const char *path,
+                              GError **error);
 
 /* Dense row-major n*n copy of bytes (kind 0) or messages (kind 1; 0 when
  * unknown); NULL when n^2 doubles exceed the memory budget. Caller frees

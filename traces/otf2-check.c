@@ -330,17 +330,22 @@ gboolean otf2_check_location(const char *evt, const char *def, uint64_t nevents,
 }
 
 
-/* Checks the anchor's leading bytes "\3BOTF2\0" (OTF2 1.x .. 3.x) before
- * OTF2 sees the file: OTF2_Reader_Open leaks on files that are not OTF2. */
-static gboolean has_magic(const char *anchor)
+gboolean otf2_magic(const char *head, size_t n)
 {
   static const char magic[7] = { 3, 'B', 'O', 'T', 'F', '2', 0 };
+  return n >= sizeof magic && memcmp(head, magic, sizeof magic) == 0;
+}
+
+/* Checks the anchor's leading bytes before OTF2 sees the file:
+ * OTF2_Reader_Open leaks on files that are not OTF2. */
+static gboolean has_magic(const char *anchor)
+{
   char head[7] = { 0 };
   FILE *f = fopen(anchor, "rb");
   size_t n = f ? fread(head, 1, sizeof head, f) : 0;
   if (f)
     fclose(f);
-  return n == sizeof head && memcmp(head, magic, sizeof magic) == 0;
+  return otf2_magic(head, n);
 }
 
 /* The only *.otf2 file in `dir`, or NULL (none, or several). */

@@ -75,7 +75,7 @@ static OTF2_CallbackCode push(evt_ctx *c, OTF2_TimeStamp time, trace_event *e)
                     : "beyond " CHECKED_PS_LIMIT " from the trace start",
                     c->defs->offset, c->defs->resolution);
   c->loc_time = time;
-  const otf2_sink *k = c->defs->sink;
+  const trace_sink *k = c->defs->sink;
   if (k)
     k->record(k->user, c->worker, c->cur_rank, e);
   else
@@ -325,7 +325,7 @@ static gboolean read_location(OTF2_Reader *rd, evt_ctx *c, const def_location *l
   c->loc_time = 0;
   c->depth = 0;
   memset(c->me_comm, 0xff, sizeof c->me_comm); /* no communicator */
-  const otf2_sink *k = c->defs->sink;
+  const trace_sink *k = c->defs->sink;
   if (l->rank >= 0 && k)
     k->begin(k->user, c->worker, l->rank, l->nevents);
   else if (l->rank >= 0 && !c->defs->eztrace)

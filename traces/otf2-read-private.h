@@ -50,9 +50,10 @@ typedef struct {
   uint64_t resolution, offset, length;
   uint64_t def_chunk;     /* the anchor's definition chunk size */
   trace_stats stats;
-  const otf2_sink *sink;  /* where retained records go (NULL: into t) */
+  const trace_sink *sink;  /* where retained records go (NULL: into t) */
   gboolean eztrace;       /* written by EZTrace (otf2-eztrace-private.h) */
   gboolean no_creator;    /* the anchor names no creator: EZTRACE_MARK decides */
+  char *creator;          /* the anchor's creator until the trace takes it, or NULL */
   gboolean abandoned;     /* the watchdog gave up on the reading threads */
   uint64_t kept;          /* EZTrace, in memory: events budgeted so far (atomic) */
 } reader_ctx;

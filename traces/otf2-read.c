@@ -19,7 +19,7 @@
  * end) and, once read,
  * the receive completions EZTrace does not write approximated
  * (otf2-eztrace.c); they are never streamed through a sink: otf2_scan
- * says so (TRACE_ERROR_EZTRACE_SINK) before the sink sees anything.
+ * says so (TRACE_SOURCE_READ_WHOLE) before the sink sees anything.
  *
  * Files: this one the definitions and the entry point, otf2-events.c the
  * event records of a batch of locations, otf2-watch.c the reading threads
@@ -391,7 +391,7 @@ static void eztrace_bound_events(reader_ctx *c)
   }
 }
 
-trace *otf2_scan(const char *path, const otf2_sink *sink, int workers, GError **error)
+trace *otf2_scan(const char *path, const trace_sink *sink, int workers, GError **error)
 {
   GError *local = NULL;
   reader_ctx c = { .error = &local, .resolution = 1, .sink = sink };
@@ -416,15 +416,17 @@ trace *otf2_scan(const char *path, const otf2_sink *sink, int workers, GError **
     goto out;
   }
   char *creator = NULL;
-  if (OTF2_Reader_GetCreator(rd, &creator) == OTF2_SUCCESS && creator && *creator)
+  if (OTF2_Reader_GetCreator(rd, &creator) == OTF2_SUCCESS && creator && *creator) {
     c.eztrace = eztrace_creator(creator);
-  else
+    c.creator = g_strdup(creator);
+  } else {
     c.no_creator = TRUE;
+  }
   free(creator);
   if (!read_global_defs(rd, &c))
     goto out;
   if (c.eztrace && sink) {
-    fail(&c, TRACE_ERROR_EZTRACE_SINK, "an EZTrace archive cannot be streamed, expected it "
+    fail(&c, TRACE_SOURCE_READ_WHOLE, "an EZTrace archive cannot be streamed, expected it "
          "read whole (trace_read_otf2)");
     goto out;
   }
@@ -434,6 +436,7 @@ trace *otf2_scan(const char *path, const otf2_sink *sink, int workers, GError **
   c.t = NULL;
   gboolean ok = build_world(&c);
   if (c.t) {
+    c.t->creator = c.eztrace && !c.creator ? g_strdup("EZTrace") : g_steal_pointer(&c.creator);
     c.t->regions = scratch->regions;
     c.t->nregions = scratch->nregions;
     scratch->regions = NULL;
@@ -462,6 +465,7 @@ out:
     otf2_reader_free_tables(&c);
   if (!c.abandoned)
     g_free(anchor);
+  g_free(c.creator);
   return t;
 }
 
@@ -470,12 +474,3 @@ trace *trace_read_otf2(const char *path, GError **error)
   return otf2_scan(path, NULL, MAX(g_get_num_processors(), 1), error);
 }
 
-commgraph *trace_commgraph_load(const char *path, gboolean with_collectives, GError **error)
-{
-  trace *t = trace_read_otf2(path, error);
-  if (t == NULL)
-    return NULL;
-  commgraph *g = trace_commgraph(t, with_collectives, NULL, error);
-  trace_free(t);
-  return g;
-}

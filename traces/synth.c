@@ -437,7 +437,8 @@ static gboolean mm_fail(GError **error, const char *path, int line, const char *
 }
 
 /* Reads the nonzero pattern of a square MatrixMarket coordinate matrix
- * (symmetric ones are mirrored). */
+ * (symmetric ones are mirrored). Every error names the line at fault: the
+ * entry beyond the count, or for a file that ends early its last line. */
 static gboolean mm_read(const char *path, mm_pattern *m, GError **error)
 {
   char *text = NULL;
@@ -445,10 +446,13 @@ static gboolean mm_read(const char *path, mm_pattern *m, GError **error)
     return FALSE;
   char **lines = g_strsplit(text, "\n", -1);
   g_free(text);
-  gboolean ok = FALSE, sym = FALSE, have_size = FALSE;
+  gboolean ok = FALSE, sym = FALSE;
   long rows = 0, cols = 0, nnz = 0, seen = 0;
+  int size_line = 0, last = 1; /* last: the last line that is not empty */
   for (int i = 0; lines[i]; i++) {
     char *l = g_strstrip(lines[i]);
+    if (*l)
+      last = i + 1;
     if (i == 0) {
       if (!g_str_has_prefix(l, "%%MatrixMarket matrix coordinate")) {
         mm_fail(error, path, 1, "bad header, expected '%%MatrixMarket matrix coordinate ...'");
@@ -460,19 +464,25 @@ static gboolean mm_read(const char *path, mm_pattern *m, GError **error)
     if (*l == '%' || *l == '\0')
       continue;
     long a, b;
-    if (!have_size) {
+    if (!size_line) {
       if (sscanf(l, "%ld %ld %ld", &rows, &cols, &nnz) != 3 || rows != cols || rows <= 0 ||
           rows > BUDGET_MAX_RANKS || nnz < 0) {
         mm_fail(error, path, i + 1, "bad size line, expected 'N N NNZ' of a square matrix "
                 "with N at most 2^24");
         goto out;
       }
-      have_size = TRUE;
+      size_line = i + 1;
       m->n = (int)rows;
       continue;
     }
     if (sscanf(l, "%ld %ld", &a, &b) != 2 || a < 1 || a > rows || b < 1 || b > cols) {
       mm_fail(error, path, i + 1, "bad entry, expected 'i j [value]' with 1 <= i, j <= N");
+      goto out;
+    }
+    if (seen == nnz) {
+      g_autofree char *what = g_strdup_printf("more entries than the %ld the size line (line %d) "
+                                              "says, expected NNZ entries", nnz, size_line);
+      mm_fail(error, path, i + 1, what);
       goto out;
     }
     int ra = (int)a - 1, cb = (int)b - 1;
@@ -484,8 +494,14 @@ static gboolean mm_read(const char *path, mm_pattern *m, GError **error)
     }
     seen++;
   }
-  if (!have_size || seen != nnz) {
-    mm_fail(error, path, 0, "entry count differs from the size line, expected NNZ entries");
+  if (!size_line) {
+    mm_fail(error, path, last, "no size line, expected 'N N NNZ' after the header");
+    goto out;
+  }
+  if (seen != nnz) {
+    g_autofree char *what = g_strdup_printf("the file ends after %ld entries, expected the %ld "
+                                            "the size line (line %d) says", seen, nnz, size_line);
+    mm_fail(error, path, last, what);
     goto out;
   }
   ok = TRUE;
@@ -510,9 +526,11 @@ static int *read_partition(const char *path, int n, int P, GError **error)
   }
   char **lines = g_strsplit(text, "\n", -1);
   g_free(text);
-  int k = 0;
+  int k = 0, last = 1; /* last: the last line that is not empty */
   for (int i = 0; lines[i] && part; i++) {
     char *l = g_strstrip(lines[i]), *end = NULL;
+    if (*l)
+      last = i + 1;
     if (*l == '\0' || *l == '#')
       continue;
     long v = strtol(l, &end, 10);
@@ -525,7 +543,9 @@ static int *read_partition(const char *path, int n, int P, GError **error)
     part[k++] = (int)v;
   }
   if (part && k != n) {
-    mm_fail(error, path, k, "fewer lines than matrix rows, expected one part per row");
+    g_autofree char *what = g_strdup_printf("the file ends after %d parts, expected one part per "
+                                            "row of the matrix's %d", k, n);
+    mm_fail(error, path, last, what);
     g_clear_pointer(&part, g_free);
   }
   g_strfreev(lines);

@@ -6,6 +6,7 @@
 #include <otf2/otf2.h>
 #include <stdarg.h>
 
+#include "traces/trace-source.h"
 #include "traces/trace.h"
 
 /* A trace of `nranks` ranks with no communicator and no region yet. */
@@ -24,6 +25,9 @@ gboolean trace_ticks_to_ps(uint64_t ticks, uint64_t offset, uint64_t resolution,
  * eztrace_log.otf2), with the OTF2 signature; NULL + error (may be NULL)
  * naming the file and what was expected otherwise. Caller frees. */
 char *otf2_find_anchor(const char *path, GError **error);
+
+/* The first bytes of an OTF2 anchor: "\3BOTF2\0" (OTF2 1.x .. 3.x). */
+gboolean otf2_magic(const char *head, size_t n);
 
 /* Before libotf2 sees an archive (otf2-check.c): the anchor decoded and
  * checked (chunk sizes, substrate, compression, counts against the bytes
@@ -66,40 +70,20 @@ void otf2_counter_defs(OTF2_GlobalDefWriter *gw, const trace_counter *c, int nc,
                        const char *what, uint32_t first_string, uint64_t first_location,
                        uint32_t group, const int64_t *nevents);
 
-/* Where the OTF2 reader (otf2-read.c) hands the records it keeps, instead
- * of a trace's event arrays. `defs` is called once with the definitions
- * (ranks, regions, communicators; no events) before any record; then for
- * every MPI rank location: begin (with the location's OTF2 event count),
- * its retained records in order, end. Locations are read by `workers`
- * pool tasks: the calls for one rank come from one worker (its index is
- * passed), different workers run at the same time. */
-typedef struct otf2_sink {
-  gboolean (*defs)(void *user, trace *defs, GError **error);
-  void (*begin)(void *user, int worker, int rank, uint64_t nevents);
-  void (*record)(void *user, int worker, int rank, const trace_event *e);
-  void (*end)(void *user, int worker, int rank);
-  void *user;
-  double stall_seconds;      /* the reader's watchdog (0: OTF2_STALL_SECONDS) */
-} otf2_sink;
-
-/* An EZTrace archive cannot be streamed (its receive completions need
- * every rank's sends, otf2-eztrace.c): given a sink, otf2_scan recognises
- * one from the global definitions and fails with this code (domain
- * TRACE_ERROR) before `defs` is called, so that the caller reads it with
- * trace_read_otf2 instead. Never reaches users of traces/. */
-enum { TRACE_ERROR_EZTRACE_SINK = 100 };
-
 /* A read in which no record and no location start came for this long is
  * stuck (libotf2 looping on a damaged file): otf2_scan returns an error
  * naming the archive and leaves the reading threads their memory (the
  * last of them to end frees it). */
 #define OTF2_STALL_SECONDS 120.0
 
-/* Reads `path` like trace_read_otf2(); with a sink the returned trace
- * holds the definitions, statistics and duration but no events (the
- * duration then comes from the clock properties: the sink saw the
- * records). */
-trace *otf2_scan(const char *path, const otf2_sink *sink, int workers, GError **error);
+/* Reads `path` like trace_read_otf2(); with a sink (trace-source.h) the
+ * returned trace holds the definitions, statistics and duration but no
+ * events (the duration then comes from the clock properties: the sink saw
+ * the records). An EZTrace archive cannot be streamed (its receive
+ * completions need every rank's sends, otf2-eztrace.c): given a sink,
+ * otf2_scan recognises one from the global definitions and fails with
+ * TRACE_SOURCE_READ_WHOLE before `defs` is called. A trace_scan_fn. */
+trace *otf2_scan(const char *path, const trace_sink *sink, int workers, GError **error);
 
 /* libotf2 reports errors through a per-thread callback and prints them by
  * default; the reader and the writer register this one, which prints

@@ -1,5 +1,5 @@
-/* trace-source.c - traces in memory or streamed from OTF2 (see
- * trace-source.h): the first pass over an archive and the compact per-rank
+/* trace-source.c - traces in memory or streamed from a reader's scan (see
+ * trace-source.h): the first pass over the file and the compact per-rank
  * record streams it leaves behind. */
 #define _GNU_SOURCE /* O_TMPFILE */
 #include "traces/trace-source.h"
@@ -207,7 +207,14 @@ const trace_event *trace_source_direct(const trace_source *s, int rank)
   return s->rs ? NULL : s->t->ranks[rank].events;
 }
 
-/* ---- the first pass (otf2_sink callbacks) ---- */
+trace_source *trace_source_owned(trace *t)
+{
+  trace_source *s = trace_source_memory(t);
+  s->owned = t;
+  return s;
+}
+
+/* ---- the first pass (trace_sink callbacks) ---- */
 
 static gboolean pass_defs(void *user, trace *defs, GError **error)
 {
@@ -328,22 +335,25 @@ static FILE *open_spill(GError **error)
   return f;
 }
 
-/* An EZTrace archive: its receive completions need the whole trace
- * (otf2-eztrace.c), so it is read in memory, owned by the source. */
-static trace_source *read_whole(const char *path, const progress *pr, GError **error)
+/* A file the scan cannot stream (an EZTrace archive), read in memory,
+ * owned by the source. */
+static trace_source *read_whole(trace *(*read)(const char *, GError **), const char *path,
+                                const progress *pr, GError **error)
 {
-  trace *t = trace_read_otf2(path, error);
+  trace *t = read(path, error);
   if (!t)
     return NULL;
-  trace_source *m = trace_source_memory(t);
-  m->owned = t;
+  trace_source *m = trace_source_owned(t);
   progress_report(pr, "read: records", (uint64_t)trace_source_total(m),
                   (uint64_t)trace_source_total(m));
   return m;
 }
 
-trace_source *trace_source_stream(const char *path, const progress *pr, GError **error)
+trace_source *trace_source_scan(trace_scan_fn scan, trace *(*read)(const char *path, GError **error),
+                                const char *path, const progress *pr, GError **error)
 {
+  if (!scan)
+    return read_whole(read, path, pr, error);
   trace_source *s = g_new0(trace_source, 1);
   int workers = MAX(g_get_num_processors(), 1);
   s->pr = pr;
@@ -363,14 +373,14 @@ trace_source *trace_source_stream(const char *path, const progress *pr, GError *
     w->bytes = g_array_new(FALSE, FALSE, sizeof(int64_t));
     w->msgs = g_array_new(FALSE, FALSE, sizeof(int64_t));
   }
-  otf2_sink sink = { pass_defs, pass_begin, pass_record, pass_end, s, 0 };
+  trace_sink sink = { pass_defs, pass_begin, pass_record, pass_end, s, 0 };
   GError *local = NULL;
-  trace *t = otf2_scan(path, &sink, workers, &local);
-  if (g_error_matches(local, TRACE_ERROR, TRACE_ERROR_EZTRACE_SINK)) {
+  trace *t = scan(path, &sink, workers, &local);
+  if (g_error_matches(local, TRACE_ERROR, TRACE_SOURCE_READ_WHOLE)) {
     /* recognised before the sink saw anything: nothing read to keep */
     g_clear_error(&local);
     trace_source_free(s);
-    return read_whole(path, pr, error);
+    return read_whole(read, path, pr, error);
   }
   if (local)
     g_propagate_error(error, local);

@@ -1,34 +1,37 @@
 /* trace-source.h - a trace as the replay reads it: whole in memory, or
- * streamed from an OTF2 archive rank by rank in bounded windows.
+ * streamed from its reader rank by rank in bounded windows.
  *
  * A source gives the definitions (ranks, regions, communicators, record
  * statistics: a `trace` whose event arrays may be empty), the number of
  * retained records of every rank, each rank's records in order
- * (trace_source_read, sequential per rank), and what needs a pass over
+ * (a trace_cursor, sequential per rank), and what needs a pass over
  * the whole trace: the collective calls of every rank (trace_colls) and
  * the communication graph.
  *
  * In memory (trace_source_memory): a borrowed trace; reads copy nothing
  * (trace_source_direct gives the arrays); the collective calls are
- * collected when the source is made.
+ * collected when the source is made. trace_source_owned does the same for
+ * a trace the source then owns.
  *
- * Streamed (trace_source_stream): one pass over the archive (locations in
- * batches on reading threads, otf2-read.c) computes the whole-pass facts and
- * re-encodes every retained record compactly (1-2 bytes of kind and
- * presence flags, then variable-length integers: about 7 bytes for a p2p
- * record instead of 48) into an unlinked temporary file per reader
+ * Streamed (trace_source_scan): a reader's scan (a trace_scan_fn: the
+ * OTF2 reader's reads locations in batches on reading threads) hands
+ * every retained record to a trace_sink; one such pass computes the
+ * whole-pass facts and re-encodes every record compactly (1-2 bytes of
+ * kind and presence flags, then variable-length integers: about 7 bytes for
+ * a p2p record instead of 48) into an unlinked temporary file per reader
  * thread; reads decode from there. Memory is O(ranks + collective calls +
  * distinct communication pairs), never O(records): the replay holds a
- * window of records per rank. Why not straight from the archive: libotf2
+ * window of records per rank. Why not straight from the file: libotf2
  * holds a whole event chunk (at least 256 KiB, memset on creation) per
  * open location reader, and re-positioning a closed one reloads a chunk
  * and skips records up to the position - 1 GiB for 4,096 open readers, or
- * a chunk per window refill.
+ * a chunk per window refill. Which reader a path needs is input.h's
+ * business: it makes the sources.
  *
  * Ownership: sources own their spill files (unlinked from the start, closed
  * when freed); the in-memory source borrows its trace. Threads: a source
  * does not change once made; each reader has its own trace_cursor.
- * Not for: writing traces.
+ * Not for: writing traces; choosing the format of a path (input.h).
  */
 #pragma once
 
@@ -47,14 +50,48 @@ typedef struct trace_source trace_source;
 /* A borrowed in-memory trace. */
 trace_source *trace_source_memory(const trace *t);
 
-/* Streams the OTF2 archive `path` (as trace_read_otf2 reads it; same
- * records, same errors). The first pass reports "read: records" to `pr`.
- * An EZTrace archive (recognised from its global definitions, before any
- * event is read) is read whole into memory instead (approximating its
- * receive completions needs every rank's sends; trace_read_otf2), held by
- * the source: not streamed, its notice in trace_source_trace(), "read:
- * records" reported once, when the read is done. */
-trace_source *trace_source_stream(const char *path, const progress *pr, GError **error);
+/* A borrowed in-memory trace owned by the source from now on (freed with
+ * it): what a format that cannot stream gives the replay. */
+trace_source *trace_source_owned(trace *t);
+
+/* Where a streaming reader hands the records it keeps, instead of a
+ * trace's event arrays. `defs` is called once with the definitions (ranks,
+ * regions, communicators; no events: the trace the scan will return)
+ * before any record; then for every rank, once: begin (with the rank's
+ * record count if the file announces one, else 0), its retained records in
+ * time order, end. A reader may read ranks on `workers` threads: the calls
+ * for one rank come from one worker (its index, below `workers`, is passed),
+ * different workers at the same time; a reader of one thread passes 0. */
+typedef struct trace_sink {
+  gboolean (*defs)(void *user, trace *defs, GError **error);
+  void (*begin)(void *user, int worker, int rank, uint64_t nevents);
+  void (*record)(void *user, int worker, int rank, const trace_event *e);
+  void (*end)(void *user, int worker, int rank);
+  void *user;
+  double stall_seconds;      /* a reader that watches for a stall (OTF2's) gives
+                              * up after this long; 0: its own default */
+} trace_sink;
+
+/* A reader's streaming pass over `path`: the definitions (returned, the
+ * caller's; statistics filled, events and duration left to the sink's
+ * records) and every record through `sink`. NULL + error (file, record,
+ * expectation) on bad input; TRACE_SOURCE_READ_WHOLE (domain TRACE_ERROR)
+ * before `defs` when this file cannot be streamed and must be read whole. */
+typedef trace *(*trace_scan_fn)(const char *path, const trace_sink *sink, int workers,
+                                GError **error);
+
+/* The code of a scan that found, before handing anything over, that its
+ * file needs the whole trace (an EZTrace archive: its receive completions
+ * need every rank's sends, otf2-eztrace.c). Never reaches users. */
+enum { TRACE_SOURCE_READ_WHOLE = 100 };
+
+/* Streams `path` through `scan`: one pass (reported as "read: records" to
+ * `pr`) into the spill files. When the scan says TRACE_SOURCE_READ_WHOLE,
+ * or there is no scan (NULL), `read` reads it into memory instead, held by
+ * the source (not streamed; "read: records" reported once, when the read
+ * is done). */
+trace_source *trace_source_scan(trace_scan_fn scan, trace *(*read)(const char *path, GError **error),
+                                const char *path, const progress *pr, GError **error);
 
 /* Definitions, statistics and duration; events only for in-memory sources. */
 const trace *trace_source_trace(const trace_source *s);

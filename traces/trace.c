@@ -168,6 +168,7 @@ void trace_free(trace *t)
     g_free(t->regions[i]);
   g_free(t->regions);
   g_free(t->notice);
+  g_free(t->creator);
   for (int i = 0; i < t->ncomms; i++) {
     g_free(t->comms[i].name);
     g_free(t->comms[i].members);

@@ -23,8 +23,9 @@
  * private to each rank: flag `self`, size 1, members NULL - resolve it with
  * trace_comm_world_rank()).
  *
- * Built by trace_read_otf2() (otf2-read.c), by the synthesizers (synth.h)
- * or by hand with trace_new()/trace_push(); written by trace_write_otf2().
+ * Built by the readers (input.h opens a path with the right one; OTF2's is
+ * trace_read_otf2(), otf2-read.c), by the synthesizers (synth.h) or by hand
+ * with trace_new()/trace_push(); written by trace_write_otf2().
  *
  * Ownership: a trace owns all its arrays and strings; free it with
  * trace_free() (NULL is a no-op). Pointers into a trace stay valid until it
@@ -154,6 +155,10 @@ typedef struct trace {
   char *notice;              /* what the reader had to approximate, one line for
                               * the user (an EZTrace archive: otf2-eztrace.c), or
                               * NULL; owned by the trace */
+  char *creator;             /* the program that wrote the file, as the file names
+                              * it ("Score-P 3.0", "mapsim", "mapsim-trace";
+                              * "EZTrace" for EZTrace's archives, which name
+                              * none), or NULL; owned by the trace */
 } trace;
 
 /* Statistics of the retained events (what `mapsim trace info` prints). */
@@ -255,11 +260,6 @@ extern const int trace_times_nfields;
  * `error` for a bad spec. Caller frees with commgraph_free(). */
 commgraph *trace_commgraph(const trace *t, gboolean with_collectives, const char *algo,
                            GError **error);
-
-/* Reads the OTF2 archive `path` (the .otf2 anchor file, or the directory
- * that holds traces.otf2; otf2-read.c) and returns its communication graph
- * (point-to-point, plus collectives with "auto" if asked). */
-commgraph *trace_commgraph_load(const char *path, gboolean with_collectives, GError **error);
 
 /* Reads an OTF2 archive (otf2-read.c). `path`: the anchor file or its
  * directory (then <dir>/traces.otf2, or the directory's only *.otf2 file,
