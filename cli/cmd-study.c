@@ -412,8 +412,9 @@ int cmd_study(int argc, char **argv)
                  "changed. Writes results.csv, results.json and a report (index.html).",
                  "Study file (INI; paths relative to the file; the README has every key):\n"
                  "  [study]\n"
-                 "  name = stencils on the paper's platforms\n"
-                 "  # a path, a glob, labels of groups below; {a,b} {A..B*F} {A..B+S} sweep\n"
+                 "  name = stencils on the paper's platforms   # a comment after a blank\n"
+                 "  # lists separate entries by ';': a path, a glob, labels of groups below;\n"
+                 "  # {a,b} {A..B*F} {A..B+S} sweep\n"
                  "  traces = traces/data/stencil3d-64; traces/data/*-16\n"
                  "  platforms = torus:4x4x4:bw={250Gbit/s,500Gbit/s}; big\n"
                  "  strategies = identity; greedy+wh:delta={4,16}; scotch\n"

@@ -22,11 +22,19 @@
 
 G_BEGIN_DECLS
 
-/* The most names one expression may stand for. */
+/* The most names one expression may stand for (and one Slurm file: its
+ * reader sums the counts). */
 #define HOSTLIST_MAX_NAMES (1 << 22)
 
-/* Appends the names `text` stands for to `out`; FALSE (HOSTLIST_ERROR)
- * with "hostlist 'text': what, expected what" otherwise. */
+/* The number of names `text` stands for and the length of the longest,
+ * found in time linear in the text without making a name: what a reader
+ * sets against its limits and the memory budget first. FALSE
+ * (HOSTLIST_ERROR) as hostlist_expand() otherwise. */
+gboolean hostlist_count(const char *text, gint64 *count, gsize *longest, GError **error);
+
+/* Appends the names `text` stands for to `out` (counted first: more than
+ * HOSTLIST_MAX_NAMES is refused before any is made); FALSE
+ * (HOSTLIST_ERROR) with "hostlist 'text': what, expected what" otherwise. */
 gboolean hostlist_expand(const char *text, GPtrArray *out, GError **error);
 
 /* The shortest hostlist Slurm would print for `names` in this order. */

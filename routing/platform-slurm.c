@@ -19,7 +19,9 @@
  * consecutive ids and `export mapping --hosts` writes their names. A
  * block topology is a tree too: each block a switch over its nodes,
  * BlockSizes' larger sizes switches over that many nodes of consecutive
- * blocks, a switch `top` over the largest. Slurm's rules are kept: a switch
+ * blocks (named `FIRST..LAST`), a switch `top` over the largest - each
+ * name a switch mapsim adds gets primes (`top'`) when the file uses it
+ * already. Slurm's rules are kept: a switch
  * has nodes or switches, not both, a name once; a node on two leaf
  * switches and a switch under two are refused here (mapsim gives each one
  * link up), and several top switches are joined under a switch `(top)`
@@ -32,6 +34,7 @@
 #include "routing/hostlist.h"
 #include "routing/platform-private.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <yaml.h>
 
@@ -57,7 +60,15 @@ typedef struct slurm_desc {
   int sizes_line;
   gboolean link_speed;
   GPtrArray *notes;    /* borrowed: the platform's, or NULL */
+  gboolean counting;   /* the first pass: hostlists counted, not expanded */
+  gint64 names;        /* names of all hostlists so far (each YAML alias's use too) */
+  guint64 name_bytes;  /* what they will cost (SLURM_NAME_BYTES) */
 } slurm_desc;
+
+/* What a name of `len` bytes costs from the file to the platform: two
+ * copies (the file's lists, the platform's names) and their pointers, its
+ * entry in the walk's table of names, its ids. */
+#define SLURM_NAME_BYTES(len) (2 * ((guint64)(len) + 17) + 96)
 
 static void sw_free(gpointer data)
 {
@@ -120,11 +131,46 @@ static sw_desc *add_switch(slurm_desc *d, const char *name, int line, GError **e
   return s;
 }
 
+/* A switch mapsim adds (a block group, the top over several): `name`, or
+ * with primes added (top', top'') when the file already names a switch
+ * so - `top`, `b1..b2` and `(top)` are names a file may give. */
+static sw_desc *add_made_switch(slurm_desc *d, const char *name)
+{
+  GString *unique = g_string_new(name);
+  while (g_hash_table_contains(d->index, unique->str))
+    g_string_append_c(unique, '\'');
+  sw_desc *s = add_switch(d, unique->str, 0, NULL);
+  g_string_free(unique, TRUE);
+  return s;
+}
+
+/* Expands hostlist `text` into `out` - or, while d->counting, only counts
+ * its names: the file's names in all are held to HOSTLIST_MAX_NAMES and
+ * to the memory budget in a first pass over the file, before a name is
+ * made (twelve lines of 4 million names each, or one list named again and
+ * again through YAML aliases, end there at once). A malformed hostlist
+ * counts nothing: its expansion says what is wrong, in the file's order. */
 static gboolean expand(slurm_desc *d, int line, const char *what, const char *text,
                        GPtrArray *out, GError **error)
 {
   GError *e = NULL;
-  if (!hostlist_expand(text, out, &e)) {
+  gint64 n;
+  gsize longest;
+  if (d->counting) {
+    if (!hostlist_count(text, &n, &longest, NULL))
+      return TRUE;
+    d->names += n; /* each at most HOSTLIST_MAX_NAMES: no overflow before the check */
+    d->name_bytes += (guint64)n * SLURM_NAME_BYTES(longest);
+    if (d->names > HOSTLIST_MAX_NAMES)
+      return fail(error, d, line, "%s: %" G_GINT64_FORMAT " names in the file's hostlists up "
+                  "to here, more than %d, expected fewer", what, d->names, HOSTLIST_MAX_NAMES);
+    g_autofree char *cost = g_strdup_printf("the %" G_GINT64_FORMAT " names of its hostlists "
+                                            "up to here", d->names);
+    budget_check_memory(cost, d->name_bytes, &e);
+  } else {
+    hostlist_expand(text, out, &e);
+  }
+  if (e) {
     fail(error, d, line, "%s: %s", what, e->message);
     g_error_free(e);
     return FALSE;
@@ -170,6 +216,9 @@ static gboolean conf_line(slurm_desc *d, int line, char **tokens, GError **error
     return FALSE;
   gboolean tree = !strcmp(kind, "switchname"), block = !strcmp(kind, "blockname");
   if (!strcmp(kind, "blocksizes")) {
+    if (d->sizes_line)
+      return fail(error, d, line, "BlockSizes again (first on line %d), expected it once",
+                  d->sizes_line);
     g_auto(GStrv) sizes = g_strsplit(name, ",", -1);
     d->block = TRUE;
     for (int i = 0; sizes[i]; i++)
@@ -216,7 +265,24 @@ static gboolean conf_line(slurm_desc *d, int line, char **tokens, GError **error
                                    name);
 }
 
-static gboolean read_conf(slurm_desc *d, const char *text, GError **error)
+/* The hostlists of one line, counted (the first pass over the file). */
+static gboolean count_line(slurm_desc *d, int line, char **tokens, GError **error)
+{
+  for (int i = 1; tokens[i]; i++) {
+    const char *eq = strchr(tokens[i], '=');
+    g_autofree char *key = eq ? g_ascii_strdown(tokens[i], eq - tokens[i]) : NULL;
+    if (key && (!strcmp(key, "nodes") || !strcmp(key, "switches")) &&
+        !expand(d, line, !strcmp(key, "nodes") ? "Nodes" : "Switches", eq + 1, NULL, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+typedef gboolean (*conf_fn)(slurm_desc *d, int line, char **tokens, GError **error);
+
+/* `fn` on the tokens of every logical line of `text` (comments cut,
+ * continued lines joined), with the line it starts on, until one fails. */
+static gboolean conf_lines(slurm_desc *d, const char *text, conf_fn fn, GError **error)
 {
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
   GString *logical = g_string_new(NULL);
@@ -247,11 +313,20 @@ static gboolean read_conf(slurm_desc *d, const char *text, GError **error)
         g_free(tokens[j]);
     tokens[k] = NULL;
     if (k)
-      ok = conf_line(d, first, tokens, error);
+      ok = fn(d, first, tokens, error);
     g_string_truncate(logical, 0);
   }
   g_string_free(logical, TRUE);
   return ok;
+}
+
+/* Counted first, then read. */
+static gboolean read_conf(slurm_desc *d, const char *text, GError **error)
+{
+  d->counting = TRUE;
+  gboolean ok = conf_lines(d, text, count_line, error);
+  d->counting = FALSE;
+  return ok && conf_lines(d, text, conf_line, error);
 }
 
 /* ---- topology.yaml ----------------------------------------------------- */
@@ -312,6 +387,8 @@ static gboolean yhosts(yaml_ctx *y, const yaml_node_t *n, const char *what, GPtr
   for (int i = 0; i < MAX(len, 1); i++) {
     const yaml_node_t *item = len < 0 ? n : yitem(y, n, i);
     const char *s = yscalar(item);
+    if (!s && y->d->counting)
+      continue; /* the reading pass names it */
     if (!s)
       return fail(error, y->d, yline(item), "%s, expected a hostlist like n[01-16]", what);
     if (!expand(y->d, yline(item), what, s, out, error))
@@ -346,8 +423,25 @@ static gboolean yentries(yaml_ctx *y, const yaml_node_t *n, const char *key, con
   return TRUE;
 }
 
-/* The topology [topology] slurm_topology names, else the first cluster
- * default, else the first. */
+/* The hostlists of the entries of list `key` of n, counted (the first
+ * pass: every use of a YAML alias counts). */
+static gboolean ycount(yaml_ctx *y, const yaml_node_t *n, const char *key, const char *children,
+                       GError **error)
+{
+  const yaml_node_t *list = yget(y, n, key);
+  y->d->counting = TRUE;
+  gboolean ok = TRUE;
+  for (int i = 0; ok && i < ylength(list); i++) {
+    yaml_node_t *e = yitem(y, list, i);
+    ok = yhosts(y, yget(y, e, "nodes"), "nodes", NULL, error) &&
+         (!children || yhosts(y, yget(y, e, children), children, NULL, error));
+  }
+  y->d->counting = FALSE;
+  return ok;
+}
+
+/* The topology [topology] slurm_topology names, else the cluster default,
+ * else the first; two cluster defaults are refused (Slurm takes one). */
 static yaml_node_t *pick_topology(yaml_ctx *y, const yaml_node_t *root, const char *want,
                                   GError **error)
 {
@@ -356,58 +450,129 @@ static yaml_node_t *pick_topology(yaml_ctx *y, const yaml_node_t *root, const ch
     fail(error, y->d, yline(root), "no list of topologies, expected '- topology: NAME' entries");
     return NULL;
   }
-  yaml_node_t *pick = NULL;
+  yaml_node_t *pick = NULL, *def = NULL;
   for (int i = 0; i < len; i++) {
     yaml_node_t *t = yitem(y, root, i);
     const char *name = yscalar(yget(y, t, "topology"));
-    if (want ? name && !strcmp(name, want) : ytrue(yget(y, t, "cluster_default")) && !pick)
+    gboolean is_default = ytrue(yget(y, t, "cluster_default"));
+    if (is_default && def) {
+      const char *first = yscalar(yget(y, def, "topology"));
+      fail(error, y->d, yline(t), "topology '%s' is a cluster_default too (first: '%s' on line "
+           "%d), expected one", name ? name : "?", first ? first : "?", yline(def));
+      return NULL;
+    }
+    def = is_default ? t : def;
+    if (want && name && !strcmp(name, want) && !pick)
       pick = t;
   }
   if (!pick && want) {
     fail(error, y->d, 0, "no topology '%s', expected one of the file's (slurm_topology)", want);
     return NULL;
   }
-  return pick ? pick : yitem(y, root, 0);
+  return pick ? pick : def ? def : yitem(y, root, 0);
+}
+
+/* FALSE + error when a mapping of the document has a key twice (libyaml
+ * keeps both; the reader would see the first only). Linear in the keys. */
+static gboolean ycheck_keys(yaml_ctx *y, GError **error)
+{
+  GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal); /* key -> its node */
+  gboolean ok = TRUE;
+  for (yaml_node_t *n = y->doc.nodes.start; ok && n < y->doc.nodes.top; n++) {
+    if (n->type != YAML_MAPPING_NODE)
+      continue;
+    g_hash_table_remove_all(seen);
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
+         ok && p < n->data.mapping.pairs.top; p++) {
+      yaml_node_t *key = yaml_document_get_node(&y->doc, p->key);
+      const char *k = yscalar(key);
+      const yaml_node_t *prior = k ? g_hash_table_lookup(seen, k) : NULL;
+      if (prior)
+        ok = fail(error, y->d, yline(key), "key '%s' again (first on line %d), expected each "
+                  "key of a mapping once", k, yline(prior));
+      else if (k)
+        g_hash_table_insert(seen, (gpointer)k, key);
+    }
+  }
+  g_hash_table_unref(seen);
+  return ok;
+}
+
+/* Loads the file's one document into y->doc; FALSE + error when it is not
+ * YAML or a second document follows (Slurm reads one). */
+static gboolean yload(yaml_ctx *y, const char *text, gsize len, GError **error)
+{
+  yaml_parser_t parser;
+  yaml_parser_initialize(&parser);
+  yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+  gboolean ok = yaml_parser_load(&parser, &y->doc);
+  if (ok) {
+    yaml_document_t next;
+    if (yaml_parser_load(&parser, &next)) {
+      yaml_node_t *root = yaml_document_get_root_node(&next);
+      if (root)
+        fail(error, y->d, yline(root), "a second YAML document (the first on line %d), expected "
+             "one", yline(yaml_document_get_root_node(&y->doc)));
+      ok = root == NULL;
+      yaml_document_delete(&next);
+    } else {
+      ok = FALSE;
+    }
+    if (!ok)
+      yaml_document_delete(&y->doc);
+  }
+  if (!ok && !(error && *error))
+    fail(error, y->d, (int)parser.problem_mark.line + 1, "%s, expected YAML",
+         parser.problem ? parser.problem : "unreadable");
+  yaml_parser_delete(&parser);
+  return ok;
+}
+
+/* block_sizes: a list of whole numbers, or none. */
+static gboolean yblock_sizes(yaml_ctx *y, const yaml_node_t *block, GError **error)
+{
+  const yaml_node_t *sizes = yget(y, block, "block_sizes");
+  if (sizes && ylength(sizes) < 0)
+    return fail(error, y->d, yline(sizes), "block_sizes is %s, expected a list like [4, 16]",
+                sizes->type == YAML_MAPPING_NODE ? "a mapping" : "one value");
+  for (int i = 0; i < ylength(sizes); i++) {
+    const yaml_node_t *item = yitem(y, sizes, i);
+    if (!add_block_size(y->d, yline(item), yscalar(item) ? yscalar(item) : "", error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* Topology t: counted, then read. */
+static gboolean ytopology(yaml_ctx *y, const yaml_node_t *t, GError **error)
+{
+  slurm_desc *d = y->d;
+  const char *name = yscalar(yget(y, t, "topology"));
+  yaml_node_t *tree = yget(y, t, "tree"), *block = yget(y, t, "block");
+  d->block = block != NULL;
+  if (tree && block)
+    return fail(error, d, yline(t), "topology '%s' is both a tree and a block topology, "
+                "expected exactly one kind (as Slurm)", name ? name : "?");
+  if (tree)
+    return ycount(y, tree, "switches", "children", error) &&
+           yentries(y, tree, "switches", "switch", "children", error);
+  if (block)
+    return yblock_sizes(y, block, error) && ycount(y, block, "blocks", NULL, error) &&
+           yentries(y, block, "blocks", "block", NULL, error);
+  return fail(error, d, yline(t), "topology '%s' is %s, expected a tree or a block topology",
+              name ? name : "?", ytrue(yget(y, t, "flat")) ? "flat (no switches)" : "of no kind");
 }
 
 static gboolean read_yaml(slurm_desc *d, const char *text, gsize len, const char *want,
                           GError **error)
 {
-  yaml_parser_t parser;
   yaml_ctx y = { .d = d };
-  yaml_parser_initialize(&parser);
-  yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-  if (!yaml_parser_load(&parser, &y.doc)) {
-    fail(error, d, (int)parser.problem_mark.line + 1, "%s, expected YAML",
-         parser.problem ? parser.problem : "unreadable");
-    yaml_parser_delete(&parser);
+  if (!yload(&y, text, len, error))
     return FALSE;
-  }
-  yaml_parser_delete(&parser);
-  gboolean ok = FALSE;
-  yaml_node_t *t = pick_topology(&y, yaml_document_get_root_node(&y.doc), want, error);
-  if (t) {
-    const char *name = yscalar(yget(&y, t, "topology"));
-    yaml_node_t *tree = yget(&y, t, "tree"), *block = yget(&y, t, "block");
-    d->block = block != NULL;
-    if (tree && block) {
-      fail(error, d, yline(t), "topology '%s' is both a tree and a block topology, expected "
-           "exactly one kind (as Slurm)", name ? name : "?");
-    } else if (tree) {
-      ok = yentries(&y, tree, "switches", "switch", "children", error);
-    } else if (block) {
-      const yaml_node_t *sizes = yget(&y, block, "block_sizes");
-      ok = TRUE;
-      for (int i = 0; ok && i < ylength(sizes); i++) {
-        const yaml_node_t *item = yitem(&y, sizes, i);
-        ok = add_block_size(d, yline(item), yscalar(item) ? yscalar(item) : "", error);
-      }
-      ok = ok && yentries(&y, block, "blocks", "block", NULL, error);
-    } else {
-      fail(error, d, yline(t), "topology '%s' is %s, expected a tree or a block topology",
-           name ? name : "?", ytrue(yget(&y, t, "flat")) ? "flat (no switches)" : "of no kind");
-    }
-  }
+  yaml_node_t *t = NULL;
+  gboolean ok = ycheck_keys(&y, error) &&
+                (t = pick_topology(&y, yaml_document_get_root_node(&y.doc), want, error)) &&
+                ytopology(&y, t, error);
   yaml_document_delete(&y.doc);
   return ok;
 }
@@ -443,9 +608,7 @@ static gboolean block_tree(slurm_desc *d, GError **error)
       int last = MIN(j + per, hi) - 1;
       g_autofree char *name = g_strdup_printf("%s..%s", ((sw_desc *)d->sw->pdata[j])->name,
                                               ((sw_desc *)d->sw->pdata[last])->name);
-      sw_desc *s = add_switch(d, name, 0, error);
-      if (!s)
-        return FALSE;
+      sw_desc *s = add_made_switch(d, name);
       for (int c = j; c <= last; c++)
         g_ptr_array_add(s->children, g_strdup(((sw_desc *)d->sw->pdata[c])->name));
     }
@@ -453,9 +616,7 @@ static gboolean block_tree(slurm_desc *d, GError **error)
     hi = (int)d->sw->len;
   }
   if (hi - lo > 1) {
-    sw_desc *top = add_switch(d, "top", 0, error);
-    if (!top)
-      return FALSE;
+    sw_desc *top = add_made_switch(d, "top");
     for (int c = lo; c < hi; c++)
       g_ptr_array_add(top->children, g_strdup(((sw_desc *)d->sw->pdata[c])->name));
   }
@@ -490,18 +651,18 @@ static int link_parents(slurm_desc *d, GError **error)
       g_string_append_printf(tops, "%s%s", count++ ? ", " : "", ((sw_desc *)d->sw->pdata[i])->name);
     }
   if (count > 1) {
-    sw_desc *top = add_switch(d, "(top)", 0, error);
-    root = top ? (int)d->sw->len - 1 : -1;
-    for (int i = 0; top && i < n; i++)
+    sw_desc *top = add_made_switch(d, "(top)");
+    root = (int)d->sw->len - 1;
+    for (int i = 0; i < n; i++)
       if (((sw_desc *)d->sw->pdata[i])->parent < 0) {
         ((sw_desc *)d->sw->pdata[i])->parent = root;
         g_ptr_array_add(top->children, g_strdup(((sw_desc *)d->sw->pdata[i])->name));
       }
-    if (top && d->notes)
+    if (d->notes)
       g_ptr_array_add(d->notes, g_strdup_printf("%s: no switch is above all others (%s); mapsim "
-                                                "joins them under a switch '(top)', Slurm would "
+                                                "joins them under a switch '%s', Slurm would "
                                                 "not place a job across them", d->path,
-                                                tops->str));
+                                                tops->str, top->name));
   }
   g_string_free(tops, TRUE);
   if (root < 0 && count == 0)
@@ -667,23 +828,34 @@ gboolean platform_slurm_file(const char *path)
     return FALSE; /* FIFOs and devices are read once, by the loader they are given to */
   if (is_yaml(path) || g_str_has_suffix(path, "topology.conf"))
     return TRUE;
-  /* another name: a topology.conf's first word, within the first 4 KiB */
+  /* another name: a topology.conf's first word on its first line that is
+   * not blank or a comment, however many comments come first (within the
+   * text budget; an INI file starts with [group], a comment or a blank) */
   FILE *f = fopen(path, "r");
   if (!f)
     return FALSE;
-  char buf[4097];
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  fclose(f);
-  buf[n] = '\0';
-  g_auto(GStrv) lines = g_strsplit(buf, "\n", -1);
-  for (int i = 0; lines[i]; i++) {
-    char *s = g_strstrip(lines[i]);
+  char buf[4096];
+  uint64_t read = 0, most = budget_memory() / 4;
+  gboolean slurm = FALSE, in_comment = FALSE;
+  while (read < most && fgets(buf, sizeof buf, f)) {
+    size_t n = strlen(buf);
+    read += sizeof buf; /* NUL bytes end strlen early: count the most fgets reads */
+    gboolean ends = n && buf[n - 1] == '\n';
+    if (in_comment) { /* the rest of a comment longer than the buffer */
+      in_comment = !ends;
+      continue;
+    }
+    char *s = g_strstrip(buf);
+    if (*s == '#')
+      in_comment = !ends;
     if (!*s || *s == '#')
       continue;
-    return !g_ascii_strncasecmp(s, "switchname=", 11) || !g_ascii_strncasecmp(s, "blockname=", 10)
-           || !g_ascii_strncasecmp(s, "blocksizes=", 11);
+    slurm = !g_ascii_strncasecmp(s, "switchname=", 11) || !g_ascii_strncasecmp(s, "blockname=", 10)
+            || !g_ascii_strncasecmp(s, "blocksizes=", 11);
+    break;
   }
-  return FALSE;
+  fclose(f);
+  return slurm;
 }
 
 GKeyFile *platform_slurm_keyfile(const char *path, GError **error)

@@ -10,6 +10,7 @@
 #include "mapping/strategy.h"
 #include "routing/alloc.h"
 #include "util/budget.h"
+#include "util/checked.h"
 #include "util/ini.h"
 #include "util/units.h"
 
@@ -140,14 +141,19 @@ static void read_job(ini_file *L, const char *g, const char *def_strategy, guint
   if (seed)
     parse_seed(L, g, seed, &j->seed);
   g_autofree char *start = ini_string(L, g, "start");
+  j->start_line = ini_line(L, g, "start");
   double s = 0;
   GError *e = NULL;
-  if (start && (!units_parse(start, UNITS_TIME, &s, &e) || s < 0 || s > 8e6)) {
-    ini_problem(L, ini_line(L, g, "start"), "[%s] start = %s: %s", g, start,
-                e ? e->message : "expected a time from 0 s to 8e6 s (92 days)");
+  /* in range before it becomes picoseconds (1e20 s fits no int64) */
+  if (start && (!units_parse(start, UNITS_TIME, &s, &e) || !(s >= 0 && s <= JOBS_MAX_START_S) ||
+                !checked_seconds_to_ps(s, &j->start_ps))) {
+    if (e)
+      ini_problem(L, j->start_line, "[%s] start = %s: %s", g, start, e->message);
+    else
+      ini_problem(L, j->start_line, "[%s] start = %s: expected a time from 0 s to "
+                  G_STRINGIFY(JOBS_MAX_START_S) " s (92 days)", g, start);
     g_clear_error(&e);
   }
-  j->start_ps = (int64_t)(s * 1e12 + 0.5);
 }
 
 /* [jobs] and every [job NAME], in file order. */
@@ -169,13 +175,9 @@ static void read_groups(ini_file *L, jobs_file *jf)
   g_auto(GStrv) groups = g_key_file_get_groups(L->kf, NULL);
   for (int i = 0; groups[i]; i++) {
     const char *g = groups[i];
-    if (strcmp(g, "jobs") == 0)
+    static const char *const known[] = { "jobs", "job ", NULL };
+    if (strcmp(g, "jobs") == 0 || !ini_known_group(L, g, known, "[jobs] or [job NAME]"))
       continue;
-    if (!g_str_has_prefix(g, "job ") || !g[4]) {
-      ini_problem(L, ini_line(L, g, NULL), "unknown group [%s], expected [jobs] or "
-                  "[job NAME]", g);
-      continue;
-    }
     jf->jobs = g_renew(job_spec, jf->jobs, jf->njobs + 1);
     job_spec *j = &jf->jobs[jf->njobs++];
     *j = (job_spec){ 0 };
@@ -191,7 +193,13 @@ jobs_file *jobs_load(const char *path, GError **error)
   if (!budget_read_text(path, "a jobs file (INI)", &text, NULL, error))
     return NULL;
   g_autofree char *dir = g_path_get_dirname(path);
-  g_autofree char *base = g_canonicalize_filename(dir, NULL);
+  return jobs_load_text(path, text, dir, error);
+}
+
+jobs_file *jobs_load_text(const char *path, const char *text, const char *base_dir,
+                          GError **error)
+{
+  g_autofree char *base = g_canonicalize_filename(base_dir, NULL);
   jobs_file *jf = g_new0(jobs_file, 1);
   jf->path = g_strdup(path);
   ini_file L;

@@ -7,6 +7,7 @@
  *                   strategy = PIPELINE (default identity);
  *                   seed = N (of a randomized strategy, default 1);
  *                   start = TIME (default 0 s; units as in platform files)
+ * Comments, repeated groups and keys as in study files (util/ini.h).
  * Jobs keep the file's order. Paths are relative to the file. A policy
  * (routing/alloc.h) picks from the nodes no earlier job holds: node lists
  * (`nodes =` or a node list FILE, routing/platform.h's format) are placed
@@ -38,6 +39,11 @@ typedef enum {
   JOBS_ERROR_RUN,       /* a run of them deadlocked (sim/mix.h) */
 } JobsError;
 
+/* The latest start a jobs file may give (92 days; a mix of several ranks
+ * must also keep its parallel cost, start x ranks, within int64 ps: the
+ * mix checks that, naming the start's line). */
+#define JOBS_MAX_START_S 8e6
+
 typedef struct job_spec {
   char *name;
   int line;              /* of [job NAME] */
@@ -50,6 +56,7 @@ typedef struct job_spec {
   char *strategy;        /* pipeline, or NULL: identity */
   guint32 seed;
   int64_t start_ps;
+  int start_line;        /* of the start key, 0 when absent */
 } job_spec;
 
 typedef struct jobs_file {
@@ -62,6 +69,11 @@ typedef struct jobs_file {
 /* Reads and checks a jobs file (see the header paragraph). NULL and one
  * error listing every problem, "FILE:LINE: what, expected what". */
 jobs_file *jobs_load(const char *path, GError **error);
+
+/* The same from `text`, the content of `path` read elsewhere (a README's
+ * example), its paths relative to `base_dir`. */
+jobs_file *jobs_load_text(const char *path, const char *text, const char *base_dir,
+                          GError **error);
 
 void jobs_file_free(jobs_file *jf);
 

@@ -9,6 +9,7 @@
  */
 #include "sim/mix-private.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -144,6 +145,19 @@ static gboolean setup(mix_state *S, GError **error)
     if (ok && total > BUDGET_MAX_RANKS) {
       g_set_error(error, JOBS_ERROR, JOBS_ERROR_PLACE, "%s: %" G_GINT64_FORMAT " ranks in all, "
                   "expected at most %d", S->jf->path, total, BUDGET_MAX_RANKS);
+      ok = FALSE;
+    }
+  }
+  for (int j = 0; ok && j < n; j++) {
+    /* the mix lasts at least until its last start, on all its ranks */
+    const job_spec *js = &S->jf->jobs[j];
+    int64_t cost;
+    if (!checked_mul_i64(js->start_ps, total, &cost)) {
+      g_set_error(error, JOBS_ERROR, JOBS_ERROR_PLACE, "%s:%d: [job %s] start = %.9g s: the "
+                  "mix's %" G_GINT64_FORMAT " ranks would then cost more than " CHECKED_PS_LIMIT
+                  " (makespan x ranks), expected a start below %.0f s", S->jf->path,
+                  js->start_line, js->name, (double)js->start_ps * 1e-12, total,
+                  floor((double)INT64_MAX / (double)total * 1e-12));
       ok = FALSE;
     }
   }

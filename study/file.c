@@ -39,23 +39,22 @@ static gboolean parse_kinds(loader *L, const char *group, char **items, study_ki
                             int *n)
 {
   *n = 0;
-  for (int i = 0; items && items[i]; i++) {
-    study_kind k;
+  int nitems = items ? (int)g_strv_length(items) : 0;
+  g_autofree gint64 *ids = g_new0(gint64, MAX(nitems, 1));
+  for (int i = 0; i < nitems; i++) {
     if (strcmp(items[i], "bytes") == 0)
-      k = STUDY_KIND_BYTES;
+      ids[i] = STUDY_KIND_BYTES;
     else if (strcmp(items[i], "count") == 0)
-      k = STUDY_KIND_COUNT;
+      ids[i] = STUDY_KIND_COUNT;
     else {
       ini_problem(&L->ini, ini_line(&L->ini, group, "kinds"),
                   "[%s] kinds: '%s' is unknown, expected bytes or count", group, items[i]);
       return FALSE;
     }
-    gboolean dup = FALSE;
-    for (int j = 0; j < *n; j++)
-      dup |= kinds[j] == k;
-    if (!dup)
-      kinds[(*n)++] = k;
+    if (i < 2)
+      kinds[(*n)++] = (study_kind)ids[i];
   }
+  ini_check_distinct(&L->ini, group, "kinds", items, ids, nitems);
   return TRUE;
 }
 
@@ -451,6 +450,8 @@ static void add_list_entry(loader *L, inputs_seen *seen, const char *item, gbool
   g_ptr_array_unref(combos);
 }
 
+/* The inputs of the file, in order, with their kinds; their files are
+ * read by load_inputs. */
 static void read_inputs(loader *L, const study_kind *def_kinds, int def_nkinds)
 {
   study *s = L->s;
@@ -490,6 +491,15 @@ static void read_inputs(loader *L, const study_kind *def_kinds, int def_nkinds)
       memcpy(in->kinds, def_kinds, sizeof(study_kind) * (size_t)def_nkinds);
       in->nkinds = def_nkinds;
     }
+  }
+}
+
+/* Reads the files of every input (once the study's size is known to fit). */
+static void load_inputs(loader *L)
+{
+  study *s = L->s;
+  for (int i = 0; i < s->ninputs; i++) {
+    study_input *in = &s->inputs[i];
     if (!in->trace_path && !in->matrix_path)
       continue;
     gboolean count = FALSE;
@@ -521,23 +531,40 @@ static void read_study_group(loader *L, study_kind *kinds, int *nkinds)
   const char *const *mv = models ? (const char *const *)models : def_models;
   s->nmodels = (int)g_strv_length((char **)mv);
   s->models = g_new0(const struct netmodel_ops *, MAX(s->nmodels, 1));
-  for (int i = 0; i < s->nmodels; i++)
+  g_autofree gint64 *ids = g_new0(gint64, MAX(s->nmodels, 1));
+  for (int i = 0; i < s->nmodels; i++) {
     if (!(s->models[i] = netmodel_find(mv[i]))) {
       g_autofree char *names = netmodel_names();
       ini_problem(&L->ini, ini_line(&L->ini, "study", "models"),
                   "[study] models: '%s' is unknown, expected one of: %s", mv[i], names);
     }
-  g_auto(GStrv) seeds = ini_list_expanded(&L->ini, "study", "seeds");
+    ids[i] = s->models[i] ? (gint64)(intptr_t)s->models[i] : -1 - i;
+  }
+  ini_check_distinct(&L->ini, "study", "models", (char **)mv, ids, s->nmodels);
+  /* counted first: a sweep of seeds is expanded only when the study can
+   * hold that many */
+  int64_t nseeds = ini_list_count(&L->ini, "study", "seeds");
+  if (nseeds > STUDY_MAX_CELLS)
+    ini_problem(&L->ini, ini_line(&L->ini, "study", "seeds"), "[study] seeds: %" G_GINT64_FORMAT
+                " seeds, more than the %d cells a study may have, expected fewer", nseeds,
+                STUDY_MAX_CELLS);
+  g_auto(GStrv) seeds = nseeds <= STUDY_MAX_CELLS ? ini_list_expanded(&L->ini, "study", "seeds")
+                                                   : NULL;
   s->nseeds = seeds ? (int)g_strv_length(seeds) : 1;
   s->seeds = g_new0(guint32, MAX(s->nseeds, 1));
   s->seeds[0] = 1;
+  g_autofree gint64 *seed_ids = g_new0(gint64, MAX(s->nseeds, 1));
   for (int i = 0; seeds && seeds[i]; i++) {
-    guint64 v;
-    if (!g_ascii_string_to_unsigned(seeds[i], 10, 0, G_MAXUINT32, &v, NULL))
+    guint64 v = 0;
+    gboolean ok = g_ascii_string_to_unsigned(seeds[i], 10, 0, G_MAXUINT32, &v, NULL);
+    if (!ok)
       ini_problem(&L->ini, ini_line(&L->ini, "study", "seeds"),
                   "[study] seeds: '%s' is not an integer from 0 to %u", seeds[i], G_MAXUINT32);
     s->seeds[i] = (guint32)v;
+    seed_ids[i] = ok ? (gint64)v : -1 - i; /* a bad entry repeats none */
   }
+  if (seeds)
+    ini_check_distinct(&L->ini, "study", "seeds", seeds, seed_ids, s->nseeds);
   g_auto(GStrv) kv = ini_list_expanded(&L->ini, "study", "kinds");
   kinds[0] = STUDY_KIND_BYTES;
   *nkinds = 1;
@@ -622,19 +649,12 @@ static void read_report_group(loader *L)
 
 static void check_groups(loader *L)
 {
+  static const char *const known[] = { "study", "report", "input ", "platform ", "strategy ",
+                                       NULL };
   g_auto(GStrv) groups = g_key_file_get_groups(L->ini.kf, NULL);
-  for (int i = 0; groups[i]; i++) {
-    const char *g = groups[i];
-    if (strcmp(g, "study") == 0 || strcmp(g, "report") == 0)
-      continue;
-    const char *prefixes[] = { "input ", "platform ", "strategy " };
-    gboolean ok = FALSE;
-    for (size_t k = 0; k < G_N_ELEMENTS(prefixes); k++)
-      ok |= g_str_has_prefix(g, prefixes[k]) && g[strlen(prefixes[k])] != '\0';
-    if (!ok)
-      ini_problem(&L->ini, ini_line(&L->ini, g, NULL), "unknown group [%s], expected [study], [report], "
-                  "[input NAME], [platform NAME] or [strategy NAME]", g);
-  }
+  for (int i = 0; groups[i]; i++)
+    ini_known_group(&L->ini, groups[i], known, "[study], [report], [input NAME], "
+                    "[platform NAME] or [strategy NAME]");
 }
 
 /* Every input must fit every platform, before anything runs. */
@@ -694,15 +714,20 @@ study *study_load(const char *path, const char *text, const char *base_dir, GErr
     read_inputs(&L, kinds, nkinds);
     loader_read_platforms(&L);
     loader_read_strategies(&L);
-    check_capacity(&L);
+    if (loader_check_size(&L)) {
+      load_inputs(&L);
+      loader_load_platforms(&L);
+      loader_add_strategies(&L);
+      check_capacity(&L);
+    }
   }
+  loader_clear(&L);
   if (!s->name)
     s->name = ini_path_label(path);
   gboolean ok = ini_close(&L.ini, STUDY_ERROR, STUDY_ERROR_FILE, error);
-  if (!ok) {
+  if (!ok || !study_make_cells(s, error)) {
     study_free(s);
     return NULL;
   }
-  study_make_cells(s);
   return s;
 }

@@ -42,6 +42,8 @@ void study_read_jobs(loader *L)
                   "[study] policies: '%s' is unknown, expected one of: %s", policies[i], names);
     }
   s->npolicies = policies ? (int)g_strv_length(policies) : 0;
+  if (policies)
+    ini_check_distinct(&L->ini, "study", "policies", policies, NULL, s->npolicies);
   s->policies = g_steal_pointer(&policies);
 }
 

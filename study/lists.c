@@ -254,6 +254,39 @@ static const char **join_sets(const GPtrArray *study_sets, const GPtrArray *own)
   return v;
 }
 
+static void listed_platform_free(gpointer p)
+{
+  listed_platform *e = p;
+  g_free(e->group);
+  g_free(e->spec);
+  g_free(e->alloc);
+  g_free(e->fill);
+  g_strfreev(e->sets);
+  g_free(e);
+}
+
+/* Appends an entry (its strings copied) to the listed platforms, counting
+ * the platforms its sweeps give: 1 for a malformed sweep, which its
+ * expansion names. */
+static void list_platform(loader *L, const char *group, const char *spec, const char *alloc,
+                          int cores, const char *fill, const char *const *sets, int line)
+{
+  if (!L->platforms_listed)
+    L->platforms_listed = g_ptr_array_new_with_free_func(listed_platform_free);
+  listed_platform *e = g_new0(listed_platform, 1);
+  *e = (listed_platform){ g_strdup(group), g_strdup(spec), g_strdup(alloc), g_strdup(fill),
+                          cores, line, g_strdupv((char **)sets), 1 };
+  int nsets = sets ? (int)g_strv_length((char **)sets) : 0;
+  g_autofree const char **texts = g_new0(const char *, nsets + 2);
+  texts[0] = spec;
+  texts[1] = alloc;
+  for (int i = 0; i < nsets; i++)
+    texts[2 + i] = sets[i];
+  if (!sweep_count(texts, nsets + 2, &e->count, NULL))
+    e->count = 1;
+  g_ptr_array_add(L->platforms_listed, e);
+}
+
 /* A [platform L] group as the next entry, after the study's defaults. */
 static void read_platform_group(loader *L, const char *g, const platform_entry *defaults,
                                 const GPtrArray *study_sets)
@@ -272,10 +305,8 @@ static void read_platform_group(loader *L, const char *g, const platform_entry *
   }
   g_autoptr(GPtrArray) own = read_sets(L, g);
   g_autofree const char **sets = join_sets(study_sets, own);
-  platform_entry e = { g, g + strlen("platform "), spec, alloc ? alloc : defaults->alloc,
-                       cores ? cores : defaults->cores, fill ? fill : defaults->fill, sets,
-                       line };
-  add_loaded_entry(L, &e);
+  list_platform(L, g, spec, alloc ? alloc : defaults->alloc, cores ? cores : defaults->cores,
+                fill ? fill : defaults->fill, sets, line);
 }
 
 void loader_read_platforms(loader *L)
@@ -297,15 +328,22 @@ void loader_read_platforms(loader *L)
         read_platform_group(L, group, &defaults, study_sets);
       continue;
     }
-    platform_entry e = defaults;
-    e.spec = items[i];
-    e.line = line;
-    add_loaded_entry(L, &e);
+    list_platform(L, NULL, items[i], defaults.alloc, defaults.cores, defaults.fill, sets, line);
   }
   g_auto(GStrv) groups = g_key_file_get_groups(L->ini.kf, NULL);
   for (int i = 0; groups[i]; i++)
     if (g_str_has_prefix(groups[i], "platform ") && !g_hash_table_contains(listed, groups[i]))
       read_platform_group(L, groups[i], &defaults, study_sets);
+}
+
+void loader_load_platforms(loader *L)
+{
+  for (guint i = 0; L->platforms_listed && i < L->platforms_listed->len; i++) {
+    const listed_platform *l = g_ptr_array_index(L->platforms_listed, i);
+    platform_entry e = { l->group, l->group ? l->group + strlen("platform ") : NULL, l->spec,
+                         l->alloc, l->cores, l->fill, (const char *const *)l->sets, l->line };
+    add_loaded_entry(L, &e);
+  }
   if (L->s->nplatforms == 0)
     ini_problem(&L->ini, ini_line(&L->ini, "study", NULL),
                 "no platforms, expected platforms = P; ... in [study] or [platform NAME] "
@@ -327,10 +365,15 @@ gboolean study_grid_add_platforms(study *s, const study_grid_platforms *g, GErro
 static void new_strategy(loader *L, const char *label, const char *pipeline, int line)
 {
   study *s = L->s;
-  for (int i = 0; i < s->nstrategies; i++)
-    if (strcmp(s->strategies[i].label, label) == 0)
-      ini_problem(&L->ini, line, "strategy '%s' is defined twice (line %d), expected unique labels",
-                  label, s->strategies[i].line);
+  /* label -> index + 1: a study may have many strategies (a sweep each) */
+  if (!L->strategy_labels)
+    L->strategy_labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  int prior = GPOINTER_TO_INT(g_hash_table_lookup(L->strategy_labels, label)) - 1;
+  if (prior >= 0)
+    ini_problem(&L->ini, line, "strategy '%s' is defined twice (line %d), expected unique labels",
+                label, s->strategies[prior].line);
+  else
+    g_hash_table_insert(L->strategy_labels, g_strdup(label), GINT_TO_POINTER(s->nstrategies + 1));
   s->strategies = g_renew(study_strategy, s->strategies, s->nstrategies + 1);
   s->strategies[s->nstrategies++] = (study_strategy){ .label = g_strdup(label), .line = line,
                                                       .pipeline = g_strdup(pipeline) };
@@ -368,6 +411,28 @@ static void add_strategies(loader *L, const char *label, const char *pipeline, i
   g_ptr_array_unref(combos);
 }
 
+static void listed_strategy_free(gpointer p)
+{
+  listed_strategy *e = p;
+  g_free(e->label);
+  g_free(e->pipeline);
+  g_free(e);
+}
+
+/* Appends a pipeline (labelled by `label`, or NULL: by itself) to the
+ * listed strategies, counting the strategies its sweeps give. */
+static void list_strategy(loader *L, const char *label, const char *pipeline, int line)
+{
+  if (!L->strategies_listed)
+    L->strategies_listed = g_ptr_array_new_with_free_func(listed_strategy_free);
+  listed_strategy *e = g_new0(listed_strategy, 1);
+  *e = (listed_strategy){ g_strdup(label), g_strdup(pipeline), line, 1 };
+  const char *texts[] = { pipeline };
+  if (!sweep_count(texts, 1, &e->count, NULL))
+    e->count = 1;
+  g_ptr_array_add(L->strategies_listed, e);
+}
+
 static void read_strategy_group(loader *L, const char *g)
 {
   static const char *const keys[] = { "pipeline", NULL };
@@ -376,8 +441,8 @@ static void read_strategy_group(loader *L, const char *g)
   int line = ini_line(&L->ini, g, NULL);
   if (!pl)
     ini_problem(&L->ini, line, "[%s] expected pipeline = a strategy pipeline like greedy+wh", g);
-  add_strategies(L, g + strlen("strategy "), pl ? pl : "identity",
-                 pl ? ini_line(&L->ini, g, "pipeline") : line);
+  list_strategy(L, g + strlen("strategy "), pl ? pl : "identity",
+                pl ? ini_line(&L->ini, g, "pipeline") : line);
 }
 
 void loader_read_strategies(loader *L)
@@ -394,12 +459,20 @@ void loader_read_strategies(loader *L)
     if (group)
       read_strategy_group(L, group);
     else if (!label)
-      add_strategies(L, NULL, items[i], line);
+      list_strategy(L, NULL, items[i], line);
   }
   g_auto(GStrv) groups = g_key_file_get_groups(L->ini.kf, NULL);
   for (int i = 0; groups[i]; i++)
     if (g_str_has_prefix(groups[i], "strategy ") && !g_hash_table_contains(listed, groups[i]))
       read_strategy_group(L, groups[i]);
+}
+
+void loader_add_strategies(loader *L)
+{
+  for (guint i = 0; L->strategies_listed && i < L->strategies_listed->len; i++) {
+    const listed_strategy *l = g_ptr_array_index(L->strategies_listed, i);
+    add_strategies(L, l->label, l->pipeline, l->line);
+  }
   if (L->s->nstrategies == 0 && L->s->ninputs > 0)
     ini_problem(&L->ini, ini_line(&L->ini, "study", NULL),
                 "no strategies, expected strategies = S; ... in [study] or [strategy NAME] "

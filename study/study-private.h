@@ -7,8 +7,17 @@
 
 G_BEGIN_DECLS
 
-/* Builds s->cells from the factors and computes every cell's key. */
-void study_make_cells(study *s);
+/* Builds s->cells from the factors and computes every cell's key; FALSE
+ * + error (study_check_grid's) when they are too many. */
+gboolean study_make_cells(study *s, GError **error);
+
+/* FALSE + error "N cells (the grid), more than ..." when the grid of s's
+ * inputs and models with these platform, strategy and seed counts has
+ * more than STUDY_MAX_CELLS cells or mixes, or its cells and mixes need
+ * more than the memory budget (STUDY_CELL_BYTES each); counted in
+ * checked 64-bit arithmetic (study/size.c). */
+gboolean study_check_grid(const study *s, int64_t nplatforms, int64_t nstrategies,
+                          int64_t nseeds, GError **error);
 
 /* SHA-256 of the contents of a file or, for a folder, of every file below
  * it (sorted relative names and contents) into `sum`. FALSE + error when

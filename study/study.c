@@ -107,9 +107,11 @@ static void escape_names(study *s)
     escape_name(&s->strategies[i].label);
 }
 
-void study_make_cells(study *s)
+gboolean study_make_cells(study *s, GError **error)
 {
   escape_names(s);
+  if (!study_check_grid(s, s->nplatforms, s->nstrategies, s->nseeds, error))
+    return FALSE;
   int n = 0;
   study_walk w;
   for (study_walk_start(&w, s, "ikpsmd", NULL); study_walk_next(&w);)
@@ -126,6 +128,7 @@ void study_make_cells(study *s)
                        .seed = a[STUDY_DIM_SEED] };
     cell_key(s, c);
   }
+  return TRUE;
 }
 
 /* ---- the store (the logs themselves: study/store.c) ---- */
@@ -515,7 +518,10 @@ study *study_new_grid(const trace *t, commgraph *g, const char *label,
   s->seeds = g_new(guint32, 1);
   s->seeds[0] = seed;
   s->keep_results = TRUE;
-  study_make_cells(s);
+  if (!study_make_cells(s, error)) {
+    study_free(s);
+    return NULL;
+  }
   return s;
 }
 

@@ -11,7 +11,10 @@
  * study/file.c, `mapsim study --help` and the README), or is built in code
  * (study_new_grid, for `compare`). Loading checks everything a run needs before any cell runs -
  * files exist, platforms load, strategies and models exist, every input
- * fits every platform - and reports every problem with its line.
+ * fits every platform - and reports every problem with its line. Before
+ * any of that it counts the cells and mixes from the file's entries and
+ * refuses more than STUDY_MAX_CELLS or than the memory budget holds
+ * (study/size.c).
  *
  * Cells: cell i is the i-th combination in the order input, kind, platform,
  * strategy, model, seed (the last fastest). Static inputs (matrices) have
@@ -237,6 +240,18 @@ study *study_new_grid(const trace *t, commgraph *g, const char *label,
                       const study_grid_platforms *platforms, const char *const *strategies,
                       int nstrategies, const struct netmodel_ops *model, guint32 seed,
                       const char *collectives, GError **error);
+
+/* The most cells (and, apart, mixes) a study may have: 2^20, a million
+ * runs, beyond what a study runs in a day; checked - with the memory its
+ * rows will take, STUDY_CELL_BYTES a cell - before anything of the study
+ * is loaded (study --check refuses 2^32 cells at once). */
+#define STUDY_MAX_CELLS (1 << 20)
+
+/* What one cell costs while the study runs and writes its results: its
+ * row of about 66 columns as JSON values and CSV texts, and its share of
+ * results.json (measured: 8,000 cells of a replayed trace take 360 MB more
+ * than one cell, 45 KiB a cell). */
+#define STUDY_CELL_BYTES (48 * 1024)
 
 /* The most slices a study is cut into (2^20: beyond any job array). */
 #define STUDY_MAX_SLICES (1 << 20)

@@ -231,7 +231,7 @@ Test(jobs, file_problems_with_their_lines)
     ":7: [job b] expected exactly one of alloc",
     ":8: [job b] unknown key 'colour'",
     ":9: [job b] seed = -1, expected 0..4294967295",
-    ":10: unknown group [jobz c], expected [jobs] or [job NAME]",
+    ":10: unknown group [jobz c] (did you mean [job c]?), expected [jobs] or [job NAME]",
   };
   expect_load_problems(text, want, G_N_ELEMENTS(want));
   const char *const none[] = { ":1: no jobs, expected at least one [job NAME] group" };

@@ -325,12 +325,12 @@ Test(study_file, sweeps_become_labelled_cells, .timeout = 240)
   g_autofree char *plats = distinct(dir, "platform"), *strats = distinct(dir, "strategy");
   cr_assert_str_eq(plats,
                    "torus-2x2x2-bw=15.625e9; torus-2x2x2-bw=31.25e9; "
-                   "haec8 linktype.wireless.latency=100ps linktype.wireless.bandwidth=3.125e9; "
-                   "haec8 linktype.wireless.latency=100ps linktype.wireless.bandwidth=6.25e9; "
-                   "haec8 linktype.wireless.latency=100ps linktype.wireless.bandwidth=1.25e10; "
-                   "haec8 linktype.wireless.latency=200ps linktype.wireless.bandwidth=3.125e9; "
-                   "haec8 linktype.wireless.latency=200ps linktype.wireless.bandwidth=6.25e9; "
-                   "haec8 linktype.wireless.latency=200ps linktype.wireless.bandwidth=1.25e10; "
+                   "haec8 linktype.wireless.latency=100ps linktype.wireless.bandwidth=3125000000; "
+                   "haec8 linktype.wireless.latency=100ps linktype.wireless.bandwidth=6250000000; "
+                   "haec8 linktype.wireless.latency=100ps linktype.wireless.bandwidth=12500000000; "
+                   "haec8 linktype.wireless.latency=200ps linktype.wireless.bandwidth=3125000000; "
+                   "haec8 linktype.wireless.latency=200ps linktype.wireless.bandwidth=6250000000; "
+                   "haec8 linktype.wireless.latency=200ps linktype.wireless.bandwidth=12500000000; "
                    "torus8");
   cr_assert_str_eq(strats, "identity; greedy+wh:delta=4; greedy+wh:delta=16");
   /* the swept bandwidth is the platform's: half the bandwidth, twice the
@@ -396,8 +396,8 @@ Test(study_file, sweep_figure_in_the_report, .timeout = 240)
   cr_assert_not_null(strstr(html, "ring-8, model flow: makespan_s against "
                                   "linktype.wireless.bandwidth; x: linktype.wireless.bandwidth "
                                   "(bytes/s), y: makespan_s (from zero), one line per strategy; "
-                                  "platforms haec8 linktype.wireless.bandwidth=3.125e9 to haec8 "
-                                  "linktype.wireless.bandwidth=2.5e10"), "no sweep figure");
+                                  "platforms haec8 linktype.wireless.bandwidth=3125000000 to haec8 "
+                                  "linktype.wireless.bandwidth=25000000000"), "no sweep figure");
   /* figures are named after what they show */
   const char *name = "figures/sweep_ring-8_linktype.wireless.bandwidth.svg";
   g_autofree char *href = g_strdup_printf("href=\"%s\"", name);

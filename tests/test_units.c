@@ -126,11 +126,32 @@ Test(sweep, lists_and_ranges)
                    "torus:4x4x4:bw=12.5e9 [bw=12.5e9@0]\ntorus:4x4x4:bw=25e9 [bw=25e9@0]\n"
                    "torus:4x4x4:bw=50e9 [bw=50e9@0]\n");
   expect_expansion("linktype.wireless.bandwidth={3.125e9..50e9*2}",
-                   "linktype.wireless.bandwidth=3.125e9 [linktype.wireless.bandwidth=3.125e9@0]\n"
-                   "linktype.wireless.bandwidth=6.25e9 [linktype.wireless.bandwidth=6.25e9@0]\n"
-                   "linktype.wireless.bandwidth=1.25e10 [linktype.wireless.bandwidth=1.25e10@0]\n"
-                   "linktype.wireless.bandwidth=2.5e10 [linktype.wireless.bandwidth=2.5e10@0]\n"
-                   "linktype.wireless.bandwidth=5e10 [linktype.wireless.bandwidth=5e10@0]\n");
+                   "linktype.wireless.bandwidth=3125000000 "
+                   "[linktype.wireless.bandwidth=3125000000@0]\n"
+                   "linktype.wireless.bandwidth=6250000000 "
+                   "[linktype.wireless.bandwidth=6250000000@0]\n"
+                   "linktype.wireless.bandwidth=12500000000 "
+                   "[linktype.wireless.bandwidth=12500000000@0]\n"
+                   "linktype.wireless.bandwidth=25000000000 "
+                   "[linktype.wireless.bandwidth=25000000000@0]\n"
+                   "linktype.wireless.bandwidth=50000000000 "
+                   "[linktype.wireless.bandwidth=50000000000@0]\n");
+  /* integers as integers at any size an integer key takes (seeds), other
+   * values in the fewest digits, with an exponent beyond 1e6 and 1e15 */
+  expect_expansion("{1000000..1000002}", "1000000 [-=1000000@0]\n1000001 [-=1000001@0]\n"
+                   "1000002 [-=1000002@0]\n");
+  /* the end's tolerance is no step: no value past the largest seed */
+  expect_expansion("{4294967294..4294967295}", "4294967294 [-=4294967294@0]\n"
+                   "4294967295 [-=4294967295@0]\n");
+  expect_expansion("{0.5e6..2.5e6+1e6}", "500000 [-=500000@0]\n1500000 [-=1500000@0]\n"
+                   "2500000 [-=2500000@0]\n");
+  expect_expansion("{1.5e6..3e6*1.5}", "1500000 [-=1500000@0]\n2250000 [-=2250000@0]\n");
+  expect_expansion("{1e20..1e21*10}", "1e20 [-=1e20@0]\n1e21 [-=1e21@0]\n");
+  expect_expansion("{1e-8..1e-7*10}", "1e-8 [-=1e-8@0]\n1e-7 [-=1e-7@0]\n");
+  expect_expansion("{1.25e6..1.26e6+0.005e6}", "1250000 [-=1250000@0]\n1255000 [-=1255000@0]\n"
+                   "1260000 [-=1260000@0]\n");
+  expect_expansion("{1000000.5..1000001.5}", "1.0000005e6 [-=1.0000005e6@0]\n"
+                   "1.0000015e6 [-=1.0000015e6@0]\n");
   /* arithmetic steps without accumulated rounding: 0.1 + 2 * 0.1 is 0.3 */
   expect_expansion("x={0.1..0.5+0.1}", "x=0.1 [x=0.1@0]\nx=0.2 [x=0.2@0]\nx=0.3 [x=0.3@0]\n"
                    "x=0.4 [x=0.4@0]\nx=0.5 [x=0.5@0]\n");

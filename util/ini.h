@@ -4,6 +4,16 @@
  * end, one per line, "PATH:LINE: what, expected what". Study files and
  * jobs files are read with it.
  *
+ * The syntax, as people write it: `[group]` lines, `key = value` lines; a
+ * comment is a line starting with # or ;, or the rest of a line from a #
+ * at its start or after a blank (`alloc = random:16:1   # a policy`; a #
+ * right after other text, `run#3`, is text). Lists separate their entries
+ * by ';' (ini_list), so in a list ';' is no comment; in a single value
+ * (ini_string) a ';' at its start or after a blank starts one too. A group
+ * or a key given twice is a problem naming both lines; so is a list entry
+ * holding ", " outside braces that names no file (lists use ';'), and an
+ * unknown key or group, with the nearest known one (util/suggest.h).
+ *
  * Ownership: an ini_file lives on the caller's stack between ini_open and
  * ini_close, which frees what it holds; the path and base it is given are
  * borrowed and must outlive it. Strings and lists returned are the
@@ -13,6 +23,7 @@
 #pragma once
 
 #include <glib.h>
+#include <stdint.h>
 
 G_BEGIN_DECLS
 
@@ -48,11 +59,29 @@ char **ini_list(ini_file *f, const char *group, const char *key);
 /* The same with every brace sweep expanded in place ({1..8}, util/sweep.h). */
 char **ini_list_expanded(ini_file *f, const char *group, const char *key);
 
+/* How many entries ini_list_expanded() would give (0: the key is absent),
+ * counted without expanding a sweep and without a problem: what a reader
+ * checks against its limits before it expands anything. */
+int64_t ini_list_count(const ini_file *f, const char *group, const char *key);
+
 /* A value, trimmed; NULL when absent (a problem when empty). */
 char *ini_string(ini_file *f, const char *group, const char *key);
 
-/* A problem for every key of `group` not in `known` (NULL-terminated). */
+/* A problem for every key of `group` not in `known` (NULL-terminated),
+ * naming the nearest known key when one is close. */
 void ini_check_keys(ini_file *f, const char *group, const char *const *known);
+
+/* TRUE when `group` is one of `known`: a name ("study") or a prefix ending
+ * in a blank ("platform ") followed by a label. Else FALSE and a problem
+ * "unknown group [G] (did you mean [N]?), expected EXPECTED". */
+gboolean ini_known_group(ini_file *f, const char *group, const char *const *known,
+                         const char *expected);
+
+/* A problem for every entry of the list `group` `key` whose id (ids[i]:
+ * what items[i] means - a seed's value, a model's index; NULL: the text
+ * itself) an earlier entry has, naming both entries' positions. */
+void ini_check_distinct(ini_file *f, const char *group, const char *key, char *const *items,
+                        const gint64 *ids, int n);
 
 /* A path from the file: absolute, or relative to the base folder. */
 char *ini_resolve(const ini_file *f, const char *path);

@@ -15,14 +15,16 @@ typedef struct brace {
   int text;
   gsize start, end;      /* of "{...}" in the text */
   char *key;
-  GPtrArray *values;     /* char * */
+  GPtrArray *values;     /* char *; NULL when only counted */
+  guint nvalues;
 } brace;
 
 static void brace_free(gpointer p)
 {
   brace *b = p;
   g_free(b->key);
-  g_ptr_array_unref(b->values);
+  if (b->values)
+    g_ptr_array_unref(b->values);
   g_free(b);
 }
 
@@ -45,12 +47,15 @@ gboolean sweep_has(const char *text)
   return text && (strchr(text, '{') || strchr(text, '}'));
 }
 
-/* `v` to 15 significant digits, as people write it: plainly between 1e-4
- * and 1e6 (0.3, 200), else in the fewest digits with a short exponent
- * (6.25e9, 1e-8). */
+/* `v` to 15 significant digits, as people write it: an integer as one
+ * (1000000, 6250000000: integer keys such as seeds read it), else plainly
+ * between 1e-4 and 1e6 (0.3, 2.5), else in the fewest digits with a short
+ * exponent (1e-8, 1.5e20). */
 static char *number_text(double v)
 {
   char want[G_ASCII_DTOSTR_BUF_SIZE], buf[G_ASCII_DTOSTR_BUF_SIZE];
+  if (v == floor(v) && fabs(v) < SWEEP_INTEGER_MAX)
+    return g_strdup_printf("%.0f", v == 0 ? 0.0 : v); /* not -0 */
   g_ascii_formatd(want, sizeof want, "%.15g", v);
   if (v == 0 || (fabs(v) >= 1e-4 && fabs(v) < 1e6))
     return g_strdup(want);
@@ -84,8 +89,10 @@ static gboolean fail(GError **error, int code, const char *text, const char *wha
 
 #define RANGE_HELP "expected {A..B*F} (F > 1), {A..B+S} (S > 0) or {A..B} with numbers A <= B"
 
-/* The values of a range "A..B[*F|+S]" into `out`. */
-static gboolean expand_range(const char *body, const char *dots, GPtrArray *out, GError **error)
+/* The values of a range "A..B[*F|+S]" into `out` (NULL: only counted),
+ * their number into *n. */
+static gboolean expand_range(const char *body, const char *dots, GPtrArray *out, guint *n,
+                             GError **error)
 {
   g_autofree char *left = g_strndup(body, (gsize)(dots - body));
   double a, b, step = 1;
@@ -109,15 +116,20 @@ static gboolean expand_range(const char *body, const char *dots, GPtrArray *out,
   if (!isfinite(a) || !isfinite(b) || !isfinite(step) || a > b || (geometric && !(step > 1)) ||
       (!geometric && !(step > 0)) || (geometric && !(a > 0)))
     return fail(error, SWEEP_ERROR_PARSE, body, RANGE_HELP " (and A > 0 for *F)");
-  double limit = b + fabs(b) * 1e-9;
+  /* rounding may leave the end a little off; a range of large integers
+   * ({4294967290..4294967295}) must not take a value past it */
+  double limit = b + (geometric ? fabs(b) * 1e-9 : MIN(fabs(b) * 1e-9, step * 1e-3));
   for (int i = 0;; i++) {
     double v = geometric ? a * pow(step, i) : a + i * step;
     if (!(v <= limit))
       break;
-    if (out->len >= SWEEP_MAX)
+    if (*n >= SWEEP_MAX)
       return fail(error, SWEEP_ERROR_TOO_MANY, body, "more than 4096 values, expected fewer");
-    g_autofree char *num = number_text(v);
-    g_ptr_array_add(out, g_strconcat(num, unit, NULL));
+    ++*n;
+    if (out) {
+      g_autofree char *num = number_text(v);
+      g_ptr_array_add(out, g_strconcat(num, unit, NULL));
+    }
   }
   return TRUE;
 }
@@ -133,8 +145,10 @@ static char *brace_key(const char *text, gsize at)
   return start < end ? g_strndup(text + start, end - start) : NULL;
 }
 
-/* The braces of one text, appended to `out`. */
-static gboolean find_braces(const char *text, int index, GPtrArray *out, GError **error)
+/* The braces of one text, appended to `out`; with `count_only` their
+ * values are counted, not made. */
+static gboolean find_braces(const char *text, int index, gboolean count_only, GPtrArray *out,
+                            GError **error)
 {
   for (const char *p = text; *p; p++) {
     if (*p == '}')
@@ -149,11 +163,12 @@ static gboolean find_braces(const char *text, int index, GPtrArray *out, GError 
     g_autofree char *body = g_strndup(p + 1, (gsize)(close - p - 1));
     brace *b = g_new0(brace, 1);
     *b = (brace){ index, (gsize)(p - text), (gsize)(close - text) + 1,
-                  brace_key(text, (gsize)(p - text)), g_ptr_array_new_with_free_func(g_free) };
+                  brace_key(text, (gsize)(p - text)),
+                  count_only ? NULL : g_ptr_array_new_with_free_func(g_free), 0 };
     g_ptr_array_add(out, b);
     const char *dots = strstr(body, "..");
     if (dots) {
-      if (!expand_range(body, dots, b->values, error))
+      if (!expand_range(body, dots, b->values, &b->nvalues, error))
         return FALSE;
     } else {
       g_auto(GStrv) items = g_strsplit(body, ",", -1);
@@ -162,33 +177,58 @@ static gboolean find_braces(const char *text, int index, GPtrArray *out, GError 
         if (!*v)
           return fail(error, SWEEP_ERROR_PARSE, text, "an empty value in a brace, expected "
                       "{a,b,c}");
-        g_ptr_array_add(b->values, g_strdup(v));
+        b->nvalues++;
+        if (b->values)
+          g_ptr_array_add(b->values, g_strdup(v));
       }
     }
-    if (b->values->len == 0)
+    if (b->nvalues == 0)
       return fail(error, SWEEP_ERROR_PARSE, text, "a brace without values, expected {a,b}");
     p = close;
   }
   return TRUE;
 }
 
+/* The braces of texts[0..n-1] into `braces` and the number of their
+ * combinations into *total; FALSE + error when malformed or more than
+ * SWEEP_MAX. */
+static gboolean read_braces(const char *const *texts, int n, gboolean count_only,
+                            GPtrArray *braces, gsize *total, GError **error)
+{
+  *total = 1;
+  for (int t = 0; t < n; t++)
+    if (texts[t] && !find_braces(texts[t], t, count_only, braces, error))
+      return FALSE;
+  for (guint i = 0; i < braces->len; i++) {
+    *total *= ((brace *)braces->pdata[i])->nvalues;
+    if (*total > SWEEP_MAX) {
+      g_set_error(error, SWEEP_ERROR, SWEEP_ERROR_TOO_MANY,
+                  "'%s': more than %d combinations, expected fewer", texts[0] ? texts[0] : "",
+                  SWEEP_MAX);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+gboolean sweep_count(const char *const *texts, int n, int *count, GError **error)
+{
+  GPtrArray *braces = g_ptr_array_new_with_free_func(brace_free);
+  gsize total;
+  gboolean ok = read_braces(texts, n, TRUE, braces, &total, error);
+  g_ptr_array_unref(braces);
+  if (ok)
+    *count = (int)total;
+  return ok;
+}
+
 GPtrArray *sweep_product(const char *const *texts, int n, GError **error)
 {
   GPtrArray *braces = g_ptr_array_new_with_free_func(brace_free);
   GPtrArray *out = NULL;
-  gsize total = 1;
-  for (int t = 0; t < n; t++)
-    if (texts[t] && !find_braces(texts[t], t, braces, error))
-      goto done;
-  for (guint i = 0; i < braces->len; i++) {
-    total *= ((brace *)braces->pdata[i])->values->len;
-    if (total > SWEEP_MAX) {
-      g_set_error(error, SWEEP_ERROR, SWEEP_ERROR_TOO_MANY,
-                  "'%s': more than %d combinations, expected fewer", texts[0] ? texts[0] : "",
-                  SWEEP_MAX);
-      goto done;
-    }
-  }
+  gsize total;
+  if (!read_braces(texts, n, FALSE, braces, &total, error))
+    goto done;
   out = g_ptr_array_new_with_free_func(combo_free);
   for (gsize k = 0; k < total; k++) {
     sweep_combo *c = g_new0(sweep_combo, 1);

@@ -11,9 +11,11 @@
  * The ends and the step of a range are numbers (units.h) and the ends may
  * carry one unit, the same at both: {100Gbit/s..800Gbit/s*2} is 100Gbit/s,
  * 200Gbit/s, 400Gbit/s, 800Gbit/s. A range's values are computed as A*F^i
- * or A+i*S (no accumulated rounding), written in the fewest digits that
- * read back as the same double to 15 digits (6.25e9, 0.3), and an end is
- * reached within a relative 1e-9.
+ * or A+i*S (no accumulated rounding), an integer below SWEEP_INTEGER_MAX
+ * written as one (1000000, 6250000000: integer keys such as seeds take
+ * them), any other value in the fewest digits that read back as the same
+ * double to 15 digits (0.3, 1.5e-8), and an end is reached within a
+ * relative 1e-9 (and within a thousandth of an arithmetic step).
  *
  * Several braces in one text, or in several texts expanded together
  * (sweep_product: a platform spec with its overrides), give every
@@ -41,6 +43,10 @@ typedef enum {
   SWEEP_ERROR_TOO_MANY,
 } SweepError;
 
+/* Integers up to this are exact in a double and have at most 15 digits:
+ * a range's values below it that are integers are written as integers. */
+#define SWEEP_INTEGER_MAX 1e15
+
 /* The most combinations one expansion may give. */
 #define SWEEP_MAX 4096
 
@@ -64,5 +70,10 @@ gboolean sweep_has(const char *text);
  * NULL); one combination without choices when there are no braces. NULL +
  * SWEEP_ERROR "'TEXT': what, expected ..." on a malformed brace. */
 GPtrArray *sweep_product(const char *const *texts, int n, GError **error);
+
+/* The number of combinations sweep_product() would give (1 to SWEEP_MAX),
+ * found without making them: what a study counts before it expands
+ * anything. FALSE + the same error as sweep_product() otherwise. */
+gboolean sweep_count(const char *const *texts, int n, int *count, GError **error);
 
 G_END_DECLS
