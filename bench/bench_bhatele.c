@@ -120,7 +120,9 @@ static cell run(const char *spec, const commgraph *g, const platform *p, const d
   strategy_pipeline *pl = strategy_parse(spec, &e);
   g_assert(pl);
   gint64 t0 = g_get_monotonic_time();
-  mapping *m = strategy_run(pl, g, p, 1, coords, 2, &e);
+  mapping *m = strategy_run(&(strategy_request){ .pipeline = pl, .g = g, .p = p, .seed = 1,
+                                                 .coords = coords, .coord_dims = 2 },
+                            &e);
   c.secs = (double)(g_get_monotonic_time() - t0) / 1e6;
   if (m) {
     metrics *x = metrics_compute(g, p, m);

@@ -58,7 +58,9 @@ static double run_one(const commgraph *g, const platform *p, const double *coord
   g_snprintf(spec, sizeof spec, "geometric:ordering=%s", ordering);
   strategy_pipeline *pl = strategy_parse(spec, &e);
   gint64 t0 = g_get_monotonic_time();
-  mapping *m = strategy_run(pl, g, p, 1, coords, td, &e);
+  mapping *m = strategy_run(&(strategy_request){ .pipeline = pl, .g = g, .p = p, .seed = 1,
+                                                 .coords = coords, .coord_dims = td },
+                            &e);
   *secs = (double)(g_get_monotonic_time() - t0) / 1e6;
   if (!m) {
     fprintf(stderr, "%s: %s\n", spec, e->message);

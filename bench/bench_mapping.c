@@ -113,7 +113,9 @@ static mapping *row(const char *spec, const commgraph *g, const platform *p, con
   if (!pl)
     g_error("%s", e->message);
   gint64 t0 = g_get_monotonic_time();
-  mapping *m = strategy_run(pl, g, p, 1, coords, 3, &e);
+  mapping *m = strategy_run(&(strategy_request){ .pipeline = pl, .g = g, .p = p, .seed = 1,
+                                                 .coords = coords, .coord_dims = 3 },
+                            &e);
   double s = (double)(g_get_monotonic_time() - t0) * 1e-6;
   strategy_pipeline_free(pl);
   if (!m) {

@@ -386,7 +386,8 @@ static run_end timed_run(const strategy *s, const commgraph *g, const platform *
     setrlimit(RLIMIT_CPU, &cpu_limit);
     GError *e = NULL;
     strategy_pipeline *pl = strategy_parse(s->name, &e);
-    mapping *m = pl ? strategy_run_report(pl, g, p, 1, NULL, 0, NULL, NULL, &e) : NULL;
+    strategy_request rq = { .pipeline = pl, .g = g, .p = p, .seed = 1 };
+    mapping *m = pl ? strategy_run(&rq, &e) : NULL;
     _exit(m ? 0 : g_error_matches(e, STRATEGY_ERROR, STRATEGY_ERROR_INPUT) ? 2 : 1);
   }
   gint64 end = t0 + (gint64)limit * 5000000;

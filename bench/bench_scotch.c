@@ -235,7 +235,9 @@ static void large(const char *work, GString *log)
     result gm = run_gmap(g, p, work, tag, log);
     strategy_pipeline *pl = strategy_parse("geometric", &e);
     gint64 t0 = g_get_monotonic_time();
-    mapping *m = strategy_run(pl, g, p, 1, coords, 3, &e);
+    mapping *m = strategy_run(&(strategy_request){ .pipeline = pl, .g = g, .p = p, .seed = 1,
+                                                   .coords = coords, .coord_dims = 3 },
+                              &e);
     result geo = measure(g, p, m, (double)(g_get_monotonic_time() - t0) / 1e6);
     printf("| %s | %s | %.3f s, %" G_GINT64_FORMAT " | %.3f s, %" G_GINT64_FORMAT
            " (%d nodes over capacity) | %.3f s, %" G_GINT64_FORMAT " |\n",

@@ -62,7 +62,7 @@ static G_GNUC_UNUSED result run_strategy(const char *spec, const commgraph *g, c
   }
   gint64 t0 = g_get_monotonic_time();
   double c0 = cpu_seconds(RUSAGE_SELF);
-  mapping *m = strategy_run(pl, g, p, 1, NULL, 0, &e);
+  mapping *m = strategy_run(&(strategy_request){ .pipeline = pl, .g = g, .p = p, .seed = 1 }, &e);
   double secs = (double)(g_get_monotonic_time() - t0) / 1e6, cpu = cpu_seconds(RUSAGE_SELF) - c0;
   if (m) {
     r = measure(g, p, m, secs);

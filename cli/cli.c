@@ -12,6 +12,7 @@
 #include "mapping/launch.h"
 #include "mapping/strategy.h"
 #include "routing/alloc.h"
+#include "sim/link-fields.h"
 #include "sim/row.h"
 #include "sim/run.h"
 #include "traces/input.h"
@@ -589,13 +590,13 @@ static void json_string_or_null(JsonBuilder *b, const char *name, const char *va
 }
 
 void cli_provenance_json(JsonBuilder *b, const cli_common *c, const char *model,
-                         const char *jobs_file, const char *policy)
+                         const char *jobs_path, const char *policy)
 {
   json_builder_set_member_name(b, "provenance");
   json_builder_begin_object(b);
   json_string_or_null(b, "mapsim", MAPSIM_VERSION);
-  if (jobs_file) {
-    json_string_or_null(b, "jobs_file", jobs_file);
+  if (jobs_path) {
+    json_string_or_null(b, "jobs_file", jobs_path);
     json_string_or_null(b, "policy", policy);
   } else {
     json_string_or_null(b, "trace", c->trace);
@@ -641,8 +642,11 @@ static void format_cell(GString *s, const field *f, const void *obj, unsigned vi
     g_string_append_c(s, '-');
 }
 
-void cli_fields_print(const field *f, int n, const void *const *objs, const unsigned *views,
-                      const char *const *labels, int nobjs)
+/* A text table with one row per field and one column per object (labels
+ * head the columns when given); columns sized to their content. views[j]
+ * is object j's view (NULL: all); a field outside it shows "-". */
+static void cli_fields_print(const field *f, int n, const void *const *objs,
+                             const unsigned *views, const char *const *labels, int nobjs)
 {
   int wname = 0;
   for (int i = 0; i < n; i++)
@@ -696,7 +700,7 @@ void cli_fields_csv_row(GString *s, const field *f, int n, const void *obj, unsi
   }
 }
 
-void cli_json_int(JsonBuilder *b, const char *name, int64_t v)
+static void cli_json_int(JsonBuilder *b, const char *name, int64_t v)
 {
   json_builder_set_member_name(b, name);
   json_builder_add_int_value(b, v);
@@ -708,7 +712,7 @@ void cli_json_double(JsonBuilder *b, const char *name, double v)
   json_builder_add_double_value(b, v);
 }
 
-void cli_json_string(JsonBuilder *b, const char *name, const char *v)
+static void cli_json_string(JsonBuilder *b, const char *name, const char *v)
 {
   json_builder_set_member_name(b, name);
   json_builder_add_string_value(b, v);
@@ -756,21 +760,12 @@ void cli_metrics_detail_json(JsonBuilder *b, const metrics *m, const platform *p
   }
   json_builder_set_member_name(b, "links");
   json_builder_begin_array(b);
+  link_source src = { .p = p, .m = m };
   for (int l = 0; l < m->nlinks; l++) {
     if (!m->link_bytes[l] && !m->link_messages[l])
       continue;
     json_builder_begin_object(b);
-    cli_json_int(b, "link", l);
-    cli_json_int(b, "from", t->link_src[l]);
-    cli_json_int(b, "to", t->link_dst[l]);
-    if (t->link_dim[l] >= 0) {
-      char dir[4] = { topo_dim_letter(t->link_dim[l]), t->link_dir[l] ? '-' : '+', 0 };
-      cli_json_string(b, "direction", dir);
-    }
-    cli_json_string(b, "type", p->linktypes[p->link_type[l]].name);
-    cli_json_int(b, m->simulated ? "messages" : "edges", m->link_messages[l]);
-    cli_json_int(b, "bytes", m->link_bytes[l]);
-    cli_json_double(b, "time", platform_link_time(p, l, m->link_bytes[l]));
+    link_fields_json(b, LINK_VIEW_METRICS, &src, l);
     json_builder_end_object(b);
   }
   json_builder_end_array(b);
@@ -829,15 +824,33 @@ void cli_metrics_print(const metrics *const *ms, const char *const *labels, int 
   top = MIN(top, p->topo->nlinks); /* no more links than there are */
   int *ids = g_new(int, MAX(top, 1));
   int k = metrics_hottest(ms[0], p, top, ids);
-  if (k)
-    printf("\nhottest links                                   messages           bytes       time (s)\n");
-  for (int i = 0; i < k; i++) {
-    char *name = platform_link_name(p, ids[i]);
-    printf("  %-42s %10" G_GINT64_FORMAT " %15" G_GINT64_FORMAT " %14.6g\n", name,
-           ms[0]->link_messages[ids[i]], ms[0]->link_bytes[ids[i]],
-           platform_link_time(p, ids[i], ms[0]->link_bytes[ids[i]]));
-    g_free(name);
+  /* the link's name, then these fields (the edges of a static view, the
+   * messages of a simulated one) in columns this wide */
+  const link_field_id cols[] = { ms[0]->simulated ? LINK_F_MESSAGES : LINK_F_EDGES, LINK_F_BYTES,
+                                 LINK_F_TIME };
+  const int widths[] = { 10, 15, 14 };
+  link_source src = { .p = p, .m = ms[0] };
+  GString *cell = g_string_new(NULL);
+  if (k) {
+    printf("\n%-44s", "hottest links");
+    for (size_t c = 0; c < G_N_ELEMENTS(cols); c++) {
+      g_string_truncate(cell, 0);
+      link_field_head(cell, cols[c], &src);
+      printf(" %*s", widths[c], cell->str);
+    }
+    printf("\n");
   }
+  for (int i = 0; i < k; i++) {
+    g_autofree char *name = platform_link_name(p, ids[i]);
+    printf("  %-42s", name);
+    for (size_t c = 0; c < G_N_ELEMENTS(cols); c++) {
+      g_string_truncate(cell, 0);
+      link_field_text(cell, cols[c], &src, ids[i]);
+      printf(" %*s", widths[c], cell->str);
+    }
+    printf("\n");
+  }
+  g_string_free(cell, TRUE);
   g_free(ids);
 }
 

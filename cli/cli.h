@@ -17,7 +17,8 @@
  *
  * Outputs: results are printed from field tables (mapping/metrics.h
  * metrics_fields, sim/run.h run_replay_fields) by the cli_fields_*
- * helpers, so JSON keys, text rows and CSV columns carry the same names.
+ * helpers, and per-link quantities from sim/link-fields.h's table, so
+ * JSON keys, text rows and CSV columns carry the same names.
  *
  * This is the only layer that parses arguments or prints for the user.
  */
@@ -113,7 +114,7 @@ typedef struct cli_common {
   char *collectives;
   int threads;               /* 0: all cores */
   gboolean progress, quiet;  /* force / silence the progress line */
-  guint64 max_memory;        /* --max-memory (also set in util/limits.h), 0: default */
+  guint64 max_memory;        /* --max-memory (also set in util/budget.h), 0: default */
   double time_limit;         /* --time-limit (also set in mapping/strategy.h), 0: default */
   guint64 seen;              /* options given so far (repeat detection) */
 } cli_common;
@@ -229,17 +230,11 @@ void cli_field_format(GString *s, const field *f, const void *obj);
  * file and --policy; the platform spec and --alloc as given, the seed,
  * the model and the compute scale. */
 void cli_provenance_json(struct _JsonBuilder *b, const cli_common *c, const char *model,
-                         const char *jobs_file, const char *policy);
+                         const char *jobs_path, const char *policy);
 
 /* The metrics as members, named for their view (the names of `mapsim
  * metrics --json`, and of `simulate --json`'s post object). */
 void cli_metrics_json(struct _JsonBuilder *b, const metrics *m);
-
-/* A text table with one row per field and one column per object (labels
- * head the columns when given); columns sized to their content. views[j]
- * is object j's view (NULL: all); a field outside it shows "-". */
-void cli_fields_print(const field *f, int n, const void *const *objs, const unsigned *views,
-                      const char *const *labels, int nobjs);
 
 /* CSV: the header cells `prefix+name` and one row's cells of the fields in
  * `view`, each preceded by a comma (the caller starts the line). */
@@ -250,9 +245,7 @@ void cli_fields_csv_row(GString *s, const field *f, int n, const void *obj, unsi
 void cli_csv_cell(GString *s, const char *text);
 
 /* Adds member `name` with value v to the object being built. */
-void cli_json_int(struct _JsonBuilder *b, const char *name, int64_t v);
 void cli_json_double(struct _JsonBuilder *b, const char *name, double v);
-void cli_json_string(struct _JsonBuilder *b, const char *name, const char *v);
 
 /* Adds "directions" (per dimension and direction: links, used, bytes, max
  * bytes, max time) and "links" (every used link: id, from, to, direction,

@@ -339,7 +339,7 @@ static int show(const cli_common *c, const char *scale)
   commgraph *g = NULL;
   run_result *res[16] = { 0 };
   int status = 2, nmaps = 0;
-  gboolean with_colls, own;
+  gboolean with_colls = FALSE, own;
   int64_t fixed;
   const char *const one[] = { c->mapping ? c->mapping : "identity", NULL };
   const char *const *names = c->strategies ? (const char *const *)c->strategies : one;

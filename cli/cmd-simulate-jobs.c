@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/simulate-jobs.h"
+#include "sim/link-fields.h"
 #include "sim/mix.h"
 #include "sim/row.h"
 
@@ -32,6 +33,7 @@ static void add_metrics(JsonBuilder *b, const char *name, const metrics *m)
 static void add_links(JsonBuilder *b, const mix_result *r)
 {
   const platform *p = r->p;
+  link_source src = { .p = p, .m = r->post, .r = r->r, .mix = r };
   json_builder_set_member_name(b, "links");
   json_builder_begin_array(b);
   for (int l = 0; l < p->topo->nlinks; l++) {
@@ -41,21 +43,7 @@ static void add_links(JsonBuilder *b, const mix_result *r)
     if (!used)
       continue;
     json_builder_begin_object(b);
-    json_builder_set_member_name(b, "link");
-    json_builder_add_int_value(b, l);
-    json_builder_set_member_name(b, "from");
-    json_builder_add_int_value(b, p->topo->link_src[l]);
-    json_builder_set_member_name(b, "to");
-    json_builder_add_int_value(b, p->topo->link_dst[l]);
-    json_builder_set_member_name(b, "bytes");
-    json_builder_add_int_value(b, r->post->link_bytes[l]);
-    json_builder_set_member_name(b, "busy_s");
-    json_builder_add_double_value(b, r->r->link_busy_ps[l] * 1e-12);
-    json_builder_set_member_name(b, "job_bytes");
-    json_builder_begin_array(b);
-    for (int j = 0; j < r->njobs; j++)
-      json_builder_add_int_value(b, mix_link_bytes(r, j, l));
-    json_builder_end_array(b);
+    link_fields_json(b, LINK_VIEW_JOBS, &src, l);
     json_builder_end_object(b);
   }
   json_builder_end_array(b);

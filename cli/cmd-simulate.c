@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/simulate-jobs.h"
+#include "sim/link-fields.h"
 #include "sim/run.h"
 #include "sim/timeline.h"
 #include "routing/energy.h"
@@ -61,47 +62,60 @@ static void add_links(JsonBuilder *b, const replay_result *r, const platform *p)
   }
   json_builder_set_member_name(b, "links");
   json_builder_begin_array(b);
+  link_source src = { .p = p, .r = r };
   for (int i = 0; i < n; i++) {
-    int l = ids[i];
     json_builder_begin_object(b);
-    cli_json_int(b, "link", l);
-    cli_json_int(b, "from", p->topo->link_src[l]);
-    cli_json_int(b, "to", p->topo->link_dst[l]);
-    cli_json_int(b, "p2p_bytes", r->link_bytes[l]);
-    cli_json_int(b, "p2p_messages", r->link_messages[l]);
-    cli_json_int(b, "collective_bytes", r->coll_link_bytes[l]);
-    cli_json_double(b, "busy_s", r->link_busy_ps[l] * 1e-12);
-    if (r->link_energy_j)
-      cli_json_double(b, "energy_j", r->link_energy_j[l]);
-    if (r->link_stats) {
-      cli_json_double(b, "max_load", r->link_stats[l].max_load);
-      cli_json_double(b, "avg_load", r->link_stats[l].avg_load);
-      cli_json_double(b, "saturated_s", r->link_stats[l].saturated_ps * 1e-12);
-    }
+    link_fields_json(b, LINK_VIEW_REPLAY, &src, ids[i]);
     json_builder_end_object(b);
   }
   json_builder_end_array(b);
   g_free(ids);
 }
 
+/* Column c of the busiest links: its field, width and head alignment
+ * (a load's head ends in the model's unit word, left-aligned), and the
+ * spaces before it. */
+static const struct {
+  link_field_id f;
+  int width;
+  gboolean head_left;
+  const char *gap;
+} busiest_cols[] = {
+  { LINK_F_P2P_BYTES, 12, FALSE, " " }, { LINK_F_BUSY, 11, FALSE, " " },
+  { LINK_F_MAX_LOAD, 11, TRUE, "  " },  { LINK_F_AVG_LOAD, 11, TRUE, " " },
+  { LINK_F_SATURATED, 13, FALSE, " " },
+};
+
 static void print_busiest(const replay_result *r, const platform *p, int top)
 {
   int n;
   int *ids = used_links(r, &n);
-  printf("\nbusiest links (all traffic)                   p2p bytes    busy (s)");
-  if (r->link_stats)
-    printf("  max %-7s avg %-7s saturated (s)", r->load_unit, r->load_unit);
+  link_source src = { .p = p, .r = r };
+  GString *cell = g_string_new(NULL);
+  printf("\n%-42s", "busiest links (all traffic)");
+  for (size_t c = 0; c < G_N_ELEMENTS(busiest_cols); c++) {
+    if (!link_field_has(busiest_cols[c].f, &src, 0))
+      continue;
+    g_string_truncate(cell, 0);
+    link_field_head(cell, busiest_cols[c].f, &src);
+    printf(busiest_cols[c].head_left ? "%s%-*s" : "%s%*s", busiest_cols[c].gap,
+           busiest_cols[c].width, cell->str);
+  }
   printf("\n");
   for (int i = 0; i < MIN(n, top); i++) {
     int l = ids[i];
     g_autofree char *name = platform_link_name(p, l);
-    printf("  %-40s %12" G_GINT64_FORMAT " %11.6g", name, r->link_bytes[l],
-           r->link_busy_ps[l] * 1e-12);
-    if (r->link_stats)
-      printf("  %11.0f %11.4g %13.6g", r->link_stats[l].max_load, r->link_stats[l].avg_load,
-             r->link_stats[l].saturated_ps * 1e-12);
+    printf("  %-40s", name);
+    for (size_t c = 0; c < G_N_ELEMENTS(busiest_cols); c++) {
+      if (!link_field_has(busiest_cols[c].f, &src, l))
+        continue;
+      g_string_truncate(cell, 0);
+      link_field_text(cell, busiest_cols[c].f, &src, l);
+      printf("%s%*s", busiest_cols[c].gap, busiest_cols[c].width, cell->str);
+    }
     printf("\n");
   }
+  g_string_free(cell, TRUE);
   if (r->link_stats)
     printf("(busy: time the link carried data; max %s: the most %s on it at once; avg\n"
            " %s: their number averaged over the whole run (the makespan), 0.5 = one for\n"
@@ -460,22 +474,43 @@ static void print_csv(const cli_common *c, const run_result *res, const trace_ti
   g_string_free(o, TRUE);
 }
 
-/* What simulate writes besides its report. */
+/* What simulate writes besides its report: a path per timeline writer
+ * (sim/timeline.h's table, in its order; NULL: not asked) and the link
+ * tracks they draw (--timeline-links, NULL: each writer's default). */
 typedef struct outputs {
-  char *trace;      /* --out-trace DIR */
-  char *timeline;   /* --timeline FILE */
-  char *links;      /* --timeline-links SPEC */
-  char *events;     /* --link-events FILE */
+  int n;
+  char **path;
+  char *links;
 } outputs;
+
+/* The options of the writers that need `what` (TIMELINE_* bits; 0: of
+ * all), "--a or --b" (`sep` " or ") or "--a, --b". */
+static char *writer_options(const outputs *w, unsigned what, const char *sep)
+{
+  GString *s = g_string_new(NULL);
+  for (int i = 0; i < w->n; i++)
+    if (!what || (timeline_writers[i]->needs & what))
+      g_string_append_printf(s, "%s--%s", s->len ? sep : "", timeline_writers[i]->option);
+  return g_string_free(s, FALSE);
+}
+
+/* Does a writer asked for need `what` (TIMELINE_* bits; 0: is any asked
+ * for)? */
+static gboolean outputs_need(const outputs *w, unsigned what)
+{
+  for (int i = 0; i < w->n; i++)
+    if (w->path[i] && (!what || (timeline_writers[i]->needs & what)))
+      return TRUE;
+  return FALSE;
+}
 
 /* Runs everything after parsing; returns the exit status. */
 static int simulate(const cli_common *c, const outputs *w)
 {
-  const char *out = w->trace;
-  const char *links = w->links ? w->links : TIMELINE_DEFAULT_LINKS;
-  gboolean recorder = out || w->timeline || w->events;
+  gboolean recorder = outputs_need(w, 0); /* every writer reads the links' recording */
+  gboolean whole = outputs_need(w, TIMELINE_NEEDS_RUN);
   linkrec *rec = NULL;
-  timeline_stream *tl = NULL;
+  void **state = g_new0(void *, MAX(w->n, 1)); /* each writer's, while it is open */
   int status = 2;
   platform *p = NULL;
   trace *t = NULL;
@@ -497,15 +532,17 @@ static int simulate(const cli_common *c, const outputs *w)
     goto fail;
   }
   gboolean with_colls = FALSE;
-  if (w->links && !out && !w->timeline) {
+  if (w->links && !outputs_need(w, TIMELINE_DRAWS_TRACKS)) {
+    g_autofree char *with = writer_options(w, TIMELINE_DRAWS_TRACKS, " or ");
     g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                "--timeline-links goes with --timeline or --out-trace, expected one of them");
+                "--timeline-links goes with %s, expected one of them", with);
     goto fail;
   }
-  if (!timeline_spec_check(links, &e) || !(p = cli_common_platform(c, &e)))
+  if (!timeline_spec_check(w->links ? w->links : TIMELINE_DEFAULT_LINKS, &e) ||
+      !(p = cli_common_platform(c, &e)))
     goto fail;
-  /* streamed rank by rank, unless the output trace needs the records */
-  if (out) {
+  /* streamed rank by rank, unless an output needs the run's records */
+  if (whole) {
     if ((t = cli_read_trace(c->trace, &e)))
       src = trace_source_memory(t);
   } else {
@@ -518,17 +555,24 @@ static int simulate(const cli_common *c, const outputs *w)
   spec.seed = c->seed;
   spec.opts.compute_scale = c->compute_scale;
   spec.opts.collectives = c->collectives;
-  spec.opts.record_times = out != NULL;
+  spec.opts.record_times = whole;
   spec.opts.progress = cli_progress(c);
   spec.opts.links = rec = recorder ? linkrec_new(p->topo->nlinks) : NULL;
-  if (w->events)
+  if (outputs_need(w, TIMELINE_NEEDS_EVENTS))
     linkrec_keep_events(rec);
   spec.map_progress = spec.opts.progress;
-  if (w->timeline) {
-    if (!(tl = timeline_stream_open(w->timeline, trace_source_trace(src), spec.opts.progress, &e)))
+  timeline_start start = { trace_source_trace(src), spec.opts.progress };
+  for (int i = 0; i < w->n; i++) {
+    const timeline_writer *tw = timeline_writers[i];
+    if (!w->path[i])
+      continue;
+    if (!(state[i] = tw->open(w->path[i], &start, &e)))
       goto fail;
-    spec.opts.on_record = timeline_stream_record;
-    spec.opts.on_record_user = tl;
+    if (tw->record) { /* the replay calls the writer directly: nothing in between */
+      g_assert(!spec.opts.on_record);
+      spec.opts.on_record = tw->record;
+      spec.opts.on_record_user = state[i];
+    }
   }
   run_inputs in = { .p = p, .g = g, .g_collectives = with_colls, .src = src };
   res = run_cell(&in, &spec, &e);
@@ -547,11 +591,11 @@ static int simulate(const cli_common *c, const outputs *w)
     print_csv(c, res, &tt, spec.model->name, p, with_colls);
   else
     print_human(c, res, &tt, p, with_colls, trace_is_synthetic(trace_source_trace(src)));
-  gboolean written =
-      (!out || timeline_write_otf2(out, res->r->out_trace, p, rec, w->links ? links : "0",
-                                   spec.opts.progress, &e)) &&
-      (!w->timeline || timeline_stream_finish(g_steal_pointer(&tl), res->m, p, rec, links, &e)) &&
-      (!w->events || timeline_write_link_events(w->events, p, rec, spec.opts.progress, &e));
+  timeline_end end = { res->m, p, rec, res->r->out_trace, w->links, spec.opts.progress };
+  gboolean written = TRUE;
+  for (int i = 0; i < w->n && written; i++)
+    if (state[i])
+      written = timeline_writers[i]->finish(g_steal_pointer(&state[i]), &end, &e);
   cli_progress_end();
   if (!written)
     goto fail;
@@ -566,7 +610,10 @@ static int simulate(const cli_common *c, const outputs *w)
 fail:
   status = cli_fail(e);
 out:
-  timeline_stream_abort(tl);
+  for (int i = 0; i < w->n; i++)
+    if (state[i])
+      timeline_writers[i]->abort(state[i]);
+  g_free(state);
   run_result_free(res);
   linkrec_free(rec);
   commgraph_free(g);
@@ -576,28 +623,48 @@ out:
   return status;
 }
 
+/* The writers' options (their rows), those that draw link tracks first
+ * and --timeline-links after them, then `rest`; the caller frees the
+ * array (g_free). */
+static GOptionEntry *output_entries(outputs *w, const GOptionEntry *rest)
+{
+  GArray *a = g_array_new(FALSE, TRUE, sizeof(GOptionEntry));
+  for (int drawing = 1; drawing >= 0; drawing--) {
+    for (int i = 0; i < w->n; i++) {
+      const timeline_writer *tw = timeline_writers[i];
+      if (!(tw->needs & TIMELINE_DRAWS_TRACKS) != !drawing)
+        continue;
+      GOptionEntry o = { tw->option, tw->short_option, 0, G_OPTION_ARG_FILENAME, &w->path[i],
+                         tw->help, tw->arg };
+      g_array_append_val(a, o);
+    }
+    if (drawing) {
+      GOptionEntry o = {
+        "timeline-links", 0, 0, G_OPTION_ARG_STRING, &w->links,
+        "Links with a throughput track: the N busiest (default " TIMELINE_DEFAULT_LINKS "), all, "
+        "or dims (one per link class: dimension and direction on a torus); with --out-trace "
+        "also as OTF2 metrics",
+        "N|all|dims" };
+      g_array_append_val(a, o);
+    }
+  }
+  for (; rest->long_name; rest++)
+    g_array_append_val(a, *rest);
+  GOptionEntry end = { NULL };
+  g_array_append_val(a, end);
+  return (GOptionEntry *)(void *)g_array_free(a, FALSE);
+}
+
 int cmd_simulate(int argc, char **argv)
 {
   cli_common c;
-  outputs w = { NULL };
+  outputs w = { 0 };
+  while (timeline_writers[w.n])
+    w.n++;
+  w.path = g_new0(char *, MAX(w.n, 1));
   char *jobs = NULL, *policy = NULL;
   gboolean no_pairs = FALSE;
-  const GOptionEntry entries[] = {
-    { "out-trace", 'o', 0, G_OPTION_ARG_FILENAME, &w.trace,
-      "Write the simulated run as an OTF2 archive in DIR (with --timeline-links, link "
-      "throughput as metrics)", "DIR" },
-    { "timeline", 0, 0, G_OPTION_ARG_FILENAME, &w.timeline,
-      "Write the simulated run as a Chrome Trace Event file (Perfetto, chrome://tracing): "
-      "ranks, messages, link throughput", "FILE" },
-    { "timeline-links", 0, 0, G_OPTION_ARG_STRING, &w.links,
-      "Links with a throughput track: the N busiest (default " TIMELINE_DEFAULT_LINKS "), all, "
-      "or dims (one per link class: dimension and direction on a torus); with --out-trace "
-      "also as OTF2 metrics",
-      "N|all|dims" },
-    { "link-events", 0, 0, G_OPTION_ARG_FILENAME, &w.events,
-      "Write when each message entered and left each link of its route, as CSV (link, from, "
-      "to, time_ps, event start or end): the instants SimGrid's link_energy plugin samples",
-      "FILE" },
+  const GOptionEntry rest[] = {
     { "jobs", 0, 0, G_OPTION_ARG_FILENAME, &jobs,
       "Replay the jobs of a jobs file at once (each its trace, allocation, strategy and start; "
       "model flow unless --model): per job makespan, alone, slowdown, shared link bytes, the "
@@ -609,6 +676,7 @@ int cmd_simulate(int argc, char **argv)
       "With --jobs: no interference matrix (it replays every pair of jobs)", NULL },
     { NULL },
   };
+  g_autofree GOptionEntry *entries = output_entries(&w, rest);
   int status = 2;
   if (cli_parse(&argc, &argv, "simulate", "",
                 "Replay an OTF2 trace on a modeled network with a mapping: simulated time, "
@@ -624,9 +692,13 @@ int cmd_simulate(int argc, char **argv)
                 CLI_OPT_MODEL | CLI_OPT_REPLAY | CLI_OPT_PROTOCOL | CLI_OPT_COLLECTIVES |
                 CLI_OPT_JSON | CLI_OPT_CSV | CLI_OPT_THREADS |
                 CLI_OPT_PROGRESS, &c, entries)) {
+    gboolean writes = w.links != NULL;
+    for (int i = 0; i < w.n; i++)
+      writes |= w.path[i] != NULL;
+    g_autofree char *writers = writer_options(&w, 0, ", ");
     const char *lone = !jobs && policy ? "--policy" : !jobs && no_pairs ? "--no-pairs"
                      : !jobs && c.threads ? "--threads"
-                     : jobs && (w.trace || w.timeline || w.links) ? "--out-trace, --timeline"
+                     : jobs && writes ? writers
                      : NULL;
     if (lone)
       status = cli_fail(g_error_new(G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s", lone,
@@ -636,10 +708,10 @@ int cmd_simulate(int argc, char **argv)
       status = jobs ? simulate_jobs(&c, jobs, policy, !no_pairs) : simulate(&c, &w);
   }
   cli_common_clear(&c);
-  g_free(w.trace);
-  g_free(w.timeline);
+  for (int i = 0; i < w.n; i++)
+    g_free(w.path[i]);
+  g_free(w.path);
   g_free(w.links);
-  g_free(w.events);
   g_free(jobs);
   g_free(policy);
   return status;

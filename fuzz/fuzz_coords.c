@@ -29,7 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     commgraph *g = commgraph_from_edges(n, n, src, dst, bytes, NULL);
     strategy_pipeline *pl = strategy_parse("geometric", NULL);
-    mapping *m = strategy_run(pl, g, torus, 1, c, dims, &e);
+    mapping *m = strategy_run(&(strategy_request){ .pipeline = pl, .g = g, .p = torus, .seed = 1,
+                                                   .coords = c, .coord_dims = dims },
+                              &e);
     mapping_free(m);
     strategy_pipeline_free(pl);
     commgraph_free(g);

@@ -42,7 +42,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   GError *e = NULL;
   strategy_pipeline *pl = strategy_parse(spec, &e);
   if (pl && small_numbers(spec)) {
-    mapping *m = strategy_run(pl, ring, torus, 1, NULL, 0, &e);
+    mapping *m = strategy_run(&(strategy_request){ .pipeline = pl, .g = ring, .p = torus,
+                                                   .seed = 1 },
+                              &e);
     if (m && !mapping_validate(m, torus, NULL))
       abort(); /* strategy_run returned an invalid mapping */
     mapping_free(m);

@@ -1,5 +1,5 @@
 /* grid.c - task grids, slot grids and folded views (see grid.h). */
-#include "mapping/grid.h"
+#include "mapping/grid-private.h"
 
 #include <math.h>
 #include <string.h>

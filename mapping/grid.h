@@ -53,11 +53,6 @@ typedef struct gdetect {
 gboolean grid_detect(const commgraph *g, const progress *prog, gdetect *out, GError **error);
 void gdetect_clear(gdetect *d);
 
-/* Recognizes the Cartesian near-neighbour stencil of bhatele2010 Section
- * 8.1 when the ranks are numbered along it (dimension 0 fastest, 1..5
- * dimensions): TRUE with *coords (n x *nd, caller g_free()s) filled. */
-gboolean grid_rank_stencil(const commgraph *g, double **coords, int *nd);
-
 /* Task coordinates (n x *nd, caller frees) of a graph that is a grid: the
  * rank-numbered stencil of bhatele2010 Section 8.1 when the ranks follow
  * one (grid_rank_stencil), else grid_detect(). FALSE without

@@ -1,6 +1,6 @@
 /* launch.c - launcher files from a mapping (formats and host names in
  * launch.h). */
-#include "mapping/launch.h"
+#include "mapping/launch-private.h"
 
 #include <string.h>
 

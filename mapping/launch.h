@@ -58,7 +58,6 @@ typedef struct host_names host_names;
  * (p->names: Slurm's topology), else LAUNCH_DEFAULT_HOSTS. One line
  * `file:line: what, expected what` (or naming the pattern) on error. */
 host_names *host_names_new(const platform *p, const char *spec, GError **error);
-const char *host_names_get(const host_names *h, int node);
 void host_names_free(host_names *h);
 
 typedef struct launch_format {

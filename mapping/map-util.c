@@ -52,12 +52,16 @@ int hop_table_weighted(const hop_table *h, int a, int b)
   return h->table ? h->table[(size_t)a * h->t->nnodes + b] : walk_weighted(h, a, b);
 }
 
-gboolean hop_table_use_energy(hop_table *h, const platform *p, const char *who, GError **error)
+/* Weighs hops by energy; plain hops stay when every link type costs the
+ * same per byte (then hop-bytes rank mappings as the energy does). FALSE
+ * + STRATEGY_ERROR_INPUT naming `who` when the links draw no power. */
+static gboolean hop_table_use_energy(hop_table *h, const platform *p, const char *who,
+                                     GError **error)
 {
   if (!platform_has_power(p)) {
     g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
                 "%s: obj=energy, but the links of %s draw no power, expected a platform with "
-                "power-idle and power-busy keys (configs/README.md) or obj=hop_bytes", who,
+                "power-idle and power-busy keys (configs/README.md) or obj=" STRATEGY_OBJECTIVE_DEFAULT, who,
                 p->name);
     return FALSE;
   }
@@ -354,7 +358,9 @@ gboolean refine_state_init(refine_state *st, const strategy_ctx *ctx, mapping *m
 
 gboolean refine_state_objective(refine_state *st, const char *obj, const char *who, GError **error)
 {
-  return strcmp(obj, "energy") != 0 || hop_table_use_energy(&st->h, st->p, who, error);
+  const strategy_objective *o = strategy_objective_find(obj);
+  g_assert(o && o->swaps); /* checked when the spec was parsed */
+  return !o->needs_power || hop_table_use_energy(&st->h, st->p, who, error);
 }
 
 void refine_state_clear(refine_state *st)

@@ -19,7 +19,7 @@ G_BEGIN_DECLS
 /* Hop counts of the platform's routes: topo_coord_hops() on a per-node
  * coordinate table for regular topologies without explicit route tables
  * (no coordinate decoding per call), else route_hops(). With the energy
- * objective (hop_table_use_energy) a "hop" weighs what a byte costs on its
+ * objective (refine_state_objective) a "hop" weighs what a byte costs on its
  * link type above idle (routing/energy.h), in 1/HOP_TABLE_ENERGY_SCALE of the
  * dearest type, so that hop-bytes become the traffic's energy (rounded to
  * 0.1%): a table of all node pairs up to HOP_TABLE_ENERGY_TABLE nodes, else
@@ -40,11 +40,6 @@ typedef struct hop_table {
 void hop_table_init(hop_table *h, const platform *p);
 void hop_table_clear(hop_table *h);
 
-/* Weighs hops by energy; plain hops stay when every link type costs the
- * same per byte (then hop-bytes rank mappings as the energy does). FALSE
- * + STRATEGY_ERROR_INPUT naming `who` when the links draw no power. */
-gboolean hop_table_use_energy(hop_table *h, const platform *p, const char *who, GError **error);
-
 int hop_table_weighted(const hop_table *h, int a, int b);
 
 static inline int hop_table_get(const hop_table *h, int a, int b)
@@ -58,7 +53,7 @@ static inline int hop_table_get(const hop_table *h, int a, int b)
 
 /* The objective parameter of the hop-bytes refiners (wh, kl, tabu, pairs). */
 #define REFINE_OBJ_PARAM                                                               \
-  { "obj", SPARAM_CHOICE, "hop_bytes", "hop_bytes|energy",                             \
+  { "obj", SPARAM_SWAP_OBJECTIVE, STRATEGY_OBJECTIVE_DEFAULT, NULL,                    \
     "what the swaps minimize: hop_bytes, or energy (hop-bytes weighted by the joules a " \
     "byte costs on each link type above idle, routing/energy.h)" }
 
@@ -140,8 +135,10 @@ typedef struct refine_state {
 gboolean refine_state_init(refine_state *st, const strategy_ctx *ctx, mapping *m, const char *who,
                      GError **error);
 
-/* Sets the objective of a refiner: "hop_bytes" (refine_state_init's) or
- * "energy" (hop_table_use_energy). */
+/* Sets the objective of a refiner, a row of mapping/objective.h its
+ * swaps minimize: hop_bytes (refine_state_init's) or one whose links draw
+ * power, energy: then a hop weighs what a byte costs on its link (FALSE +
+ * STRATEGY_ERROR_INPUT naming `who` when the links draw no power). */
 gboolean refine_state_objective(refine_state *st, const char *obj, const char *who, GError **error);
 void refine_state_clear(refine_state *st);
 
@@ -164,6 +161,11 @@ static inline gboolean refine_state_allocated(const refine_state *st, int v)
 {
   return st->p->alloc_index[v] >= 0;
 }
+
+/* pipeline.c: the pipelines of a bracketed list "[a+b|c]" (NULL + error
+ * if the value is not bracketed); g_strfreev the result. Steps reach it
+ * through ctx->pipelines->list. */
+char **strategy_pipeline_list(const char *value, GError **error);
 
 /* pipeline.c: the quotient graph of a partition (part[i] the part of task
  * i, or -1 to leave it out): part -> part bytes and messages, no edges

@@ -38,9 +38,9 @@ void metrics_summarize_links(metrics *out, const platform *p)
   out->avg_link_time = out->links_used ? sum_time / out->links_used : 0;
 }
 
-#define F(name, type, unit, desc) { #name, type, unit, offsetof(metrics, name), desc, 0 }
+#define F(name, type, unit, desc) { #name, type, unit, offsetof(metrics, name), desc, 0, NULL }
 #define V(key, member, type, unit, desc, view) \
-  { key, type, unit, offsetof(metrics, member), desc, view }
+  { key, type, unit, offsetof(metrics, member), desc, view, NULL }
 const field metrics_fields[] = {
   F(tasks, FIELD_INT, FIELD_COUNT, "ranks of the communication graph"),
   F(nodes_used, FIELD_INT, FIELD_COUNT, "nodes holding at least one rank"),

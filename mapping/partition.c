@@ -29,18 +29,9 @@
 
 #include <string.h>
 
-void partition_repair(const commgraph *g, int nparts, int cap, int *part)
-{
-  int *caps = g_new(int, MAX(nparts, 1));
-  for (int i = 0; i < nparts; i++)
-    caps[i] = cap;
-  partition_repair_sizes(g, nparts, caps, part);
-  g_free(caps);
-}
-
 /* Moves tasks out of parts above their cap until none is; part[] is
  * updated in place. Least loss first: loss(t, b) = w(t, own part) - w(t, b). */
-void partition_repair_sizes(const commgraph *g, int nparts, const int *cap, int *part)
+static void partition_repair_sizes(const commgraph *g, int nparts, const int *cap, int *part)
 {
   int n = g->n;
   int *load = g_new0(int, nparts);
@@ -125,6 +116,15 @@ void partition_repair_sizes(const commgraph *g, int nparts, const int *cap, int 
   g_free(load);
   g_free(conn);
   g_free(touched);
+}
+
+void partition_repair(const commgraph *g, int nparts, int cap, int *part)
+{
+  int *caps = g_new(int, MAX(nparts, 1));
+  for (int i = 0; i < nparts; i++)
+    caps[i] = cap;
+  partition_repair_sizes(g, nparts, caps, part);
+  g_free(caps);
 }
 
 gboolean strategy_partition(const commgraph *g, int nparts, int cap, guint32 seed, int *part,

@@ -14,7 +14,7 @@
 #include "util/status.h"
 #include "util/suggest.h"
 
-const strategy *strategy_find(const char *name)
+static const strategy *strategy_find(const char *name)
 {
   for (int i = 0; strategy_registry[i]; i++)
     if (strcmp(strategy_registry[i]->name, name) == 0)
@@ -27,10 +27,12 @@ const strategy_pipelines strategy_runner = {
   .parse = strategy_parse,
   .list = strategy_pipeline_list,
   .free = strategy_pipeline_free,
-  .run = strategy_run_eval,
+  .run = strategy_run,
 };
 
-char **strategy_split(const char *text, char sep)
+/* Splits text at `sep` outside brackets ("" gives no parts, as
+ * g_strsplit); g_strfreev the result. */
+static char **strategy_split(const char *text, char sep)
 {
   GPtrArray *parts = g_ptr_array_new();
   if (!*text) { /* as g_strsplit: no parts at all */
@@ -80,11 +82,31 @@ static gboolean check_value(const strategy *s, const strategy_param *d, const ch
       g_prefix_error(error, "%s:%s: ", s->name, d->name);
     return ok;
   }
-  if (d->type == SPARAM_OBJECTIVE) {
+  if (d->type == SPARAM_OBJECTIVE || d->type == SPARAM_SIMULATED) {
+    /* a word here; which words the hook scores, strategy_pipeline_check_objectives */
     ok = *value != '\0';
     for (const char *c = value; ok && *c; c++)
       ok = g_ascii_isalnum(*c) || *c == '_';
-  } else if (d->type == SPARAM_CHOICE) {
+    if (!ok) {
+      /* which simulated fields there are is the hook's (sim/optimize.h);
+       * a simulated default is the short form (makespan) */
+      const char *short_form[] = { d->type == SPARAM_SIMULATED ? d->defval : NULL, NULL };
+      g_autofree char *who = g_strdup_printf("--strategy: %s", s->name);
+      strategy_objective_unknown(error, who, value, d->type == SPARAM_OBJECTIVE, short_form);
+      return FALSE;
+    }
+    return TRUE;
+  }
+  if (d->type == SPARAM_SWAP_OBJECTIVE) {
+    const strategy_objective *o = strategy_objective_find(value);
+    if (o && o->swaps)
+      return TRUE;
+    g_autofree char *names = strategy_objective_names(TRUE, "|");
+    g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
+                "--strategy: %s:%s=%s: expected one of %s", s->name, d->name, value, names);
+    return FALSE;
+  }
+  if (d->type == SPARAM_CHOICE) {
     char **words = g_strsplit(d->choices, "|", -1);
     ok = g_strv_contains((const char *const *)words, value);
     g_strfreev(words);
@@ -114,16 +136,11 @@ static gboolean check_value(const strategy *s, const strategy_param *d, const ch
   if (!ok)
     g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
                 "--strategy: %s:%s=%s: expected %s%s%s", s->name, d->name, value,
-                d->type == SPARAM_OBJECTIVE ? "a static objective or a simulated field: "
-                : d->type == SPARAM_CHOICE  ? "one of "
-                : d->type == SPARAM_INT     ? "an integer"
-                                            : "a number",
-                d->type == SPARAM_CHOICE || d->type == SPARAM_OBJECTIVE ? ""
-                : d->choices                                          ? " in "
-                                                                      : "",
-                d->type == SPARAM_OBJECTIVE && !d->choices ? "makespan, max_link_busy_s ..."
-                : d->choices                               ? d->choices
-                                                           : "");
+                d->type == SPARAM_CHOICE ? "one of "
+                : d->type == SPARAM_INT  ? "an integer"
+                                         : "a number",
+                d->type == SPARAM_CHOICE ? "" : d->choices ? " in " : "",
+                d->choices ? d->choices : "");
   return ok;
 }
 
@@ -261,6 +278,41 @@ strategy_pipeline *strategy_parse(const char *spec, GError **error)
     return NULL;
   }
   return pl;
+}
+
+gboolean strategy_pipeline_check_objectives(const strategy_pipeline *pl,
+                                            const char *const *simulated, GError **error)
+{
+  for (int i = 0; i < pl->nsteps; i++) {
+    const strategy_step *st = &pl->steps[i];
+    for (int j = 0; j < st->args.n; j++) {
+      const strategy_param *d = &st->args.defs[j];
+      const char *v = st->args.values[j];
+      gboolean statics = d->type == SPARAM_OBJECTIVE;
+      if (d->type == SPARAM_PIPELINES && strcmp(v, d->defval) != 0) {
+        /* parsed once by check_value already */
+        g_auto(GStrv) list = strategy_pipeline_list(v, NULL);
+        for (int k = 0; list && list[k]; k++) {
+          g_autoptr(strategy_pipeline) inner = strategy_parse(list[k], NULL);
+          if (inner && !strategy_pipeline_check_objectives(inner, simulated, error))
+            return FALSE;
+        }
+      }
+      /* a static name where a simulated one is expected: the step's own
+       * refusal says why (replay) */
+      if ((d->type != SPARAM_OBJECTIVE && d->type != SPARAM_SIMULATED) ||
+          strategy_objective_find(v))
+        continue;
+      gboolean known = FALSE;
+      for (int k = 0; simulated && simulated[k] && !known; k++)
+        known = strcmp(simulated[k], v) == 0;
+      if (!known) {
+        strategy_objective_unknown(error, st->s->name, v, statics, simulated);
+        return FALSE;
+      }
+    }
+  }
+  return TRUE;
 }
 
 /* One step; one that needs coordinates runs on the hierarchy's grid of an
@@ -405,24 +457,13 @@ static gboolean group_score(void *user, const char *objective, const mapping *qm
   return ok;
 }
 
-mapping *strategy_run(const strategy_pipeline *pl, const commgraph *g, const platform *p,
-                      guint32 seed, const double *coords, int coord_dims, GError **error)
+mapping *strategy_run(const strategy_request *rq, GError **error)
 {
-  return strategy_run_report(pl, g, p, seed, coords, coord_dims, NULL, NULL, error);
-}
-
-mapping *strategy_run_report(const strategy_pipeline *pl, const commgraph *g, const platform *p,
-                             guint32 seed, const double *coords, int coord_dims, GString *report,
-                             const progress *prog, GError **error)
-{
-  return strategy_run_eval(pl, g, p, seed, coords, coord_dims, report, prog, NULL, NULL, error);
-}
-
-mapping *strategy_run_eval(const strategy_pipeline *pl, const commgraph *g, const platform *p,
-                           guint32 seed, const double *coords, int coord_dims, GString *report,
-                           const progress *prog, const strategy_eval *eval,
-                           const char **chosen_by, GError **error)
-{
+  const strategy_pipeline *pl = rq->pipeline;
+  const commgraph *g = rq->g;
+  const platform *p = rq->p;
+  const char **chosen_by = rq->chosen_by;
+  const strategy_eval *eval = rq->eval;
   const char *chosen = NULL;
   if (chosen_by)
     *chosen_by = NULL;
@@ -434,8 +475,8 @@ mapping *strategy_run_eval(const strategy_pipeline *pl, const commgraph *g, cons
   platform view = *p, one = *p;
   view.cores_per_node = cap;
   one.cores_per_node = 1;
-  strategy_ctx ctx = { g, &view, seed, coords, coord_dims, report, prog, eval, &chosen,
-                       &strategy_runner };
+  strategy_ctx ctx = { g, &view, rq->seed, rq->coords, rq->coord_dims, rq->report, rq->prog,
+                       eval, &chosen, &strategy_runner };
   mapping *m = mapping_new(g->n);
   if (cap == 1 || pipeline_places_slots(pl)) {
     /* each step hands on a mapping that keeps the fill rule, so a
@@ -478,7 +519,7 @@ mapping *strategy_run_eval(const strategy_pipeline *pl, const commgraph *g, cons
     }
     from = 1;
   } else {
-    ok = strategy_partition(g, k, cap, seed, part, error);
+    ok = strategy_partition(g, k, cap, rq->seed, part, error);
   }
   if (ok) {
     commgraph *q = strategy_quotient(g, part, k);
@@ -530,8 +571,11 @@ char *strategy_describe_all(void)
     for (int j = 0; st->params && st->params[j].name; j++) {
       const strategy_param *d = &st->params[j];
       g_string_append_printf(s, "%-10s   %s=%s  %s", "", d->name, d->defval, d->help);
-      if (d->choices)
-        g_string_append_printf(s, " (%s)", d->choices);
+      g_autofree char *objectives =
+          d->type == SPARAM_OBJECTIVE || d->type == SPARAM_SWAP_OBJECTIVE
+              ? strategy_objective_names(d->type == SPARAM_SWAP_OBJECTIVE, "|") : NULL;
+      if (d->choices || objectives)
+        g_string_append_printf(s, " (%s)", objectives ? objectives : d->choices);
       g_string_append_c(s, '\n');
     }
   }

@@ -55,7 +55,4 @@ gboolean scotch_graph_save(const scotch_graph *sg, const char *path, GError **er
  * least lost traffic first; needs g->n <= nparts * cap. (partition.c) */
 void partition_repair(const commgraph *g, int nparts, int cap, int *part);
 
-/* The same with a capacity per part (cap[nparts]; needs g->n <= their sum). */
-void partition_repair_sizes(const commgraph *g, int nparts, const int *cap, int *part);
-
 G_END_DECLS

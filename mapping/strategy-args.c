@@ -1,7 +1,6 @@
 /* strategy-args.c - what a strategy step reads: its options, the time
- * limit of the searches, which objectives are static; the error quark.
- * Below the strategies (map-*.c) and the runner (pipeline.c), calling
- * neither. */
+ * limit of the searches; the error quark. Below the strategies
+ * (mapping/strategies/) and the runner (pipeline.c), calling neither. */
 #include "mapping/strategy.h"
 
 #include <stdlib.h>
@@ -51,10 +50,4 @@ void strategy_args_defaults(const strategy *s, strategy_args *a)
   a->n = 0;
   for (int j = 0; s->params && s->params[j].name; j++)
     a->values[a->n++] = (char *)s->params[j].defval;
-}
-
-gboolean strategy_objective_is_static(const char *name)
-{
-  return strcmp(name, "hop_bytes") == 0 || strcmp(name, "max_link") == 0 ||
-         strcmp(name, "weighted") == 0 || strcmp(name, "energy") == 0;
 }

@@ -40,6 +40,7 @@
 #pragma once
 
 #include "mapping/mapping.h"
+#include "mapping/objective.h"
 #include "traces/commgraph.h"
 #include "util/progress.h"
 
@@ -61,15 +62,18 @@ typedef enum {
   SPARAM_DOUBLE,
   SPARAM_CHOICE, /* one word of `choices`, "a|b|c" */
   SPARAM_PIPELINES, /* a list of pipelines, "[identity+tabu|scotch+kl]" */
-  SPARAM_OBJECTIVE, /* a word of `choices` (static objectives) or an objective the evaluation
-                     * hook scores (makespan, a simulated field), checked when it runs */
+  SPARAM_OBJECTIVE, /* a static objective (mapping/objective.h) or one the evaluation hook
+                     * scores (makespan, a simulated field: strategy_pipeline_check_objectives) */
+  SPARAM_SIMULATED, /* an objective the evaluation hook scores */
+  SPARAM_SWAP_OBJECTIVE, /* a static objective the refiners' swaps minimize (its `swaps`) */
 } sparam_type;
 
 typedef struct strategy_param {
   const char *name;
   sparam_type type;
   const char *defval;   /* default, as text */
-  const char *choices;  /* SPARAM_CHOICE: "z|gray|fz"; numbers: "min..max" or NULL */
+  const char *choices;  /* SPARAM_CHOICE: "z|gray|fz"; numbers: "min..max" or NULL; objectives:
+                         * NULL (mapping/objective.h lists them) */
   const char *help;
 } strategy_param;
 
@@ -112,27 +116,21 @@ typedef struct strategy_eval {
   void *user;
 } strategy_eval;
 
-/* Is `name` one of the static objectives the strategies compute themselves
- * (hop_bytes, max_link, weighted, energy)? Any other name is the hook's. */
-gboolean strategy_objective_is_static(const char *name);
-
 typedef struct strategy strategy;
 typedef struct strategy_pipeline strategy_pipeline;
+typedef struct strategy_request strategy_request;
 
 /* Pipelines run by a step (portfolio's candidates, ml's refiner found by
  * name): the runner (pipeline.c) hands these down in the context, so that
- * the strategies, which the runner calls, never call it back. The same
- * functions as strategy_find, strategy_parse, strategy_pipeline_list,
- * strategy_pipeline_free and strategy_run_eval below. */
+ * the strategies, which the runner calls, never call it back: a strategy
+ * of the registry by name, and the same functions as strategy_parse,
+ * strategy_pipeline_list, strategy_pipeline_free and strategy_run below. */
 typedef struct strategy_pipelines {
   const strategy *(*find)(const char *name);
   strategy_pipeline *(*parse)(const char *spec, GError **error);
   char **(*list)(const char *value, GError **error);
   void (*free)(strategy_pipeline *pl);
-  mapping *(*run)(const strategy_pipeline *pl, const commgraph *g, const platform *p,
-                  guint32 seed, const double *coords, int coord_dims, GString *report,
-                  const progress *prog, const strategy_eval *eval, const char **chosen_by,
-                  GError **error);
+  mapping *(*run)(const strategy_request *rq, GError **error);
 } strategy_pipelines;
 
 /* The runner's own table (pipeline.c), for callers that build a context
@@ -157,7 +155,7 @@ typedef struct strategy_ctx {
    * (a static string: "makespan_s", "hop_bytes"); NULL: nobody asks. */
   const char **chosen_by;
   /* Runs pipelines for the steps that run others; never NULL in the
-   * contexts strategy_run*() builds. */
+   * contexts strategy_run() builds. */
   const strategy_pipelines *pipelines;
 } strategy_ctx;
 
@@ -192,8 +190,6 @@ struct strategy {
 /* The registry (mapping/strategies/registry.c), NULL-terminated. */
 extern const strategy *const strategy_registry[];
 
-const strategy *strategy_find(const char *name);
-
 /* The default values of s's options (borrowed from its table), for running
  * a strategy inside another one. */
 void strategy_args_defaults(const strategy *s, strategy_args *a);
@@ -211,34 +207,38 @@ struct strategy_pipeline {
 
 strategy_pipeline *strategy_parse(const char *spec, GError **error);
 
-/* Splits text at `sep` outside brackets ("" gives no parts, as
- * g_strsplit); g_strfreev the result. */
-char **strategy_split(const char *text, char sep);
+/* Checks every objective `pl` names - in its steps and in the pipelines
+ * they run (portfolio's try=) - against the static objectives where a
+ * step takes those and against `simulated`, the names the evaluation hook
+ * scores (NULL-terminated, its short form first: sim/optimize.h), before
+ * anything runs. FALSE + STRATEGY_ERROR_SPEC naming the step and every
+ * valid name. */
+gboolean strategy_pipeline_check_objectives(const strategy_pipeline *pl,
+                                            const char *const *simulated, GError **error);
 
-/* The pipelines of a bracketed list "[a+b|c]" (NULL + error if the value
- * is not bracketed); g_strfreev the result. */
-char **strategy_pipeline_list(const char *value, GError **error);
 void strategy_pipeline_free(strategy_pipeline *pl);
 
-/* Runs the pipeline for `g` on `p` (tasks may exceed nodes when cores per
- * node > 1) and returns a validated mapping of g->n tasks. */
-mapping *strategy_run(const strategy_pipeline *pl, const commgraph *g, const platform *p,
-                      guint32 seed, const double *coords, int coord_dims, GError **error);
+/* What one run of a pipeline needs; callers fill it with designated
+ * initializers, every member but the pipeline, the graph and the platform
+ * may be left 0 / NULL. All of it is borrowed for the run. */
+typedef struct strategy_request {
+  const strategy_pipeline *pipeline;
+  const commgraph *g;
+  const platform *p;           /* tasks may exceed nodes when cores per node > 1 */
+  guint32 seed;
+  const double *coords;        /* task coordinates, g->n x coord_dims, or NULL */
+  int coord_dims;
+  GString *report;             /* steps append what they have to report, or NULL */
+  const progress *prog;        /* long steps report progress and stop early, or NULL */
+  const strategy_eval *eval;   /* for the steps that score mappings by simulation, or NULL */
+  /* gets the objective of the last step that chose among mappings by one,
+   * or NULL when none did; NULL: nobody asks */
+  const char **chosen_by;
+} strategy_request;
 
-/* The same; steps append what they have to report to `report` and long
- * ones report progress to `prog` (either may be NULL). */
-mapping *strategy_run_report(const strategy_pipeline *pl, const commgraph *g, const platform *p,
-                             guint32 seed, const double *coords, int coord_dims, GString *report,
-                             const progress *prog, GError **error);
-
-/* The same with an evaluation hook for the steps that score mappings by
- * simulation (eval may be NULL); *chosen_by (when given) gets the
- * objective of the last step that chose among mappings by one, or NULL
- * when none did. */
-mapping *strategy_run_eval(const strategy_pipeline *pl, const commgraph *g, const platform *p,
-                           guint32 seed, const double *coords, int coord_dims, GString *report,
-                           const progress *prog, const strategy_eval *eval,
-                           const char **chosen_by, GError **error);
+/* Runs the request's pipeline for its graph on its platform and returns a
+ * validated mapping of g->n tasks (the caller's), or NULL + error. */
+mapping *strategy_run(const strategy_request *rq, GError **error);
 
 /* Partition hook for several ranks per node: fills part[ntasks] with part
  * indices 0..nparts-1, each part holding at most `cap` tasks (needs

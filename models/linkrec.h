@@ -6,14 +6,14 @@
  * A stretch is (t0, t1, bytes): the link moved `bytes` wire bytes at a
  * constant rate bytes / (t1 - t0) between t0 and t1 (ps); stretches of one
  * link may overlap (several messages), and their rates add up.
- * linkrec_series() turns the stretches of a link, or of several links
+ * linkrec_series_of() turns the stretches of a link, or of several links
  * summed, into a piecewise-constant throughput whose integral is exactly
  * their bytes. A stretch shorter than a picosecond is stretched to one.
  * On request (linkrec_keep_events) it also logs, per message and link of
  * its route, when the message entered the network (injection, before the
  * route's latency) and when its last byte arrived: the instants at which
- * SimGrid's link_energy plugin updates a link (sim/timeline.h,
- * timeline_write_link_events).
+ * SimGrid's link_energy plugin updates a link (the link-event writer,
+ * sim/timeline-events.c).
  *
  * Recording is cheap for the replay: a stretch of one link, or of every
  * link of a route (source, destination, key and candidate: routes are a

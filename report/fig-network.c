@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/figures.h"
+#include "report/figures-private.h"
 #include "report/netview.h"
 
 #define NET_WIDTH 1040.0

@@ -96,12 +96,6 @@ gboolean fig_network(plot_writer *out, const char *stem, const char *title, cons
                      const double *value, double vmax, plot_unit unit, const char *what,
                      const char *scale, GError **error);
 
-/* Where fig_network draws the centre of cell (row, col) of panel `panel`
- * for these values, in the SVG's pixels (the PNG has twice as many in
- * each direction); FALSE when there is no such cell. */
-gboolean fig_network_cell(const platform *p, const double *value, int panel, int row, int col,
-                          double *x, double *y);
-
 /* Per-link bytes of `nsets` mappings on platform p (labels name them). */
 gboolean fig_directions(plot_writer *out, const char *stem, const char *title,
                         const platform *p, const int64_t *const *link_bytes,

@@ -10,7 +10,7 @@
 #include "study/stats.h"
 #include "util/output.h"
 
-void rep_corr_free(gpointer p)
+static void rep_corr_free(gpointer p)
 {
   corr *c = p;
   g_free(c->x);

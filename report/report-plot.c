@@ -46,7 +46,9 @@ static gboolean run_links(JsonNode *run, const platform *p, gboolean busy, int64
   return TRUE;
 }
 
-char *report_runs_stem(const char *const *names, int n)
+/* The stem of the runs' shared figures: "a", "a-vs-b", "a-vs-b-vs-c",
+ * "a-vs-b-vs-c-and-3-more" (caller frees). */
+static char *report_runs_stem(const char *const *names, int n)
 {
   GString *t = g_string_new(names[0]);
   for (int k = 1; k < MIN(n, 3); k++)

@@ -81,8 +81,6 @@ typedef struct corr {
   int *series;
 } corr;
 
-void rep_corr_free(gpointer p);
-
 /* The static columns the cells carry: "pre_" + every static field. */
 GPtrArray *rep_static_columns(const study *s);
 

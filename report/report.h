@@ -94,10 +94,6 @@ char *report_run_label(const report_run *run);
 int report_plot_timeline(JsonNode *root, const char *file, const char *name, const char *dir,
                          GError **error);
 
-/* The stem of the runs' shared figures: "a", "a-vs-b", "a-vs-b-vs-c",
- * "a-vs-b-vs-c-and-3-more" (caller frees). */
-char *report_runs_stem(const char *const *names, int n);
-
 /* Frees the process-wide font caches of the figures; call once when no
  * more reports or plots will be drawn. */
 void report_release(void);

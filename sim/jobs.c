@@ -9,6 +9,7 @@
 
 #include "mapping/strategy.h"
 #include "routing/alloc.h"
+#include "sim/optimize.h"
 #include "util/budget.h"
 #include "util/checked.h"
 #include "util/ini.h"
@@ -57,6 +58,8 @@ static void check_strategy(ini_file *L, const char *group, const char *pipeline)
 {
   GError *e = NULL;
   strategy_pipeline *pl = strategy_parse(pipeline, &e);
+  if (pl && !optimize_check_objectives(pl, &e))
+    g_clear_pointer(&pl, strategy_pipeline_free);
   if (!pl) {
     ini_problem(L, ini_line(L, group, "strategy"), "[%s] strategy = %s: %s", group,
                 pipeline, e->message);

@@ -18,10 +18,16 @@
 #include "util/budget.h"
 #include "util/checked.h"
 
-#define F(key, member, type, unit, desc) { key, type, unit, offsetof(mix_job, member), desc, 0 }
+/* A job's nodes: its allocation's, not a count of its own. */
+static int64_t job_nodes(const void *obj)
+{
+  return ((const mix_job *)obj)->p->nalloc;
+}
+
+#define F(key, member, type, unit, desc) { key, type, unit, offsetof(mix_job, member), desc, 0, NULL }
 const field mix_job_fields[] = {
   F("ranks", ranks, FIELD_INT, FIELD_COUNT, "ranks of the job"),
-  F("nodes", nodes, FIELD_INT, FIELD_COUNT, "nodes of its allocation"),
+  { "nodes", FIELD_INT, FIELD_COUNT, 0, "nodes of its allocation", 0, job_nodes },
   F("start_s", start_ps, FIELD_PS, FIELD_SECONDS, "when its ranks start"),
   F("makespan_s", makespan_ps, FIELD_PS, FIELD_SECONDS,
     "in the mix: its last rank's end minus its start"),
@@ -96,7 +102,8 @@ static mapping *map_job(const job_spec *j, const platform *pj, const commgraph *
   } else {
     g_autoptr(strategy_pipeline) pl = strategy_parse(j->strategy, error);
     if (pl)
-      m = strategy_run(pl, g, pj, j->seed, NULL, 0, error);
+      m = strategy_run(&(strategy_request){ .pipeline = pl, .g = g, .p = pj, .seed = j->seed },
+                       error);
   }
   *seconds = (double)(g_get_monotonic_time() - t0) * 1e-6;
   return m;
@@ -125,7 +132,7 @@ static gboolean load_job(mix_state *S, int j, mapping **m, GError **error)
     return job_fail(S, j, e, error);
   *mj = (mix_job){ .name = js->name, .alloc = g_strdup(S->pl->alloc_text[j]),
                    .strategy = js->strategy ? js->strategy : "identity",
-                   .ranks = S->traces[j]->nranks, .nodes = S->pl->nnodes[j],
+                   .ranks = S->traces[j]->nranks, .p = g_steal_pointer(&pj),
                    .start_ps = js->start_ps, .map_seconds = seconds, .mismatch = -1 };
   return TRUE;
 }
@@ -162,15 +169,17 @@ static gboolean setup(mix_state *S, GError **error)
     }
   }
   if (ok) {
+    /* the union's allocation: every job's, in job order */
     int nodes = 0;
     for (int j = 0; j < n; j++)
-      nodes += S->pl->nnodes[j];
+      nodes += S->res->jobs[j].p->nalloc;
     g_autofree int *all = g_new(int, MAX(nodes, 1));
     S->res->m = mapping_new((int)total);
     S->start = g_new(int64_t, MAX(total, 1));
     for (int j = 0, k = 0; j < n; j++) {
-      memcpy(all + k, S->pl->nodes[j], sizeof(int) * (size_t)S->pl->nnodes[j]);
-      k += S->pl->nnodes[j];
+      const platform *pj = S->res->jobs[j].p;
+      memcpy(all + k, pj->alloc, sizeof(int) * (size_t)pj->nalloc);
+      k += pj->nalloc;
       S->res->jobs[j].first = S->first[j];
       for (int r = 0; r < S->traces[j]->nranks; r++) {
         S->res->m->node[S->first[j] + r] = maps[j]->node[r];
@@ -423,6 +432,7 @@ void mix_result_free(mix_result *r)
     return;
   for (int j = 0; j < r->njobs; j++) {
     g_free(r->jobs[j].alloc);
+    platform_free(r->jobs[j].p);
     metrics_free(r->jobs[j].pre);
     metrics_free(r->jobs[j].post);
   }

@@ -30,8 +30,9 @@
  * inputs and write their own slots.
  *
  * Ownership: mix_run() borrows its inputs and returns a result freed with
- * mix_result_free(); the result's platform borrows `p`'s topology, links and
- * model, so `p` must outlive it. Not for: printing (cli/), figures (report/).
+ * mix_result_free(); the result's platforms (the union's, each job's)
+ * borrow `p`'s topology, links and model, so `p` must outlive it.
+ * Not for: printing (cli/), figures (report/).
  */
 #pragma once
 
@@ -56,7 +57,9 @@ typedef struct mix_job {
   const char *name;          /* borrowed from the jobs file */
   char *alloc;               /* the allocation as the user reads it */
   const char *strategy;      /* "identity" or the pipeline (borrowed) */
-  int first, ranks, nodes;   /* union ranks first .. first + ranks - 1 */
+  int first, ranks;          /* union ranks first .. first + ranks - 1 */
+  platform *p;               /* its allocation (a view of the mix's platform; its nodes in
+                              * the order its ranks fill them), owned */
   int64_t start_ps;
   int64_t makespan_ps;       /* in the mix */
   int64_t alone_ps;          /* alone on the same allocation */

@@ -19,19 +19,43 @@ struct optimize_eval {
   int64_t replays, stopped_early;
 };
 
-const field *optimize_objective(const char *name, GError **error)
+/* The short form of makespan_s. */
+#define MAKESPAN "makespan"
+
+/* The objectives the hook scores, NULL-terminated and static: "makespan"
+ * (short for makespan_s) first, then the simulated fields that are not
+ * counts (run_replay_fields). */
+static const char *const *optimize_objective_names(void)
 {
-  const char *want = strcmp(name, "makespan") == 0 ? "makespan_s" : name;
+  static const char *const *names;
+  static gsize built;
+  if (g_once_init_enter(&built)) {
+    GPtrArray *a = g_ptr_array_new();
+    g_ptr_array_add(a, (gpointer)MAKESPAN);
+    for (int i = 0; i < run_replay_nfields; i++)
+      if (run_replay_fields[i].unit != FIELD_COUNT)
+        g_ptr_array_add(a, (gpointer)run_replay_fields[i].name);
+    g_ptr_array_add(a, NULL);
+    names = (const char *const *)g_ptr_array_free(a, FALSE);
+    g_once_init_leave(&built, 1);
+  }
+  return names;
+}
+
+gboolean optimize_check_objectives(const strategy_pipeline *pl, GError **error)
+{
+  return strategy_pipeline_check_objectives(pl, optimize_objective_names(), error);
+}
+
+/* The simulated field an objective names ("makespan": makespan_s), or
+ * NULL with an error listing them. */
+static const field *objective_field(const char *name, GError **error)
+{
+  const char *want = strcmp(name, MAKESPAN) == 0 ? "makespan_s" : name;
   for (int i = 0; i < run_replay_nfields; i++)
     if (run_replay_fields[i].unit != FIELD_COUNT && strcmp(run_replay_fields[i].name, want) == 0)
       return &run_replay_fields[i];
-  GString *names = g_string_new("makespan");
-  for (int i = 0; i < run_replay_nfields; i++)
-    if (run_replay_fields[i].unit != FIELD_COUNT)
-      g_string_append_printf(names, ", %s", run_replay_fields[i].name);
-  g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
-              "objective '%s': expected a simulated field, one of %s", name, names->str);
-  g_string_free(names, TRUE);
+  strategy_objective_unknown(error, NULL, name, FALSE, optimize_objective_names());
   return NULL;
 }
 
@@ -56,7 +80,7 @@ static gboolean score(void *user, const char *objective, const mapping *m, doubl
                       strategy_score *out, GError **error)
 {
   optimize_eval *E = user;
-  const field *f = optimize_objective(objective, error);
+  const field *f = objective_field(objective, error);
   if (!f)
     return FALSE;
   replay_opts o = E->opts;

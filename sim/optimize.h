@@ -45,8 +45,8 @@ const strategy_eval *optimize_eval_hook(optimize_eval *e);
 int64_t optimize_eval_replays(const optimize_eval *e, int64_t *stopped_early);
 void optimize_eval_free(optimize_eval *e);
 
-/* The simulated field an objective names ("makespan": makespan_s), or
- * NULL with an error listing them. */
-const field *optimize_objective(const char *name, GError **error);
+/* Every objective the pipeline names (strategy_pipeline_check_objectives)
+ * is a static one or one the hook scores; FALSE + an error listing them. */
+gboolean optimize_check_objectives(const strategy_pipeline *pl, GError **error);
 
 G_END_DECLS

@@ -6,7 +6,8 @@
 
 #include <stddef.h>
 
-#define F(key, member, type, unit, desc) { key, type, unit, offsetof(replay_result, member), desc, 0 }
+#define F(key, member, type, unit, desc)                                                 \
+  { key, type, unit, offsetof(replay_result, member), desc, 0, NULL }
 const field run_replay_fields[] = {
   F("makespan_s", makespan_ps, FIELD_PS, FIELD_SECONDS, "simulated end of the last rank"),
   F("ranks", nranks, FIELD_INT, FIELD_COUNT, "ranks replayed"),

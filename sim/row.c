@@ -155,7 +155,7 @@ static const row_col *col_at(const result_row *r, int i)
   return g_ptr_array_index(r->cols, i);
 }
 
-const char *row_csv_name(const result_row *r, int i)
+static const char *row_csv_name(const result_row *r, int i)
 {
   return col_at(r, i)->csv_name;
 }
@@ -215,7 +215,9 @@ const char *row_get_string(const result_row *r, const char *name)
   return json_node_get_string(col_at(r, i)->value);
 }
 
-void row_json(const result_row *r, JsonBuilder *b)
+/* Adds the columns as members of the object being built (groups as nested
+ * objects). */
+static void row_json(const result_row *r, JsonBuilder *b)
 {
   const char *open = NULL;
   for (guint i = 0; i < r->cols->len; i++) {

@@ -53,9 +53,8 @@ gboolean row_set_string(result_row *r, const char *name, const char *v);
 /* A copy of every column. */
 result_row *row_copy(const result_row *r);
 
-/* Number of columns; the CSV name ("pre_hop_bytes") and CSV text of column i. */
+/* Number of columns; the CSV text of column i. */
 int row_ncols(const result_row *r);
-const char *row_csv_name(const result_row *r, int i);
 const char *row_csv_text(const result_row *r, int i);
 /* The group (NULL: top level) and the name within it of column i. */
 const char *row_col_group(const result_row *r, int i);
@@ -71,11 +70,8 @@ gboolean row_get_number(const result_row *r, const char *name, double *out);
 /* A string column, or NULL when missing or null. */
 const char *row_get_string(const result_row *r, const char *name);
 
-/* Adds the columns as members of the object being built (groups as nested
- * objects). */
-void row_json(const result_row *r, JsonBuilder *b);
-
-/* An array of one object per row (row_json) as the value being built. */
+/* An array of one object per row (its columns as members, groups as
+ * nested objects) as the value being built. */
 void rows_json(JsonBuilder *b, const result_row *const *rows, int n);
 
 /* A lossless JSON form of the row and back (NULL + error on a malformed

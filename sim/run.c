@@ -1,5 +1,5 @@
 /* run.c - one run from mapping to the pre/post check (see run.h). */
-#include "sim/run.h"
+#include "sim/run-private.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include "sim/optimize.h"
 
 #define T(key, member, desc) \
-  { key, FIELD_PS, FIELD_SECONDS, offsetof(run_times, member), desc, 0 }
+  { key, FIELD_PS, FIELD_SECONDS, offsetof(run_times, member), desc, 0, NULL }
 const field run_times_fields[] = {
   T("makespan_s", makespan_ps, "simulated end of the last rank"),
   T("compute_s", compute_ps, "computation (traced gaps x --compute-scale), summed over ranks"),
@@ -203,6 +203,8 @@ gboolean run_spec_check(const run_spec *s, GError **error)
     return TRUE;
   GError *e = NULL;
   strategy_pipeline *pl = strategy_parse(s->strategy, &e);
+  if (pl && !optimize_check_objectives(pl, &e))
+    g_clear_pointer(&pl, strategy_pipeline_free);
   if (!pl) {
     /* the parser names the step; the user should see the pipeline they typed */
     const char *m = e->message, *colon = strstr(m, ": ");
@@ -238,9 +240,13 @@ static mapping *make_mapping(const run_inputs *in, const run_spec *s, run_result
   if ((in->t || in->src) && s->model)
     ev = optimize_eval_new(in->t, in->src, in->p, s->model, &s->opts,
                            s->map_progress ? s->map_progress : s->opts.progress);
-  mapping *m = strategy_run_eval(pl, g, in->p, s->seed, in->coords, in->coord_dims, r,
-                                 s->map_progress, ev ? optimize_eval_hook(ev) : NULL,
-                                 &res->objective, error);
+  mapping *m = strategy_run(&(strategy_request){ .pipeline = pl, .g = g, .p = in->p,
+                                                .seed = s->seed, .coords = in->coords,
+                                                .coord_dims = in->coord_dims, .report = r,
+                                                .prog = s->map_progress,
+                                                .eval = ev ? optimize_eval_hook(ev) : NULL,
+                                                .chosen_by = &res->objective },
+                            error);
   *seconds = (double)(g_get_monotonic_time() - t0) * 1e-6;
   res->map_replays = optimize_eval_replays(ev, NULL);
   optimize_eval_free(ev);

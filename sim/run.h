@@ -152,11 +152,6 @@ int run_first_mismatch(const metrics *pre, const metrics *post);
  * (caller frees). */
 char *run_objective_text(const run_result *res);
 
-/* The check of an adaptive run (see the header) on res->pre, res->post and
- * res->r->routes_taken: sets res->check, mismatch, mismatch_static and
- * the bytes of the routes taken. */
-void run_check_routes_taken(run_result *res, const platform *p, gboolean with_colls);
-
 /* Does the check of a run on `p` walk the routes taken (adaptive
  * routing) rather than compare pre with post? */
 gboolean run_checks_routes(const platform *p);

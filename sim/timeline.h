@@ -1,7 +1,11 @@
-/* timeline.h - a simulated run on a time axis, for people: the Chrome
- * Trace Event format (what chrome://tracing and Perfetto's UI open),
- * link counters in OTF2 (what Vampir shows next to the ranks), and as CSV
- * when each message entered and left each link of its route.
+/* timeline.h - a simulated run on a time axis, for people, by writers
+ * behind one ops table (timeline_writer, below): the Chrome Trace Event
+ * format (what chrome://tracing and Perfetto's UI open;
+ * sim/timeline-chrome.c), link counters in OTF2 (what Vampir shows next to
+ * the ranks; sim/timeline-otf2.c), and as CSV when each message entered
+ * and left each link of its route (sim/timeline-events.c). This file's
+ * own part is what they share: which links get a track, and how a rank's
+ * records become slices.
  *
  * The JSON file (https://docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU,
  * "Trace Event Format") holds
@@ -26,7 +30,13 @@
  * tori and meshes; node up/down, local, global ... on indirect networks).
  * The same tracks become OTF2 metrics (one metric location
  * per track, "bytes/s", valid until the next value) in --out-trace when
- * --timeline-links asks for them.
+ * --timeline-links asks for them. The CSV lists, in time order, when
+ * every message entered and left each link of its route
+ * ("link,from,to,time_ps,event"; event start: injected, before the
+ * route's latency; end: its last byte arrived; events of one picosecond
+ * in the order they happened) - the instants at which SimGrid's
+ * link_energy plugin updates a link's energy
+ * (bench/link-energy-sampled.py).
  *
  * Cost: the replay thread only copies the records a timeline draws (16
  * bytes for a call's enter or leave, 32 for a point-to-point end) into
@@ -37,8 +47,9 @@
  * replayed yet) plus at most 8 MiB of blocks in flight; O(k log k) per
  * track of k recorded stretches at the end; written through
  * util/output.h, whose disk writes start every 16 MiB.
- * Ownership: tracks are the caller's (timeline_tracks_free()), a stream
- * and its thread its own (freed by finish or abort); inputs are borrowed.
+ * Ownership: tracks are the caller's (timeline_tracks_free()); a writer's
+ * state, and the Chrome writer's thread, are the writer's own (freed by
+ * finish or abort); inputs are borrowed. The table is static.
  * Not for: recording (models/linkrec.h), replaying (replay.h).
  */
 #pragma once
@@ -46,6 +57,7 @@
 #include "mapping/mapping.h"
 #include "models/linkrec.h"
 #include "routing/platform.h"
+#include "sim/replay.h"
 #include "traces/trace.h"
 #include "util/progress.h"
 
@@ -75,36 +87,63 @@ gboolean timeline_spec_check(const char *spec, GError **error);
 typedef void (*timeline_slice_fn)(void *user, int region, int64_t t0, int64_t t1);
 void timeline_rank_slices(const trace *t, int r, timeline_slice_fn fn, void *user);
 
-/* The JSON file written while the replay runs: timeline_stream_record is
- * the replay's record hook (replay_opts.on_record, user: the stream), so
- * neither the records nor their times are kept. Open with the trace's
- * definitions (ranks, regions: trace_source_trace); finish with the
- * mapping (rank r on node m->node[r]) and the link tracks `spec` selects
- * from `rec`, which commits the file; or abort, which removes it. Both
- * end the stream's writer thread and free the stream; the records come
- * from one thread at a time. `prog` may stop the output (util/output.h). */
-typedef struct timeline_stream timeline_stream;
-timeline_stream *timeline_stream_open(const char *path, const trace *defs, const progress *prog,
-                                      GError **error);
-void timeline_stream_record(void *user, int rank, const trace_event *ev, int64_t t);
-gboolean timeline_stream_finish(timeline_stream *s, const mapping *m, const platform *p,
-                                const linkrec *rec, const char *spec, GError **error);
-void timeline_stream_abort(timeline_stream *s);
+/* ---- the writers ----------------------------------------------------
+ * Each output is a writer: one file (sim/timeline-NAME.c) and one row of
+ * timeline_writers. `mapsim simulate` offers every row as an option
+ * (--OPTION PATH, its help from the row) and runs them the same way:
+ * open before the replay, the record hook during it, finish (or abort)
+ * after it. */
 
-/* Writes `run` as an OTF2 archive in `dir` (trace_write_otf2) with the
- * tracks of `rec` as metrics. */
-gboolean timeline_write_otf2(const char *dir, const trace *run, const platform *p,
-                             const linkrec *rec, const char *spec, const progress *prog,
-                             GError **error);
+/* What a writer may ask of the run (timeline_writer.needs). */
+enum {
+  TIMELINE_NEEDS_RUN = 1u << 0,    /* the simulated run's records (replay_opts.record_times:
+                                    * the trace is read into memory, not streamed) */
+  TIMELINE_NEEDS_EVENTS = 1u << 1, /* every link event (linkrec_keep_events) */
+  TIMELINE_DRAWS_TRACKS = 1u << 2, /* reads the link tracks --timeline-links selects */
+};
 
-/* Writes when every message entered and left each link of its route, as
- * CSV "link,from,to,time_ps,event" (event start: injected, before the
- * route's latency; end: its last byte arrived), in time order, events of
- * one picosecond in the order they happened. `rec` must keep events
- * (linkrec_keep_events) from the start of the replay. These are the
- * instants at which SimGrid's link_energy plugin updates a link's energy
- * (bench/link-energy-sampled.py). */
-gboolean timeline_write_link_events(const char *path, const platform *p, const linkrec *rec,
-                                    const progress *prog, GError **error);
+/* What a writer knows before the replay: the trace's definitions (ranks,
+ * regions: trace_source_trace), and the progress that may stop the output
+ * (util/output.h). Borrowed. */
+typedef struct timeline_start {
+  const trace *defs;
+  const progress *prog;
+} timeline_start;
+
+/* What it gets after the replay (borrowed): the mapping (rank r on node
+ * m->node[r]), the platform, the links' recording (settled), the
+ * simulated run's records (TIMELINE_NEEDS_RUN, else NULL), the track spec
+ * as given (--timeline-links, NULL: not given; each writer has its
+ * default), the progress. */
+typedef struct timeline_end {
+  const mapping *m;
+  const platform *p;
+  const linkrec *rec;
+  const trace *run;
+  const char *links;
+  const progress *prog;
+} timeline_end;
+
+typedef struct timeline_writer {
+  const char *option;      /* `simulate --OPTION PATH` */
+  char short_option;       /* or 0 */
+  const char *arg;         /* what PATH is: "FILE", "DIR" */
+  const char *help;        /* the option's help */
+  unsigned needs;          /* TIMELINE_* bits */
+  /* Before the replay: the writer's state for `path`, or NULL + error. */
+  void *(*open)(const char *path, const timeline_start *start, GError **error);
+  /* The replay's record hook (replay_opts.on_record, user: the state),
+   * called from one thread at a time, or NULL: nothing during the replay. */
+  replay_record_fn record;
+  /* After the replay: writes and commits the output, frees the state. */
+  gboolean (*finish)(void *state, const timeline_end *end, GError **error);
+  /* Instead of finish (a failed or stopped run): removes what was
+   * written, frees the state. */
+  void (*abort)(void *state);
+} timeline_writer;
+
+/* Every writer, in the order `simulate --help` lists them and their
+ * outputs are written; NULL-terminated. */
+extern const timeline_writer *const timeline_writers[];
 
 G_END_DECLS

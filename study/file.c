@@ -631,7 +631,8 @@ static void read_report_group(loader *L)
 {
   study_report_opts *r = &L->s->report;
   r->time = g_strdup("makespan_s");
-  r->rank_static = g_strdup("hop_bytes");
+  /* the default objective's measure, what the strategies minimize by default */
+  r->rank_static = g_strdup(strategy_objective_find(STRATEGY_OBJECTIVE_DEFAULT)->metric);
   if (!g_key_file_has_group(L->ini.kf, "report"))
     return;
   static const char *const keys[] = { "time", "rank-static", "links", "color", NULL };

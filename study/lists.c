@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "mapping/strategy.h"
+#include "sim/optimize.h"
 #include "study/loader-private.h"
 #include "util/sweep.h"
 
@@ -38,7 +39,10 @@ gboolean study_spec_is_path(const char *spec)
          g_str_has_suffix(spec, ".json");
 }
 
-char *loader_resolve_spec(const loader *L, const char *spec)
+/* A platform or allocation spec: a path when it looks like one (a '/',
+ * an .ini or .json name) or names a file in the base folder, else the text
+ * itself (a shorthand like torus:4x4x4, random:32:1). */
+static char *loader_resolve_spec(const loader *L, const char *spec)
 {
   g_autofree char *file = ini_resolve(&L->ini, spec);
   if (study_spec_is_path(spec) || g_file_test(file, G_FILE_TEST_IS_REGULAR))
@@ -379,6 +383,8 @@ static void new_strategy(loader *L, const char *label, const char *pipeline, int
                                                       .pipeline = g_strdup(pipeline) };
   GError *e = NULL;
   strategy_pipeline *pl = strategy_parse(pipeline, &e);
+  if (pl && !optimize_check_objectives(pl, &e))
+    g_clear_pointer(&pl, strategy_pipeline_free);
   if (!pl) {
     const char *m = g_str_has_prefix(e->message, "--strategy: ") ? e->message + 12 : e->message;
     ini_problem(&L->ini, line, "strategy '%s': %s", label, m);

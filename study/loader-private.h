@@ -45,11 +45,6 @@ typedef struct loader {
   study *s;
 } loader;
 
-/* A platform or allocation spec: a path when it looks like one (a '/',
- * an .ini or .json name) or names a file in the base folder, else the text
- * itself (a shorthand like torus:4x4x4, random:32:1). */
-char *loader_resolve_spec(const loader *L, const char *spec);
-
 /* [study] jobs and policies (study/jobs.c): the jobs files loaded, the
  * policies checked. */
 void study_read_jobs(loader *L);

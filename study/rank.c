@@ -5,13 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mapping/objective.h"
 #include "study/stats.h"
+#include "study/study-private.h"
 
 char *study_rank_metric(const study *s, int input)
 {
   if (s->inputs[input].t)
     return g_strdup(s->report.time ? s->report.time : "makespan_s");
-  return g_strconcat("pre_", s->report.rank_static ? s->report.rank_static : "hop_bytes", NULL);
+  const char *rank_static = s->report.rank_static
+                                ? s->report.rank_static
+                                : strategy_objective_find(STRATEGY_OBJECTIVE_DEFAULT)->metric;
+  return g_strconcat("pre_", rank_static, NULL);
 }
 
 int study_reference(const study *s)

@@ -81,10 +81,6 @@ void rank_entry_change_text(char *buf, size_t n, const rank_group *g, const rank
 /* The same with another reference strategy (an index, or -1: none). */
 GPtrArray *study_rank_against(const study *s, int reference);
 
-/* One ranking per (input, kind, model, platform, seed), each seed's cells
- * alone (ties within the relative 1e-9 of stats_equal). */
-GPtrArray *study_rank_each_seed(const study *s);
-
 /* The rank of every cell among the strategies of its (input, kind,
  * platform, model, seed) - study_rank_each_seed() - into ranks[0..ncells-1];
  * 0 for a cell without a value of the ranking metric (failed). */

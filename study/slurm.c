@@ -57,7 +57,9 @@ static void fix_list(const study *s, GKeyFile *kf, const char *key, const char *
   g_string_free(out, TRUE);
 }
 
-char *study_resolved_text(const study *s, GError **error)
+/* The study file with every path made absolute (for a batch system that
+ * runs elsewhere); caller frees. */
+static char *study_resolved_text(const study *s, GError **error)
 {
   g_autoptr(GKeyFile) kf = g_key_file_new();
   if (!s->text || !g_key_file_load_from_data(kf, s->text, (gsize)-1, G_KEY_FILE_KEEP_COMMENTS,

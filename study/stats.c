@@ -1,5 +1,6 @@
 /* stats.c - Pearson and Spearman correlation, equal results (see study/stats.h). */
 #include "study/stats.h"
+#include "study/study-private.h"
 
 #include <math.h>
 #include <stdlib.h>

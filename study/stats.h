@@ -13,7 +13,7 @@
  * Statistical Methods, Section 1.3.6.7.2).
  *
  * Ownership: the functions read the caller's arrays and allocate nothing
- * that outlives the call. Not for: deciding what a study shows (report.c).
+ * that outlives the call. Not for: deciding what a study shows (report/report.c).
  */
 #pragma once
 
@@ -43,8 +43,5 @@ gboolean stats_equal(double a, double b);
  * (stats_equal), or, with n >= 2 pairs whose differences vary, a two-sided
  * paired t-test at the 5% level not significant? */
 gboolean stats_paired_equal(const double *a, const double *b, int n);
-
-/* Fractional ranks of x (1-based, ties averaged) into r[0..n-1]. */
-void stats_ranks(const double *x, int n, double *r);
 
 G_END_DECLS

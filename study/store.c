@@ -24,7 +24,8 @@
 #define KEY_HEAD "{\"key\":\""
 #define LOCK_NAME "study.lock"
 
-mode_t study_file_mode(void)
+/* The mode of new files: 0666 without the process's umask. */
+static mode_t study_file_mode(void)
 {
   static gsize once;
   static mode_t mode;

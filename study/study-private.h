@@ -1,4 +1,7 @@
-/* study-private.h - what the study's source files share (sim/ only). */
+/* study-private.h - what the study's source files share, and what two of
+ * them show their tests (tests/test_report_stats.c): fractional ranks and
+ * the rankings of each seed alone. Not for users of study/.
+ */
 #pragma once
 
 #include <sys/types.h>
@@ -6,6 +9,16 @@
 #include "study/study.h"
 
 G_BEGIN_DECLS
+
+/* ---- stats.c, rank.c ---- */
+
+/* Fractional ranks of x (1-based, ties averaged) into r[0..n-1]. */
+void stats_ranks(const double *x, int n, double *r);
+
+/* One ranking per (input, kind, model, platform, seed), each seed's cells
+ * alone (ties within the relative 1e-9 of stats_equal). */
+GPtrArray *study_rank_each_seed(const study *s);
+
 
 /* Builds s->cells from the factors and computes every cell's key; FALSE
  * + error (study_check_grid's) when they are too many. */
@@ -47,9 +60,6 @@ void study_platform_clear(study_platform *sp);
 gboolean study_grid_add_platforms(study *s, const study_grid_platforms *g, GError **error);
 
 /* ---- the store (study/store.c) ---- */
-
-/* The mode of new files: 0666 without the process's umask. */
-mode_t study_file_mode(void);
 
 /* STORE/cells, created when missing. */
 gboolean study_store_make(const char *store, GError **error);

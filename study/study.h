@@ -319,10 +319,6 @@ int study_collect(study *s, const char *store, GError **error);
 gboolean study_write_results(const study *s, const study_slice *slice, const char *dir,
                              const char *stem, GError **error);
 
-/* The study file with every path made absolute (for a batch system that
- * runs elsewhere); caller frees. */
-char *study_resolved_text(const study *s, GError **error);
-
 /* Writes DIR/study.ini (resolved), DIR/study.sbatch (a job array of
  * `nslices` tasks, each running `mapsim study DIR/study.ini -o DIR --slice
  * K/N` with `cpus` threads) and DIR/logs/. `exe` is the mapsim binary the

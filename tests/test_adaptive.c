@@ -5,8 +5,9 @@
  * every contention model; the same bytes from every run and thread; the
  * routes-taken check passing, and failing on a wrong record. */
 #include "sim/run.h"
-#include "traces/synth.h"
+#include "sim/run-private.h"
 #include "testutil.h"
+#include "traces/synth.h"
 
 /* Walks candidate c of s -> d, checking that the links chain from s to d
  * through switches only; counts hops per link class into per_class and

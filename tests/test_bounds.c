@@ -30,7 +30,9 @@ static mapping *run(const char *spec, const commgraph *g, const platform *p, gui
   GError *e = NULL;
   strategy_pipeline *pl = strategy_parse(spec, &e);
   cr_assert_not_null(pl, "%s", e ? e->message : "");
-  mapping *m = strategy_run(pl, g, p, seed, NULL, 0, &e);
+  mapping *m = strategy_run(&(strategy_request){ .pipeline = pl, .g = g, .p = p,
+                                                 .seed = seed },
+                            &e);
   cr_assert_not_null(m, "%s: %s", spec, e ? e->message : "");
   strategy_pipeline_free(pl);
   return m;

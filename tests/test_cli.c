@@ -90,14 +90,91 @@ Test(cli, metrics_json_keys_and_values)
   g_free(count);
 }
 
+/* What `metrics` prints (as JSON with `json`) for a pair exchanging 5
+ * bytes each way (y_pair.csv) on nodes 0 and 42 of the 4x4x4 torus,
+ * (0,0,0) and (2,2,2): 6 hops. Caller frees. */
+static char *far_pair_metrics(gboolean json)
+{
+  g_autofree char *pair = tu_data("y_pair.csv");
+  g_autofree char *map = tu_write_tmp("far.map", "0 0\n1 42\n");
+  char *out = NULL;
+  const char *args[] = { "metrics", "-p", "torus:4x4x4", "-m", pair, "--mapping", map,
+                         json ? "--json" : NULL, NULL };
+  cr_assert_eq(tu_run(&out, NULL, args), 0);
+  return out;
+}
+
+/* The keys of one "links" entry, in order, joined by commas. */
+static char *link_keys(JsonObject *o, guint i)
+{
+  JsonObject *e = json_array_get_object_element(json_object_get_array_member(o, "links"), i);
+  GList *names = json_object_get_members(e);
+  GString *s = g_string_new(NULL);
+  for (GList *k = names; k; k = k->next)
+    g_string_append_printf(s, "%s%s", s->len ? "," : "", (const char *)k->data);
+  g_list_free(names);
+  return g_string_free(s, FALSE);
+}
+
+/* Per-link outputs read one table (sim/link-fields.h): a quantity has one
+ * name in every output - "bytes", "busy_s" - and its text head comes from
+ * that name ("time_s": "time (s)"; a static view counts graph edges, so
+ * its column is "edges" as in JSON). A pair exchanging 5 bytes each way 6
+ * hops apart on the 4x4x4 torus: 12 links, each 1 edge, 5 bytes, 5 /
+ * 31.25e9 s. */
+Test(cli, per_link_outputs_from_one_table, .timeout = 60)
+{
+  char *out = far_pair_metrics(TRUE);
+  JsonParser *jp;
+  JsonObject *o = parse_json(out, &jp);
+  JsonArray *links = json_object_get_array_member(o, "links");
+  cr_assert_eq(json_array_get_length(links), 12);
+  for (guint i = 0; i < 12; i++) {
+    JsonObject *e = json_array_get_object_element(links, i);
+    g_autofree char *keys = link_keys(o, i);
+    cr_assert_str_eq(keys, "link,from,to,direction,type,edges,bytes,time_s");
+    cr_assert_eq(json_object_get_int_member(e, "edges"), 1);
+    cr_assert_eq(json_object_get_int_member(e, "bytes"), 5);
+    cr_assert_float_eq(json_object_get_double_member(e, "time_s"), 5 / 31.25e9, 1e-22);
+  }
+  g_object_unref(jp);
+  g_free(out);
+  /* the text table: heads from the names, right-aligned over their values */
+  out = far_pair_metrics(FALSE);
+  const char *head = strstr(out, "\nhottest links");
+  cr_assert_not_null(head, "%s", out);
+  g_auto(GStrv) lines = g_strsplit(head + 1, "\n", 3);
+  cr_assert_str_eq(lines[0], "hottest links                                     edges           "
+                             "bytes       time (s)");
+  cr_assert(g_str_has_suffix(lines[1], "         1               5        1.6e-10"), "%s",
+            lines[1]);
+  cr_assert_eq(strlen(lines[0]), strlen(lines[1]));
+  g_free(out);
+  /* a replay's links and several jobs' links: the same names for the
+   * same quantities */
+  g_autofree char *ring = tu_src("traces/data/ring-8");
+  const char *sim[] = { "simulate", "-p", "torus:2x2x2", "-t", ring, "--model", "flow",
+                        "--json", "-q", NULL };
+  cr_assert_eq(tu_run(&out, NULL, sim), 0);
+  o = parse_json(out, &jp);
+  g_autofree char *replay = link_keys(o, 0);
+  cr_assert_str_eq(replay, "link,from,to,p2p_bytes,p2p_messages,collective_bytes,busy_s,"
+                           "max_load,avg_load,saturated_s");
+  g_object_unref(jp);
+  g_free(out);
+  g_autofree char *jobs = tu_data("jobs/halves.ini");
+  const char *mix[] = { "simulate", "-p", "mesh:8x4x4", "--jobs", jobs, "--json", "-q", NULL };
+  cr_assert_eq(tu_run(&out, NULL, mix), 0);
+  o = parse_json(out, &jp);
+  g_autofree char *mixed = link_keys(o, 0);
+  cr_assert_str_eq(mixed, "link,from,to,bytes,busy_s,job_bytes");
+  g_object_unref(jp);
+  g_free(out);
+}
+
 Test(cli, metrics_with_mapping_file)
 {
-  char *pair = tu_data("y_pair.csv");
-  char *map = tu_write_tmp("far.map", "0 0\n1 42\n"); /* (0,0,0) and (2,2,2): 6 hops */
-  char *out = NULL;
-  const char *args[] = { "metrics", "-p", "torus:4x4x4", "-m", pair, "--mapping", map, "--json",
-                         NULL };
-  cr_assert_eq(tu_run(&out, NULL, args), 0);
+  char *out = far_pair_metrics(TRUE);
   JsonParser *jp;
   JsonObject *o = parse_json(out, &jp);
   cr_assert_eq(json_object_get_int_member(o, "total_hops"), 12);
@@ -105,8 +182,6 @@ Test(cli, metrics_with_mapping_file)
   cr_assert_eq(json_object_get_int_member(o, "max_dilation"), 6);
   g_object_unref(jp);
   g_free(out);
-  g_free(pair);
-  g_free(map);
 }
 
 /* Every subcommand `mapsim --help` lists has --help with an example. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "traces/collectives.h"
+#include "traces/collectives-private.h"
 
 static const int sizes[] = { 1, 2, 3, 5, 6, 8, 13, 16, 64 };
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "traces/commgraph-private.h"
 #include "traces/commgraph.h"
 
 static commgraph *load(const char *path)

@@ -27,7 +27,7 @@ static mapping *place(const char *plat, const char *alloc, int cores, int n, con
   commgraph *g = commgraph_from_edges(n, 0, NULL, NULL, NULL, NULL);
   strategy_pipeline *pl = strategy_parse(spec, err);
   cr_assert_not_null(pl);
-  mapping *m = strategy_run(pl, g, p, 1, NULL, 0, err);
+  mapping *m = strategy_run(&(strategy_request){ .pipeline = pl, .g = g, .p = p, .seed = 1 }, err);
   if (m)
     cr_assert(mapping_validate(m, p, NULL));
   strategy_pipeline_free(pl);
@@ -165,7 +165,7 @@ Test(curves, graph_topology_refused)
   cr_assert_not_null(p, "%s", e ? e->message : "");
   commgraph *g = commgraph_from_edges(4, 0, NULL, NULL, NULL, NULL);
   strategy_pipeline *pl = strategy_parse("hilbert", NULL);
-  mapping *m = strategy_run(pl, g, p, 1, NULL, 0, &e);
+  mapping *m = strategy_run(&(strategy_request){ .pipeline = pl, .g = g, .p = p, .seed = 1 }, &e);
   cr_assert_null(m);
   cr_assert(g_error_matches(e, STRATEGY_ERROR, STRATEGY_ERROR_INPUT));
   cr_assert_not_null(strstr(e->message, "graph topology"));

@@ -26,8 +26,9 @@
 #include <string.h>
 
 #include "mapping/metrics.h"
-#include "sim/replay.h"
+#include "mapping/map-util.h"
 #include "mapping/strategy.h"
+#include "sim/replay.h"
 #include "sim/run.h"
 #include "tracetest.h"
 
@@ -442,7 +443,9 @@ static mapping *map_with(const char *spec, const commgraph *g, const platform *p
 {
   strategy_pipeline *pl = strategy_parse(spec, error);
   cr_assert_not_null(pl, "%s", spec);
-  mapping *m = strategy_run(pl, g, p, 1, NULL, 0, error);
+  mapping *m = strategy_run(&(strategy_request){ .pipeline = pl, .g = g, .p = p,
+                                                 .seed = 1 },
+                            error);
   strategy_pipeline_free(pl);
   return m;
 }

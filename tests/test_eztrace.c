@@ -16,8 +16,9 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "tracetest.h"
+#include "traces/commgraph-private.h"
 #include "traces/trace.h"
+#include "tracetest.h"
 #include "util/budget.h"
 
 enum { NP = 4 };

@@ -65,7 +65,9 @@ Test(fill, same_nodes_used_for_every_strategy)
       cr_assert_not_null(pl, "%s", name);
       eh_hook h; /* the strategies that optimize by simulation score hop-bytes here */
       eh_init(&h, g, p);
-      mapping *m = strategy_run_eval(pl, g, p, 7, NULL, 0, NULL, NULL, &h.hook, NULL, &e);
+      mapping *m = strategy_run(&(strategy_request){ .pipeline = pl, .g = g, .p = p, .seed = 7,
+                                                     .eval = &h.hook },
+                                &e);
       if (!m) {
         /* curves refuse shapes they are not defined for; nothing else may fail */
         cr_assert(g_error_matches(e, STRATEGY_ERROR, STRATEGY_ERROR_INPUT), "case %zu %s: %s", c,
@@ -105,7 +107,7 @@ Test(fill, geometric_with_coordinates)
     cr_assert(platform_set_fill(p, f ? "spread" : "pack", &e));
     int per = platform_ranks_per_node(p, 64);
     strategy_pipeline *pl = strategy_parse("geometric", &e);
-    mapping *m = strategy_run(pl, g, p, 1, NULL, 0, &e);
+    mapping *m = strategy_run(&(strategy_request){ .pipeline = pl, .g = g, .p = p, .seed = 1 }, &e);
     cr_assert_not_null(m, "%s", e ? e->message : "");
     metrics *x = metrics_compute(g, p, m);
     cr_assert_eq(x->nodes_used, (64 + per - 1) / per, "fill %d: %d", f, x->nodes_used);

@@ -7,7 +7,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "mapping/strategies/geometric.h"
+#include "mapping/strategies/geometric-private.h"
+#include "mapping/grid-private.h"
 #include "mapping/grid.h"
 #include "mapping/metrics.h"
 #include "mapping/strategy.h"
@@ -34,7 +35,9 @@ static mapping *run_geo(const char *spec, const commgraph *g, const platform *p,
 {
   strategy_pipeline *pl = strategy_parse(spec, error);
   cr_assert_not_null(pl, "%s", spec);
-  mapping *m = strategy_run(pl, g, p, 1, coords, nd, error);
+  mapping *m = strategy_run(&(strategy_request){ .pipeline = pl, .g = g, .p = p, .seed = 1,
+                                                 .coords = coords, .coord_dims = nd },
+                            error);
   strategy_pipeline_free(pl);
   if (m) {
     GError *e = NULL;

@@ -6,7 +6,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "mapping/strategies/geometric.h"
+#include "mapping/strategies/geometric-private.h"
+#include "mapping/grid-private.h"
 #include "mapping/grid.h"
 #include "mapping/map-util.h"
 #include "mapping/metrics.h"
@@ -23,7 +24,10 @@ static mapping *run_c(const char *spec, const commgraph *g, const platform *p, g
   GError *e = NULL;
   strategy_pipeline *pl = strategy_parse(spec, &e);
   cr_assert_not_null(pl, "%s: %s", spec, e ? e->message : "");
-  mapping *m = strategy_run_report(pl, g, p, seed, coords, cd, report, NULL, &e);
+  mapping *m = strategy_run(&(strategy_request){ .pipeline = pl, .g = g, .p = p, .seed = seed,
+                                                 .coords = coords, .coord_dims = cd,
+                                                 .report = report },
+                            &e);
   cr_assert_not_null(m, "%s on %s: %s", spec, p->name, e ? e->message : "");
   cr_assert(mapping_validate(m, p, NULL), "%s", spec);
   strategy_pipeline_free(pl);
@@ -469,13 +473,16 @@ Test(progress, tabu_reports_and_stops)
   volatile sig_atomic_t stop = 0;
   progress prog = { count_reports, &reports, &stop };
   strategy_pipeline *pl = strategy_parse("identity+tabu:iters=2048", NULL);
-  mapping *m = strategy_run_report(pl, g, p, 1, NULL, 0, NULL, &prog, NULL);
+  mapping *m = strategy_run(&(strategy_request){ .pipeline = pl, .g = g, .p = p, .seed = 1,
+                                                 .prog = &prog },
+                            NULL);
   cr_assert_not_null(m);
   cr_assert_eq(reports, 8, "one report every 256 iterations");
   mapping_free(m);
   stop = 1;
   reports = 0;
-  m = strategy_run_report(pl, g, p, 1, NULL, 0, NULL, &prog, NULL);
+  m = strategy_run(&(strategy_request){ .pipeline = pl, .g = g, .p = p, .seed = 1, .prog = &prog },
+                   NULL);
   cr_assert_not_null(m);
   cr_assert(mapping_validate(m, p, NULL));
   cr_assert_leq(hop_bytes(g, p, m), hb_of("identity", g, p, 1));

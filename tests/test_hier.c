@@ -63,7 +63,7 @@ static mapping *map_with(const char *spec, const commgraph *g, const platform *p
   GError *e = NULL;
   strategy_pipeline *pl = strategy_parse(spec, &e);
   cr_assert_not_null(pl, "%s: %s", spec, e ? e->message : "?");
-  mapping *m = strategy_run(pl, g, p, 7, NULL, 0, &e);
+  mapping *m = strategy_run(&(strategy_request){ .pipeline = pl, .g = g, .p = p, .seed = 7 }, &e);
   cr_assert_not_null(m, "%s on %s: %s", spec, p->name, e ? e->message : "?");
   cr_assert(mapping_validate(m, p, &e), "%s: %s", spec, e ? e->message : "?");
   strategy_pipeline_free(pl);
@@ -204,7 +204,9 @@ Test(hier, slurm_tree)
   mapping_free(m);
   GError *e = NULL;
   strategy_pipeline *pl = strategy_parse("hier:target=tleaf", &e);
-  cr_assert_null(strategy_run(pl, st, p, 1, NULL, 0, &e));
+  cr_assert_null(strategy_run(&(strategy_request){ .pipeline = pl, .g = st, .p = p,
+                                                   .seed = 1 },
+                              &e));
   cr_assert(strstr(e->message, "expected") && !strchr(e->message, '\n'), "%s", e->message);
   g_clear_error(&e);
   strategy_pipeline_free(pl);
@@ -236,7 +238,8 @@ Test(hier, coordinate_strategies_on_the_grid)
   commgraph *small = planes(2, 2, 2, 0);
   GError *e = NULL;
   strategy_pipeline *pl = strategy_parse("hilbert", &e);
-  cr_assert_null(strategy_run(pl, small, p, 1, NULL, 0, &e));
+  cr_assert_null(strategy_run(&(strategy_request){ .pipeline = pl, .g = small, .p = p, .seed = 1 },
+                              &e));
   cr_assert(strstr(e->message, "without node coordinates") && strstr(e->message, "expected"), "%s",
             e->message);
   g_clear_error(&e);

@@ -100,6 +100,17 @@ Test(jobs, disjoint_halves_are_not_slowed_in_any_model, .timeout = 300)
       cr_assert(r->interference[j * 2 + (1 - j)] == 1.0);
     }
     check_pre_post(r, model);
+    /* a job's nodes are its allocation's (64 listed each, x < 4 and x >= 4),
+     * and its "nodes" output reads them from there */
+    for (int j = 0; j < 2; j++) {
+      const platform *pj = r->jobs[j].p;
+      cr_assert_eq(pj->nalloc, 64);
+      for (int k = 0; k < pj->nalloc; k++)
+        cr_assert_eq(pj->alloc[k] % 8 >= 4, j, "job %d node %d", j, pj->alloc[k]);
+      const field *f = &mix_job_fields[1];
+      cr_assert_str_eq(f->name, "nodes");
+      cr_assert_eq(field_int(f, &r->jobs[j]), 64);
+    }
     if (i == 1) { /* flow: alone is the one-job run's makespan, bit for bit */
       cr_assert_eq(r->jobs[0].alone_ps, single_run("traces/data/stencil3d-64", r, 0, model));
       cr_assert_eq(r->jobs[1].alone_ps, single_run("traces/data/alltoall-16", r, 1, model));

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "mapping/launch.h"
+#include "mapping/launch-private.h"
 #include "mpitest.h"
 #include "testutil.h"
 

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "report/figures.h"
+#include "report/figures-private.h"
 #include "testutil.h"
 
 typedef struct cell_check {

@@ -204,12 +204,15 @@ Test(optimize, early_stops_change_nothing, .timeout = 300)
   cr_assert_not_null(pl);
   optimize_eval *ev = optimize_eval_new(f.t, NULL, f.p, netmodel_find("flow"), &o, NULL);
   full_hook full = { { full_score, &full }, optimize_eval_hook(ev) };
-  mapping *cut = strategy_run_eval(pl, f.g, f.p, 7, NULL, 0, NULL, NULL, optimize_eval_hook(ev),
-                                   NULL, &e);
+  mapping *cut = strategy_run(&(strategy_request){ .pipeline = pl, .g = f.g, .p = f.p, .seed = 7,
+                                                   .eval = optimize_eval_hook(ev) },
+                              &e);
   int64_t early = 0;
   optimize_eval_replays(ev, &early);
   cr_assert_gt(early, 0, "some replays of a descent stop at the current value");
-  mapping *whole = strategy_run_eval(pl, f.g, f.p, 7, NULL, 0, NULL, NULL, &full.hook, NULL, &e);
+  mapping *whole = strategy_run(&(strategy_request){ .pipeline = pl, .g = f.g, .p = f.p, .seed = 7,
+                                                     .eval = &full.hook },
+                                &e);
   cr_assert_not_null(cut);
   cr_assert_not_null(whole);
   cr_assert_eq(memcmp(cut->node, whole->node, sizeof(int) * 16), 0);
@@ -361,20 +364,65 @@ Test(optimize, refusals_name_what_is_missing)
   g_autofree char *stat = run_error(&f, "greedy+replay:obj=hop_bytes", "flow");
   cr_assert(strstr(stat, "static objective"), "%s", stat);
   g_autofree char *unknown = run_error(&f, "greedy+replay:obj=fastest", "flow");
-  cr_assert(strstr(unknown, "objective 'fastest': expected a simulated field, one of makespan, "
-                            "makespan_s, p2p_transfer_sum_s, collective_transfer_sum_s, "
+  cr_assert(strstr(unknown, "replay: unknown objective 'fastest', expected makespan or a simulated "
+                            "field (makespan_s, p2p_transfer_sum_s, collective_transfer_sum_s, "
                             "parallel_cost_s, p2p_cost_s, energy_j, energy_idle_j, "
-                            "energy_traffic_j, energy_off_j, max_link_busy_s"), "%s", unknown);
+                            "energy_traffic_j, energy_off_j, max_link_busy_s)"), "%s", unknown);
   g_autofree char *nomodel = run_error(&f, "greedy+replay", NULL);
   cr_assert(strstr(nomodel, "replay: needs a trace and a network model"), "%s", nomodel);
   g_autofree char *pf = run_error(&f, "portfolio:obj=makespan", NULL);
   cr_assert(strstr(pf, "portfolio:obj=makespan: a simulated objective needs a trace"), "%s", pf);
   GError *e = NULL;
   cr_assert_null(strategy_parse("replay:obj=make-span", &e));
-  cr_assert(strstr(e->message, "replay:obj=make-span: expected a static objective or a simulated "
-                               "field"), "%s", e->message);
+  cr_assert(strstr(e->message, "replay: unknown objective 'make-span', expected makespan or a "
+                               "simulated field"), "%s", e->message);
   g_clear_error(&e);
   unload(&f);
+}
+
+/* A typo in an objective is refused before any candidate runs, in one
+ * line naming every objective there is (issue 34): not as the first
+ * candidate's unrelated failure, which a portfolio with a model reported
+ * once every candidate's replay had failed, nor as "needs a trace and a
+ * network model" without one; inside a candidate list too. */
+Test(optimize, unknown_objective_refused_before_any_candidate)
+{
+  fixture f;
+  load(&f, "traces/data/ring-8", "torus:2x2x2", NULL, 0);
+  const char *fields = "makespan or a simulated field (makespan_s, p2p_transfer_sum_s, "
+                       "collective_transfer_sum_s, parallel_cost_s, p2p_cost_s, energy_j, "
+                       "energy_idle_j, energy_traffic_j, energy_off_j, max_link_busy_s)";
+  g_autofree char *want = g_strdup_printf("--strategy portfolio:obj=time: portfolio: unknown "
+                                          "objective 'time', expected hop_bytes, max_link, "
+                                          "weighted, energy, %s", fields);
+  const char *models[] = { "flow", NULL };
+  for (size_t i = 0; i < G_N_ELEMENTS(models); i++) {
+    g_autofree char *msg = run_error(&f, "portfolio:obj=time", models[i]);
+    cr_assert_str_eq(msg, want, "model %s", models[i] ? models[i] : "none");
+  }
+  g_autofree char *inner = run_error(&f, "portfolio:try=[identity|greedy+replay:obj=time]", "flow");
+  g_autofree char *inner_want = g_strdup_printf("--strategy portfolio:try=[identity|greedy+replay:"
+                                                "obj=time]: replay: unknown objective 'time', "
+                                                "expected %s", fields);
+  cr_assert_str_eq(inner, inner_want);
+  unload(&f);
+  /* the study file: at its line, by --check, before any cell */
+  g_autofree char *dir = tu_tmp_dir();
+  g_autofree char *input = tu_src("traces/data/ring-8");
+  g_autofree char *ini = g_strdup_printf("[study]\ntraces = %s\nplatforms = torus:2x2x2\n"
+                                         "models = flow\nstrategies = portfolio:obj=time\n",
+                                         input);
+  g_autofree char *file = g_build_filename(dir, "s.ini", NULL);
+  cr_assert(g_file_set_contents(file, ini, -1, NULL));
+  char *out = NULL, *err = NULL;
+  const char *args[] = { "study", file, "--check", NULL };
+  cr_assert_eq(tu_run(&out, &err, args), 2, "%s", err);
+  cr_assert_eq(tu_lines(err), 1, "%s", err);
+  cr_assert(strstr(err, "s.ini:5: strategy 'portfolio:obj=time': portfolio: unknown objective "
+                        "'time', expected hop_bytes"), "%s", err);
+  g_free(out);
+  g_free(err);
+  tu_rm_rf(dir);
 }
 
 /* A study with the search gives the same results with one or two cells at

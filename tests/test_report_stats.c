@@ -8,6 +8,7 @@
 #include "report/plot.h"
 #include "study/rank.h"
 #include "study/stats.h"
+#include "study/study-private.h"
 #include "studytest.h"
 
 /* x = 1..5, y = 2 4 5 4 5: means 3 and 4, deviations -2 -1 0 1 2 and

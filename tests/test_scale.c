@@ -21,7 +21,9 @@ static mapping *run_with(const char *spec, const commgraph *g, const platform *p
 {
   strategy_pipeline *pl = strategy_parse(spec, e);
   cr_assert_not_null(pl, "%s: %s", spec, *e ? (*e)->message : "");
-  mapping *m = strategy_run_report(pl, g, p, seed, NULL, 0, report, prog, e);
+  mapping *m = strategy_run(&(strategy_request){ .pipeline = pl, .g = g, .p = p, .seed = seed,
+                                                 .report = report, .prog = prog },
+                            e);
   strategy_pipeline_free(pl);
   if (m)
     cr_assert(mapping_validate(m, p, NULL), "%s", spec);

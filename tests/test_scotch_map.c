@@ -17,7 +17,9 @@ static mapping *run_spec(const char *spec, const commgraph *g, const platform *p
   GError *e = NULL;
   strategy_pipeline *pl = strategy_parse(spec, &e);
   cr_assert_not_null(pl, "%s: %s", spec, e ? e->message : "?");
-  mapping *m = strategy_run(pl, g, p, seed, NULL, 0, &e);
+  mapping *m = strategy_run(&(strategy_request){ .pipeline = pl, .g = g, .p = p,
+                                                 .seed = seed },
+                            &e);
   cr_assert_not_null(m, "%s on %s: %s", spec, p->name, e ? e->message : "?");
   cr_assert(mapping_validate(m, p, &e), "%s: %s", spec, e ? e->message : "?");
   strategy_pipeline_free(pl);

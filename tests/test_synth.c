@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 
 #include "testutil.h"
+#include "traces/commgraph-private.h"
 #include "traces/synth.h"
 
 static trace *build(const char *pattern, int ranks, const char *dims, gboolean periodic,

@@ -14,8 +14,9 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "tracetest.h"
+#include "traces/commgraph-private.h"
 #include "traces/trace.h"
+#include "tracetest.h"
 
 typedef struct {
   char dir[40];  /* inline: criterion copies parameters to another process */

@@ -5,7 +5,7 @@
  * Gropp, "Optimization of Collective Communication Operations in MPICH",
  * IJHPCA 2005).
  */
-#include "traces/collectives.h"
+#include "traces/collectives-private.h"
 #include "util/checked.h"
 #include "util/enumname.h"
 
@@ -212,7 +212,8 @@ const coll_algo coll_algos[] = {
 
 const int coll_nalgos = G_N_ELEMENTS(coll_algos);
 
-const coll_algo *coll_algo_lookup(const char *name)
+/* Registry lookup; NULL when unknown. */
+static const coll_algo *coll_algo_lookup(const char *name)
 {
   for (int i = 0; i < coll_nalgos; i++)
     if (g_strcmp0(coll_algos[i].name, name) == 0)

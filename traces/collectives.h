@@ -122,20 +122,6 @@ const char *coll_op_name(int op);
 /* Op code for a name; FALSE when unknown. */
 gboolean coll_op_from_name(const char *name, coll_op *op);
 
-/* Registry lookup; NULL when unknown. */
-const coll_algo *coll_algo_lookup(const char *name);
-
-/* The algorithm "auto" resolves to for this op, size and contributions. */
-const coll_algo *coll_algo_auto(coll_op op, int P, const int64_t *bytes);
-
-/* Appends the messages of one call of `op` on P ranks (root in [0,P) for
- * rooted ops, ignored otherwise) to `out` (GArray of coll_msg), sorted by
- * round. `algo` NULL means "auto". Fails (COLL_ERROR_ALGO, nothing
- * appended) when the algorithm is unknown or does not implement the op,
- * or for COLL_OTHER. P == 1 appends nothing. */
-gboolean coll_schedule(coll_op op, const char *algo, int P, int root, const int64_t *bytes,
-                       GArray *out, GError **error);
-
 /* Which algorithm each op uses, and whether collective traffic counts in
  * static views: parsed once from a --collectives spec and read both by the
  * replay and by the static expansion (trace_commgraph), so that static
@@ -156,8 +142,11 @@ typedef struct coll_choice {
  * Fails (COLL_ERROR_ALGO, naming the item) on unknown ops or algorithms. */
 gboolean coll_choice_parse(coll_choice *c, const char *spec, GError **error);
 
-/* coll_schedule() with the choice's algorithm for `op`; an ALGO that does
- * not fit the call (not strict) falls back to auto. */
+/* Appends the messages of one call of `op` on P ranks (root in [0,P) for
+ * rooted ops, ignored otherwise) to `out` (GArray of coll_msg), sorted by
+ * round, with the choice's algorithm for `op`; an ALGO that does not fit
+ * the call (not strict) falls back to auto (collectives-private.h:
+ * coll_schedule). */
 gboolean coll_schedule_choice(const coll_choice *c, coll_op op, int P, int root,
                               const int64_t *bytes, GArray *out, GError **error);
 

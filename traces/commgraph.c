@@ -8,7 +8,7 @@
  * Every loader checks that the values sum to less than 2^63 and that the
  * ranks stay below BUDGET_MAX_RANKS, so the graph's sums never overflow.
  */
-#include "traces/commgraph.h"
+#include "traces/commgraph-private.h"
 
 #include <errno.h>
 #include <math.h>

@@ -102,7 +102,6 @@ gboolean commgraph_write(const commgraph *g, int kind, gboolean mtx, FILE *f,
 
 /* Sums over all edges. */
 int64_t commgraph_total_bytes(const commgraph *g);
-int64_t commgraph_total_msgs(const commgraph *g);
 
 void commgraph_free(commgraph *g);
 

@@ -359,8 +359,10 @@ void otf2_out_abort(otf2_out *o)
   g_free(o);
 }
 
-gboolean otf2_out_counters(otf2_out *o, const trace_counter *c, int nc, const char *what,
-                           GError **error)
+/* Writes counters as metric locations after the ranks (before close; they
+ * stay borrowed until then). */
+static gboolean otf2_out_counters(otf2_out *o, const trace_counter *c, int nc, const char *what,
+                                  GError **error)
 {
   o->counters = c;
   o->ncounters = nc;

@@ -16,7 +16,7 @@
  *    out), every completion record (in Wait*, Test*) as `wait SRC DST TAG`
  *    for exactly that request (never `waitall`, even for a Waitall of every
  *    open request: SMPI's waitall took it 3x the CPU time on a 4096-rank
- *    stencil, bench/README); a blocking Send inside an MPI region as
+ *    stencil, bench/README.md); a blocking Send inside an MPI region as
  *    `isend` and a `wait` at the region's end (MPI_Sendrecv's receive
  *    proceeds meanwhile), outside any region as `send`; Recv as `recv`.
  *  - collectives (on any communicator): the messages mapsim's schedule

@@ -22,7 +22,8 @@ void trace_colls_add(trace_colls *c, int rank, const trace_event *e)
   g_array_append_val(*slot, call);
 }
 
-const trace_coll_call *trace_colls_get(const trace_colls *c, int rank, uint32_t comm, int64_t k)
+static const trace_coll_call *trace_colls_get(const trace_colls *c, int rank, uint32_t comm,
+                                              int64_t k)
 {
   if (comm >= (uint32_t)c->ncomms)
     return NULL;

@@ -38,7 +38,6 @@ trace_colls *trace_colls_new(int nranks, int ncomms);
  * NBCOLL_COMPLETE with a known op and a valid communicator). */
 void trace_colls_add(trace_colls *c, int rank, const trace_event *e);
 /* Rank's k-th call on comm, or NULL. */
-const trace_coll_call *trace_colls_get(const trace_colls *c, int rank, uint32_t comm, int64_t k);
 size_t trace_colls_bytes(const trace_colls *c);
 void trace_colls_free(trace_colls *c);
 

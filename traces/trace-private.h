@@ -55,10 +55,6 @@ otf2_out *otf2_out_open(const char *dir, const trace *defs, const progress *prog
 gboolean otf2_out_rank(otf2_out *o, const trace *defs, int rank, const trace_event *ev,
                        int64_t n, GError **error);
 gboolean otf2_out_close(otf2_out *o, const trace *defs, GError **error);
-/* Writes counters as metric locations after the ranks (before close; they
- * stay borrowed until then). */
-gboolean otf2_out_counters(otf2_out *o, const trace_counter *c, int nc, const char *what,
-                           GError **error);
 void otf2_out_abort(otf2_out *o);
 
 /* otf2-counters.c: the events of counter `c` on its metric location, and

@@ -311,14 +311,15 @@ trace_region_class trace_region_class_of(const char *name)
   return TRACE_REGION_OTHER_MPI;
 }
 
-gboolean trace_region_is_setup(const char *name)
+/* MPI_Init*, MPI_Finalize: the setup around the replayed communication. */
+static gboolean trace_region_is_setup(const char *name)
 {
   return name && (g_ascii_strncasecmp(name, "MPI_Init", 8) == 0 ||
                   g_ascii_strcasecmp(name, "MPI_Finalize") == 0);
 }
 
 #define F(key, member, desc) \
-  { key, FIELD_PS, FIELD_SECONDS, offsetof(trace_times, member), desc, 0 }
+  { key, FIELD_PS, FIELD_SECONDS, offsetof(trace_times, member), desc, 0, NULL }
 const field trace_times_fields[] = {
   F("duration_s", duration_ps, "length of the traced run"),
   F("compute_s", compute_ps, "time outside MPI calls, summed over ranks"),

@@ -230,9 +230,6 @@ typedef enum {
 
 trace_region_class trace_region_class_of(const char *name);
 
-/* MPI_Init*, MPI_Finalize: the setup around the replayed communication. */
-gboolean trace_region_is_setup(const char *name);
-
 /* Where the traced time went, summed over ranks (ps): outside MPI regions
  * (computation, the gap before the first record included), and inside them
  * by class; setup_ps is the part of other_mpi_ps spent in MPI_Init and

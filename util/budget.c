@@ -20,7 +20,7 @@ G_DEFINE_QUARK(budget-error-quark, budget_error)
  * them at once) is never a torn or racing read. */
 static uint64_t budget; /* 0: not set yet, the default applies */
 
-uint64_t budget_memory_default(void)
+static uint64_t budget_memory_default(void)
 {
   static uint64_t def;
   uint64_t known = __atomic_load_n(&def, __ATOMIC_ACQUIRE);

@@ -43,10 +43,6 @@ typedef enum {
 uint64_t budget_memory(void);
 void budget_set_memory(uint64_t bytes);
 
-/* Three quarters of the smallest of: physical memory, the cgroup's
- * memory.max, RLIMIT_AS. */
-uint64_t budget_memory_default(void);
-
 /* A size like "512M", "4G", "1.5GiB", "1000000" (bytes; K, M, G, T are
  * powers of 1024); FALSE when it is not one or is 0. */
 gboolean budget_parse_size(const char *text, uint64_t *out);

@@ -48,6 +48,10 @@ typedef struct field {
   size_t offset;           /* of the member in its struct */
   const char *description; /* one line, for help texts and documents */
   unsigned views;          /* FIELD_VIEW_* bits; 0 = every view */
+  /* An integer field (FIELD_INT, FIELD_INT64) the struct does not keep
+   * itself - a count its platform holds - computed from the struct
+   * instead of read at `offset`; NULL: the member. */
+  int64_t (*get)(const void *obj);
 } field;
 
 /* Does field f exist in view `view` (0: every field does)? */
@@ -59,6 +63,8 @@ static inline gboolean field_in_view(const field *f, unsigned view)
 /* A field's value as a double (exact for integers below 2^53). */
 static inline double field_double(const field *f, const void *obj)
 {
+  if (f->get)
+    return (double)f->get(obj);
   const char *at = (const char *)obj + f->offset;
   switch (f->type) {
   case FIELD_INT:
@@ -77,6 +83,8 @@ static inline double field_double(const field *f, const void *obj)
  * 0 for doubles). */
 static inline int64_t field_int(const field *f, const void *obj)
 {
+  if (f->get)
+    return f->get(obj);
   const char *at = (const char *)obj + f->offset;
   switch (f->type) {
   case FIELD_INT:

@@ -49,7 +49,9 @@ static const unit_row units[] = {
 
 static const char *const quantity_names[] = { "a number", "a bandwidth", "a time", "a size" };
 
-const char *units_expected(units_quantity q)
+/* What a value of quantity q looks like, for messages: "a bandwidth in
+ * bytes/s such as 12.5e9, 12.5GB/s or 100Gbit/s". */
+static const char *units_expected(units_quantity q)
 {
   switch (q) {
   case UNITS_BANDWIDTH:

@@ -55,10 +55,6 @@ typedef enum {
  * ...") otherwise, also when the value is not a finite double. */
 gboolean units_parse(const char *text, units_quantity q, double *out, GError **error);
 
-/* What a value of quantity q looks like, for messages: "a bandwidth in
- * bytes/s such as 12.5e9, 12.5GB/s or 100Gbit/s". */
-const char *units_expected(units_quantity q);
-
 /* The quantity's unit, for axis labels: "bytes/s", "s", "bytes" or "". */
 const char *units_name(units_quantity q);
 

@@ -6,7 +6,7 @@
  * from the lowest node, in place of MapLib's METIS split of the processor
  * graph); the tasks are split in two by Scotch (SCOTCH_graphMap onto two
  * terminals weighted by the halves' slot counts, in a seeded deterministic
- * context, scotch-util.h) where MapLib uses METIS with k = 2; both halves
+ * context, mapping/scotch-util.h) where MapLib uses METIS with k = 2; both halves
  * recurse until one node is left, which takes its tasks. The task halves
  * get sizes in proportion to the node halves' slots (never more than
  * their slots), and a repair pass moves, while a half has too many tasks,

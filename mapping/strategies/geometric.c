@@ -37,7 +37,7 @@
  * levels) for n = tasks or slots; rotations multiply by the permutations
  * tried and add one hop-bytes evaluation O(E) per pair.
  */
-#include "mapping/strategies/geometric.h"
+#include "mapping/strategies/geometric-private.h"
 #include "mapping/grid.h"
 #include "mapping/strategy.h"
 
@@ -299,7 +299,7 @@ static void partition_points(const double *x, int n, int dim, const int *order, 
   g_free(r.idx);
 }
 
-/* Exported for tests and bench (mapping/strategies/geometric.h). */
+/* Exported for tests and spectral-embed.c (mapping/strategies/geometric-private.h). */
 void geometric_parts(const double *x, int n, int dim, const int *order, int sfc,
                      gboolean flip_lower, int np, int *mu)
 {

@@ -25,7 +25,7 @@
  *    first two sit on opposite corners.
  * A disconnected component starts again at its lowest (bft) or
  * best-connected (mht) task, near the last node used or the centre.
- * findNearest (nearest.h) does every placement, so slots, sparse
+ * findNearest (mapping/nearest.h) does every placement, so slots, sparse
  * allocations and fewer tasks than slots need nothing else.
  *
  * Cost: O(E log n) for the heap, plus findNearest per task.

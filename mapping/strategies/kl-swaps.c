@@ -18,9 +18,11 @@
  * neighbour gets the O(1) change of that one edge's term (2 hop counts),
  * and each changed pair is re-sifted once: O(d p log P) with p the pairs
  * per node. Hop counts on regular topologies come from per-dimension
- * distance tables. Swaps are exactly those of the from-scratch version
- * (exact int64 gains, ties to the lower pair id; see the test
- * kl/matches_reference). */
+ * distance tables. Gains are exact (int64), ties go to the lower pair id,
+ * so the swaps are those a from-scratch evaluation would choose; the
+ * tests check a pass worked by hand (kl/hand_computed_pass_through_a_losing_swap)
+ * and that kl ends where no swap within t gains, every swap tried
+ * (kl/ends_where_no_swap_within_t_gains). */
 #include <string.h>
 
 #include "mapping/map-util.h"

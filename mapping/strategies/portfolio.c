@@ -29,16 +29,14 @@
  *
  * The candidates run in parallel on a GLib thread pool of `threads`
  * threads (0: one per processor), every one with the portfolio's seed.
- * Objectives (the `objectives` table): hop_bytes; max_link
- * (max_link_bytes); weighted = hop_bytes / (the least hop_bytes of the
- * candidates) + alpha x max_link_bytes / (the least of those); energy
- * (traffic_energy_j: hop-bytes weighted by the joules a byte costs on each
- * link type above idle, routing/energy.h; the static view knows no time, so
- * idle power cannot enter); or a simulated one - makespan, or a field of
- * simulate's output - that the context's evaluation hook scores by
- * replaying each candidate (in its worker: the replays run in parallel too;
- * the lower bound proves nothing there, and a replay is not cut by the time
- * limit). Ties go to the other metric (hop_bytes for a simulated one), then
+ * Objectives: a static one of mapping/objective.h's table, each with its
+ * comparison - hop_bytes; max_link (max_link_bytes); weighted = hop_bytes
+ * / (the least hop_bytes of the candidates) + alpha x max_link_bytes /
+ * (the least of those); energy (traffic_energy_j) - or a simulated one -
+ * makespan, or a field of simulate's output - that the context's
+ * evaluation hook scores by replaying each candidate (in its worker: the
+ * replays run in parallel too; the lower bound proves nothing there, and a
+ * replay is not cut by the time limit). Ties go to the other metric
  * to the earlier candidate. A candidate that fails
  * (a grid heuristic on a graph without grid, say) is reported and skipped;
  * the portfolio fails only if all do.
@@ -64,9 +62,8 @@ typedef struct cand {
   char *spec;
   mapping *m;
   GError *error;
-  int64_t hop_bytes, max_link;
-  double energy;      /* traffic_energy_j */
-  double sim;         /* a simulated objective's value */
+  strategy_scores sc;   /* what the static objectives compare */
+  double sim;           /* a simulated objective's value */
   const char *sim_name; /* its name, from the hook */
   double secs;
   GString *report;
@@ -77,73 +74,22 @@ typedef struct cand {
   gboolean cut;               /* stopped or skipped by the time limit or an interrupt */
 } cand;
 
-/* Objectives: whether a beats b among candidates whose least values are
- * min_hb and min_ml. A new objective is one function and one row. */
-typedef struct objective {
-  const char *name;
-  gboolean (*better)(const cand *a, const cand *b, double alpha, int64_t min_hb, int64_t min_ml);
-  gboolean bounded;   /* reaching the hop_bytes lower bound proves a candidate optimal */
-  const char *metric; /* the metrics.h field that decides, for ctx->chosen_by */
-} objective;
-
-static gboolean better_hop_bytes(const cand *a, const cand *b, double alpha, int64_t min_hb,
-                                 int64_t min_ml)
+/* Whether a beats b: by the static objective `obj` (mapping/objective.h),
+ * or by the simulated value (obj NULL), ties to hop_bytes. */
+static gboolean better(const strategy_objective *obj, const cand *a, const cand *b,
+                       const strategy_scale *scale)
 {
-  if (a->hop_bytes != b->hop_bytes)
-    return a->hop_bytes < b->hop_bytes;
-  return a->max_link < b->max_link;
-}
-
-static gboolean better_max_link(const cand *a, const cand *b, double alpha, int64_t min_hb,
-                                int64_t min_ml)
-{
-  if (a->max_link != b->max_link)
-    return a->max_link < b->max_link;
-  return a->hop_bytes < b->hop_bytes;
-}
-
-static double weighted_score(const cand *c, double alpha, int64_t min_hb, int64_t min_ml)
-{
-  return (double)c->hop_bytes / (double)MAX(min_hb, 1) +
-         alpha * (double)c->max_link / (double)MAX(min_ml, 1);
-}
-
-static gboolean better_weighted(const cand *a, const cand *b, double alpha, int64_t min_hb,
-                                int64_t min_ml)
-{
-  return weighted_score(a, alpha, min_hb, min_ml) < weighted_score(b, alpha, min_hb, min_ml);
-}
-
-static gboolean better_energy(const cand *a, const cand *b, double alpha, int64_t min_hb,
-                              int64_t min_ml)
-{
-  if (a->energy != b->energy)
-    return a->energy < b->energy;
-  return a->hop_bytes < b->hop_bytes;
-}
-
-static gboolean better_simulated(const cand *a, const cand *b, double alpha, int64_t min_hb,
-                                 int64_t min_ml)
-{
+  if (obj)
+    return obj->better(&a->sc, &b->sc, scale);
   if (a->sim != b->sim)
     return a->sim < b->sim;
-  return a->hop_bytes < b->hop_bytes;
+  return a->sc.hop_bytes < b->sc.hop_bytes;
 }
-
-static const objective objectives[] = {
-  { "hop_bytes", better_hop_bytes, TRUE, "hop_bytes" },
-  { "max_link", better_max_link, FALSE, "max_link_bytes" },
-  { "weighted", better_weighted, FALSE, "weighted" },
-  { "energy", better_energy, FALSE, "traffic_energy_j" },
-};
-
-/* Any objective not in the table is the evaluation hook's. */
-static const objective simulated = { NULL, better_simulated, FALSE, NULL };
 
 typedef struct job {
   const strategy_ctx *ctx;
-  const objective *obj;
-  const char *sim_obj;          /* the hook's objective, or NULL */
+  const strategy_objective *obj; /* a static objective, or NULL: */
+  const char *sim_obj;          /* the hook's objective */
   cand *c;                      /* the candidates, total of them */
   gint64 deadline;              /* monotonic us, 0: none */
   int64_t bound;                /* hop_bytes lower bound, -1: not used */
@@ -195,17 +141,18 @@ static void run_candidate(gpointer data, gpointer user)
   const strategy_pipelines *run = ctx->pipelines;
   strategy_pipeline *pl = run->parse(c->spec, &c->error);
   if (pl)
-    c->m = run->run(pl, ctx->g, ctx->p, ctx->seed, ctx->coords, ctx->coord_dims,
-                  c->report, &c->stop_only, ctx->eval, NULL, &c->error);
+    c->m = run->run(&(strategy_request){ .pipeline = pl, .g = ctx->g, .p = ctx->p,
+                                         .seed = ctx->seed, .coords = ctx->coords,
+                                         .coord_dims = ctx->coord_dims, .report = c->report,
+                                         .prog = &c->stop_only, .eval = ctx->eval },
+                    &c->error);
   c->secs = (double)(g_get_monotonic_time() - t0) / 1e6;
   c->cut = c->stop && g_atomic_int_get(&j->stopped);
   if (c->m) {
     metrics *x = metrics_compute(ctx->g, ctx->p, c->m);
-    c->hop_bytes = x->hop_bytes;
-    c->max_link = x->max_link_bytes;
-    c->energy = x->traffic_energy_j;
+    c->sc = (strategy_scores){ x->hop_bytes, x->max_link_bytes, x->traffic_energy_j };
     metrics_free(x);
-    if (j->bound >= 0 && c->hop_bytes <= j->bound && !c->cut)
+    if (j->bound >= 0 && c->sc.hop_bytes <= j->bound && !c->cut)
       met_bound(j, c->index);
   }
   if (c->m && j->sim_obj) {
@@ -323,18 +270,20 @@ static void report(const strategy_ctx *ctx, const job *j, const cand *c, int n, 
       g_string_append_printf(r, "    %s: not needed\n", c[i].spec);
       continue;
     }
-    if (c[i].m && j->obj->better == better_energy)
-      g_string_append_printf(r, "  %s %s: traffic_energy_j %.9g, hop_bytes %" G_GINT64_FORMAT
-                             ", %.3f s%s\n", &c[i] == win ? "*" : " ", c[i].spec, c[i].energy,
-                             c[i].hop_bytes, c[i].secs, cut);
+    /* the energy of an objective that needs power (energy), the simulated
+     * value, or hop_bytes and max_link_bytes */
+    if (c[i].m && j->obj && j->obj->needs_power)
+      g_string_append_printf(r, "  %s %s: %s %.9g, hop_bytes %" G_GINT64_FORMAT ", %.3f s%s\n",
+                             &c[i] == win ? "*" : " ", c[i].spec, j->obj->metric,
+                             c[i].sc.traffic_energy_j, c[i].sc.hop_bytes, c[i].secs, cut);
     else if (c[i].m && j->sim_obj)
       g_string_append_printf(r, "  %s %s: %s %.9g, hop_bytes %" G_GINT64_FORMAT ", %.3f s%s\n",
                              &c[i] == win ? "*" : " ", c[i].spec, c[i].sim_name, c[i].sim,
-                             c[i].hop_bytes, c[i].secs, cut);
+                             c[i].sc.hop_bytes, c[i].secs, cut);
     else if (c[i].m)
       g_string_append_printf(r, "  %s %s: hop_bytes %" G_GINT64_FORMAT ", max_link_bytes %"
                              G_GINT64_FORMAT ", %.3f s%s\n", &c[i] == win ? "*" : " ", c[i].spec,
-                             c[i].hop_bytes, c[i].max_link, c[i].secs, cut);
+                             c[i].sc.hop_bytes, c[i].sc.max_link_bytes, c[i].secs, cut);
     else if (!c[i].started)
       g_string_append_printf(r, "    %s: not run%s\n", c[i].spec, cut);
     else {
@@ -370,7 +319,8 @@ static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args
   double alpha = strategy_arg_double(args, "alpha"), limit = strategy_arg_double(args, "time");
   int threads = strategy_arg_int(args, "threads");
   gboolean by_default = strcmp(list, "default") == 0;
-  gboolean by_hook = !strategy_objective_is_static(objname);
+  const strategy_objective *obj = strategy_objective_find(objname);
+  gboolean by_hook = obj == NULL;
   g_autofree char *defaults = by_default ? default_candidates(ctx, objname, by_hook) : NULL;
   if (limit == 0)
     limit = strategy_time_limit();
@@ -379,18 +329,19 @@ static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args
     if (limit == 0)
       limit = 5 + 25e-6 * ctx->g->nedges;
   }
-  if (strcmp(objname, "energy") == 0 && !platform_has_power(ctx->p)) {
+  if (obj && obj->needs_power && !platform_has_power(ctx->p)) {
     g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
-                "portfolio: obj=energy, but the links of %s draw no power, expected a platform "
+                "portfolio: obj=%s, but the links of %s draw no power, expected a platform "
                 "with power-idle and power-busy keys (configs/README.md) or another objective",
-                ctx->p->name);
+                objname, ctx->p->name);
     return FALSE;
   }
   if (by_hook && !ctx->eval) {
+    g_autofree char *names = strategy_objective_names(FALSE, "|");
     g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
                 "portfolio:obj=%s: a simulated objective needs a trace and a network model to "
                 "replay (simulate, compare, study, or map with --trace and --model), expected "
-                "them or obj=hop_bytes|max_link|weighted|energy", objname);
+                "them or obj=%s", objname, names);
     return FALSE;
   }
   char **specs = ctx->pipelines->list(list, error);
@@ -410,15 +361,11 @@ static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args
     c[n].stop_only = (progress){ NULL, NULL, &c[n].stop };
     n++;
   }
-  const objective *obj = &simulated;
-  for (size_t i = 0; i < G_N_ELEMENTS(objectives); i++)
-    if (strcmp(objectives[i].name, objname) == 0)
-      obj = &objectives[i];
   job j = { .ctx = ctx, .obj = obj, .sim_obj = by_hook ? objname : NULL, .c = c, .total = n,
             .bound = -1, .optimal = n };
   if (limit > 0)
     j.deadline = g_get_monotonic_time() + (gint64)(limit * 1e6);
-  if (obj->bounded && n > 1) {
+  if (obj && obj->bounded && n > 1) {
     bounds b;
     bounds_compute(ctx->g, ctx->p, &b);
     j.bound = b.hop_bytes;
@@ -440,15 +387,19 @@ static gboolean run_portfolio(const strategy_ctx *ctx, const strategy_args *args
   /* the candidates after the first that met the bound are left out, done
    * or not: which of them finished depends on the threads */
   int considered = MIN(n, g_atomic_int_get(&j.optimal) + 1);
-  int64_t min_hb = -1, min_ml = -1;
+  strategy_scale scale = { alpha, -1, -1 };
   for (int i = 0; i < considered; i++)
     if (c[i].m) {
-      min_hb = min_hb < 0 ? c[i].hop_bytes : MIN(min_hb, c[i].hop_bytes);
-      min_ml = min_ml < 0 ? c[i].max_link : MIN(min_ml, c[i].max_link);
+      const strategy_scores *x = &c[i].sc;
+      scale.min_hop_bytes = scale.min_hop_bytes < 0 ? x->hop_bytes
+                                                    : MIN(scale.min_hop_bytes, x->hop_bytes);
+      scale.min_max_link_bytes = scale.min_max_link_bytes < 0
+                                     ? x->max_link_bytes
+                                     : MIN(scale.min_max_link_bytes, x->max_link_bytes);
     }
   const cand *win = NULL;
   for (int i = 0; i < considered; i++)
-    if (c[i].m && (!win || obj->better(&c[i], win, alpha, min_hb, min_ml)))
+    if (c[i].m && (!win || better(obj, &c[i], win, &scale)))
       win = &c[i];
   gboolean refined = TRUE;
   if (win) {
@@ -488,7 +439,7 @@ static const strategy_param portfolio_params[] = {
     "greedy+wh, identity, scotch, tabu, hilbert, morton refined by energy; by replays: "
     "identity, greedy+wh, greedy+wh+mc, scotch, tabu, the best refined by replay; hier too on "
     "switch networks; those whose steps reach the graph's size)" },
-  { "obj", SPARAM_OBJECTIVE, "hop_bytes", "hop_bytes|max_link|weighted|energy",
+  { "obj", SPARAM_OBJECTIVE, STRATEGY_OBJECTIVE_DEFAULT, NULL,
     "what the kept mapping minimizes (energy: the traffic's, traffic_energy_j); or by replays: "
     "makespan, or a field of simulate's output" },
   { "alpha", SPARAM_DOUBLE, "1", "0..", "weighted: weight of max_link against hop_bytes (each relative to the best)" },

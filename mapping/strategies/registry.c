@@ -1,4 +1,4 @@
-/* registry.c - the registry: one row per strategy (see strategy.h). */
+/* registry.c - the registry: one row per strategy (see mapping/strategy.h). */
 #include "mapping/strategy.h"
 
 extern const strategy strategy_identity;

@@ -341,7 +341,7 @@ static gboolean parse_opts(const strategy_args *args, search *S, GError **error)
              : strcmp(moves, "random") == 0 ? MOVE_RANDOM : -1;
   S->accept = strcmp(accept, "tabu") == 0 ? ACCEPT_TABU
               : strcmp(accept, "better") == 0 ? ACCEPT_BETTER : ACCEPT_ANNEAL;
-  if (strategy_objective_is_static(S->obj)) {
+  if (strategy_objective_find(S->obj)) {
     g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
                 "replay:obj=%s: a static objective, expected a simulated one (makespan, or a "
                 "field of simulate's output); kl and tabu optimize static ones", S->obj);
@@ -555,7 +555,7 @@ static gboolean run_replay(const strategy_ctx *ctx, const strategy_args *args, m
 }
 
 static const strategy_param replay_params[] = {
-  { "obj", SPARAM_OBJECTIVE, "makespan", NULL,
+  { "obj", SPARAM_SIMULATED, "makespan", NULL,
     "what the search minimizes: makespan, or a field of simulate's output (max_link_busy_s, "
     "p2p_transfer_sum_s ...)" },
   { "moves", SPARAM_CHOICE, "mix", "mix|hot|late|random",

@@ -24,8 +24,8 @@
  * when tasks < nodes, so a repair pass moves the surplus tasks (least
  * attached to their node first) to the free allocated node that adds the
  * least hop-bytes. Deterministic for a seed: Scotch runs in a private
- * seeded, deterministic, single-threaded context (scotch-util.h).
- * Several ranks per node: the pipeline runner pre-partitions (partition.c).
+ * seeded, deterministic, single-threaded context (mapping/scotch-util.h).
+ * Several ranks per node: the pipeline runner pre-partitions (mapping/partition.c).
  */
 #include "mapping/scotch-util.h"
 #include "mapping/strategy.h"

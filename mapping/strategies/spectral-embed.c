@@ -51,7 +51,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "mapping/strategies/geometric.h"
+#include "mapping/strategies/geometric-private.h"
 #include "mapping/map-util.h"
 #include "util/budget.h"
 

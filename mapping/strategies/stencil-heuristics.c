@@ -5,11 +5,11 @@
  * (Section 10.4, Algorithm 10.3: irregular graphs with coordinates).
  *
  * Every heuristic computes a wanted slot for each task; findNearest
- * (nearest.h, Section 10.1) then places the tasks in the heuristic's order
+ * (mapping/nearest.h, Section 10.1) then places the tasks in the heuristic's order
  * on the nearest free slot, which resolves collisions, sparse allocations,
- * several cores per node (the slot grid, grid.h) and fewer tasks than slots.
+ * several cores per node (the slot grid, mapping/grid.h) and fewer tasks than slots.
  * The task grid comes from --coords or from the stencil detection of
- * Section 8.1 (grid.h).
+ * Section 8.1 (mapping/grid.h).
  *
  *  - mxovlp (Algorithm 9.1): map the largest overlap of the task grid and
  *    the processor mesh one to one, recurse on the rest; mxov_al realigns
@@ -36,7 +36,7 @@
  *    crosses the seam, trying both axes and a 180-degree turn, and keep the
  *    lowest hop-bytes).
  * Dimensions: the plane heuristics (mxovlp, mxov_al, step) see a task grid
- * and a mesh of other ranks through the folded 2D views of grid.h; exco,
+ * and a mesh of other ranks through the folded 2D views of mapping/grid.h; exco,
  * coce and affine work in any number of dimensions when grid and mesh have
  * the same number (else through the 2D views too). All but affine:align=0
  * first pair the longer sides of grid and mesh (the thesis's initial

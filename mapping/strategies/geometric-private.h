@@ -1,5 +1,5 @@
-/* geometric.h - internals of the `geometric` strategy (mapping/strategies/geometric.c)
- * exposed to its tests and benchmarks: the coordinate partitioner of
+/* geometric-private.h - internals of the `geometric` strategy (mapping/strategies/geometric.c)
+ * exposed to its tests and to spectral-embed.c: the coordinate partitioner of
  * deveci-geometric Algorithm 2. Users go through the strategy registry
  * instead.
  *
