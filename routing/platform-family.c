@@ -158,6 +158,7 @@ gboolean platform_build_family(platform *p, GKeyFile *kf, const char *path, cons
       g_prefix_error(error, "%s: [topology]: ", path);
     return FALSE;
   }
+  f = family_of(t); /* a Slurm file may be a fat tree (platform-slurm.c, leaf_spine) */
   int nslots = f->nslots(t), slot_type[1 + TOPO_MAX_DIMS + TOPO_MAX_LEVELS];
   char name[16];
   for (int s = 0; s < nslots; s++) {

@@ -16,6 +16,7 @@
 
 #include "cli/cli.h"
 #include "routing/family/family.h"
+#include "routing/facts.h"
 #include "routing/platform.h"
 #include "testutil.h"
 
@@ -394,4 +395,38 @@ Test(family_shorthands, an_unknown_family_name_suggests_the_nearest)
                                           ini);
   cr_assert_str_eq(k, want);
   tu_rm_rf(dir);
+}
+
+/* Issue 34: a leaf-spine topology.conf (every leaf under every spine) was
+ * refused ("switch leaf1 is under spine1 and spine2"); it is the fat tree
+ * XGFT(2; 4,4; 1,2): 16 nodes, 4 leaves, 2 spines, 2 x 16 + 2 x 8 links;
+ * two hops within a leaf, four across (up to a spine and down), so the
+ * average distance is (3 x 2 + 12 x 4) / 15 = 3.6. The names stay
+ * Slurm's, the nodes leaf by leaf. */
+Test(family_shorthands, a_leaf_spine_slurm_file_is_a_two_level_fat_tree)
+{
+  g_autofree char *conf = tu_data("slurm/leafspine.conf");
+  GError *e = NULL;
+  platform *p = platform_load(conf, &e);
+  cr_assert_not_null(p, "%s", e ? e->message : "");
+  const topo *t = p->topo;
+  cr_assert_str_eq(family_of(t)->name, "fattree");
+  cr_assert_eq(t->ft.levels, 2);
+  cr_assert_eq(t->ft.down[0], 4);
+  cr_assert_eq(t->ft.down[1], 4);
+  cr_assert_eq(t->ft.up[1], 2);
+  cr_assert_eq(topo_compute_nodes(t), 16);
+  cr_assert_eq(t->nswitches, 6);
+  cr_assert_eq(t->nlinks, 48);
+  cr_assert_eq(route_hops(p->router, 0, 3), 2);
+  cr_assert_eq(route_hops(p->router, 0, 4), 4);
+  platform_facts f;
+  platform_get_facts(p, &f);
+  cr_assert_eq(f.diameter, 4);
+  cr_assert_float_eq(f.avg_distance, 3.6, 1e-12);
+  cr_assert_str_eq(p->names[0], "n01");
+  cr_assert_str_eq(p->names[5], "n06");
+  cr_assert_str_eq(p->names[16], "leaf1");
+  cr_assert_str_eq(p->names[21], "spine2");
+  platform_free(p);
 }
