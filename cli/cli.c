@@ -12,6 +12,7 @@
 #include "mapping/launch.h"
 #include "mapping/strategy.h"
 #include "routing/alloc.h"
+#include "routing/family/family.h"
 #include "sim/link-fields.h"
 #include "sim/row.h"
 #include "sim/run.h"
@@ -86,9 +87,7 @@ static const common_opt common_opts[] = {
     "Torus ring tie rule: positive (default: + at distance n/2) or simgrid (- from n/2)",
     "RULE", "routing.tie" },
   { CLI_OPT_RULES, "routing", 0, ARG_KEY, AT(sets), 0, 0,
-    "Routing: dor (mesh, torus, HyperX), minimal or valiant (dragonfly), dmodk, smodk, "
-    "random-up or ecmp (fat tree); seeded ones draw with --set routing.seed=N", "NAME",
-    "routing.algorithm" },
+    NULL /* routing_help(): from the families' rows */, "NAME", "routing.algorithm" },
   { CLI_OPT_PROTOCOL, "eager-limit", 0, ARG_KEY, AT(sets), 0, 0,
     "Largest eager message, bytes (default 65536); larger ones use the handshake", "BYTES",
     "model.eager_threshold" },
@@ -353,6 +352,20 @@ static const char *model_help(void)
   return help;
 }
 
+/* The --routing help, from the routing rows of every family (mapsim
+ * routings prints them with their summaries). */
+static const char *routing_help(void)
+{
+  static char *help;
+  if (g_once_init_enter(&help)) {
+    g_autofree char *names = family_routings_text();
+    g_once_init_leave(&help, g_strdup_printf("Routing: %s; seeded ones draw with --set "
+                                             "routing.seed=N (mapsim routings lists them)",
+                                             names));
+  }
+  return help;
+}
+
 void cli_common_clear(cli_common *c)
 {
   g_free(c->platform);
@@ -411,7 +424,10 @@ gboolean cli_parse(int *argc, char ***argv, const char *name, const char *usage,
     GOptionEntry e = { o->name, o->short_name,
                        o->kind == ARG_FLAG ? G_OPTION_FLAG_NO_ARG : G_OPTION_FLAG_FILENAME,
                        G_OPTION_ARG_CALLBACK, (gpointer)common_cb,
-                       o->help ? o->help : model_help(), o->arg };
+                       o->help                       ? o->help
+                       : !strcmp(o->name, "routing") ? routing_help()
+                                                     : model_help(),
+                       o->arg };
     g_array_append_val(shared, e);
   }
   for (int i = 0; entries && entries[i].long_name; i++) {

@@ -52,6 +52,7 @@ int cmd_commstats(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_map(int argc, char **argv);
 int cmd_strategies(int argc, char **argv);
+int cmd_routings(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_show(int argc, char **argv);

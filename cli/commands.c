@@ -12,6 +12,7 @@ const cli_command cli_commands[] = {
   { "gen", "synthesize an OTF2 trace of a communication pattern (patterns: mapsim gen --list)", cmd_gen },
   { "map", "place ranks with a strategy pipeline; metrics before and after", cmd_map },
   { "strategies", "list the mapping strategies, their papers and options", cmd_strategies },
+  { "routings", "list the routings of every topology family with their summaries", cmd_routings },
   { "simulate", "replay a trace on the modeled network: simulated time, pre/post metrics", cmd_simulate },
   { "compare", "traces or matrices (repeatable) x platforms x strategies: ranked, pre/post side by side", cmd_compare },
   { "show", "draw a small platform with a mapping's ranks and link loads (teaching)", cmd_show },

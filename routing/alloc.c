@@ -34,32 +34,24 @@ struct alloc_policy {
 
 typedef enum { UNIT_ROUTER, UNIT_GROUP } unit_level;
 
-/* Nodes per router or group (node ids run consecutively in both); 0 when
- * the network has no such unit (groups of a direct network). */
+/* Nodes per router or group (node ids run consecutively in both), from
+ * the family's hierarchy (topo_hierarchy: its last level the nodes of one
+ * switch, the levels below the top a group); 0 when the network has no
+ * such unit (groups of a direct network). */
 static int unit_size(const topo *t, unit_level level)
 {
-  switch (t->family) {
-  case TOPO_FAMILY_DRAGONFLY:
-    return t->df.nodes_per_router * (level == UNIT_GROUP ? t->df.routers : 1);
-  case TOPO_FAMILY_FATTREE: {
-    if (level == UNIT_ROUTER)
-      return t->ft.down[0];
-    int size = 1;
-    for (int l = 0; l < t->ft.levels - 1; l++)
-      size *= t->ft.down[l];
-    return t->ft.levels == 1 ? topo_compute_nodes(t) : size;
-  }
-  case TOPO_FAMILY_HYPERX: {
-    int size = t->hx.nodes_per_router;
-    for (int d = 0; level == UNIT_GROUP && d < t->hx.ndims - 1; d++)
-      size *= t->hx.shape[d];
-    return size;
-  }
-  case TOPO_FAMILY_DIRECT:
-  case TOPO_FAMILY_TREE: /* refused before: units_known() */
-    break;
-  }
-  return level == UNIT_ROUTER ? 1 : 0;
+  int radix[TOPO_MAX_HIER_LEVELS];
+  int n = t->nswitches ? topo_hierarchy(t, radix) : 0;
+  if (n == 0) /* direct networks; trees of switches are refused before: units_known() */
+    return level == UNIT_ROUTER ? 1 : 0;
+  if (level == UNIT_ROUTER)
+    return radix[n - 1];
+  if (n == 1)
+    return topo_compute_nodes(t);
+  int size = 1;
+  for (int i = 1; i < n; i++)
+    size *= radix[i];
+  return size;
 }
 
 /* The policies by router or group take units of consecutive node ids of

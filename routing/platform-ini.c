@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "routing/energy.h"
+#include "routing/family/family.h"
 #include "util/budget.h"
 #include "util/suggest.h"
 
@@ -119,6 +120,20 @@ static char *did_you_mean(const char *word, const char *const *names, int n, con
   return near ? g_strdup_printf(" (did you mean %s%s?)", prefix, near) : g_strdup("");
 }
 
+/* Keys of [topology] and [links] a family registered at run time has
+ * beyond the table above: its [topology] keys, and [links] names its
+ * builder checks against its link classes (platform_build_family). */
+static gboolean family_knows(GKeyFile *kf, const char *group, const char *key)
+{
+  g_autofree char *kind = g_key_file_get_string(kf, "topology", "kind", NULL);
+  const family_ops *f = kind ? family_find(g_strstrip(kind)) : NULL;
+  if (!f || !f->read)
+    return FALSE;
+  if (!strcmp(group, "links"))
+    return TRUE;
+  return !strcmp(group, "topology") && g_strv_contains(f->keys, key);
+}
+
 static gboolean check_keys(ini_ctx *c, GError **error)
 {
   gsize ngroups = 0;
@@ -139,7 +154,7 @@ static gboolean check_keys(ini_ctx *c, GError **error)
     }
     char **keys = g_key_file_get_keys(c->kf, groups[g], NULL, NULL);
     for (int k = 0; keys && keys[k] && ok; k++) {
-      if (g_strv_contains(known + 1, keys[k]))
+      if (g_strv_contains(known + 1, keys[k]) || family_knows(c->kf, groups[g], keys[k]))
         continue;
       char *list = g_strjoinv(", ", (char **)(known + 1));
       g_autofree char *hint = did_you_mean(keys[k], known + 1, -1, "");
@@ -735,9 +750,9 @@ static platform *from_keyfile(GKeyFile *kf, const char *source, const char *dir,
   if (!read_linktypes(&c, p, error))
     goto fail;
   char *graph = g_key_file_get_string(c.kf, "topology", "graph", NULL);
-  topo_family family;
+  const struct family_ops *family;
   gboolean built = platform_family_check_keys(kf, source, &family, error) &&
-                   (family != TOPO_FAMILY_DIRECT
+                   (family
                         ? platform_build_family(p, kf, source, c.dir, family, error)
                     : graph ? build_graph(&c, p, g_strstrip(graph), error)
                             : build_regular(&c, p, error));

@@ -98,10 +98,18 @@ static GKeyFile *shorthand_keyfile(const char *spec, GError **error)
   topo_conn base = TOPO_MESH;
   GKeyFile *kf = NULL;
   if (!haec && !topo_conn_from_name(kind, &base)) {
+    g_autoptr(GString) usages = g_string_new("mesh:XxYxZ, torus:XxYxZ, haec:XxYxZ");
+    suggestion sg;
+    suggestion_init(&sg, kind);
+    suggestion_add(&sg, "mesh");
+    suggestion_add(&sg, "torus");
+    suggestion_add(&sg, "haec");
+    platform_family_shorthand_usages(usages, &sg);
+    const char *near = suggestion_best(&sg);
     g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
-                "platform '%s': not a file, expected an .ini or .json file or a shorthand "
-                "mesh:XxYxZ, torus:XxYxZ, haec:XxYxZ, dragonfly:g=G:a=A:p=P:h=H, "
-                "fattree:k=K:n=N, hyperx:SxS:p=P", spec);
+                "platform '%s': not a file%s%s%s, expected an .ini or .json file or a shorthand "
+                "%s", spec, near ? " (did you mean " : "", near ? near : "", near ? "?)" : "",
+                usages->str);
     goto out;
   }
   if (ndims < 1 || ndims > TOPO_MAX_DIMS || (haec && ndims < 2)) {
@@ -161,8 +169,29 @@ static platform *load_keyfile(GKeyFile *kf, const char *spec, const char *const 
   return p;
 }
 
+/* A shorthand's KEY=VALUE segment given twice is refused naming both (the
+ * last would win silently). */
+static gboolean check_repeated_keys(const char *spec, GError **error)
+{
+  g_auto(GStrv) parts = g_strsplit(spec, ":", -1);
+  for (int i = 1; parts[i]; i++) {
+    const char *eq = strchr(parts[i], '=');
+    size_t len = eq ? (size_t)(eq - parts[i]) : 0;
+    for (int j = 1; eq && j < i; j++)
+      if (!strncmp(parts[j], parts[i], len) && parts[j][len] == '=') {
+        g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                    "platform '%s': '%s' and '%s' both give %.*s, expected each key once", spec,
+                    parts[j], parts[i], (int)len, parts[i]);
+        return FALSE;
+      }
+  }
+  return TRUE;
+}
+
 platform *platform_load_shorthand(const char *spec, const char *const *sets, GError **error)
 {
+  if (!check_repeated_keys(spec, error))
+    return NULL;
   GError *e = NULL;
   GKeyFile *kf = platform_family_shorthand(spec, &e);
   if (e) {

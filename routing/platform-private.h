@@ -40,19 +40,34 @@ int platform_links_type(GKeyFile *kf, const platform *p, const char *path, const
 int platform_links_type_named(GKeyFile *kf, const platform *p, const char *path, const char *name,
                               const char *field, GError **error);
 
-/* platform-family.c: the family [topology] kind names (direct without a
- * kind), after checking that [topology] and [links] hold only its keys. */
-gboolean platform_family_check_keys(GKeyFile *kf, const char *path, topo_family *family,
-                                    GError **error);
+struct family_ops;
+struct suggestion;
 
-/* platform-family.c: the help lines of the dragonfly, fattree and hyperx
- * shorthands and their parameters, appended to s. */
+/* platform-family.c: the family [topology] kind names (NULL: a mesh,
+ * torus or graph, no kind), after checking that [topology] and [links]
+ * hold only its keys. */
+gboolean platform_family_check_keys(GKeyFile *kf, const char *path,
+                                    const struct family_ops **family, GError **error);
+
+/* platform-family.c: the help lines of the family shorthands (dragonfly,
+ * fattree, hyperx and those registered) and their parameters, appended to
+ * s; and ", USAGE" of each, for messages, each family's name offered to
+ * sg (util/suggest.h). */
 void platform_family_shorthand_help(GString *s);
+void platform_family_shorthand_usages(GString *s, struct suggestion *sg);
 
-/* platform-family.c: builds an indirect network and its link types
+/* platform-family.c: builds a family's network and its link types
  * (files a key names are relative to `dir`). */
 gboolean platform_build_family(platform *p, GKeyFile *kf, const char *path, const char *dir,
-                               topo_family family, GError **error);
+                               const struct family_ops *family, GError **error);
+
+/* platform-family.c: [topology] integer `key` from lo to 2^24 (*out
+ * untouched when absent and not required), and list `key` "4,4,4" into
+ * v[] (its length, 0 when absent, -1 on error), for the family readers. */
+gboolean platform_topology_int(GKeyFile *kf, const char *path, const char *key,
+                               gboolean required, int lo, int *out, GError **error);
+int platform_topology_list(GKeyFile *kf, const char *path, const char *key, int *v,
+                           GError **error);
 
 /* platform-slurm.c: TRUE when `path` is Slurm's topology.conf (by name or
  * its first word) or a topology.yaml. */

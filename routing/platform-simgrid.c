@@ -1,6 +1,7 @@
 /* platform-simgrid.c - a platform as a SimGrid platform file (see
  * platform.h, platform_write_simgrid). */
 #include "routing/energy.h"
+#include "routing/family/family.h"
 #include "routing/platform.h"
 
 #include <errno.h>
@@ -226,10 +227,10 @@ gboolean platform_write_simgrid(const platform *p, const gboolean *hosts, const 
 {
   if (p->router->flags & ROUTE_FLAG_KEYED) {
     GString *fixed = g_string_new(NULL);
-    for (int i = 0; i < route_algo_count; i++)
-      if (route_algo_table[i].family == p->topo->family &&
-          !(route_algo_table[i].flags & ROUTE_FLAG_KEYED))
-        g_string_append_printf(fixed, "%s%s", fixed->len ? ", " : "", route_algo_table[i].name);
+    const family_ops *fam = family_of(p->topo);
+    for (int i = 0; i < fam->nroutings; i++)
+      if (!(fam->routings[i].flags & ROUTE_FLAG_KEYED))
+        g_string_append_printf(fixed, "%s%s", fixed->len ? ", " : "", fam->routings[i].name);
     g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_INVALID,
                 "%s: routing %s draws each rank pair's path, SimGrid routes per pair of hosts; "
                 "expected a routing that depends on the nodes only (--routing %s)", p->name,

@@ -289,7 +289,7 @@ gboolean platform_finish(platform *p, const char *order, GError **error)
   p->router = router_new(p->topo, order && topo_is_regular(p->topo) ? ord : NULL, error);
   if (!p->router)
     return FALSE;
-  if (p->topo->family == TOPO_FAMILY_DIRECT && !topo_is_regular(p->topo)) {
+  if (p->router->dist) {
     /* regular topologies are connected by construction; a link graph must be
      * strongly connected, or routes, distances and the mappers' searches
      * have no answer for some pairs */

@@ -1,7 +1,7 @@
 /* route.h - routing: the links a message takes from node to node.
  *
  * Kinds of route, chosen per platform (`[routing] algorithm`, `--routing`;
- * route_algo_table lists them, with the family each belongs to):
+ * each family's rows list them, routing/family/family.h):
  *  - dimension-order routing (DOR) on regular topologies, in a configurable
  *    dimension order (`xyz`, `zyx`, any permutation). On a torus ring the
  *    shorter way round is taken; on an even ring, when both ways are equally
@@ -53,7 +53,7 @@
  * check compares the simulated links with those routes. Their static view
  * is the minimal routes (route_begin) and, on a dragonfly, the Valiant
  * ones (router_nonminimal_view). ROUTE_FLAG_ADAPTIVE marks them in
- * route_algo_table.
+ * their rows.
  *
  * Route files: one path per line, `#` comments, either the nodes visited
  * `src n1 n2 ... dst` (both ends included; consecutive nodes must be
@@ -93,7 +93,7 @@ typedef enum {
 /* "positive" / "simgrid" as the value it names (FALSE when unknown). */
 gboolean route_tie_from_name(const char *name, route_tie *out);
 
-/* Routing algorithms; route_algo_table has their names and families. */
+/* The built-in routings; their families' rows have their names. */
 typedef enum {
   ROUTE_ALGO_DOR,        /* regular topologies (with HAEC Box rule), HyperX */
   ROUTE_ALGO_SHORTEST,   /* graph topologies */
@@ -113,20 +113,15 @@ enum {
   ROUTE_FLAG_ADAPTIVE = 1u << 2, /* the model chooses among paths by load */
 };
 
-typedef struct route_algo_row {
-  const char *name;
-  route_algo algo;
-  topo_family family;
-  unsigned flags;        /* ROUTE_FLAG_* */
-  const char *summary;
-} route_algo_row;
-
-/* Every routing, one row each. The names of direct networks (dor,
- * shortest_path, table and HAEC-SIM's haec, haec_box) all stand for the
- * routing their shape has: dimension order on regular topologies, shortest
- * paths on graphs, a route table's paths first. */
-extern const route_algo_row route_algo_table[];
-extern const int route_algo_count;
+/* ROUTE_FLAG_ALIAS: a name that stands for the routing the shape has
+ * (the direct networks' dor, shortest_path, table and HAEC-SIM's haec,
+ * haec_box: dimension order on regular topologies, shortest paths on
+ * graphs, a route table's paths first); choosing it keeps the family's
+ * default row. */
+#define ROUTE_FLAG_ALIAS (1u << 3)
+/* An adaptive routing whose candidates 1, 2 ... are the non-minimal paths
+ * of salted keys (route_key_salt; UGAL), not variants of the minimal one. */
+#define ROUTE_FLAG_NONMINIMAL_CANDIDATES (1u << 4)
 
 /* Which path of a routing a walk takes. */
 typedef enum {
@@ -143,10 +138,13 @@ typedef enum {
 #define ROUTE_UGAL_VALIANT 4
 #define ROUTE_MAX_CANDIDATES TOPO_MAX_DIMS
 
+struct family_routing;
+
 typedef struct router {
   const topo *t;
-  route_algo algo;
-  unsigned flags;            /* of algo's row */
+  route_algo algo;           /* the row's (built-in routings) */
+  unsigned flags;            /* of the row */
+  const struct family_routing *row; /* the routing (routing/family/family.h) */
   uint32_t seed;             /* keyed, seeded routings */
   int order[TOPO_MAX_DIMS];  /* DOR: dimensions in the order they are routed */
   route_tie tie;             /* DOR on a torus dimension: default ROUTE_TIE_POSITIVE */
@@ -188,7 +186,7 @@ static inline uint64_t route_key_salt(uint64_t key, int i)
  * (fat tree); seed 1. `order` may be NULL (x, y, z, ... ascending). */
 router *router_new(const topo *t, const int *order, GError **error);
 
-/* Chooses the routing by name (route_algo_table); ROUTE_ERROR_PARSE
+/* Chooses the routing by name (the family's rows); ROUTE_ERROR_PARSE
  * naming the routings of the topology's family otherwise. */
 gboolean router_set_algo(router *r, const char *name, GError **error);
 
@@ -219,7 +217,7 @@ void route_begin_path(route_iter *it, const router *r, int src, int dst, uint64_
  * destination. */
 gboolean route_next(route_iter *it, int *link);
 
-/* Adaptive routings (route_algo_row ROUTE_FLAG_ADAPTIVE). A message's
+/* Adaptive routings (rows with ROUTE_FLAG_ADAPTIVE). A message's
  * candidate paths are numbered 0 .. route_candidates(r) - 1, candidate 0
  * the routing's own path (route_begin: the minimal one, what the static
  * view shows); other routings have that one candidate. */

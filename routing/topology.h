@@ -153,8 +153,12 @@ typedef struct topo_tree {
   int *up_link;                     /* nnodes: link to the parent (+1: back down), -1 at the root */
 } topo_tree;
 
+struct family_ops;
+
 typedef struct topo {
-  topo_family family;
+  topo_family family;             /* the built-in family consumers switch on (ops->kind) */
+  const struct family_ops *ops;   /* everything about the family (routing/family/family.h) */
+  void *state;                    /* a run-time family's parameters (ops->free_state) */
   int nswitches;                  /* vertices nnodes - nswitches .. nnodes - 1 are switches */
   int ndims;                      /* 0 for a graph topology and indirect networks */
   int shape[TOPO_MAX_DIMS];
@@ -174,6 +178,8 @@ typedef struct topo {
   int *first_link;
   uint8_t *link_class;            /* nlinks: see topo_class_name */
   int nclasses;
+  /* the built-in indirect families' parameters; a run-time family keeps
+   * its own in `state` */
   topo_dragonfly df;              /* family DRAGONFLY */
   topo_fattree ft;                /* family FATTREE */
   topo_hyperx hx;                 /* family HYPERX */
@@ -292,6 +298,17 @@ gboolean topo_conn_from_name(const char *name, topo_conn *out);
 
 /* Letter of dimension d in messages: x y z then a b c ... */
 char topo_dim_letter(int d);
+
+/* The levels of t's hierarchy, top first, each the number of children
+ * of one vertex of the level above, levels of one child included
+ * (dragonfly: groups, routers per group, nodes per router; fat tree: the
+ * down degrees from the top; HyperX: the dimensions from the last, then
+ * nodes per switch; mesh/torus: the dimensions from the last) into
+ * radix[0 .. TOPO_MAX_HIER_LEVELS - 1]; 0 when the family has none
+ * (graphs, trees of switches). Its family's file says it once; the
+ * hierarchical mapper and the allocation units read it here. */
+#define TOPO_MAX_HIER_LEVELS (TOPO_MAX_DIMS + 2)
+int topo_hierarchy(const topo *t, int *radix);
 
 /* Shape as text, "4x4x4 torus" or "dragonfly g=9 a=4 p=2 h=1 relative"
  * style, caller frees. */

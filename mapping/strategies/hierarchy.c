@@ -55,35 +55,14 @@ static const strategy_param hier_params[] = {
   { NULL, 0, NULL, NULL, NULL },
 };
 
-#define HIER_MAX_LEVELS (TOPO_MAX_DIMS + 2)
+#define HIER_MAX_LEVELS TOPO_MAX_HIER_LEVELS
 
 /* The levels of a mixed-radix hierarchy, top first, without levels of one
  * child; 0 when t has none (graphs, trees of switches). */
 static int hier_radices(const topo *t, int *radix)
 {
-  int r[HIER_MAX_LEVELS], n = 0, k = 0;
-  switch (t->family) {
-  case TOPO_FAMILY_DIRECT:
-    for (int d = t->ndims - 1; d >= 0; d--)
-      r[n++] = t->shape[d];
-    break;
-  case TOPO_FAMILY_DRAGONFLY:
-    r[n++] = t->df.groups;
-    r[n++] = t->df.routers;
-    r[n++] = t->df.nodes_per_router;
-    break;
-  case TOPO_FAMILY_FATTREE:
-    for (int l = t->ft.levels - 1; l >= 0; l--)
-      r[n++] = t->ft.down[l];
-    break;
-  case TOPO_FAMILY_HYPERX:
-    for (int d = t->hx.ndims - 1; d >= 0; d--)
-      r[n++] = t->hx.shape[d];
-    r[n++] = t->hx.nodes_per_router;
-    break;
-  case TOPO_FAMILY_TREE:
-    return 0;
-  }
+  int r[HIER_MAX_LEVELS], k = 0;
+  int n = topo_hierarchy(t, r);
   if (n == 0)
     return 0;
   for (int i = 0; i < n; i++)

@@ -17,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routing/platform-private.h"
+#include "util/checked.h"
+
 enum {
   DF_UP = TOPO_DF_NODE_UP,
   DF_DOWN = TOPO_DF_NODE_DOWN,
@@ -92,8 +95,18 @@ topo *topo_new_dragonfly(const topo_dragonfly *in, GError **error)
   int64_t g = in->groups, a = in->routers, p = in->nodes_per_router;
   int64_t m = g < 2 ? 0 : in->arrangement == TOPO_ARRANGE_SIMGRID ? 1
                           : a * in->global_ports / (g - 1);
-  int64_t nodes = g * a * p, routers = g * a;
-  int64_t links = 2 * nodes + routers * (a - 1) + g * (g - 1) * m;
+  /* in checked arithmetic: g, a, p and h up to 2^24 each overflow int64 */
+  int64_t nodes, routers, local, global, links;
+  if (!checked_mul_i64(g, a, &routers) || !checked_mul_i64(routers, p, &nodes) ||
+      !checked_mul_i64(routers, a - 1, &local) || !checked_mul_i64(g * (g - 1), m, &global) ||
+      !checked_add_i64(nodes, nodes, &links) ||
+      !checked_add_i64(links, local, &links) || !checked_add_i64(links, global, &links)) {
+    g_set_error(error, TOPO_ERROR, TOPO_ERROR_INVALID,
+                "dragonfly g=%d a=%d p=%d h=%d: more nodes and links than a 64-bit count "
+                "holds, expected fewer than %d of each", in->groups, in->routers,
+                in->nodes_per_router, in->global_ports, TOPO_MAX_NODES);
+    return NULL;
+  }
   if (nodes >= TOPO_MAX_NODES || links >= TOPO_MAX_LINKS) {
     g_set_error(error, TOPO_ERROR, TOPO_ERROR_INVALID,
                 "dragonfly g=%d a=%d p=%d h=%d: %" G_GINT64_FORMAT " nodes, %" G_GINT64_FORMAT
@@ -101,7 +114,7 @@ topo *topo_new_dragonfly(const topo_dragonfly *in, GError **error)
                 in->nodes_per_router, in->global_ports, nodes, links, TOPO_MAX_NODES);
     return NULL;
   }
-  topo *t = family_alloc(TOPO_FAMILY_DRAGONFLY, nodes, routers, links, DF_NCLASSES, error);
+  topo *t = family_alloc(&family_dragonfly_ops, nodes, routers, links, DF_NCLASSES, error);
   if (!t)
     return NULL;
   topo_dragonfly *df = &t->df;
@@ -338,8 +351,112 @@ static void df_facts(const platform *p, platform_facts *f)
     g_snprintf(f->cut, sizeof f->cut, "routers 0-%d | %d-%d", half - 1, half, df->routers - 1);
 }
 
+/* The source router sees its output port and its group's global channels
+ * (route.h, route_seen_links): up to the route's first global link. */
+static int df_seen_links(const router *r, const int *links, int nlinks)
+{
+  for (int k = 1; k < nlinks; k++)
+    if (r->t->link_class[links[k]] == TOPO_DF_GLOBAL)
+      return k + 1;
+  return MIN(nlinks, 2);
+}
+
+/* At most two global links per route (Valiant's and UGAL's non-minimal
+ * paths): three channels, the next one after each global link. */
+static int df_vc_classes(const router *r)
+{
+  return 3;
+}
+
+static gboolean df_vc_step(const router *r, int link)
+{
+  return r->t->link_class[link] == TOPO_DF_GLOBAL;
+}
+
+static int ugal_candidates(const router *r)
+{
+  return 1 + ROUTE_UGAL_VALIANT;
+}
+
+static const family_routing df_routings[3];
+
+#define DF_HOOKS .seen_links = df_seen_links, .vc_classes = df_vc_classes, \
+                 .vc_step = df_vc_step, .nonminimal = &df_routings[1]
+
+static const family_routing df_routings[] = {
+  { .name = "minimal", .algo = ROUTE_ALGO_MINIMAL, .flags = 0,
+    .summary = "local, global, local hop", DF_HOOKS },
+  { .name = "valiant", .algo = ROUTE_ALGO_VALIANT, .flags = ROUTE_FLAG_KEYED | ROUTE_FLAG_SEEDED,
+    .summary = "minimal to a random intermediate group, then minimal on (seeded per rank pair)",
+    DF_HOOKS },
+  { .name = "ugal", .algo = ROUTE_ALGO_UGAL,
+    .flags = ROUTE_FLAG_KEYED | ROUTE_FLAG_SEEDED | ROUTE_FLAG_ADAPTIVE |
+             ROUTE_FLAG_NONMINIMAL_CANDIDATES,
+    .summary = "per message (flow models) or packet (packet models) minimal or Valiant, "
+               "whichever costs less by the load seen at the source (UGAL-L)",
+    .candidates = ugal_candidates, DF_HOOKS },
+};
+
+static const char *const df_keys[] = { "kind", "groups", "routers_per_group", "nodes_per_router",
+                                       "global_ports", "arrangement", NULL };
+
+static const family_param df_params[] = {
+  { "g", "topology", "groups", "dragonfly: groups" },
+  { "a", "topology", "routers_per_group", "dragonfly: routers per group" },
+  { "p", "topology", "nodes_per_router", "dragonfly, hyperx: nodes per router (switch)" },
+  { "h", "topology", "global_ports", "dragonfly: global ports per router" },
+  { "arrangement", "topology", "arrangement",
+    "dragonfly: global cabling absolute (default), relative, circulant or simgrid" },
+};
+
+static topo *df_read(GKeyFile *kf, const char *path, const char *dir, platform *p,
+                     GError **error)
+{
+  topo_dragonfly df = { .arrangement = TOPO_ARRANGE_ABSOLUTE };
+  if (!platform_topology_int(kf, path, "groups", TRUE, 1, &df.groups, error) ||
+      !platform_topology_int(kf, path, "routers_per_group", TRUE, 1, &df.routers, error) ||
+      !platform_topology_int(kf, path, "nodes_per_router", TRUE, 1, &df.nodes_per_router,
+                             error) ||
+      !platform_topology_int(kf, path, "global_ports", TRUE, 0, &df.global_ports, error))
+    return NULL;
+  g_autofree char *arr = g_key_file_get_string(kf, "topology", "arrangement", NULL);
+  if (arr && !topo_arrangement_from_name(g_strstrip(arr), &df.arrangement)) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "%s: [topology] arrangement = '%s': expected absolute, relative, circulant or "
+                "simgrid", path, arr);
+    return NULL;
+  }
+  return topo_new_dragonfly(&df, error);
+}
+
+static int df_shorthand_slots(char **parts, char names[][16], int max)
+{
+  for (int s = 0; s < 3; s++)
+    g_strlcpy(names[s], slot_names[s], 16);
+  return 3;
+}
+
+/* groups, routers, nodes per router */
+static int df_hierarchy(const topo *t, int *radix)
+{
+  radix[0] = t->df.groups;
+  radix[1] = t->df.routers;
+  radix[2] = t->df.nodes_per_router;
+  return 3;
+}
+
 const family_ops family_dragonfly_ops = {
   .name = "dragonfly",
+  .text = "dragonfly",
+  .kind = TOPO_FAMILY_DRAGONFLY,
+  .keys = df_keys,
+  .params = df_params,
+  .nparams = G_N_ELEMENTS(df_params),
+  .usage = "dragonfly:g=G:a=A:p=P:h=H",
+  .routings = df_routings,
+  .nroutings = G_N_ELEMENTS(df_routings),
+  .shorthand_slots = df_shorthand_slots,
+  .read = df_read,
   .describe = df_describe,
   .class_name = df_class_name,
   .reverse_link = df_reverse_link,
@@ -349,4 +466,5 @@ const family_ops family_dragonfly_ops = {
   .hops = df_hops,
   .route = df_route,
   .facts = df_facts,
+  .hierarchy = df_hierarchy,
 };

@@ -1,58 +1,38 @@
-/* family-private.h - what the indirect network families (dragonfly.c,
- * fattree.c, hyperx.c, tree.c) offer the rest of routing/: one ops table each, so
- * topology.c, route.c, facts.c and the platform builder dispatch on the
- * family in one place, and the building blocks they share. Not installed,
- * not for other folders.
+/* family-private.h - what the family files share inside routing/: their
+ * ops tables (family.h has the type and the registry), the building
+ * blocks of topology.c and the helpers their routes and facts use. Not
+ * installed, not for other folders.
  */
 #pragma once
 
-#include "routing/facts.h"
-#include "routing/route.h"
+#include "routing/family/family.h"
 
-typedef struct family_ops {
-  const char *name;
-  /* "dragonfly g=9 a=4 p=2 h=1 relative"; caller frees */
-  char *(*describe)(const topo *t);
-  /* link class c's name (topo_class_name) */
-  void (*class_name)(const topo *t, int c, char *buf, size_t size);
-  /* the other direction of link l's cable */
-  int (*reverse_link)(const topo *t, int l);
-  /* link types: `nslots` keys of [links] (node, local, global ...), the
-   * name of slot s, and the slot of link class c */
-  int (*nslots)(const topo *t);
-  void (*slot_name)(const topo *t, int s, char *buf, size_t size);
-  int (*slot_of_class)(const topo *t, int c);
-  /* length of the minimal routes between compute nodes a != b */
-  int (*hops)(const topo *t, int a, int b);
-  /* the links of the route src -> dst (compute nodes, src != dst) into
-   * links[0 .. ROUTE_FAMILY_MAX_HOPS - 1]; returns their count. `variant`
-   * picks among a minimal-adaptive routing's paths (HyperX: the rotation
-   * of the dimension order); 0 is the routing's own */
-  int (*route)(const router *r, int src, int dst, uint64_t key, route_path path, int variant,
-               int *links);
-  /* diameter, average distance and bisection (f->nodes and f->links set) */
-  void (*facts)(const platform *p, platform_facts *f);
-} family_ops;
-
+extern const family_ops family_torus_ops;
+extern const family_ops family_graph_ops;
 extern const family_ops family_dragonfly_ops;
 extern const family_ops family_fattree_ops;
 extern const family_ops family_hyperx_ops;
 extern const family_ops family_tree_ops;
 
-/* family.c: the ops of t's family; NULL for direct networks. */
-const family_ops *family_of(const topo *t);
+/* family.c: the reverse of link l found among its head's links. */
+int family_reverse_by_scan(const topo *t, int l);
 
-/* A topo of `nodes` nodes and `switches` switches with room for `links`
- * links of `nclasses` classes, after the limit and budget checks
- * (TOPO_ERROR_INVALID, BUDGET_ERROR). */
-topo *family_alloc(topo_family family, int64_t nodes, int64_t switches, int64_t links,
-                   int nclasses, GError **error);
+/* topology.c: the arrays of t's links and vertex offsets (t->nlinks,
+ * t->nnodes set). */
+topo *family_alloc_links(topo *t);
 
-/* Sets link l (no dimension, direction +). */
-void family_set_link(topo *t, int l, int src, int dst, int cls);
+/* graph.c: diameter and average distance over every pair of nodes by
+ * route_hops (graphs, route tables). */
+void family_all_pairs(const platform *p, platform_facts *f);
 
-/* Builds out_off/out_link once every link is set. */
-void family_finish(topo *t);
+/* The first of a family's rows that is not an alias: its default. */
+static inline const family_routing *family_default_routing(const family_ops *f)
+{
+  for (int i = 0; i < f->nroutings; i++)
+    if (!(f->routings[i].flags & ROUTE_FLAG_ALIAS))
+      return &f->routings[i];
+  return &f->routings[0];
+}
 
 /* fattree.c: the link types and classes of trees of levels (fat trees,
  * trees of switches): slot 0 "node", slot s "level{s+1}" (the cables into

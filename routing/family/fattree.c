@@ -22,6 +22,8 @@
 
 #include <string.h>
 
+#include "routing/platform-private.h"
+
 /* Radix of digit j at level l. */
 static inline int radix(const topo_fattree *ft, int l, int j)
 {
@@ -106,7 +108,7 @@ topo *topo_new_fattree(const topo_fattree *in, GError **error)
     ft.down_base[l] = base + ft.count[l] * ft.ports[l];
     base = ft.down_base[l] + ft.count[l] * ft.ports[l];
   }
-  topo *t = family_alloc(TOPO_FAMILY_FATTREE, ft.count[0], (int64_t)vertices - ft.count[0],
+  topo *t = family_alloc(&family_fattree_ops, ft.count[0], (int64_t)vertices - ft.count[0],
                          (int64_t)links, 2 * L, error);
   if (!t)
     return NULL;
@@ -290,8 +292,133 @@ static void ft_facts(const platform *p, platform_facts *f)
              ft->down[j] - 1);
 }
 
+static const family_routing ft_routings[] = {
+  { .name = "dmodk", .algo = ROUTE_ALGO_DMODK, .flags = 0,
+    .summary = "up port (destination / ports below) mod ports, SimGrid's d-mod-k" },
+  { .name = "smodk", .algo = ROUTE_ALGO_SMODK, .flags = 0,
+    .summary = "up port by the source, s-mod-k" },
+  { .name = "random-up", .algo = ROUTE_ALGO_RANDOM_UP,
+    .flags = ROUTE_FLAG_KEYED | ROUTE_FLAG_SEEDED,
+    .summary = "a random up port per level (seeded per rank pair)" },
+  { .name = "ecmp", .algo = ROUTE_ALGO_ECMP, .flags = ROUTE_FLAG_KEYED,
+    .summary = "a hash of source, destination, rank pair and switch at every switch" },
+};
+
+static const char *const ft_keys[] = { "kind", "k", "n", "down", "up", "parallel", NULL };
+
+static const family_param ft_params[] = {
+  { "k", "topology", "k", "fattree: the k-ary n-tree's k" },
+  { "n", "topology", "n", "fattree: its n (levels)" },
+  { "down", "topology", "down", "fattree: children per vertex and level" },
+  { "up", "topology", "up", "fattree: parents per vertex and level" },
+  { "parallel", "topology", "parallel", "fattree: cables per pair and level (default 1)" },
+};
+
+static topo *ft_read(GKeyFile *kf, const char *path, const char *dir, platform *p,
+                     GError **error)
+{
+  topo_fattree ft = { 0 };
+  int k = 0, n = 0;
+  if (!platform_topology_int(kf, path, "k", FALSE, 1, &k, error) ||
+      !platform_topology_int(kf, path, "n", FALSE, 1, &n, error))
+    return NULL;
+  int nd = platform_topology_list(kf, path, "down", ft.down, error);
+  int nu = nd < 0 ? -1 : platform_topology_list(kf, path, "up", ft.up, error);
+  int np = nu < 0 ? -1 : platform_topology_list(kf, path, "parallel", ft.parallel, error);
+  if (np < 0)
+    return NULL;
+  if ((k || n) == (nd || nu) || (k && !n) || (n && !k) || (nd && nd != nu) ||
+      (np && np != nd) || n > TOPO_MAX_LEVELS) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "%s: [topology]: expected either k and n (a k-ary n-tree, n <= %d) or down and "
+                "up (and parallel) of one length, one entry per level", path, TOPO_MAX_LEVELS);
+    return NULL;
+  }
+  ft.levels = k ? n : nd;
+  for (int l = 0; l < ft.levels; l++) {
+    if (k) {
+      ft.down[l] = k;
+      ft.up[l] = l ? k : 1;
+    }
+    if (!np)
+      ft.parallel[l] = 1;
+  }
+  return topo_new_fattree(&ft, error);
+}
+
+/* SimGrid's FAT_TREE parameters "L;down,...;up,...;parallel,..." as keys;
+ * -1 for other segments. */
+static int ft_shorthand_segment(GKeyFile *kf, const char *spec, const char *seg, GError **error)
+{
+  if (!strchr(seg, ';'))
+    return -1;
+  g_auto(GStrv) parts = g_strsplit(seg, ";", -1);
+  gint64 levels = 0;
+  gboolean ok = g_strv_length(parts) == 4 &&
+                g_ascii_string_to_signed(parts[0], 10, 1, TOPO_MAX_LEVELS, &levels, NULL);
+  for (int i = 1; ok && i < 4; i++) {
+    g_auto(GStrv) v = g_strsplit(parts[i], ",", -1);
+    ok = g_strv_length(v) == (guint)levels;
+  }
+  if (!ok) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "platform '%s': '%s', expected SimGrid's FAT_TREE parameters L;down;up;parallel "
+                "with L entries each (L = 1 to %d), like 3;4,4,4;1,4,4;1,1,1", spec, seg,
+                TOPO_MAX_LEVELS);
+    return 0;
+  }
+  g_key_file_set_value(kf, "topology", "down", parts[1]);
+  g_key_file_set_value(kf, "topology", "up", parts[2]);
+  g_key_file_set_value(kf, "topology", "parallel", parts[3]);
+  return 1;
+}
+
+/* node, level2 ...: one per level the segments give (n=, down= or
+ * SimGrid's L;...), at least one. */
+static int ft_shorthand_slots(char **parts, char names[][16], int max)
+{
+  int levels = 0;
+  for (int i = 1; !levels && parts[i]; i++) {
+    if (g_str_has_prefix(parts[i], "n="))
+      levels = (int)g_ascii_strtoll(parts[i] + 2, NULL, 10);
+    else if (g_str_has_prefix(parts[i], "down=")) {
+      g_auto(GStrv) v = g_strsplit(parts[i] + 5, ",", -1);
+      levels = (int)g_strv_length(v);
+    } else if (strchr(parts[i], ';'))
+      levels = (int)g_ascii_strtoll(parts[i], NULL, 10);
+  }
+  int n = MIN(MAX(levels, 1), MIN(TOPO_MAX_LEVELS, max));
+  for (int s = 0; s < n; s++)
+    if (s == 0)
+      g_strlcpy(names[s], "node", 16);
+    else
+      g_snprintf(names[s], 16, "level%d", s + 1);
+  return n;
+}
+
+/* the children of a vertex of each level, top first */
+static int ft_hierarchy(const topo *t, int *radix)
+{
+  int n = 0;
+  for (int l = t->ft.levels - 1; l >= 0; l--)
+    radix[n++] = t->ft.down[l];
+  return n;
+}
+
 const family_ops family_fattree_ops = {
   .name = "fattree",
+  .text = "fat tree",
+  .kind = TOPO_FAMILY_FATTREE,
+  .keys = ft_keys,
+  .params = ft_params,
+  .nparams = G_N_ELEMENTS(ft_params),
+  .usage = "fattree:k=K:n=N",
+  .usage_more = " or SimGrid's fattree:L;down...;up...;parallel...",
+  .routings = ft_routings,
+  .nroutings = G_N_ELEMENTS(ft_routings),
+  .shorthand_slots = ft_shorthand_slots,
+  .shorthand_segment = ft_shorthand_segment,
+  .read = ft_read,
   .describe = ft_describe,
   .class_name = family_level_class_name,
   .reverse_link = ft_reverse_link,
@@ -301,4 +428,5 @@ const family_ops family_fattree_ops = {
   .hops = ft_hops,
   .route = ft_route,
   .facts = ft_facts,
+  .hierarchy = ft_hierarchy,
 };

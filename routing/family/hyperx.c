@@ -15,6 +15,8 @@
  */
 #include "routing/family/family-private.h"
 
+#include "routing/platform-private.h"
+
 enum { HX_UP, HX_DOWN, HX_DIM0 };
 
 static inline int coord(const topo_hyperx *hx, int s, int d)
@@ -61,7 +63,7 @@ topo *topo_new_hyperx(const topo_hyperx *in, GError **error)
   hx.switches = (int)switches;
   hx.per_switch = (int)per;
   hx.switch_base = (int)(2 * nodes);
-  topo *t = family_alloc(TOPO_FAMILY_HYPERX, (int64_t)nodes, hx.switches, (int64_t)links,
+  topo *t = family_alloc(&family_hyperx_ops, (int64_t)nodes, hx.switches, (int64_t)links,
                          HX_DIM0 + hx.ndims, error);
   if (!t)
     return NULL;
@@ -190,8 +192,103 @@ static void hx_facts(const platform *p, platform_facts *f)
   }
 }
 
+/* min-adaptive: one candidate per rotation of the dimension order */
+static int rotations(const router *r)
+{
+  return MAX(r->t->hx.ndims, 1);
+}
+
+/* min-adaptive routes the dimensions in any order, so the channel is the
+ * count of switch-to-switch hops taken (route.h, route_vc_classes) */
+static int hops_classes(const router *r)
+{
+  return r->t->hx.ndims + 1;
+}
+
+static gboolean switch_hop(const router *r, int link)
+{
+  const topo *t = r->t;
+  return topo_is_switch(t, t->link_src[link]) && topo_is_switch(t, t->link_dst[link]);
+}
+
+static const family_routing hx_routings[] = {
+  { .name = "dor", .algo = ROUTE_ALGO_DOR, .flags = 0,
+    .summary = "one hop per differing dimension, x first" },
+  { .name = "min-adaptive", .algo = ROUTE_ALGO_MIN_ADAPTIVE, .flags = ROUTE_FLAG_ADAPTIVE,
+    .summary = "one hop per differing dimension, in the rotation of the order least loaded at the "
+    "source", .candidates = rotations, .vc_classes = hops_classes, .vc_step = switch_hop },
+};
+
+static const char *const hx_keys[] = { "kind", "shape", "nodes_per_router", NULL };
+
+static const family_param hx_params[] = {
+  { "p", "topology", "nodes_per_router", "dragonfly, hyperx: nodes per router (switch)" },
+};
+
+static topo *hx_read(GKeyFile *kf, const char *path, const char *dir, platform *p,
+                     GError **error)
+{
+  topo_hyperx hx = { 0 };
+  g_autofree char *shape = g_key_file_get_string(kf, "topology", "shape", NULL);
+  g_auto(GStrv) dims = g_strsplit_set(shape ? g_strstrip(shape) : "", "x,", -1);
+  hx.ndims = (int)g_strv_length(dims);
+  gboolean ok = shape && hx.ndims >= 1 && hx.ndims <= TOPO_MAX_DIMS;
+  for (int d = 0; ok && d < hx.ndims; d++) {
+    gint64 v;
+    ok = g_ascii_string_to_signed(dims[d], 10, 1, 1 << 20, &v, NULL);
+    hx.shape[d] = (int)v;
+  }
+  if (!ok) {
+    g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                "%s: [topology] shape = '%s': expected 1 to %d positive sizes like 12x8", path,
+                shape ? shape : "", TOPO_MAX_DIMS);
+    return NULL;
+  }
+  if (!platform_topology_int(kf, path, "nodes_per_router", TRUE, 1, &hx.nodes_per_router,
+                             error))
+    return NULL;
+  return topo_new_hyperx(&hx, error);
+}
+
+/* node, x, y ...: one per dimension of the shape (12x8 or, as the INI
+ * key reads it, 12,8) */
+static int hx_shorthand_slots(char **parts, char names[][16], int max)
+{
+  int dims = 0;
+  if (parts[1]) {
+    g_auto(GStrv) v = g_strsplit_set(parts[1], "x,", -1);
+    dims = (int)g_strv_length(v);
+  }
+  int n = MIN(MAX(dims, 1), MIN(TOPO_MAX_DIMS, max - 1)) + 1;
+  g_strlcpy(names[0], "node", 16);
+  for (int s = 1; s < n; s++)
+    g_snprintf(names[s], 16, "%c", topo_dim_letter(s - 1));
+  return n;
+}
+
+/* the switches along each dimension, the last first, then the nodes */
+static int hx_hierarchy(const topo *t, int *radix)
+{
+  int n = 0;
+  for (int d = t->hx.ndims - 1; d >= 0; d--)
+    radix[n++] = t->hx.shape[d];
+  radix[n++] = t->hx.nodes_per_router;
+  return n;
+}
+
 const family_ops family_hyperx_ops = {
   .name = "hyperx",
+  .text = "HyperX",
+  .kind = TOPO_FAMILY_HYPERX,
+  .keys = hx_keys,
+  .params = hx_params,
+  .nparams = G_N_ELEMENTS(hx_params),
+  .positional = "shape",
+  .usage = "hyperx:SxS:p=P",
+  .routings = hx_routings,
+  .nroutings = G_N_ELEMENTS(hx_routings),
+  .shorthand_slots = hx_shorthand_slots,
+  .read = hx_read,
   .describe = hx_describe,
   .class_name = hx_class_name,
   .reverse_link = hx_reverse_link,
@@ -201,4 +298,5 @@ const family_ops family_hyperx_ops = {
   .hops = hx_hops,
   .route = hx_route,
   .facts = hx_facts,
+  .hierarchy = hx_hierarchy,
 };

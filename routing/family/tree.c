@@ -18,6 +18,8 @@
  */
 #include "routing/family/family-private.h"
 
+#include "routing/platform-private.h"
+
 #include <string.h>
 
 static gboolean tree_invalid(GError **error, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
@@ -107,7 +109,7 @@ topo *topo_new_tree(int nodes, int switches, const int *parent, GError **error)
     return NULL;
   }
   int levels = level[root];
-  topo *t = family_alloc(TOPO_FAMILY_TREE, nodes, switches, 2 * (n - 1), 2 * levels, error);
+  topo *t = family_alloc(&family_tree_ops, nodes, switches, 2 * (n - 1), 2 * levels, error);
   if (!t) {
     g_free(level);
     g_free(depth);
@@ -268,8 +270,28 @@ static void tree_facts(const platform *p, platform_facts *f)
   g_free(far);
 }
 
+static const family_routing tree_routings[] = {
+  { .name = "minimal", .algo = ROUTE_ALGO_MINIMAL, .flags = 0,
+    .summary = "up to the lowest common switch and down (a tree's one path)" },
+};
+
+static const char *const tree_keys[] = { "kind", "slurm", "slurm_topology", NULL };
+
+/* Slurm's topology.conf or topology.yaml (platform-slurm.c) */
+static topo *tree_read(GKeyFile *kf, const char *path, const char *dir, platform *p,
+                       GError **error)
+{
+  return platform_slurm_tree(kf, path, dir, p, error);
+}
+
 const family_ops family_tree_ops = {
   .name = "tree",
+  .text = "tree of switches",
+  .kind = TOPO_FAMILY_TREE,
+  .keys = tree_keys,
+  .routings = tree_routings,
+  .nroutings = G_N_ELEMENTS(tree_routings),
+  .read = tree_read,
   .describe = tree_describe,
   .class_name = family_level_class_name,
   .reverse_link = tree_reverse_link,
