@@ -17,6 +17,8 @@ static gboolean jobs_group(rep_page *pg, int f, int pl, int m, GError **error)
   const char **policies = g_new0(const char *, np);
   double *slow = g_new(double, (size_t)np * n);
   const mix_result **mixes = g_new0(const mix_result *, np);
+  const GError **why = g_new0(const GError *, np);
+  int ran = 0;
   for (int i = 0; i < study_nmixes(s); i++) {
     study_mix_key k;
     study_mix_at(s, i, &k);
@@ -25,6 +27,8 @@ static gboolean jobs_group(rep_page *pg, int f, int pl, int m, GError **error)
     const char *policy = study_mix_policy(s, &k);
     policies[k.policy] = policy ? policy : "as in the file";
     mixes[k.policy] = s->mixes[i];
+    why[k.policy] = s->mix_errors[i];
+    ran += s->mixes[i] != NULL;
     for (int j = 0; j < n; j++)
       slow[k.policy * n + j] = s->mixes[i] ? s->mixes[i]->jobs[j].slowdown : NAN;
   }
@@ -38,13 +42,17 @@ static gboolean jobs_group(rep_page *pg, int f, int pl, int m, GError **error)
   const char *parts[] = { label, plat, model, NULL };
   g_autofree char *stem = rep_stem(pg, "slowdown", parts);
   fig_jobs_slowdown_data sd = { title, names, n, np > 1 ? policies : NULL, np, slow };
-  gboolean ok = fig_jobs_slowdown(pg->fig, stem, &sd, error) &&
-                html_figure(pg, stem, title, error);
+  /* no figure of a mix that did not run: its reason instead */
+  gboolean ok = !ran || (fig_jobs_slowdown(pg->fig, stem, &sd, error) &&
+                         html_figure(pg, stem, title, error));
   for (int p = 0; ok && p < np; p++) {
     const mix_result *r = mixes[p];
     if (!r) {
-      html_printf(pg->h, "<p>%s on %s, policy %s: the mix failed.</p>\n", label, plat,
-                  policies[p] ? policies[p] : "?");
+      g_string_append(pg->h, "<p class=\"bad\">");
+      html_printf(pg->h, "%s on %s (%s), policy %s did not run: %s", label, plat, model,
+                  policies[p] ? policies[p] : "as in the file",
+                  why[p] ? why[p]->message : "no reason kept");
+      g_string_append(pg->h, "</p>\n");
       continue;
     }
     const char *pparts[] = { label, plat, model, policies[p], NULL };
@@ -69,6 +77,7 @@ static gboolean jobs_group(rep_page *pg, int f, int pl, int m, GError **error)
   g_free(policies);
   g_free(slow);
   g_free(mixes);
+  g_free(why);
   return ok;
 }
 

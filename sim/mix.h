@@ -104,6 +104,15 @@ static inline int64_t mix_link_bytes(const mix_result *r, int j, int l)
   return r->jobs[j].pre->link_bytes[l];
 }
 
+/* Whether pre == post held for the union and every job alone. */
+static inline gboolean mix_result_matches(const mix_result *r)
+{
+  gboolean ok = r->mismatch < 0;
+  for (int j = 0; j < r->njobs; j++)
+    ok = ok && r->jobs[j].mismatch < 0;
+  return ok;
+}
+
 void mix_result_free(mix_result *r);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(mix_result, mix_result_free)

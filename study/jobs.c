@@ -47,6 +47,42 @@ void study_read_jobs(loader *L)
   s->policies = g_steal_pointer(&policies);
 }
 
+/* Where the jobs go is known once the platforms are loaded: every jobs
+ * file x platform x policy is placed (jobs_place) before anything runs,
+ * so a mix that cannot run - node lists that overlap, more nodes than
+ * the platform has free - is a problem of the file with its reason, as
+ * an input that does not fit a platform is. One line per distinct
+ * reason (a node list's overlap is the same under every policy). */
+void study_check_jobs(loader *L)
+{
+  study *s = L->s;
+  int line = ini_line(&L->ini, "study", "jobs");
+  g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  for (int f = 0; f < s->njobfiles; f++)
+    for (int p = 0; p < s->nplatforms; p++) {
+      const study_platform *sp = &s->platforms[p];
+      if (!sp->p)
+        continue;
+      for (int k = 0; k < MAX(s->npolicies, 1); k++) {
+        const char *policy = s->npolicies ? s->policies[k] : NULL;
+        GError *e = NULL;
+        jobs_placement *pl = jobs_place(s->jobfiles[f], sp->p, policy, &e);
+        if (pl) {
+          jobs_placement_free(pl);
+          continue;
+        }
+        char *why = g_strdup(e->message);
+        g_error_free(e);
+        if (!g_hash_table_add(seen, why))
+          continue;
+        if (policy)
+          ini_problem(&L->ini, line, "[study] jobs, policy %s: %s", policy, why);
+        else
+          ini_problem(&L->ini, line, "[study] jobs: %s", why);
+      }
+    }
+}
+
 int study_nmixes(const study *s)
 {
   return s->njobfiles * s->nplatforms * MAX(s->npolicies, 1) * s->nmodels;
