@@ -77,7 +77,8 @@ static void html_summary(rep_page *pg, GPtrArray *groups, GPtrArray *cs, GPtrArr
   html_printf(h, "Best and worst strategy per input and platform, changes against %s; = joins "
               "ties (equal within a relative %g, or not told apart by a paired t-test over the "
               "seeds). Predictor: the static metric whose ranking agrees best with the "
-              "simulated one (Spearman's ρ over n cells). Details below.",
+              "simulated one (Spearman's ρ over n cells), named when significant (two-sided "
+              "permutation test, p < 0.05). Details below.",
               ref >= 0 ? s->strategies[ref].label : "the first strategy", STATS_REL_TOL);
   g_string_append(h, "</p>\n<table class=\"summary\"><tr><th>input</th><th>platform</th>");
   if (!one_metric)
@@ -263,8 +264,9 @@ static gboolean html_sweeps(rep_page *pg, GError **error)
 static gboolean html_groups(rep_page *pg, GError **error)
 {
   const study *s = pg->s;
-  rep_section_open(pg, "strategies", "Strategies per platform",
-                   "hop-bytes, busiest link and simulated times against the reference", FALSE);
+  g_autofree char *gist = g_strdup_printf("hop-bytes, busiest link and simulated %s against "
+                                          "the reference", rep_outcome(s));
+  rep_section_open(pg, "strategies", "Strategies per platform", gist, FALSE);
   g_string_append(pg->h, "<p>Each marker is one strategy (and seed); the green line is the "
                          "reference mapping (korndoerfer2021 Figs. 4-6). Every axis starts at "
                          "zero.</p>\n");
