@@ -115,3 +115,105 @@ Test(jobs_study, a_jobs_only_report_says_its_mixes_passed, .timeout = 300)
   cr_assert(strstr(html, "holds in all 2 that ran."), "%s", html);
   cr_assert(strstr(html, "slowdown_two_torus-4x4x2_flow"), "%s", html);
 }
+
+/* The jobs.csv rows of a policy: "policy,model,seed,,job,allocation". */
+static int count_rows(const char *csv, const char *needle)
+{
+  return tu_count(csv, needle);
+}
+
+Test(jobs_study, seeds_are_draws_of_the_random_policies, .timeout = 300)
+{
+  g_autofree char *jobs = tu_data("jobs/three.ini");
+  g_autofree char *text = g_strdup_printf("[study]\nname = draws\njobs = %s\n"
+                                          "policies = random; contiguous; random:7\n"
+                                          "platforms = torus:4x4x4\nmodels = flow; analytic\n"
+                                          "seeds = 1; 2; 3\ncompute-scale = 0\n", jobs);
+  g_autofree char *file = tu_write_tmp("draws.ini", text);
+  g_autofree char *dir = tu_tmp_dir();
+  char *out = NULL, *err = NULL;
+  const char *args[] = { "study", file, "-o", dir, NULL };
+  cr_assert_eq(tu_run(&out, &err, args), 0, "%s\n%s", out, err);
+  /* random and random:7 3 draws each, contiguous once; 2 models */
+  cr_assert(strstr(out, "14 mixes of several jobs (1 jobs file, 3 policies), random placements "
+                        "drawn once per seed"), "%s", out);
+  g_free(out);
+  g_free(err);
+  g_autofree char *csv = tu_read(dir, "jobs.csv");
+  cr_assert_eq(tu_lines(csv), 1 + 14 * 3, "%s", csv);
+  cr_assert(g_str_has_prefix(csv, "jobs,platform,policy,model,seed,error,job,allocation,"), "%s",
+            csv);
+  /* draw S: each job's SEED + S - 1 (a2a random:16:1, cg random-routers:16:2 in the file) */
+  for (int d = 1; d <= 3; d++) {
+    g_autofree char *a2a = g_strdup_printf(",random,flow,%d,,a2a,random:16:%d,", d, d);
+    g_autofree char *cg = g_strdup_printf(",random,flow,%d,,cg,random:16:%d,", d, d + 1);
+    g_autofree char *pinned = g_strdup_printf(",random:7,flow,%d,,cg,random:16:%d,", d, 6 + d);
+    cr_assert_eq(count_rows(csv, a2a), 1, "%s\n%s", a2a, csv);
+    cr_assert_eq(count_rows(csv, cg), 1, "%s\n%s", cg, csv);
+    cr_assert_eq(count_rows(csv, pinned), 1, "%s\n%s", pinned, csv);
+  }
+  /* a policy that draws nothing: once, without a seed */
+  cr_assert_eq(count_rows(csv, ",contiguous,flow,,,a2a,contiguous:16,"), 1, "%s", csv);
+  cr_assert_eq(count_rows(csv, "contiguous:16:"), 0, "%s", csv);
+  g_autofree char *html = tu_read(dir, "index.html");
+  cr_assert(strstr(html, "A random policy&apos;s bar is the mean slowdown over its draws"), "%s",
+            html);
+  cr_assert(strstr(html, "The analytic model has no contention"), "%s", html);
+}
+
+Test(jobs_study, a_seed_only_for_a_random_policy)
+{
+  const struct {
+    const char *policies, *want;
+  } cases[] = {
+    { "contiguous:3", "policy 'contiguous:3': a policy that draws nothing has no seed" },
+    { "random:x", "policy 'random:x': a bad seed" },
+    { "random:1:2", "unknown allocation policy 'random:1:2'" },
+    { "randm", "unknown allocation policy 'randm'" },
+  };
+  g_autofree char *jobs = tu_data("jobs/three.ini");
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autofree char *text = g_strdup_printf("[study]\njobs = %s\npolicies = %s\n"
+                                            "platforms = torus:4x4x4\n", jobs, cases[i].policies);
+    g_autofree char *file = tu_write_tmp("bad.ini", text);
+    char *out = NULL, *err = NULL;
+    const char *args[] = { "study", "--check", file, NULL };
+    cr_assert_eq(tu_run(&out, &err, args), 2, "%s", err);
+    cr_assert(strstr(err, "bad.ini:3: [study] policies: "), "%s", err);
+    cr_assert(strstr(err, cases[i].want), "%s", err);
+    cr_assert_eq(tu_count(err, "\n"), 1, "%s", err);
+    g_free(out);
+    g_free(err);
+  }
+}
+
+/* simulate --jobs says why its slowdowns read as they do: 1 everywhere
+ * under the contention-free model, below 1 where a job ran faster (the
+ * a2a of three.ini next to cg on torus:4x4x4 under random:3, 0.9461 in
+ * the pair run), nothing when neither holds (the README's dragonfly). */
+Test(jobs_study, simulate_jobs_notes_on_the_slowdowns, .timeout = 120)
+{
+  g_autofree char *jobs = tu_data("jobs/three.ini");
+  const struct {
+    const char *spec, *model, *policy;
+    gboolean contention_free, faster;
+  } cases[] = {
+    { "torus:4x4x4", "analytic", "random", TRUE, FALSE },
+    { "torus:4x4x4", "flow", "random:3", FALSE, TRUE },
+    { "dragonfly:g=9:a=4:p=2:h=2", "flow", "random", FALSE, FALSE },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    char *out = NULL, *err = NULL;
+    const char *args[] = { "simulate", "-p", cases[i].spec, "--compute-scale", "0", "--model",
+                           cases[i].model, "--policy", cases[i].policy, "--jobs", jobs, NULL };
+    cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
+    cr_assert_eq(strstr(out, "note: the analytic model has no contention") != NULL,
+                 cases[i].contention_free, "%zu: %s", i, out);
+    cr_assert_eq(strstr(out, "note: a slowdown below 1") != NULL, cases[i].faster, "%zu: %s", i,
+                 out);
+    if (cases[i].faster)
+      cr_assert(strstr(out, "0.9461"), "%s", out);
+    g_free(out);
+    g_free(err);
+  }
+}
