@@ -226,7 +226,8 @@ static void print_size(const study *s)
 
 /* results.csv, results.json, the report and the ranking of a complete
  * study in `out`. */
-static int finish(const study *s, const char *out, gboolean report, int threads)
+static int finish(const cli_common *c, const study *s, const char *out, gboolean report,
+                  int threads)
 {
   GError *e = NULL;
   if (!study_write_results(s, NULL, out, "results", &e))
@@ -236,7 +237,9 @@ static int finish(const study *s, const char *out, gboolean report, int threads)
   if (s->mixes)
     printf("jobs:    %s/jobs.csv, %s/jobs.json (every job of every mix)\n", out, out);
   if (report) {
-    g_autofree char *index = report_study(s, out, threads, &e);
+    /* the report's steps on the progress line, as the cells' */
+    g_autofree char *index = report_study(s, out, threads, cli_progress(c), &e);
+    cli_progress_end();
     report_release();
     if (!index)
       return cli_fail(e);
@@ -341,7 +344,7 @@ static int run(const cli_common *c, study_args *a, const char *file)
       return cli_fail(e);
     }
     print_size(s);
-    return finish(s, a->merge, !a->no_report, threads);
+    return finish(c, s, a->merge, !a->no_report, threads);
   }
   study_slice slice, *sl = NULL;
   if (a->slice) {
@@ -391,7 +394,7 @@ static int run(const cli_common *c, study_args *a, const char *file)
            "--merge %s\n", sl->k, sl->n, out, stem, out, stem, out);
     return report_failures(s, sl);
   }
-  return finish(s, out, !a->no_report, threads);
+  return finish(c, s, out, !a->no_report, threads);
 }
 
 int cmd_study(int argc, char **argv)

@@ -684,7 +684,8 @@ static void insert_nav(GString *h, size_t at)
   g_string_free(nav, TRUE);
 }
 
-char *report_study(const study *s, const char *dir, int threads, GError **error)
+char *report_study(const study *s, const char *dir, int threads, const progress *prog,
+                   GError **error)
 {
   rep_page pg = { .s = s, .dir = dir, .figdir = g_build_filename(dir, "figures", NULL),
                   .stems = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL) };
@@ -714,20 +715,29 @@ char *report_study(const study *s, const char *dir, int threads, GError **error)
     html_rankings(&pg, groups);
   }
   /* the sections, in page order: one call each */
+  /* the steps as done/total ("report: 3/9"): the sections, the figures'
+   * encoding, the page */
+  uint64_t step = 0, steps = (s->ninputs ? 6 : 0) + (s->mixes ? 1 : 0) + 2;
+  progress_report(prog, "report", step, steps);
+#define STEP(call) ((call) && progress_check(prog, error) && \
+                    (progress_report(prog, "report", ++step, steps), TRUE))
   gboolean ok = (s->ninputs == 0 || /* a study of jobs files only */
-                 (html_sweeps(&pg, error) && rep_write_correlations(s, cs, dir, error) &&
-                  rep_html_correlations(&pg, cs, cols, error) && html_groups(&pg, error) &&
-                  html_matrices(&pg, error) && html_links(&pg, groups, error) &&
-                  rep_html_timeline(&pg, groups, links_input(s), error))) &&
-                rep_html_jobs(&pg, error);
+                 (STEP(html_sweeps(&pg, error)) && rep_write_correlations(s, cs, dir, error) &&
+                  STEP(rep_html_correlations(&pg, cs, cols, error)) &&
+                  STEP(html_groups(&pg, error)) && STEP(html_matrices(&pg, error)) &&
+                  STEP(html_links(&pg, groups, error)) &&
+                  STEP(rep_html_timeline(&pg, groups, links_input(s), error)))) &&
+                (!s->mixes || STEP(rep_html_jobs(&pg, error)));
   ok = plot_writer_finish(pg.fig, ok ? error : NULL) && ok;
+  ok = ok && STEP(TRUE);
   html_checks(&pg);
   insert_nav(h, nav_at);
   g_string_append(h, "<p class=\"foot\">Written by mapsim study; figures drawn with cairo "
                      "(each also as SVG and PNG in figures/).</p>\n</body></html>\n");
   char *index = g_build_filename(dir, "index.html", NULL);
   g_autofree char *page = ok ? embed_pngs(h->str, dir, error) : NULL;
-  ok = page && study_write_file(index, page, strlen(page), error);
+  ok = page && study_write_file(index, page, strlen(page), error) && STEP(TRUE);
+#undef STEP
   g_string_free(h, TRUE);
   g_free(pg.figdir);
   g_hash_table_destroy(pg.stems);

@@ -102,8 +102,11 @@ Test(jobs_study, a_jobs_only_report_says_its_mixes_passed, .timeout = 300)
   g_autofree char *file = write_study("nodes = 0-7", "alloc = random:8:3", "random; striped");
   g_autofree char *dir = tu_tmp_dir();
   char *out = NULL, *err = NULL;
-  const char *args[] = { "study", file, "-o", dir, "-q", NULL };
+  const char *args[] = { "study", file, "-o", dir, "--progress", NULL };
   cr_assert_eq(tu_run(&out, &err, args), 0, "%s\n%s", out, err);
+  /* the report's steps as the mixes': its section, the figures, the page */
+  cr_assert(strstr(err, "mixes: 2/2 (100%)"), "%s", err);
+  cr_assert(strstr(err, "report: 3/3 (100%)"), "%s", err);
   g_free(out);
   g_free(err);
   g_autofree char *html = tu_read(dir, "index.html");

@@ -62,9 +62,11 @@ Test(report_verdicts, an_energy_ranked_report_says_energy, .timeout = 240)
   g_autofree char *file = g_build_filename(dir, "energy.ini", NULL);
   cr_assert(g_file_set_contents(file, text, -1, NULL));
   g_autofree char *out = g_build_filename(dir, "out", NULL);
-  const char *args[] = { "study", file, "-o", out, "-q", NULL };
+  const char *args[] = { "study", file, "-o", out, "--progress", NULL };
   char *so = NULL, *se = NULL;
   cr_assert_eq(tu_run(&so, &se, args), 0, "%s%s", so, se);
+  /* the report's progress: 6 sections, the figures, the page */
+  cr_assert(strstr(se, "report: 8/8 (100%)"), "%s", se);
   g_free(so);
   g_free(se);
   g_autofree char *html = tu_read(out, "index.html");
