@@ -219,8 +219,36 @@ static void print_interference(const mix_result *r)
   g_ptr_array_unref(rows);
 }
 
-static void print_human(const jobs_file *jf, const mix_result *r, const char *model)
+/* "note: TEXT" in lines of at most 96 characters, the rest indented. */
+static void print_note(const char *text)
 {
+  g_auto(GStrv) words = g_strsplit(text, " ", -1);
+  int col = printf("note:");
+  for (int i = 0; words[i]; i++) {
+    int len = (int)g_utf8_strlen(words[i], -1);
+    if (col + 1 + len > 96) {
+      printf("\n     ");
+      col = 5;
+    }
+    col += printf(" %s", words[i]) - (int)strlen(words[i]) + len;
+  }
+  printf("\n");
+}
+
+/* Is any slowdown of r (next to all, or in a pair) below 1? */
+static gboolean any_faster(const mix_result *r)
+{
+  gboolean faster = FALSE;
+  for (int j = 0; j < r->njobs; j++)
+    faster = faster || r->jobs[j].slowdown < 1;
+  for (int i = 0; r->interference && i < r->njobs * r->njobs; i++)
+    faster = faster || r->interference[i] < 1;
+  return faster;
+}
+
+static void print_human(const jobs_file *jf, const mix_result *r, const struct netmodel_ops *ops)
+{
+  const char *model = ops->name;
   int bad = r->mismatch >= 0;
   for (int j = 0; j < r->njobs; j++)
     bad += r->jobs[j].mismatch >= 0;
@@ -240,6 +268,10 @@ static void print_human(const jobs_file *jf, const mix_result *r, const char *mo
          run_traffic_name(r->with_colls),
          !bad ? "match, for the union and every job alone"
               : "MISMATCH");
+  if (mix_model_note(ops))
+    print_note(mix_model_note(ops));
+  if (any_faster(r))
+    print_note(mix_faster_note());
 }
 
 int simulate_jobs(const cli_common *c, const char *path, const char *policy, gboolean pairs)
@@ -281,7 +313,7 @@ int simulate_jobs(const cli_common *c, const char *path, const char *policy, gbo
   else if (c->csv)
     print_csv(jf, r, o.model->name);
   else
-    print_human(jf, r, o.model->name);
+    print_human(jf, r, o.model);
   status = 0;
   for (int j = -1; j < r->njobs && status == 0; j++) {
     const metrics *pre = j < 0 ? r->pre : r->jobs[j].pre;

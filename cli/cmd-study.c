@@ -171,11 +171,13 @@ static int count_mismatch(const study *s)
     if (s->cells[i].row && row_get_number(s->cells[i].row, "pre_post_match", &v) && v == 0)
       n++;
   }
+  for (int i = 0; s->mixes && i < study_nmixes(s); i++)
+    n += s->mixes[i] && !mix_result_matches(s->mixes[i]);
   return n;
 }
 
-/* The first failing cells on stderr, then the exit status: 2 when cells
- * failed, 1 when a pre/post check failed, else 0. */
+/* The first failing cells and mixes on stderr, then the exit status: 2
+ * when cells or mixes failed, 1 when a pre/post check failed, else 0. */
 static int report_failures(const study *s, const study_slice *slice)
 {
   int failed = count_failed(s, slice), shown = 0;
@@ -190,10 +192,29 @@ static int report_failures(const study *s, const study_slice *slice)
   }
   if (failed > shown)
     fprintf(stderr, "mapsim: ... %d cells failed in all (the error column says why)\n", failed);
+  /* a failed mix as a failed cell: on the terminal with its reason */
+  int mixes = s->mixes ? study_nmixes(s) : 0, mix_failed = 0;
+  for (int i = 0; i < mixes; i++) {
+    if (!s->mix_errors[i])
+      continue;
+    if (mix_failed++ < 5) {
+      study_mix_key k;
+      study_mix_at(s, i, &k);
+      const char *policy = study_mix_policy(s, &k);
+      fprintf(stderr, "mapsim: mix %d (%s, %s, policy %s, %s): %s\n", i + 1,
+              s->jobfiles[k.jobs]->name, s->platforms[k.platform].label,
+              policy ? policy : "as in the file", s->models[k.model]->name,
+              s->mix_errors[i]->message);
+    }
+  }
+  if (mix_failed > 5)
+    fprintf(stderr, "mapsim: ... %d mixes failed in all (jobs.csv's error column says why)\n",
+            mix_failed);
+  failed += mix_failed;
   int mismatch = count_mismatch(s);
   if (mismatch)
-    fprintf(stderr, "mapsim: the pre/post check failed in %d cells (pre_post_match = false)\n",
-            mismatch);
+    fprintf(stderr, "mapsim: the pre/post check failed in %d cells or mixes (pre_post_match = "
+            "false)\n", mismatch);
   return failed ? 2 : mismatch ? 1 : 0;
 }
 
@@ -205,7 +226,8 @@ static void print_size(const study *s)
 
 /* results.csv, results.json, the report and the ranking of a complete
  * study in `out`. */
-static int finish(const study *s, const char *out, gboolean report, int threads)
+static int finish(const cli_common *c, const study *s, const char *out, gboolean report,
+                  int threads)
 {
   GError *e = NULL;
   if (!study_write_results(s, NULL, out, "results", &e))
@@ -215,7 +237,9 @@ static int finish(const study *s, const char *out, gboolean report, int threads)
   if (s->mixes)
     printf("jobs:    %s/jobs.csv, %s/jobs.json (every job of every mix)\n", out, out);
   if (report) {
-    g_autofree char *index = report_study(s, out, threads, &e);
+    /* the report's steps on the progress line, as the cells' */
+    g_autofree char *index = report_study(s, out, threads, cli_progress(c), &e);
+    cli_progress_end();
     report_release();
     if (!index)
       return cli_fail(e);
@@ -320,7 +344,7 @@ static int run(const cli_common *c, study_args *a, const char *file)
       return cli_fail(e);
     }
     print_size(s);
-    return finish(s, a->merge, !a->no_report, threads);
+    return finish(c, s, a->merge, !a->no_report, threads);
   }
   study_slice slice, *sl = NULL;
   if (a->slice) {
@@ -370,7 +394,7 @@ static int run(const cli_common *c, study_args *a, const char *file)
            "--merge %s\n", sl->k, sl->n, out, stem, out, stem, out);
     return report_failures(s, sl);
   }
-  return finish(s, out, !a->no_report, threads);
+  return finish(c, s, out, !a->no_report, threads);
 }
 
 int cmd_study(int argc, char **argv)

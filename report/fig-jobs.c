@@ -146,9 +146,12 @@ static void draw_slowdowns(cairo_t *cr, double w, double h, void *user)
             "not slowed at all");
   plot_panel p = { 70, 60, w - (d->nseries > 1 ? 190 : 30), h - 60, 0, 1, 0, 1, FALSE, FALSE,
                    FALSE, FALSE };
-  for (int i = 0; i < d->nseries * d->njobs; i++)
+  for (int i = 0; i < d->nseries * d->njobs; i++) {
     if (isfinite(d->slowdown[i]))
       p.ymax = MAX(p.ymax, d->slowdown[i]);
+    if (d->hi && isfinite(d->hi[i]))
+      p.ymax = MAX(p.ymax, d->hi[i]);
+  }
   gboolean broken;
   plot_zero_range(&p.ymin, &p.ymax, FALSE, &broken);
   plot_axes(cr, &p, PLOT_NUMBER, PLOT_NUMBER, FALSE, NULL, "slowdown");
@@ -166,9 +169,25 @@ static void draw_slowdowns(cairo_t *cr, double w, double h, void *user)
       plot_set(cr, plot_category(d->nseries > 1 ? s : j), 1);
       cairo_rectangle(cr, x + 1, y, bw - 2, p.y1 - y);
       cairo_fill(cr);
+      double top = y;
+      int i = s * d->njobs + j;
+      if (d->lo && d->hi && isfinite(d->lo[i]) && d->hi[i] > d->lo[i]) {
+        /* the range over the draws */
+        double ylo = plot_py(&p, d->lo[i]), yhi = plot_py(&p, d->hi[i]), cx = x + bw / 2;
+        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+        cairo_set_line_width(cr, 1);
+        cairo_move_to(cr, cx, ylo);
+        cairo_line_to(cr, cx, yhi);
+        cairo_move_to(cr, cx - bw / 5, ylo);
+        cairo_line_to(cr, cx + bw / 5, ylo);
+        cairo_move_to(cr, cx - bw / 5, yhi);
+        cairo_line_to(cr, cx + bw / 5, yhi);
+        cairo_stroke(cr);
+        top = MIN(top, yhi);
+      }
       plot_format_digits(buf, sizeof buf, v, PLOT_NUMBER, 4);
       cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-      plot_text(cr, x + bw / 2, y - 2, PLOT_CENTER | PLOT_BOTTOM, 8, FALSE, 0, buf);
+      plot_text(cr, x + bw / 2, top - 2, PLOT_CENTER | PLOT_BOTTOM, 8, FALSE, 0, buf);
     }
   }
   cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);

@@ -188,6 +188,7 @@ typedef struct fig_jobs_slowdown_data {
   const char *const *series;   /* variants (policies), NULL for one */
   int nseries;                 /* >= 1 */
   const double *slowdown;      /* nseries x njobs, row-major; NAN: none */
+  const double *lo, *hi;       /* the same: the range over draws (a whisker), or NULL */
 } fig_jobs_slowdown_data;
 
 gboolean fig_jobs_slowdown(plot_writer *out, const char *stem, const fig_jobs_slowdown_data *d,

@@ -272,12 +272,15 @@ void plot_format_digits(char *buf, size_t n, double v, plot_unit unit, int digit
     g_snprintf(buf, n, isnan(v) ? "n/a" : "0");
     return;
   }
-  if (unit == PLOT_SECONDS) {
-    static const struct { double f; const char *u; } units[] = {
-      { 1, "s" }, { 1e-3, "ms" }, { 1e-6, "µs" }, { 1e-9, "ns" }, { 1e-12, "ps" } };
-    for (size_t i = 0; i < G_N_ELEMENTS(units); i++)
-      if (a >= units[i].f * 0.9995 || i + 1 == G_N_ELEMENTS(units)) {
-        g_snprintf(buf, n, "%.*g %s", digits, v / units[i].f, units[i].u);
+  if (unit == PLOT_SECONDS || unit == PLOT_JOULES) {
+    /* SI prefixes; seconds stop at s (a minute is not 1 ks to a reader) */
+    static const struct { double f; const char *p; } prefixes[] = {
+      { 1e6, "M" }, { 1e3, "k" }, { 1, "" }, { 1e-3, "m" }, { 1e-6, "µ" }, { 1e-9, "n" },
+      { 1e-12, "p" } };
+    const char *symbol = unit == PLOT_SECONDS ? "s" : "J";
+    for (size_t i = unit == PLOT_SECONDS ? 2 : 0; i < G_N_ELEMENTS(prefixes); i++)
+      if (a >= prefixes[i].f * 0.9995 || i + 1 == G_N_ELEMENTS(prefixes)) {
+        g_snprintf(buf, n, "%.*g %s%s", digits, v / prefixes[i].f, prefixes[i].p, symbol);
         return;
       }
   }

@@ -73,10 +73,12 @@ double plot_text(cairo_t *cr, double x, double y, int anchor, double size, gbool
 double plot_text_width(cairo_t *cr, double size, gboolean bold, const char *text);
 
 /* Numbers for axes and labels: 3 significant digits with k/M/G/T for
- * counts and bytes ("1.2M"), and units for seconds ("3.4 us", "12 ms"). */
+ * counts and bytes ("1.2M"), and units for seconds ("3.4 us", "12 ms")
+ * and joules ("4.1 mJ", "2.3 kJ"). */
 typedef enum {
   PLOT_NUMBER,
   PLOT_SECONDS,
+  PLOT_JOULES,
 } plot_unit;
 void plot_format(char *buf, size_t n, double v, plot_unit unit);
 /* The same with `digits` significant digits. */

@@ -19,12 +19,22 @@ static void rep_corr_free(gpointer p)
   g_free(c);
 }
 
-/* The static columns: pre_ + every static field. */
+const char *rep_outcome(const study *s)
+{
+  const field *f = rep_column_field(s->report.time);
+  return f && f->unit == FIELD_JOULES ? "energy" : "time";
+}
+
+/* The static columns: pre_ + every static field; with a ranking by an
+ * energy, the static energy proxies too (traffic_energy_j: the traffic's
+ * energy along its routes). */
 GPtrArray *rep_static_columns(const study *s)
 {
   GPtrArray *cols = g_ptr_array_new_with_free_func(g_free);
+  gboolean energy = strcmp(rep_outcome(s), "energy") == 0;
   for (int i = 0; i < metrics_nfields; i++) {
-    if (!field_in_view(&metrics_fields[i], FIELD_VIEW_STATIC))
+    const field *f = &metrics_fields[i];
+    if (!field_in_view(f, FIELD_VIEW_STATIC) && !(energy && (f->views & FIELD_VIEW_ENERGY)))
       continue;
     char *c = g_strconcat("pre_", metrics_fields[i].name, NULL);
     if (rep_has_column(s, c))
@@ -93,6 +103,7 @@ GPtrArray *rep_correlations(const study *s, GPtrArray *cols)
             x->why = undefined_reason(x);
             x->rho = x->why ? NAN : stats_spearman(x->x, x->y, x->n);
             x->r = x->why ? NAN : stats_pearson(x->x, x->y, x->n);
+            x->p = x->why ? NAN : stats_spearman_p(x->x, x->y, x->n);
             g_ptr_array_add(out, x);
           }
   }
@@ -102,7 +113,7 @@ GPtrArray *rep_correlations(const study *s, GPtrArray *cols)
 gboolean rep_write_correlations(const study *s, GPtrArray *cs, const char *dir, GError **error)
 {
   GString *o = g_string_new("input,kind,model,platform,static_metric,simulated_time,cells,"
-                            "spearman,pearson,undefined\n");
+                            "spearman,pearson,spearman_p,undefined\n");
   for (guint i = 0; i < cs->len; i++) {
     const corr *c = g_ptr_array_index(cs, i);
     const study_input *in = &s->inputs[c->input];
@@ -119,6 +130,9 @@ gboolean rep_write_correlations(const study *s, GPtrArray *cs, const char *dir, 
     g_string_append_c(o, ',');
     if (!isnan(c->r))
       text_double(o, c->r);
+    g_string_append_c(o, ',');
+    if (!isnan(c->p))
+      text_double(o, c->p);
     g_string_append_c(o, ',');
     csv_cell(o, c->why ? c->why : "");
     g_string_append_c(o, '\n');
@@ -195,8 +209,25 @@ static void corr_text(char *buf, size_t n, double v)
   g_snprintf(buf, n, "%.2f", fabs(v) < 0.005 ? 0.0 : v);
 }
 
+/* A p-value as a reader wants it: two digits, "< 0.001" below that. */
+static void p_text(char *buf, size_t n, double p)
+{
+  if (p < 0.001)
+    g_snprintf(buf, n, "< 0.001");
+  else
+    g_snprintf(buf, n, "= %.2g", p);
+}
+
+/* Does the best metric predict the ranking: its rho positive and
+ * significant at the 5% level (two-sided permutation test)? */
+static gboolean significant(const corr *best)
+{
+  return best->rho > 0 && best->p < 0.05;
+}
+
 /* The verdict of one platform: the static metric whose ranking agrees
- * best with the simulated time's, and how many points say so. */
+ * best with the simulated outcome's, named only when the agreement is
+ * significant, and how many points say so. */
 static void verdict(GString *h, const study *s, corr *const *row, int n)
 {
   judgement j = judge(row, n);
@@ -221,20 +252,23 @@ static void verdict(GString *h, const study *s, corr *const *row, int n)
     break;
   case JUDGE_BEST: {
     g_autofree char *names = name_list(j.same);
+    char p[16];
     corr_text(rho, sizeof rho, j.best->rho);
-    g_string_append(h, j.best->rho >= 0.7 ? "<b>" : "");
-    if (j.best->rho >= 0.5)
-      html_printf(h, "%s predict%s the ranking best on %s (ρ = %s, n = %d", names,
-                  j.same->len > 1 ? "" : "s", plat, rho, j.n);
+    p_text(p, sizeof p, j.best->p);
+    gboolean sig = significant(j.best);
+    g_string_append(h, sig && j.best->rho >= 0.7 ? "<b>" : "");
+    if (sig)
+      html_printf(h, "%s predict%s the ranking best on %s (Spearman's ρ = %s, permutation test "
+                  "p %s, n = %d", names, j.same->len > 1 ? "" : "s", plat, rho, p, j.n);
     else
-      html_printf(h, "No static metric predicts the ranking well on %s (best: %s, ρ = %s, "
-                  "n = %d", plat, j.best->metric + 4, rho, j.n);
+      html_printf(h, "No static metric predicts the ranking significantly on %s (n = %d; best: "
+                  "%s, Spearman's ρ = %s, permutation test p %s", plat, j.n, names, rho, p);
     if (j.hop && j.hop->rho != j.best->rho) {
       corr_text(hop, sizeof hop, j.hop->rho);
       html_printf(h, "; hop_bytes ρ = %s", isnan(j.hop->rho) ? "- (constant)" : hop);
     }
     g_string_append(h, ").");
-    g_string_append(h, j.best->rho >= 0.7 ? "</b>" : "");
+    g_string_append(h, sig && j.best->rho >= 0.7 ? "</b>" : "");
     double lo = INFINITY, hi = -INFINITY;
     for (int k = 0; k < row[0]->n; k++) {
       lo = MIN(lo, row[0]->y[k]);
@@ -287,9 +321,12 @@ char *rep_verdict_short(const study *s, GPtrArray *cs, GPtrArray *cols, int inpu
     const char *first = g_ptr_array_index(j.same, 0);
     g_autofree char *shown = j.same->len == 1 ? g_strdup(first)
                              : g_strdup_printf("%s (+%u alike)", first, j.same->len - 1);
-    out = j.best->rho >= 0.5 ? g_strdup_printf("%s, ρ = %s, n = %d", shown, rho, j.n)
-                             : g_strdup_printf("none predicts well (best ρ = %s, n = %d)", rho,
-                                               j.n);
+    char p[16];
+    p_text(p, sizeof p, j.best->p);
+    out = significant(j.best)
+              ? g_strdup_printf("%s, ρ = %s, p %s, n = %d", shown, rho, p, j.n)
+              : g_strdup_printf("no static metric predicts the ranking significantly (n = %d)",
+                                j.n);
     g_ptr_array_free(j.same, TRUE);
     break;
   }
@@ -451,9 +488,12 @@ gboolean rep_html_correlations(rep_page *pg, GPtrArray *cs, GPtrArray *cols, GEr
 {
   const study *s = pg->s;
   GString *h = pg->h;
-  rep_section_open(pg, "prepost", "Do the static metrics predict the simulated time?",
-                   "Spearman's ρ and Pearson's r of each static metric against the simulated "
-                   "time, per platform", FALSE);
+  g_autofree char *title = g_strdup_printf("Do the static metrics predict the simulated %s?",
+                                           rep_outcome(s));
+  g_autofree char *gist = g_strdup_printf("Spearman's ρ and Pearson's r of each static metric "
+                                          "against the simulated %s, per platform",
+                                          rep_outcome(s));
+  rep_section_open(pg, "prepost", title, gist, FALSE);
   if (cs->len == 0) {
     g_string_append(h, "<p>No trace in this study: nothing was simulated.</p>\n");
     rep_section_close(pg);
@@ -464,8 +504,11 @@ gboolean rep_html_correlations(rep_page *pg, GPtrArray *cs, GPtrArray *cols, GEr
                      "replay) against the simulated <code>");
   html_text(h, s->report.time);
   g_string_append(h, "</code> over the strategies (and seeds) of a platform; n is the number of "
-                     "cells. A correlation is undefined (-) when the metric or the time is the "
-                     "same for every cell, or only one strategy ran. "
+                     "cells. A correlation is undefined (-) when the metric or the outcome is the "
+                     "same for every cell, or only one strategy ran. A metric is said to "
+                     "predict the ranking when its ρ is positive and significant at the 5% "
+                     "level: p is a two-sided permutation test of ρ (every order of the cells "
+                     "up to 8, 20,000 random orders above). "
                      "<a href=\"correlations.csv\">correlations.csv</a> has every value.</p>\n");
   guint per = cols->len * (guint)s->nplatforms;
   gboolean ok = TRUE;

@@ -10,7 +10,10 @@
 
 plot_unit rep_unit_of(const field *f)
 {
-  return f && f->unit == FIELD_SECONDS ? PLOT_SECONDS : PLOT_NUMBER;
+  if (!f)
+    return PLOT_NUMBER;
+  return f->unit == FIELD_SECONDS ? PLOT_SECONDS : f->unit == FIELD_JOULES ? PLOT_JOULES
+                                                                          : PLOT_NUMBER;
 }
 
 /* The field a column name ("pre_hop_bytes", "makespan_s") comes from. */

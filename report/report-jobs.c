@@ -15,18 +15,50 @@ static gboolean jobs_group(rep_page *pg, int f, int pl, int m, GError **error)
   const study *s = pg->s;
   int np = MAX(s->npolicies, 1), n = s->jobfiles[f]->njobs;
   const char **policies = g_new0(const char *, np);
-  double *slow = g_new(double, (size_t)np * n);
+  /* per policy and job: the mean slowdown over the draws that ran, its
+   * range; the first draw's mix for the other figures */
+  double *slow = g_new0(double, (size_t)np * n), *lo = g_new(double, (size_t)np * n),
+         *hi = g_new(double, (size_t)np * n);
+  for (int i = 0; i < np * n; i++) {
+    lo[i] = INFINITY;
+    hi[i] = -INFINITY;
+  }
+  int *draws = g_new0(int, np), *failed = g_new0(int, np), *seed = g_new0(int, np);
   const mix_result **mixes = g_new0(const mix_result *, np);
+  const GError **why = g_new0(const GError *, np);
+  int ran = 0, spread = 0;
   for (int i = 0; i < study_nmixes(s); i++) {
     study_mix_key k;
     study_mix_at(s, i, &k);
     if (k.jobs != f || k.platform != pl || k.model != m)
       continue;
     const char *policy = study_mix_policy(s, &k);
-    policies[k.policy] = policy ? policy : "as in the file";
-    mixes[k.policy] = s->mixes[i];
+    int p = k.policy;
+    policies[p] = policy ? policy : "as in the file";
+    const mix_result *r = s->mixes[i];
+    if (!r) {
+      failed[p]++;
+      if (!why[p])
+        why[p] = s->mix_errors[i];
+      continue;
+    }
+    if (!mixes[p]) {
+      mixes[p] = r;
+      seed[p] = k.seed;
+    }
+    draws[p]++;
+    ran++;
+    for (int j = 0; j < n; j++) {
+      double v = r->jobs[j].slowdown;
+      slow[p * n + j] += v;
+      lo[p * n + j] = MIN(lo[p * n + j], v);
+      hi[p * n + j] = MAX(hi[p * n + j], v);
+    }
+  }
+  for (int p = 0; p < np; p++) {
+    spread += draws[p] > 1;
     for (int j = 0; j < n; j++)
-      slow[k.policy * n + j] = s->mixes[i] ? s->mixes[i]->jobs[j].slowdown : NAN;
+      slow[p * n + j] = draws[p] ? slow[p * n + j] / draws[p] : NAN;
   }
   const char **names = g_new(const char *, n);
   for (int j = 0; j < n; j++)
@@ -37,16 +69,51 @@ static gboolean jobs_group(rep_page *pg, int f, int pl, int m, GError **error)
                                            model);
   const char *parts[] = { label, plat, model, NULL };
   g_autofree char *stem = rep_stem(pg, "slowdown", parts);
-  fig_jobs_slowdown_data sd = { title, names, n, np > 1 ? policies : NULL, np, slow };
-  gboolean ok = fig_jobs_slowdown(pg->fig, stem, &sd, error) &&
-                html_figure(pg, stem, title, error);
+  fig_jobs_slowdown_data sd = { title, names, n, np > 1 ? policies : NULL, np, slow,
+                                spread ? lo : NULL, spread ? hi : NULL };
+  /* no figure of a mix that did not run: its reason instead */
+  gboolean ok = !ran || (fig_jobs_slowdown(pg->fig, stem, &sd, error) &&
+                         html_figure(pg, stem, title, error));
+  gboolean faster = FALSE;
+  for (int p = 0; p < np; p++) {
+    for (int j = 0; j < n; j++)
+      faster = faster || (draws[p] && lo[p * n + j] < 1);
+    for (int i = 0; mixes[p] && mixes[p]->interference && i < n * n; i++)
+      faster = faster || mixes[p]->interference[i] < 1;
+  }
+  const char *notes[] = { ran ? mix_model_note(s->models[m]) : NULL,
+                          faster ? mix_faster_note() : NULL };
+  for (size_t i = 0; ok && i < G_N_ELEMENTS(notes); i++)
+    if (notes[i]) {
+      g_autofree char *sentence = g_strdup(notes[i]);
+      sentence[0] = g_ascii_toupper(sentence[0]);
+      g_string_append(pg->h, "<p class=\"note\">");
+      html_text(pg->h, sentence);
+      g_string_append(pg->h, ".</p>\n");
+    }
+  if (ok && spread) {
+    g_string_append(pg->h, "<p class=\"note\">");
+    html_printf(pg->h, "A random policy's bar is the mean slowdown over its draws (one per "
+                "study seed: each job's SEED + seed - 1), the whisker their range; its other "
+                "figures show the draw of seed %u.", s->seeds[0]);
+    g_string_append(pg->h, "</p>\n");
+  }
   for (int p = 0; ok && p < np; p++) {
     const mix_result *r = mixes[p];
-    if (!r) {
-      html_printf(pg->h, "<p>%s on %s, policy %s: the mix failed.</p>\n", label, plat,
-                  policies[p] ? policies[p] : "?");
-      continue;
+    if (failed[p]) {
+      g_string_append(pg->h, "<p class=\"bad\">");
+      if (r)
+        html_printf(pg->h, "%s on %s (%s), policy %s: %d of %d draws did not run: %s", label,
+                    plat, model, policies[p], failed[p], failed[p] + draws[p],
+                    why[p] ? why[p]->message : "no reason kept");
+      else
+        html_printf(pg->h, "%s on %s (%s), policy %s did not run: %s", label, plat, model,
+                    policies[p] ? policies[p] : "as in the file",
+                    why[p] ? why[p]->message : "no reason kept");
+      g_string_append(pg->h, "</p>\n");
     }
+    if (!r)
+      continue;
     const char *pparts[] = { label, plat, model, policies[p], NULL };
     if (r->interference) {
       g_autofree char *t = g_strdup_printf("Interference of the jobs of %s on %s, %s (%s)", label,
@@ -69,6 +136,12 @@ static gboolean jobs_group(rep_page *pg, int f, int pl, int m, GError **error)
   g_free(policies);
   g_free(slow);
   g_free(mixes);
+  g_free(why);
+  g_free(lo);
+  g_free(hi);
+  g_free(draws);
+  g_free(failed);
+  g_free(seed);
   return ok;
 }
 

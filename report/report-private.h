@@ -76,12 +76,18 @@ typedef struct corr {
   const char *metric;   /* static column */
   int n;
   double rho, r;        /* NAN when undefined: why says why */
+  double p;             /* rho's two-sided permutation p-value (stats_spearman_p), or NAN */
   const char *why;      /* "constant metric", "one strategy", "equal times", ... or NULL */
   double *x, *y;
   int *series;
 } corr;
 
-/* The static columns the cells carry: "pre_" + every static field. */
+/* "energy" when the study ranks by an energy ([report] time = energy_j),
+ * else "time": the word for the simulated outcome. */
+const char *rep_outcome(const study *s);
+
+/* The static columns the cells carry: "pre_" + every static field (and
+ * the static energy proxies when the outcome is an energy). */
 GPtrArray *rep_static_columns(const study *s);
 
 /* Correlations of every static column with the time, per (trace input,

@@ -77,7 +77,8 @@ static void html_summary(rep_page *pg, GPtrArray *groups, GPtrArray *cs, GPtrArr
   html_printf(h, "Best and worst strategy per input and platform, changes against %s; = joins "
               "ties (equal within a relative %g, or not told apart by a paired t-test over the "
               "seeds). Predictor: the static metric whose ranking agrees best with the "
-              "simulated one (Spearman's ρ over n cells). Details below.",
+              "simulated one (Spearman's ρ over n cells), named when significant (two-sided "
+              "permutation test, p < 0.05). Details below.",
               ref >= 0 ? s->strategies[ref].label : "the first strategy", STATS_REL_TOL);
   g_string_append(h, "</p>\n<table class=\"summary\"><tr><th>input</th><th>platform</th>");
   if (!one_metric)
@@ -263,8 +264,9 @@ static gboolean html_sweeps(rep_page *pg, GError **error)
 static gboolean html_groups(rep_page *pg, GError **error)
 {
   const study *s = pg->s;
-  rep_section_open(pg, "strategies", "Strategies per platform",
-                   "hop-bytes, busiest link and simulated times against the reference", FALSE);
+  g_autofree char *gist = g_strdup_printf("hop-bytes, busiest link and simulated %s against "
+                                          "the reference", rep_outcome(s));
+  rep_section_open(pg, "strategies", "Strategies per platform", gist, FALSE);
   g_string_append(pg->h, "<p>Each marker is one strategy (and seed); the green line is the "
                          "reference mapping (korndoerfer2021 Figs. 4-6). Every axis starts at "
                          "zero.</p>\n");
@@ -514,25 +516,58 @@ static gboolean html_links(rep_page *pg, GPtrArray *groups, GError **error)
 
 /* ---- the rest ---- */
 
-static void html_checks(rep_page *pg)
+/* The mixes' part of the checks: how many ran, whether pre == post held
+ * for the union and every job alone, and each failed mix with its reason. */
+static void html_mix_checks(rep_page *pg)
 {
   const study *s = pg->s;
   GString *h = pg->h;
-  int sim = 0, match = 0, failed = 0;
-  for (int i = 0; i < s->ncells; i++) {
-    const study_cell *c = &s->cells[i];
-    double v;
-    failed += c->error != NULL;
-    if (c->row && row_get_number(c->row, "pre_post_match", &v)) {
-      sim++;
-      match += v != 0;
-    }
+  int n = study_nmixes(s), failed = 0, bad = 0;
+  for (int i = 0; i < n; i++) {
+    failed += s->mixes[i] == NULL;
+    bad += s->mixes[i] && !mix_result_matches(s->mixes[i]);
   }
-  g_autofree char *gist = g_strdup_printf("%d cells, %d failed; the static = simulated link "
-                                          "bytes check %s", s->ncells, failed,
-                                          !sim ? "needs a replay"
-                                          : match == sim ? "holds" : "FAILS");
-  rep_section_open(pg, "cells", "Cells and checks", gist, failed > 0 || match < sim);
+  g_string_append(h, "<p>");
+  html_printf(h, "%d mix%s of several jobs, %d failed; the pre/post check (each job's static "
+              "link bytes and hop-bytes equal its run alone, the union's the mix's) ", n,
+              n == 1 ? "" : "es", failed);
+  if (n == failed)
+    g_string_append(h, "ran in none.");
+  else if (!bad)
+    html_printf(h, "holds in all %d that ran.", n - failed);
+  else
+    html_printf(h, "FAILS in %d of %d (jobs.csv: pre_post_match = false).", bad, n - failed);
+  g_string_append(h, " Every job of every mix: <a href=\"jobs.csv\">jobs.csv</a>, "
+                     "<a href=\"jobs.json\">jobs.json</a>.</p>\n");
+  if (!failed)
+    return;
+  g_string_append(h, "<table class=\"failed\"><tr><th>jobs</th><th>platform</th><th>policy"
+                     "</th><th>model</th><th>error</th></tr>\n");
+  for (int i = 0; i < n; i++) {
+    if (s->mixes[i])
+      continue;
+    study_mix_key k;
+    study_mix_at(s, i, &k);
+    const char *policy = study_mix_policy(s, &k);
+    const char *cells[] = { s->jobfiles[k.jobs]->name, s->platforms[k.platform].label,
+                            policy ? policy : "as in the file", s->models[k.model]->name,
+                            s->mix_errors[i] ? s->mix_errors[i]->message : "?" };
+    g_string_append(h, "<tr>");
+    for (size_t c = 0; c < G_N_ELEMENTS(cells); c++) {
+      g_string_append(h, "<td>");
+      html_text(h, cells[c]);
+      g_string_append(h, "</td>");
+    }
+    g_string_append(h, "</tr>\n");
+  }
+  g_string_append(h, "</table>\n");
+}
+
+/* The cells' counts and check, and each failed cell with its reason. */
+static void html_cell_checks(rep_page *pg, int sim, int match, int failed)
+{
+  const study *s = pg->s;
+  GString *h = pg->h;
   g_string_append(h, "<p>");
   html_printf(h, "%d cells, %d simulated; the pre/post check (the static metrics' link bytes "
               "and hop-bytes equal the replay's, korndoerfer2021 Section 7.4) ", s->ncells, sim);
@@ -544,10 +579,8 @@ static void html_checks(rep_page *pg)
     g_string_append(h, "needs a replay.");
   g_string_append(h, " Every value of every cell: <a href=\"results.csv\">results.csv</a>, "
                      "<a href=\"results.json\">results.json</a>.</p>\n");
-  if (!failed) {
-    rep_section_close(pg);
+  if (!failed)
     return;
-  }
   g_string_append(h, "<table class=\"failed\"><tr><th>input</th><th>platform</th><th>strategy"
                      "</th><th>model</th><th>seed</th><th>error</th></tr>\n");
   for (int i = 0; i < s->ncells; i++) {
@@ -567,6 +600,45 @@ static void html_checks(rep_page *pg)
     g_string_append(h, "</td></tr>\n");
   }
   g_string_append(h, "</table>\n");
+}
+
+/* The cells' part of the checks, then the mixes'. */
+static void html_checks(rep_page *pg)
+{
+  const study *s = pg->s;
+  int sim = 0, match = 0, failed = 0;
+  for (int i = 0; i < s->ncells; i++) {
+    const study_cell *c = &s->cells[i];
+    double v;
+    failed += c->error != NULL;
+    if (c->row && row_get_number(c->row, "pre_post_match", &v)) {
+      sim++;
+      match += v != 0;
+    }
+  }
+  int nmix = s->mixes ? study_nmixes(s) : 0, mix_failed = 0, mix_bad = 0, mix_ok = 0;
+  for (int i = 0; i < nmix; i++) {
+    mix_failed += s->mixes[i] == NULL;
+    mix_bad += s->mixes[i] && !mix_result_matches(s->mixes[i]);
+  }
+  mix_ok = nmix - mix_failed;
+  GString *gist = g_string_new(NULL);
+  gboolean cells = s->ncells > 0 || !s->mixes;
+  if (cells)
+    g_string_append_printf(gist, "%d cells, %d failed; the static = simulated link bytes check "
+                           "%s", s->ncells, failed, !sim ? "needs a replay"
+                           : match == sim ? "holds" : "FAILS");
+  if (nmix)
+    g_string_append_printf(gist, "%s%d mix%s, %d failed; their check %s", cells ? "; " : "",
+                           nmix, nmix == 1 ? "" : "es", mix_failed, !mix_ok ? "did not run"
+                           : mix_bad ? "FAILS" : "holds");
+  rep_section_open(pg, "cells", !cells ? "Checks" : "Cells and checks", gist->str,
+                   failed > 0 || match < sim || mix_failed > 0 || mix_bad > 0);
+  g_string_free(gist, TRUE);
+  if (cells)
+    html_cell_checks(pg, sim, match, failed);
+  if (nmix)
+    html_mix_checks(pg);
   rep_section_close(pg);
 }
 
@@ -586,7 +658,34 @@ static const char css[] =
   "section h2{margin-top:1em}table.summary{font-size:.82em}table.summary td{padding:.15em .5em}.rk{color:#666;font-size:.85em}p.note{color:#555;font-size:.9em}"
   ".foot{color:#888;font-size:.8em}";
 
-char *report_study(const study *s, const char *dir, int threads, GError **error)
+/* The sections a page may have, in page order, and their links' words. */
+static const struct {
+  const char *id, *label;
+} nav_sections[] = {
+  { "summary", "summary" },     { "ranking", "ranking" },       { "sweeps", "sweeps" },
+  { "prepost", "static vs simulated" }, { "strategies", "strategies" },
+  { "matrices", "matrices" },   { "links", "link loads" },      { "timeline", "timeline" },
+  { "jobs", "jobs" },           { "cells", "checks" },
+};
+
+/* The page's links at `at`: one to each section the page has, none to a
+ * section it left out (a study of jobs files only has no ranking). */
+static void insert_nav(GString *h, size_t at)
+{
+  GString *nav = g_string_new("<nav>");
+  for (size_t i = 0; i < G_N_ELEMENTS(nav_sections); i++) {
+    g_autofree char *id = g_strdup_printf(" id=\"%s\"", nav_sections[i].id);
+    if (strstr(h->str + at, id))
+      g_string_append_printf(nav, "<a href=\"#%s\">%s</a>", nav_sections[i].id,
+                             nav_sections[i].label);
+  }
+  g_string_append(nav, "</nav>\n");
+  g_string_insert(h, (gssize)at, nav->str);
+  g_string_free(nav, TRUE);
+}
+
+char *report_study(const study *s, const char *dir, int threads, const progress *prog,
+                   GError **error)
 {
   rep_page pg = { .s = s, .dir = dir, .figdir = g_build_filename(dir, "figures", NULL),
                   .stems = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL) };
@@ -609,30 +708,36 @@ char *report_study(const study *s, const char *dir, int threads, GError **error)
   g_string_append(h, "</h1>\n<p>");
   g_autofree char *size = study_describe(s);
   html_printf(h, "%s.", size);
-  GPtrArray *sweeps = study_sweeps(s);
-  g_string_append_printf(h, "</p>\n<nav><a href=\"#summary\">summary</a><a href=\"#ranking\">"
-                         "ranking</a>%s", sweeps->len ? "<a href=\"#sweeps\">sweeps</a>" : "");
-  g_ptr_array_unref(sweeps);
-  g_string_append_printf(h, "<a href=\"#prepost\">static vs simulated</a><a href=\"#strategies\">"
-                     "strategies</a><a href=\"#matrices\">matrices</a><a href=\"#links\">link "
-                     "loads</a><a href=\"#timeline\">timeline</a>%s<a href=\"#cells\">cells and "
-                     "checks</a></nav>\n", s->mixes ? "<a href=\"#jobs\">jobs</a>" : "");
-  html_summary(&pg, groups, cs, cols);
-  html_rankings(&pg, groups);
+  g_string_append(h, "</p>\n");
+  size_t nav_at = h->len; /* the links, once the sections are known */
+  if (groups->len) { /* a study of jobs files only ranks nothing */
+    html_summary(&pg, groups, cs, cols);
+    html_rankings(&pg, groups);
+  }
   /* the sections, in page order: one call each */
+  /* the steps as done/total ("report: 3/9"): the sections, the figures'
+   * encoding, the page */
+  uint64_t step = 0, steps = (s->ninputs ? 6 : 0) + (s->mixes ? 1 : 0) + 2;
+  progress_report(prog, "report", step, steps);
+#define STEP(call) ((call) && progress_check(prog, error) && \
+                    (progress_report(prog, "report", ++step, steps), TRUE))
   gboolean ok = (s->ninputs == 0 || /* a study of jobs files only */
-                 (html_sweeps(&pg, error) && rep_write_correlations(s, cs, dir, error) &&
-                  rep_html_correlations(&pg, cs, cols, error) && html_groups(&pg, error) &&
-                  html_matrices(&pg, error) && html_links(&pg, groups, error) &&
-                  rep_html_timeline(&pg, groups, links_input(s), error))) &&
-                rep_html_jobs(&pg, error);
+                 (STEP(html_sweeps(&pg, error)) && rep_write_correlations(s, cs, dir, error) &&
+                  STEP(rep_html_correlations(&pg, cs, cols, error)) &&
+                  STEP(html_groups(&pg, error)) && STEP(html_matrices(&pg, error)) &&
+                  STEP(html_links(&pg, groups, error)) &&
+                  STEP(rep_html_timeline(&pg, groups, links_input(s), error)))) &&
+                (!s->mixes || STEP(rep_html_jobs(&pg, error)));
   ok = plot_writer_finish(pg.fig, ok ? error : NULL) && ok;
+  ok = ok && STEP(TRUE);
   html_checks(&pg);
+  insert_nav(h, nav_at);
   g_string_append(h, "<p class=\"foot\">Written by mapsim study; figures drawn with cairo "
                      "(each also as SVG and PNG in figures/).</p>\n</body></html>\n");
   char *index = g_build_filename(dir, "index.html", NULL);
   g_autofree char *page = ok ? embed_pngs(h->str, dir, error) : NULL;
-  ok = page && study_write_file(index, page, strlen(page), error);
+  ok = page && study_write_file(index, page, strlen(page), error) && STEP(TRUE);
+#undef STEP
   g_string_free(h, TRUE);
   g_free(pg.figdir);
   g_hash_table_destroy(pg.stems);

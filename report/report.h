@@ -26,9 +26,11 @@
 G_BEGIN_DECLS
 
 /* Writes DIR/index.html, DIR/correlations.csv and DIR/figures/ (PNGs
- * encoded on `threads` threads); returns the path of index.html (caller
- * frees), or NULL + error. */
-char *report_study(const study *s, const char *dir, int threads, GError **error);
+ * encoded on `threads` threads), reporting "report" steps done/total to
+ * `prog` (may be NULL; its stop ends the report "interrupted"); returns
+ * the path of index.html (caller frees), or NULL + error. */
+char *report_study(const study *s, const char *dir, int threads, const progress *prog,
+                   GError **error);
 
 /* `mapsim plot`: the pictures of runs from the JSON of `simulate --json`
  * or `metrics --json` (its "links"), all on platform `p`: each run's link

@@ -243,18 +243,34 @@ static gboolean read_node_list(const jobs_file *jf, const job_spec *j, const pla
          platform_parse_node_list(p, text, j->alloc, 1, nodes, n, error);
 }
 
-/* A job's policy, with `policy` (may be NULL) in place of its own. */
-static gboolean read_policy(const job_spec *j, const platform *p, const char *policy,
+/* Is a policy named `name` (up to the first ':') one that draws from its
+ * SEED? The random ones are named random* (routing/alloc.h: "only the
+ * random policies draw from SEED"). */
+static gboolean draws_at_random(const char *name)
+{
+  return name && g_str_has_prefix(name, "random");
+}
+
+/* A job's policy, with `policy` (may be NULL; its own SEED when it has
+ * one) in place of its own, on draw `draw` (1: the file's seeds). */
+static gboolean read_policy(const job_spec *j, const platform *p, const jobs_draw *policy,
                             alloc_request *r, char **text, GError **error)
 {
   if (!alloc_parse(j->alloc, topo_compute_nodes(p->topo), r, error))
     return FALSE;
-  if (policy) {
-    g_autofree char *spec = g_strdup_printf("%s:%d:%u", policy, r->nodes, r->seed);
+  if (policy->policy) {
+    guint32 seed = policy->seed ? policy->seed : r->seed;
+    g_autofree char *spec = g_strdup_printf("%s:%d:%u", policy->policy, r->nodes, seed);
     if (!alloc_parse(spec, topo_compute_nodes(p->topo), r, error))
       return FALSE;
   }
-  *text = g_strdup_printf("%s:%d:%u", alloc_policy_name(r->policy), r->nodes, r->seed);
+  const char *name = alloc_policy_name(r->policy);
+  if (!draws_at_random(name)) {
+    *text = g_strdup_printf("%s:%d", name, r->nodes); /* no seed: it draws nothing */
+    return TRUE;
+  }
+  r->seed += MAX(policy->draw, 1) - 1;
+  *text = g_strdup_printf("%s:%d:%u", name, r->nodes, r->seed);
   return TRUE;
 }
 
@@ -295,7 +311,7 @@ static gboolean take(const jobs_file *jf, const jobs_placement *pl, int job, gbo
 /* Places job `job` when it is of the kind this pass places (node lists
  * first). *located: the error already names its file and line (a node
  * list's). */
-static gboolean place_job(const jobs_file *jf, const platform *p, const char *policy, int job,
+static gboolean place_job(const jobs_file *jf, const platform *p, const jobs_draw *policy, int job,
                           gboolean lists, jobs_placement *pl, gboolean *taken, int *owner,
                           gboolean *located, GError **error)
 {
@@ -318,15 +334,63 @@ static gboolean place_job(const jobs_file *jf, const platform *p, const char *po
   return take(jf, pl, job, taken, owner, error);
 }
 
+gboolean jobs_parse_policy(const char *text, jobs_draw *out, GError **error)
+{
+  *out = (jobs_draw){ .draw = 1 };
+  if (!text)
+    return TRUE;
+  g_auto(GStrv) parts = g_strsplit(text, ":", 3);
+  guint64 seed = 0;
+  if (!alloc_policy_find(parts[0]) || (parts[1] && parts[2])) {
+    g_autofree char *names = alloc_policy_names();
+    g_set_error(error, JOBS_ERROR, JOBS_ERROR_PLACE, "unknown allocation policy '%s', expected "
+                "one of %s (and for a random one :SEED)", text, names);
+    return FALSE;
+  }
+  if (parts[1] && (!draws_at_random(parts[0]) ||
+                   !g_ascii_string_to_unsigned(parts[1], 10, 0, G_MAXUINT32, &seed, NULL))) {
+    g_set_error(error, JOBS_ERROR, JOBS_ERROR_PLACE, "policy '%s': %s, expected %s", text,
+                draws_at_random(parts[0]) ? "a bad seed" : "a policy that draws nothing has no "
+                "seed", draws_at_random(parts[0]) ? "POLICY:SEED with SEED 0..4294967295"
+                                                  : "the policy's name alone");
+    return FALSE;
+  }
+  out->policy = alloc_policy_name(alloc_policy_find(parts[0]));
+  out->seed = (guint32)seed;
+  return TRUE;
+}
+
+gboolean jobs_draws_at_random(const jobs_file *jf, const jobs_draw *policy)
+{
+  for (int i = 0; i < jf->njobs; i++) {
+    const job_spec *j = &jf->jobs[i];
+    if (j->nodes_text || !alloc_is_policy(j->alloc))
+      continue;
+    if (policy && policy->policy) {
+      if (draws_at_random(policy->policy))
+        return TRUE;
+      continue;
+    }
+    g_autofree char *name = g_strndup(j->alloc, strcspn(j->alloc, ":"));
+    if (draws_at_random(name))
+      return TRUE;
+  }
+  return FALSE;
+}
+
 jobs_placement *jobs_place(const jobs_file *jf, const platform *p, const char *policy,
                            GError **error)
 {
-  if (policy && !alloc_policy_find(policy)) {
-    g_autofree char *names = alloc_policy_names();
-    g_set_error(error, JOBS_ERROR, JOBS_ERROR_PLACE, "unknown allocation policy '%s', expected "
-                "one of %s", policy, names);
-    return NULL;
-  }
+  jobs_draw d;
+  return jobs_parse_policy(policy, &d, error) ? jobs_place_draw(jf, p, &d, error) : NULL;
+}
+
+jobs_placement *jobs_place_draw(const jobs_file *jf, const platform *p, const jobs_draw *policy,
+                                GError **error)
+{
+  static const jobs_draw as_written = { .draw = 1 };
+  if (!policy)
+    policy = &as_written;
   int n = topo_compute_nodes(p->topo);
   jobs_placement *pl = g_new0(jobs_placement, 1);
   pl->njobs = jf->njobs;

@@ -87,12 +87,37 @@ typedef struct jobs_placement {
   char **alloc_text;
 } jobs_placement;
 
-/* Places the jobs of `jf` on `p`. `policy` (may be NULL) replaces the
- * policy of every job allocated by one (keeping its N and SEED): a study
- * over policies. JOBS_ERROR_PLACE naming the file, the job's line and what
- * did not fit. */
+/* Places the jobs of `jf` on `p`. `policy` (may be NULL; POLICY or, for
+ * a random one, POLICY:SEED) replaces the policy of every job allocated
+ * by one (keeping its N and, without :SEED, its SEED): a study over
+ * policies. A policy that draws nothing is shown without a seed
+ * (`contiguous:16`). JOBS_ERROR_PLACE naming the file, the job's line and
+ * what did not fit. */
 jobs_placement *jobs_place(const jobs_file *jf, const platform *p, const char *policy,
                            GError **error);
+
+/* A placement of a study over policies and draws: `policy` (NULL: each
+ * job's own) replaces every policy-allocated job's policy, keeping its N
+ * and - unless `seed` is not 0 - its SEED; on draw d (1: as written) a
+ * job placed by a random policy draws with SEED + d - 1, so that draws
+ * differ and draw 1 is the file's. */
+typedef struct jobs_draw {
+  const char *policy;   /* a policy name (static storage), or NULL */
+  guint32 seed;         /* 0: each job's own SEED */
+  guint32 draw;         /* >= 1 */
+} jobs_draw;
+
+/* `POLICY` or, for a random policy, `POLICY:SEED` (NULL: each job's own)
+ * as a draw 1; FALSE and one line naming it otherwise. */
+gboolean jobs_parse_policy(const char *text, jobs_draw *out, GError **error);
+
+/* Does any job of `jf` get its nodes from a random policy under `policy`
+ * (NULL: the jobs' own)? Only those mixes differ by draw. */
+gboolean jobs_draws_at_random(const jobs_file *jf, const jobs_draw *policy);
+
+/* jobs_place with a parsed policy and a draw. */
+jobs_placement *jobs_place_draw(const jobs_file *jf, const platform *p, const jobs_draw *policy,
+                                GError **error);
 
 void jobs_placement_free(jobs_placement *pl);
 

@@ -43,9 +43,28 @@ const field mix_job_fields[] = {
 #undef F
 const int mix_job_nfields = G_N_ELEMENTS(mix_job_fields);
 
+const char *mix_model_note(const struct netmodel_ops *model)
+{
+  /* the one contention-free model of models/registry.c */
+  if (model && strcmp(model->name, "analytic") == 0)
+    return "the analytic model has no contention (every message takes its contention-free "
+           "time): jobs cannot slow each other, every slowdown is 1 by construction; the flow "
+           "or packet model measures interference";
+  return NULL;
+}
+
+const char *mix_faster_note(void)
+{
+  return "a slowdown below 1 (faster next to the other jobs than alone) is the model's: the "
+         "job starts at the same time on the same nodes and routes in both runs, but the "
+         "others' traffic delays some of its messages, which changes how its own messages "
+         "overlap - under fair sharing a job whose messages contend with each other can then "
+         "finish sooner";
+}
+
 void mix_opts_init(mix_opts *o)
 {
-  *o = (mix_opts){ .model = netmodel_find("flow"), .pairs = TRUE, .threads = 1 };
+  *o = (mix_opts){ .model = netmodel_find("flow"), .pairs = TRUE, .threads = 1, .draw = 1 };
   replay_opts_init(&o->opts);
 }
 
@@ -404,7 +423,11 @@ mix_result *mix_run(const jobs_file *jf, const platform *p, const mix_opts *o, G
                 jf->path);
     return NULL;
   }
-  if (!(S.pl = jobs_place(jf, p, o->policy, error)))
+  jobs_draw d;
+  if (!jobs_parse_policy(o->policy, &d, error))
+    return NULL;
+  d.draw = MAX(o->draw, 1);
+  if (!(S.pl = jobs_place_draw(jf, p, &d, error)))
     return NULL;
   S.traces = g_new0(trace *, jf->njobs);
   S.graphs = g_new0(commgraph *, jf->njobs);

@@ -44,13 +44,14 @@ G_BEGIN_DECLS
 typedef struct mix_opts {
   const struct netmodel_ops *model;
   replay_opts opts;          /* compute_scale, collectives (start_ps is the mix's) */
-  const char *policy;        /* replaces every job's allocation policy, or NULL */
+  const char *policy;        /* replaces every job's allocation policy (POLICY[:SEED]), or NULL */
+  guint32 draw;              /* of the random policies (jobs_draw): 1 the file's seeds */
   gboolean pairs;            /* the interference matrix: one run per pair of jobs */
   int threads;               /* alone and pair runs at once (1: one after the other) */
   const progress *progress;  /* "jobs: runs" done of all; stop = "interrupted" */
 } mix_opts;
 
-/* Defaults: model flow, pairs, 1 thread, replay_opts_init(). */
+/* Defaults: model flow, pairs, 1 thread, draw 1, replay_opts_init(). */
 void mix_opts_init(mix_opts *o);
 
 typedef struct mix_job {
@@ -102,6 +103,24 @@ mix_result *mix_run(const jobs_file *jf, const platform *p, const mix_opts *o, G
 static inline int64_t mix_link_bytes(const mix_result *r, int j, int l)
 {
   return r->jobs[j].pre->link_bytes[l];
+}
+
+/* What a reader must know to read a mix's slowdowns, one sentence each
+ * (static strings): mix_model_note, NULL but under a contention-free
+ * model (analytic), where jobs cannot slow each other - every slowdown
+ * is 1 by construction; mix_faster_note, for a slowdown below 1 (a job
+ * faster next to the others than alone): the model's, not a measuring
+ * error. */
+const char *mix_model_note(const struct netmodel_ops *model);
+const char *mix_faster_note(void);
+
+/* Whether pre == post held for the union and every job alone. */
+static inline gboolean mix_result_matches(const mix_result *r)
+{
+  gboolean ok = r->mismatch < 0;
+  for (int j = 0; j < r->njobs; j++)
+    ok = ok && r->jobs[j].mismatch < 0;
+  return ok;
 }
 
 void mix_result_free(mix_result *r);

@@ -720,6 +720,7 @@ study *study_load(const char *path, const char *text, const char *base_dir, GErr
       loader_load_platforms(&L);
       loader_add_strategies(&L);
       check_capacity(&L);
+      study_check_jobs(&L);
     }
   }
   loader_clear(&L);

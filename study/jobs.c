@@ -35,32 +35,124 @@ void study_read_jobs(loader *L)
     s->jobfiles = g_renew(jobs_file *, s->jobfiles, s->njobfiles + 1);
     s->jobfiles[s->njobfiles++] = jf;
   }
-  for (int i = 0; policies && policies[i]; i++)
-    if (!alloc_policy_find(policies[i])) {
-      g_autofree char *names = alloc_policy_names();
-      ini_problem(&L->ini, ini_line(&L->ini, "study", "policies"),
-                  "[study] policies: '%s' is unknown, expected one of: %s", policies[i], names);
+  gboolean policies_ok = TRUE;
+  for (int i = 0; policies && policies[i]; i++) {
+    jobs_draw d;
+    GError *e = NULL;
+    if (!jobs_parse_policy(policies[i], &d, &e)) {
+      ini_problem(&L->ini, ini_line(&L->ini, "study", "policies"), "[study] policies: %s",
+                  e->message);
+      g_error_free(e);
+      policies_ok = FALSE;
     }
+  }
   s->npolicies = policies ? (int)g_strv_length(policies) : 0;
+  /* the draws: one per seed where a job is placed at random */
+  int np = MAX(s->npolicies, 1);
+  s->mix_draws = g_new0(int, MAX(s->njobfiles * np, 1));
+  for (int f = 0; f < s->njobfiles; f++)
+    for (int k = 0; k < np; k++) {
+      jobs_draw d = { .draw = 1 };
+      if (policies && policies_ok)
+        jobs_parse_policy(policies[k], &d, NULL);
+      /* 0: nothing drawn at random, one run */
+      s->mix_draws[f * np + k] = jobs_draws_at_random(s->jobfiles[f], &d) ? MAX(s->nseeds, 1)
+                                                                          : 0;
+    }
   if (policies)
     ini_check_distinct(&L->ini, "study", "policies", policies, NULL, s->npolicies);
   s->policies = g_steal_pointer(&policies);
 }
 
+/* Where the jobs go is known once the platforms are loaded: every jobs
+ * file x platform x policy is placed (jobs_place) before anything runs,
+ * so a mix that cannot run - node lists that overlap, more nodes than
+ * the platform has free - is a problem of the file with its reason, as
+ * an input that does not fit a platform is. One line per distinct
+ * reason (a node list's overlap is the same under every policy). */
+void study_check_jobs(loader *L)
+{
+  study *s = L->s;
+  int line = ini_line(&L->ini, "study", "jobs");
+  g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  for (int m = 0; m < study_nmixes(s); m += s->nmodels) { /* models place alike */
+    study_mix_key k;
+    study_mix_at(s, m, &k);
+    const study_platform *sp = &s->platforms[k.platform];
+    const char *policy = study_mix_policy(s, &k);
+    jobs_draw d;
+    if (!sp->p || !jobs_parse_policy(policy, &d, NULL))
+      continue; /* said where the platform or the policy is read */
+    d.draw = k.seed >= 0 ? s->seeds[k.seed] : 1;
+    GError *e = NULL;
+    jobs_placement *pl = jobs_place_draw(s->jobfiles[k.jobs], sp->p, &d, &e);
+    if (pl) {
+      jobs_placement_free(pl);
+      continue;
+    }
+    char *why = g_strdup(e->message);
+    g_error_free(e);
+    if (!g_hash_table_add(seen, why))
+      continue;
+    if (policy)
+      ini_problem(&L->ini, line, "[study] jobs, policy %s: %s", policy, why);
+    else
+      ini_problem(&L->ini, line, "[study] jobs: %s", why);
+  }
+}
+
+/* The draws of jobs file f under policy k as stored: 0 when none is at random. */
+static int stored_draws(const study *s, int f, int k)
+{
+  return s->mix_draws ? s->mix_draws[f * MAX(s->npolicies, 1) + k] : 0;
+}
+
+int study_mix_draws(const study *s, int f, int k)
+{
+  return MAX(stored_draws(s, f, k), 1);
+}
+
+/* The draws of one jobs file on one platform: over its policies. */
+static int file_draws(const study *s, int f)
+{
+  int n = 0;
+  for (int k = 0; k < MAX(s->npolicies, 1); k++)
+    n += study_mix_draws(s, f, k);
+  return n;
+}
+
 int study_nmixes(const study *s)
 {
-  return s->njobfiles * s->nplatforms * MAX(s->npolicies, 1) * s->nmodels;
+  int n = 0;
+  for (int f = 0; f < s->njobfiles; f++)
+    n += file_draws(s, f);
+  return n * s->nplatforms * s->nmodels;
 }
 
 void study_mix_at(const study *s, int i, study_mix_key *k)
 {
-  int np = MAX(s->npolicies, 1);
-  k->model = i % s->nmodels;
+  *k = (study_mix_key){ .model = i % s->nmodels, .seed = -1 };
   i /= s->nmodels;
-  k->policy = i % np;
-  i /= np;
-  k->platform = i % s->nplatforms;
-  k->jobs = i / s->nplatforms;
+  for (int f = 0; f < s->njobfiles; f++) {
+    int per = file_draws(s, f);
+    if (i >= per * s->nplatforms) {
+      i -= per * s->nplatforms;
+      continue;
+    }
+    k->jobs = f;
+    k->platform = i / per;
+    i %= per;
+    for (int p = 0; p < MAX(s->npolicies, 1); p++) {
+      int d = study_mix_draws(s, f, p);
+      if (i < d) {
+        k->policy = p;
+        /* a mix of random draws has one per seed, even with a single seed */
+        k->seed = stored_draws(s, f, p) ? i : -1;
+        return;
+      }
+      i -= d;
+    }
+  }
 }
 
 const char *study_mix_policy(const study *s, const study_mix_key *k)
@@ -91,6 +183,7 @@ static void mix_worker(gpointer data, gpointer user)
     o.opts.compute_scale = s->opts.compute_scale;
     o.opts.collectives = s->opts.collectives;
     o.policy = study_mix_policy(s, &k);
+    o.draw = k.seed >= 0 ? s->seeds[k.seed] : 1;
     o.progress = &(progress){ .stop = st->prog ? st->prog->stop : NULL };
     s->mixes[i] = mix_run(s->jobfiles[k.jobs], sp->p, &o, &s->mix_errors[i]);
   }
@@ -137,6 +230,9 @@ static GPtrArray *job_rows(const study *s)
       row_add_string(row, "platform", s->platforms[k.platform].label);
       row_add_string(row, "policy", policy ? policy : "as in the file");
       row_add_string(row, "model", s->models[k.model]->name);
+      /* the draw of the random policies; empty when nothing is drawn */
+      g_autofree char *seed = k.seed >= 0 ? g_strdup_printf("%u", s->seeds[k.seed]) : g_strdup("");
+      row_add_string(row, "seed", seed);
       row_add_string(row, "error", r ? "" : s->mix_errors[i]->message);
       if (r) {
         row_add_string(row, "job", r->jobs[j].name);
@@ -173,4 +269,5 @@ void study_jobs_free(study *s)
     jobs_file_free(s->jobfiles[i]);
   g_free(s->jobfiles);
   g_strfreev(s->policies);
+  g_free(s->mix_draws);
 }

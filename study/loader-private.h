@@ -48,6 +48,9 @@ typedef struct loader {
 /* [study] jobs and policies (study/jobs.c): the jobs files loaded, the
  * policies checked. */
 void study_read_jobs(loader *L);
+/* Every mix placed on its platform once the platforms are loaded: a mix
+ * that cannot run is a problem of the file (study/jobs.c). */
+void study_check_jobs(loader *L);
 
 /* Platforms and strategies of the file (study/lists.c): first listed
  * and counted (nothing loaded or expanded), then - once the study's size

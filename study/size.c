@@ -44,9 +44,11 @@ gboolean study_check_grid(const study *s, int64_t nplatforms, int64_t nstrategie
                 (double)nstrategies * (double)nseeds, grid, STUDY_MAX_CELLS);
     return FALSE;
   }
-  int64_t policies = MAX(s->npolicies, 1);
-  if (!checked_mul_i64(s->njobfiles, nplatforms, &mixes) ||
-      !checked_mul_i64(mixes, policies, &mixes) || !checked_mul_i64(mixes, s->nmodels, &mixes) ||
+  int64_t policies = MAX(s->npolicies, 1), draws = 0; /* jobs files x policies x draws */
+  for (int f = 0; f < s->njobfiles; f++)
+    for (int k = 0; k < policies; k++)
+      draws += study_mix_draws(s, f, k);
+  if (!checked_mul_i64(draws, nplatforms, &mixes) || !checked_mul_i64(mixes, s->nmodels, &mixes) ||
       mixes > STUDY_MAX_CELLS) {
     g_set_error(error, STUDY_ERROR, STUDY_ERROR_FILE, "%.0f mixes (%d jobs file%s, %"
                 G_GINT64_FORMAT " platform%s, %" G_GINT64_FORMAT " polic%s, %d model%s), more "

@@ -73,6 +73,69 @@ double stats_spearman(const double *x, const double *y, int n)
   return rho;
 }
 
+/* Heap's algorithm over the orders of ry[0..k-1]: counts the orders whose
+ * |sum rx * ry - mean| reaches the observed distance. */
+static void permute(const double *rx, double *ry, int n, int k, double mean, double dist,
+                    int64_t *hits, int64_t *orders)
+{
+  if (k == 1) {
+    double sum = 0;
+    for (int i = 0; i < n; i++)
+      sum += rx[i] * ry[i];
+    (*orders)++;
+    *hits += fabs(sum - mean) >= dist;
+    return;
+  }
+  for (int i = 0; i < k; i++) {
+    permute(rx, ry, n, k - 1, mean, dist, hits, orders);
+    int j = k % 2 ? 0 : i;
+    double t = ry[j];
+    ry[j] = ry[k - 1];
+    ry[k - 1] = t;
+  }
+}
+
+double stats_spearman_p(const double *x, const double *y, int n)
+{
+  if (isnan(stats_spearman(x, y, n)))
+    return NAN;
+  double *rx = g_new(double, n), *ry = g_new(double, n);
+  stats_ranks(x, n, rx);
+  stats_ranks(y, n, ry);
+  /* with both rank sets fixed, rho is linear in sum rx * ry: its mean
+   * over all orders is n * mean(rx) * mean(ry) = n (n + 1)^2 / 4 */
+  double mean = n * (n + 1.0) * (n + 1.0) / 4, sum = 0;
+  for (int i = 0; i < n; i++)
+    sum += rx[i] * ry[i];
+  /* a relative slack, so that the observed order always counts */
+  double dist = fabs(sum - mean) * (1 - 1e-12) - 1e-9;
+  int64_t hits = 0, orders = 0;
+  double p;
+  if (n <= STATS_EXACT_PERMUTATION_N) {
+    permute(rx, ry, n, n, mean, dist, &hits, &orders);
+    p = (double)hits / (double)orders;
+  } else {
+    GRand *rand = g_rand_new_with_seed(1);
+    for (int k = 0; k < STATS_RANDOM_PERMUTATIONS; k++) {
+      for (int i = n - 1; i > 0; i--) { /* Fisher-Yates */
+        int j = g_rand_int_range(rand, 0, i + 1);
+        double t = ry[i];
+        ry[i] = ry[j];
+        ry[j] = t;
+      }
+      double s = 0;
+      for (int i = 0; i < n; i++)
+        s += rx[i] * ry[i];
+      hits += fabs(s - mean) >= dist;
+    }
+    g_rand_free(rand);
+    p = (hits + 1.0) / (STATS_RANDOM_PERMUTATIONS + 1.0);
+  }
+  g_free(rx);
+  g_free(ry);
+  return MIN(p, 1.0);
+}
+
 gboolean stats_equal(double a, double b)
 {
   return fabs(a - b) <= STATS_REL_TOL * MAX(fabs(a), fabs(b));

@@ -27,6 +27,16 @@ double stats_pearson(const double *x, const double *y, int n);
 /* Spearman's rank correlation, ties at their average rank. */
 double stats_spearman(const double *x, const double *y, int n);
 
+/* The two-sided p-value of Spearman's rho of x and y under independence,
+ * by a permutation test: the share of the orders of y's ranks whose rho
+ * is at least as far from 0 as the observed one. Exact (all n! orders)
+ * for n <= STATS_EXACT_PERMUTATION_N; above, STATS_RANDOM_PERMUTATIONS
+ * random orders of a fixed seed (deterministic), p = (hits + 1) /
+ * (orders + 1). NAN when rho is undefined. */
+#define STATS_EXACT_PERMUTATION_N 8
+#define STATS_RANDOM_PERMUTATIONS 20000
+double stats_spearman_p(const double *x, const double *y, int n);
+
 /* Relative tolerance of equal deterministic results. */
 #define STATS_REL_TOL 1e-9
 

@@ -45,6 +45,12 @@ char *study_describe(const study *s)
                            study_nmixes(s), study_nmixes(s) == 1 ? "" : "es", s->njobfiles,
                            s->njobfiles == 1 ? "" : "s", MAX(s->npolicies, 1),
                            MAX(s->npolicies, 1) == 1 ? "y" : "ies");
+  gboolean draws = FALSE;
+  for (int f = 0; f < s->njobfiles; f++)
+    for (int k = 0; k < MAX(s->npolicies, 1); k++)
+      draws = draws || study_mix_draws(s, f, k) > 1;
+  if (draws)
+    g_string_append(d, ", random placements drawn once per seed");
   return g_string_free(d, FALSE);
 }
 

@@ -189,6 +189,8 @@ typedef struct study {
   jobs_file **jobfiles;      /* [study] jobs */
   int npolicies;             /* [study] policies; 0: each job's own */
   char **policies;
+  int *mix_draws;            /* [jobs file * MAX(npolicies, 1) + policy]: nseeds when a job
+                              * is placed at random, else 1 */
   mix_result **mixes;        /* study_nmixes(s) results after study_run, or NULL */
   GError **mix_errors;       /* the same: why a mix failed */
   /* during study_run */
@@ -342,15 +344,20 @@ int study_input_nmodels(const study *s, int input);
 
 /* The mixes of a study's jobs files (several jobs per run, sim/mix.h):
  * mix i is the i-th combination in the order jobs file, platform, policy,
- * model (the last fastest). */
+ * draw, model (the last fastest). A jobs file and policy that place a job
+ * at random has one draw per study seed (jobs_draw: seed S draws with
+ * each job's SEED + S - 1); one that draws nothing runs once. */
 typedef struct study_mix_key {
   int jobs, platform, policy, model;
+  int seed;                  /* index into s->seeds, or -1: nothing drawn at random */
 } study_mix_key;
 
 int study_nmixes(const study *s);
 void study_mix_at(const study *s, int i, study_mix_key *k);
 /* The policy of mix k, or NULL: each job's own. */
 const char *study_mix_policy(const study *s, const study_mix_key *k);
+/* The draws of jobs file f under policy k (1: nothing drawn at random). */
+int study_mix_draws(const study *s, int f, int k);
 
 /* Runs every mix (study_run does, after its cells, unless it runs a
  * slice) on `threads` threads, reporting "mixes" to `prog`; a failing mix

@@ -119,8 +119,9 @@ Test(report_cli, correlations_equal_the_textbook_formulas, .timeout = 240)
   cr_assert_eq(checked, 4);
   /* the verdict names a metric and its rho for each platform */
   g_autofree char *html = tu_read(out, "index.html");
-  cr_assert(strstr(html, " the ranking best on torus-4x4 (ρ = ") ||
-            strstr(html, "predicts the ranking well on torus-4x4"), "no verdict for torus-4x4");
+  cr_assert(strstr(html, " the ranking best on torus-4x4 (Spearman&apos;s ρ = ") ||
+            strstr(html, "predicts the ranking significantly on torus-4x4 (n = 12; "),
+            "no verdict for torus-4x4");
 }
 
 /* Every figure the page names exists as PNG and SVG, the PNGs are PNGs,
@@ -397,8 +398,8 @@ Test(report_cli, ties_verdicts_and_undefined_correlations, .timeout = 240)
   cr_assert(summary && ranking && summary < ranking);
   g_autofree char *corr = tu_read(out, "correlations.csv");
   cr_assert(g_str_has_prefix(corr, "input,kind,model,platform,static_metric,simulated_time,cells,"
-                                   "spearman,pearson,undefined\n"), "%s", corr);
-  cr_assert_not_null(strstr(corr, ",tasks,makespan_s,4,,,constant metric\n"), "%s", corr);
+                                   "spearman,pearson,spearman_p,undefined\n"), "%s", corr);
+  cr_assert_not_null(strstr(corr, ",tasks,makespan_s,4,,,,constant metric\n"), "%s", corr);
   cr_assert_null(strstr(corr, "nan"));
   g_autofree char *csv = tu_read(out, "results.csv");
   g_autofree char *json = tu_read(out, "results.json");

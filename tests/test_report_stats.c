@@ -48,6 +48,33 @@ Test(report_stats, undefined_without_spread)
 }
 
 /* Equal deterministic results: within a relative 1e-9 of the larger. */
+/* Exact permutation p-values by hand: rho = 1 is reached by 2 of the n!
+ * orders (itself and its reverse, rho = -1); at n = 4, |rho| >= 0.8 by
+ * 8 of 24 (sum d^2 = 0, 2 (3 adjacent swaps) and their mirrors 20, 18). */
+Test(report_stats, spearman_p_value_by_permutations)
+{
+  const double x[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+  cr_assert_float_eq(stats_spearman_p(x, x, 4), 2.0 / 24, 1e-15);
+  cr_assert_float_eq(stats_spearman_p(x, x, 5), 2.0 / 120, 1e-15);
+  cr_assert_float_eq(stats_spearman_p(x, x, 6), 2.0 / 720, 1e-15);
+  const double y4[] = { 1, 2, 4, 3 };
+  cr_assert_float_eq(stats_spearman(x, y4, 4), 0.8, 1e-12);
+  cr_assert_float_eq(stats_spearman_p(x, y4, 4), 8.0 / 24, 1e-15);
+  /* the report's case: rho = 0.6 at n = 6 is not significant: sum d^2 =
+   * 14 (rho = 1 - 6 * 14 / 210); p = 0.2417 (exact, 174 of 720 orders) */
+  const double y6[] = { 3, 2, 1, 5, 6, 4 };
+  cr_assert_float_eq(stats_spearman(x, y6, 6), 0.6, 1e-12);
+  cr_assert_float_eq(stats_spearman_p(x, y6, 6), 174.0 / 720, 1e-15);
+  /* a tie of constant values: undefined */
+  const double flat[] = { 3, 3, 3, 3, 3 };
+  cr_assert(isnan(stats_spearman_p(x, flat, 5)));
+  /* above 8 points random orders of a fixed seed: at rho = 1 with 10
+   * points hardly one of 20,000 orders hits (2 of 10! do) */
+  double p10 = stats_spearman_p(x, x, 10);
+  cr_assert_leq(p10, 2.0 / (STATS_RANDOM_PERMUTATIONS + 1));
+  cr_assert_eq(p10, stats_spearman_p(x, x, 10), "deterministic");
+}
+
 Test(report_stats, equal_within_the_tolerance)
 {
   cr_assert(stats_equal(163.95e-9, 163.95e-9 * (1 + 5e-10)));

@@ -15,7 +15,7 @@ typedef struct report_job {
 static gpointer write_report(gpointer data)
 {
   report_job *j = data;
-  j->index = report_study(j->s, j->dir, 2, &j->error);
+  j->index = report_study(j->s, j->dir, 2, NULL, &j->error);
   return NULL;
 }
 
