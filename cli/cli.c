@@ -18,8 +18,8 @@
 #include "traces/input.h"
 #include "traces/trace.h"
 #include "util/budget.h"
-#include "util/output.h"
 #include "util/json-number.h"
+#include "util/output.h"
 #include "util/status.h"
 #include "util/suggest.h"
 
