@@ -118,6 +118,17 @@ static int map_run(const cli_common *c, const char *coords_path, const char *out
   if (!c->strategy)
     g_set_error(&e, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
                 "--strategy: missing, expected a pipeline such as greedy+wh (see mapsim strategies)");
+  else if (out && !cli_outputs_check((const cli_path[]){ { "the report", "-" }, { "-o", out } }, 2,
+                                     (const cli_path[]){ { "--trace", c->trace },
+                                                         { "--matrix", c->matrix },
+                                                         { "--counts", c->counts },
+                                                         { "--mapping", c->mapping },
+                                                         { "--platform", c->platform },
+                                                         { "--alloc", c->alloc },
+                                                         { "--coords", coords_path },
+                                                         { "--hosts", hosts } },
+                                     8, &e))
+    ; /* e says which */
   else if ((format || hosts) && !out)
     g_set_error(&e, LAUNCH_ERROR, LAUNCH_ERROR_FORMAT,
                 "--format and --hosts describe the file -o writes: expected -o FILE");

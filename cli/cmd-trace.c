@@ -201,6 +201,11 @@ static int trace_matrix(int argc, char **argv)
     status = cli_fail(e);
     goto out;
   }
+  if (out && !cli_outputs_check((const cli_path[]){ { "-o", out } }, 1,
+                                (const cli_path[]){ { "TRACE", argv[1] } }, 1, &e)) {
+    status = cli_fail(e);
+    goto out;
+  }
   t = cli_read_trace(argv[1], &e);
   if (t)
     g = trace_commgraph(t, algo != NULL, algo, &e);

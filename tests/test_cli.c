@@ -538,3 +538,35 @@ Test(cli, json_doubles_only_through_one_writer)
   }
   cr_assert_gt(scanned, 100);
 }
+
+/* The outputs of map and trace matrix are checked against their inputs
+ * too: a mapping or a matrix written over the trace's archive is refused
+ * before anything is read, and the archive stays whole. */
+Test(cli, outputs_inside_an_input_refused)
+{
+  g_autofree char *dir = tu_tmp_dir();
+  g_autofree char *archive = g_build_filename(dir, "ring", NULL);
+  g_autofree char *src = tu_src("traces/data/ring-8");
+  tu_copy_dir(src, archive);
+  g_autofree char *anchor = g_build_filename(archive, "traces.otf2", NULL);
+  g_autofree char *def = g_build_filename(archive, "traces.def", NULL);
+  g_autofree char *before = tu_read(archive, "traces.def");
+  const char *map[] = { "map", "-p", "torus:4x4", "-t", archive, "-s", "greedy", "-o", anchor,
+                        NULL };
+  const char *matrix[] = { "trace", "matrix", archive, "-o", def, NULL };
+  const char *const *cmds[] = { map, matrix };
+  for (size_t i = 0; i < G_N_ELEMENTS(cmds); i++) {
+    char *out = NULL, *err = NULL;
+    cr_assert_eq(tu_run(&out, &err, cmds[i]), 2, "%s", err);
+    cr_assert_eq(tu_lines(err), 1, "%s", err);
+    cr_assert(strstr(err, "inside the input"), "%s", err);
+    g_free(out);
+    g_free(err);
+  }
+  g_autofree char *after = tu_read(archive, "traces.def");
+  cr_assert_str_eq(after, before);
+  g_autofree char *trace_out = NULL;
+  const char *info[] = { "trace", "info", archive, NULL };
+  cr_assert_eq(tu_run(&trace_out, NULL, info), 0);
+  tu_rm_rf(dir);
+}
