@@ -208,8 +208,11 @@ static void print_size(const study *s)
 static int finish(const study *s, const char *out, gboolean report, int threads)
 {
   GError *e = NULL;
-  if (!study_write_results(s, NULL, out, "results", &e))
+  study_outputs *written = study_outputs_begin(out); /* what a rerun no longer writes goes */
+  if (!study_write_results(s, NULL, out, "results", &e)) {
+    study_outputs_end(written, FALSE, NULL);
     return cli_fail(e);
+  }
   print_ranking(s);
   printf("\nresults: %s/results.csv, %s/results.json\n", out, out);
   if (s->mixes)
@@ -217,11 +220,15 @@ static int finish(const study *s, const char *out, gboolean report, int threads)
   if (report) {
     g_autofree char *index = report_study(s, out, threads, &e);
     report_release();
-    if (!index)
+    if (!index) {
+      study_outputs_end(written, FALSE, NULL);
       return cli_fail(e);
+    }
     printf("report:  %s (the full rankings, whether the static metrics predict the "
            "simulation, figures)\n", index);
   }
+  if (!study_outputs_end(written, TRUE, &e))
+    return cli_fail(e);
   return report_failures(s, NULL);
 }
 

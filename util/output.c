@@ -65,6 +65,10 @@ static int publishing;
 
 static void (*broken_pipe_hook)(void);
 
+/* output_set_publish_hook's */
+static void (*publish_hook)(const char *path, void *user);
+static void *publish_user;
+
 void output_set_broken_pipe_hook(void (*hook)(void))
 {
   broken_pipe_hook = hook;
@@ -703,6 +707,8 @@ static int finish_dir(output *o)
  * reaches the disk with the folder; frees o. */
 static void published(output *o)
 {
+  if (publish_hook && o->kind != OUT_DIRECT)
+    publish_hook(o->path, publish_user);
   if (o->tmp) {
     live_remove(o);
     char *dir = g_path_get_dirname(o->target);
@@ -740,6 +746,12 @@ gboolean output_commit(output *o, GError **error)
   }
   published(o);
   return TRUE;
+}
+
+void output_set_publish_hook(void (*hook)(const char *path, void *user), void *user)
+{
+  publish_hook = hook;
+  publish_user = user;
 }
 
 void output_group_begin(void)

@@ -124,6 +124,12 @@ void output_group_begin(void);
 gboolean output_group_commit(GError **error);
 void output_group_abort(void);
 
+/* From now on `hook(path, user)` is called for every file or directory
+ * output renamed into place (`path` as given to output_open*), from the
+ * committing thread (it must be thread-safe when several threads commit);
+ * NULL stops it. For a command that keeps a manifest of what it wrote. */
+void output_set_publish_hook(void (*hook)(const char *path, void *user), void *user);
+
 /* Writes `len` bytes to `path` in one go (output_open + commit). */
 gboolean output_write_all(const char *path, const char *data, gsize len, const progress *prog,
                           GError **error);
