@@ -19,6 +19,7 @@
 #include "traces/input.h"
 #include "traces/trace.h"
 #include "util/budget.h"
+#include "util/json-number.h"
 #include "util/output.h"
 #include "util/status.h"
 #include "util/suggest.h"
@@ -627,7 +628,7 @@ void cli_provenance_json(JsonBuilder *b, const cli_common *c, const char *model,
   json_builder_add_int_value(b, c->seed);
   json_string_or_null(b, "model", model);
   json_builder_set_member_name(b, "compute_scale");
-  json_builder_add_double_value(b, c->compute_scale);
+  json_number_add(b, c->compute_scale);
   json_builder_end_object(b);
 }
 
@@ -724,8 +725,7 @@ static void cli_json_int(JsonBuilder *b, const char *name, int64_t v)
 
 void cli_json_double(JsonBuilder *b, const char *name, double v)
 {
-  json_builder_set_member_name(b, name);
-  json_builder_add_double_value(b, v);
+  json_number_member(b, name, v);
 }
 
 static void cli_json_string(JsonBuilder *b, const char *name, const char *v)

@@ -259,6 +259,20 @@ void cli_metrics_detail_json(struct _JsonBuilder *b, const metrics *m, const pla
 void cli_metrics_print(const metrics *const *ms, const char *const *labels, int n,
                        const platform *p, int top);
 
+/* A path a command reads or writes and the option that names it
+ * ("--timeline"; "" and "-" for the report on standard output). */
+typedef struct cli_path {
+  const char *what;
+  const char *path; /* NULL: not given */
+} cli_path;
+
+/* Checks a command's outputs before anything is written (outputs.c): no
+ * two the same file or stream (`-` twice, the report and `--timeline -`),
+ * none equal to or inside an input (`--timeline T/traces.otf2`). FALSE
+ * with one line naming both. */
+gboolean cli_outputs_check(const cli_path *outs, int nouts, const cli_path *ins, int nins,
+                           GError **error);
+
 /* Writes a JSON node (pretty) to stdout with a final newline; takes the
  * node. */
 struct _JsonNode;

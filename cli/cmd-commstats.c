@@ -9,6 +9,7 @@
 #include "traces/commstats.h"
 #include "traces/input.h"
 #include "traces/trace.h"
+#include "util/json-number.h"
 
 static void add_stats_json(JsonBuilder *b, const commstats *s)
 {
@@ -17,13 +18,13 @@ static void add_stats_json(JsonBuilder *b, const commstats *s)
   const double vals[] = { s->sum, s->CA, s->CB, s->CC, s->CH, s->NBC };
   for (int i = 0; i < 6; i++) {
     json_builder_set_member_name(b, names[i]);
-    json_builder_add_double_value(b, vals[i]);
+    json_number_add(b, vals[i]);
   }
   for (int k = 0; k < s->nsplits; k++) {
     char key[32];
     g_snprintf(key, sizeof key, "SP_%d", s->split[k]);
     json_builder_set_member_name(b, key);
-    json_builder_add_double_value(b, s->SP[k]);
+    json_number_add(b, s->SP[k]);
   }
   json_builder_end_object(b);
 }

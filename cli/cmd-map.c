@@ -15,6 +15,7 @@
 #include "mapping/strategy.h"
 #include "cli/cli.h"
 #include "sim/run.h"
+#include "util/json-number.h"
 
 /* The metrics whose change against identity map reports (the static key
  * results of compare). */
@@ -44,7 +45,7 @@ static void print_json(const run_result *base, const run_result *res, const char
   json_builder_set_member_name(b, "strategy");
   json_builder_add_string_value(b, spec);
   json_builder_set_member_name(b, "seconds");
-  json_builder_add_double_value(b, seconds);
+  json_number_add(b, seconds);
   json_builder_set_member_name(b, "output");
   out ? json_builder_add_string_value(b, out) : json_builder_add_null_value(b);
   json_builder_set_member_name(b, "strategy_report");
@@ -58,9 +59,9 @@ static void print_json(const run_result *base, const run_result *res, const char
     json_builder_set_member_name(b, "makespan_s");
     json_builder_begin_object(b);
     json_builder_set_member_name(b, "identity");
-    json_builder_add_double_value(b, base->r->makespan_ps * 1e-12);
+    json_number_add(b, base->r->makespan_ps * 1e-12);
     json_builder_set_member_name(b, "mapped");
-    json_builder_add_double_value(b, res->r->makespan_ps * 1e-12);
+    json_number_add(b, res->r->makespan_ps * 1e-12);
     json_builder_end_object(b);
   }
   json_builder_set_member_name(b, "identity");
@@ -79,7 +80,7 @@ static void print_json(const run_result *base, const run_result *res, const char
     if (isnan(x))
       json_builder_add_null_value(b);
     else
-      json_builder_add_double_value(b, x);
+      json_number_add(b, x);
   }
   json_builder_end_object(b);
   json_builder_end_object(b);
@@ -117,6 +118,17 @@ static int map_run(const cli_common *c, const char *coords_path, const char *out
   if (!c->strategy)
     g_set_error(&e, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
                 "--strategy: missing, expected a pipeline such as greedy+wh (see mapsim strategies)");
+  else if (out && !cli_outputs_check((const cli_path[]){ { "the report", "-" }, { "-o", out } }, 2,
+                                     (const cli_path[]){ { "--trace", c->trace },
+                                                         { "--matrix", c->matrix },
+                                                         { "--counts", c->counts },
+                                                         { "--mapping", c->mapping },
+                                                         { "--platform", c->platform },
+                                                         { "--alloc", c->alloc },
+                                                         { "--coords", coords_path },
+                                                         { "--hosts", hosts } },
+                                     8, &e))
+    ; /* e says which */
   else if ((format || hosts) && !out)
     g_set_error(&e, LAUNCH_ERROR, LAUNCH_ERROR_FORMAT,
                 "--format and --hosts describe the file -o writes: expected -o FILE");

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "util/json-number.h"
 
 /* "(nid001)", "(leaf0)": the name the platform's source gives (Slurm's
  * topology); else "(1,2,3)" for a node of a regular topology, "(sw4)" for
@@ -134,9 +135,9 @@ int cmd_route(int argc, char **argv)
   json_builder_set_member_name(b, "hops");
   json_builder_add_int_value(b, hops);
   json_builder_set_member_name(b, "latency_s");
-  json_builder_add_double_value(b, lat);
+  json_number_add(b, lat);
   json_builder_set_member_name(b, "bottleneck_bw");
-  json_builder_add_double_value(b, hops ? bw : 0);
+  json_number_add(b, hops ? bw : 0);
   /* an adaptive routing chooses per message by the links' loads: the path
    * shown is its minimal candidate, which a replay may not take */
   gboolean adaptive = (p->router->flags & ROUTE_FLAG_ADAPTIVE) != 0;

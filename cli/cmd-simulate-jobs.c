@@ -13,6 +13,7 @@
 #include "sim/link-fields.h"
 #include "sim/mix.h"
 #include "sim/row.h"
+#include "util/json-number.h"
 
 static void add_string(JsonBuilder *b, const char *name, const char *v)
 {
@@ -61,7 +62,7 @@ static void print_json(const cli_common *c, const jobs_file *jf, const mix_resul
   cli_platform_json(b, r->p);
   add_string(b, "traffic", run_traffic_name(r->with_colls));
   json_builder_set_member_name(b, "makespan_s");
-  json_builder_add_double_value(b, r->r->makespan_ps * 1e-12);
+  json_number_add(b, r->r->makespan_ps * 1e-12);
   json_builder_set_member_name(b, "jobs");
   json_builder_begin_array(b);
   for (int j = 0; j < r->njobs; j++) {
@@ -90,7 +91,7 @@ static void print_json(const cli_common *c, const jobs_file *jf, const mix_resul
     for (int i = 0; i < r->njobs; i++) {
       json_builder_begin_array(b);
       for (int j = 0; j < r->njobs; j++)
-        json_builder_add_double_value(b, r->interference[i * r->njobs + j]);
+        json_number_add(b, r->interference[i * r->njobs + j]);
       json_builder_end_array(b);
     }
     json_builder_end_array(b);
@@ -102,7 +103,7 @@ static void print_json(const cli_common *c, const jobs_file *jf, const mix_resul
   json_builder_set_member_name(b, "runs");
   json_builder_add_int_value(b, r->runs);
   json_builder_set_member_name(b, "wall_s");
-  json_builder_add_double_value(b, r->replay_seconds);
+  json_number_add(b, r->replay_seconds);
   add_links(b, r);
   json_builder_end_object(b);
   cli_print_json(json_builder_get_root(b));

@@ -17,6 +17,7 @@
 #include "sim/link-fields.h"
 #include "sim/run.h"
 #include "sim/timeline.h"
+#include "util/output.h"
 #include "routing/energy.h"
 
 static void add_metrics(JsonBuilder *b, const char *name, const metrics *m)
@@ -504,6 +505,26 @@ static gboolean outputs_need(const outputs *w, unsigned what)
   return FALSE;
 }
 
+/* The report on standard output, the writers' files and the inputs they
+ * must not overwrite, checked before anything is read or written. */
+static gboolean check_outputs(const cli_common *c, const outputs *w, GError **error)
+{
+  cli_path *outs = g_new0(cli_path, (gsize)w->n + 1);
+  outs[0] = (cli_path){ "the report", "-" };
+  g_autofree char **options = g_new0(char *, (gsize)w->n + 1);
+  for (int i = 0; i < w->n; i++) {
+    options[i] = g_strconcat("--", timeline_writers[i]->option, NULL);
+    outs[i + 1] = (cli_path){ options[i], w->path[i] };
+  }
+  const cli_path ins[] = { { "--trace", c->trace }, { "--platform", c->platform },
+                           { "--mapping", c->mapping }, { "--alloc", c->alloc } };
+  gboolean ok = cli_outputs_check(outs, w->n + 1, ins, G_N_ELEMENTS(ins), error);
+  for (int i = 0; i < w->n; i++)
+    g_free(options[i]);
+  g_free(outs);
+  return ok;
+}
+
 /* Runs everything after parsing; returns the exit status. */
 static int simulate(const cli_common *c, const outputs *w)
 {
@@ -531,6 +552,8 @@ static int simulate(const cli_common *c, const outputs *w)
                 "--json and --csv exclude each other; expected one of them");
     goto fail;
   }
+  if (!check_outputs(c, w, &e))
+    goto fail;
   gboolean with_colls = FALSE;
   if (w->links && !outputs_need(w, TIMELINE_DRAWS_TRACKS)) {
     g_autofree char *with = writer_options(w, TIMELINE_DRAWS_TRACKS, " or ");
@@ -562,6 +585,7 @@ static int simulate(const cli_common *c, const outputs *w)
     linkrec_keep_events(rec);
   spec.map_progress = spec.opts.progress;
   timeline_start start = { trace_source_trace(src), spec.opts.progress };
+  output_group_begin(); /* every output of the run renamed into place together */
   for (int i = 0; i < w->n; i++) {
     const timeline_writer *tw = timeline_writers[i];
     if (!w->path[i])
@@ -596,6 +620,7 @@ static int simulate(const cli_common *c, const outputs *w)
   for (int i = 0; i < w->n && written; i++)
     if (state[i])
       written = timeline_writers[i]->finish(g_steal_pointer(&state[i]), &end, &e);
+  written = written && output_group_commit(&e);
   cli_progress_end();
   if (!written)
     goto fail;
@@ -613,6 +638,7 @@ out:
   for (int i = 0; i < w->n; i++)
     if (state[i])
       timeline_writers[i]->abort(state[i]);
+  output_group_abort(); /* what a failed run held (none after the commit) */
   g_free(state);
   run_result_free(res);
   linkrec_free(rec);

@@ -230,8 +230,11 @@ static int finish(const cli_common *c, const study *s, const char *out, gboolean
                   int threads)
 {
   GError *e = NULL;
-  if (!study_write_results(s, NULL, out, "results", &e))
+  study_outputs *written = study_outputs_begin(out); /* what a rerun no longer writes goes */
+  if (!study_write_results(s, NULL, out, "results", &e)) {
+    study_outputs_end(written, FALSE, NULL);
     return cli_fail(e);
+  }
   print_ranking(s);
   printf("\nresults: %s/results.csv, %s/results.json\n", out, out);
   if (s->mixes)
@@ -241,11 +244,15 @@ static int finish(const cli_common *c, const study *s, const char *out, gboolean
     g_autofree char *index = report_study(s, out, threads, cli_progress(c), &e);
     cli_progress_end();
     report_release();
-    if (!index)
+    if (!index) {
+      study_outputs_end(written, FALSE, NULL);
       return cli_fail(e);
+    }
     printf("report:  %s (the full rankings, whether the static metrics predict the "
            "simulation, figures)\n", index);
   }
+  if (!study_outputs_end(written, TRUE, &e))
+    return cli_fail(e);
   return report_failures(s, NULL);
 }
 

@@ -4,6 +4,7 @@
 
 #include "routing/facts.h"
 #include "cli/cli.h"
+#include "util/json-number.h"
 
 int cmd_topo(int argc, char **argv)
 {
@@ -42,11 +43,11 @@ int cmd_topo(int argc, char **argv)
     json_builder_set_member_name(b, "diameter");
     json_builder_add_int_value(b, f.diameter);
     json_builder_set_member_name(b, "avg_distance");
-    json_builder_add_double_value(b, f.avg_distance);
+    json_number_add(b, f.avg_distance);
     json_builder_set_member_name(b, "bisection_links");
     json_builder_add_int_value(b, f.bisection_dim >= 0 ? f.bisection_links : 0);
     json_builder_set_member_name(b, "bisection_bw");
-    json_builder_add_double_value(b, f.bisection_dim >= 0 ? f.bisection_bw : 0);
+    json_number_add(b, f.bisection_dim >= 0 ? f.bisection_bw : 0);
     json_builder_set_member_name(b, "cores_per_node");
     json_builder_add_int_value(b, p->cores_per_node);
     json_builder_set_member_name(b, "allocated_nodes");

@@ -10,12 +10,13 @@
 #include "sim/replay.h"
 #include "traces/input.h"
 #include "traces/trace.h"
+#include "util/json-number.h"
 #include "util/status.h"
 
 #define MEMBER_INT(b, name, v) \
   do { json_builder_set_member_name(b, name); json_builder_add_int_value(b, (gint64)(v)); } while (0)
 #define MEMBER_DBL(b, name, v) \
-  do { json_builder_set_member_name(b, name); json_builder_add_double_value(b, (double)(v)); } while (0)
+  do { json_builder_set_member_name(b, name); json_number_add(b, (double)(v)); } while (0)
 
 /* Retained records per rank: fewest, mean, most. */
 static void per_rank(const trace *t, int64_t *lo, double *mean, int64_t *hi)
@@ -197,6 +198,11 @@ static int trace_matrix(int argc, char **argv)
     g_set_error(&e, TRACE_ERROR, TRACE_ERROR_IO, "%s",
                 k < 0 ? "--kind: expected count or bytes"
                       : "trace matrix: expected one TRACE argument");
+    status = cli_fail(e);
+    goto out;
+  }
+  if (out && !cli_outputs_check((const cli_path[]){ { "-o", out } }, 1,
+                                (const cli_path[]){ { "TRACE", argv[1] } }, 1, &e)) {
     status = cli_fail(e);
     goto out;
   }

@@ -593,10 +593,16 @@ static void packet_start(netmodel *m, const netmodel_msg *msg)
 {
   pktmodel *pm = (pktmodel *)m;
   int h = 0;
-  if (pm->ncand > 1)
+  if (pm->ncand > 1) {
     adaptive_walk(m, msg, pm->cand_links, pm->cand_hops);
-  else
+  } else {
     h = walk_route(pm, msg);
+    /* an adaptive routing with one candidate (min-adaptive on a 1-D
+     * HyperX) decides nothing, but its record of routes taken must still
+     * hold the message, as the check of routes taken compares it */
+    if (m->taken)
+      netmodel_record_route(m, netmodel_route_entry(m, msg), msg, 0, msg->bytes);
+  }
   if (pm->ncand == 1 && h == 0) {
     netmodel_deliver(m, msg, msg->t);
     return;

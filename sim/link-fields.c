@@ -1,6 +1,7 @@
 /* link-fields.c - the per-link quantities' table and its formats (see
  * link-fields.h). */
 #include "sim/link-fields.h"
+#include "util/json-number.h"
 
 #include <inttypes.h>
 #include <stddef.h>
@@ -253,7 +254,7 @@ void link_fields_json(JsonBuilder *b, unsigned view, const link_source *s, int l
       break;
     case LINK_FIELD_DOUBLE:
       value_of(d, s, l, 0, &v);
-      json_builder_add_double_value(b, v.d);
+      json_number_add(b, v.d);
       break;
     case LINK_FIELD_TEXT:
       value_of(d, s, l, 0, &v);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/json-number.h"
 #include "util/utf8.h"
 
 typedef struct row_col {
@@ -123,7 +124,7 @@ void row_add_double(result_row *r, const char *name, double v)
   }
   GString *t = g_string_new(NULL);
   text_double(t, v);
-  add_col(r, r->group, name, json_node_init_double(json_node_alloc(), v), g_string_free(t, FALSE));
+  add_col(r, r->group, name, json_number_node(v), g_string_free(t, FALSE));
 }
 
 void row_add_bool(result_row *r, const char *name, gboolean v)
@@ -411,25 +412,14 @@ void field_csv_text(GString *s, const field *f, const void *obj)
 
 void text_double(GString *s, double v)
 {
-  /* %.15g is exact for every decimal of up to 15 digits (DBL_DIG) and
-   * drops trailing zeros, so the first precision that reads back is the
-   * shortest: 7e-06, not 6.9999999999999999e-06 */
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  for (int digits = 15; digits <= 17; digits++) {
-    g_snprintf(buf, sizeof buf, "%.*g", digits, v);
-    if (digits == 17 || !isfinite(v) || g_ascii_strtod(buf, NULL) == v)
-      break;
-  }
-  g_string_append(s, buf);
+  number_shortest_text(s, v);
 }
 
 JsonNode *field_json_node(const field *f, const void *obj)
 {
   if (field_is_integer(f))
     return json_node_init_int(json_node_alloc(), field_int(f, obj));
-  if (!isfinite(field_double(f, obj)))
-    return json_node_init_null(json_node_alloc());
-  return json_node_init_double(json_node_alloc(), field_double(f, obj));
+  return json_number_node(field_double(f, obj));
 }
 
 void csv_cell(GString *s, const char *text)

@@ -10,6 +10,7 @@
 #include "sim/row.h"
 #include "util/budget.h"
 #include "util/handoff.h"
+#include "util/json-number.h"
 #include "util/output.h"
 
 /* ---- the JSON file -------------------------------------------------- */
@@ -505,7 +506,7 @@ static void counter_track(jw *w, const char *name, const linkrec_series *s)
   GString *num = g_string_new(NULL);
   for (int64_t i = 0; i < s->n; i++) {
     g_string_truncate(num, 0);
-    text_double(num, s->value[i]);
+    json_number_text(num, s->value[i]);
     jw_event(w, ql);
     JW_LIT(w, "{\"name\":");
     jw_put(w, q, ql);

@@ -396,6 +396,19 @@ void study_walk_start(study_walk *w, const study *s, const char *dims, const int
 gboolean study_walk_next(study_walk *w);
 study_cell *study_walk_cell(const study_walk *w);
 
+/* The files one run writes in a study folder DIR (study/output.c): from
+ * study_outputs_begin() on, every file published under DIR outside cells/
+ * is recorded. study_outputs_end() with `complete` (results and report,
+ * or results under --no-report, all written) removes what the previous
+ * run listed in DIR/manifest.txt and this one did not write, and every
+ * file of DIR/figures/ it did not write, then lists this run's files in
+ * DIR/manifest.txt; without `complete` (a failed report) it removes an
+ * older DIR/index.html the run did not replace and lists the rest for the
+ * next run. Frees `o`. One at a time per process. */
+typedef struct study_outputs study_outputs;
+study_outputs *study_outputs_begin(const char *dir);
+gboolean study_outputs_end(study_outputs *o, gboolean complete, GError **error);
+
 /* Writes `data` to `path` atomically (util/output.h's output_write_all). */
 gboolean study_write_file(const char *path, const char *data, gsize len, GError **error);
 

@@ -472,3 +472,101 @@ Test(cli, option_errors_in_one_format_with_did_you_mean)
     g_free(err);
   }
 }
+
+/* Issue 35 item 4: JSON has no infinity; json-glib printed "inf.0". An
+ * optical bandwidth of 1e308 makes the bisection bandwidth (64 links x
+ * 1e308) infinite: it is null, and the whole output parses. */
+Test(cli, topo_json_infinite_number_is_null)
+{
+  char *out = NULL;
+  const char *args[] = { "topo", "--platform", "torus:4x4x4:bw=1e308", "--json", NULL };
+  cr_assert_eq(tu_run(&out, NULL, args), 0);
+  cr_assert_null(strstr(out, "inf"), "%s", out);
+  JsonParser *jp;
+  JsonObject *o = parse_json(out, &jp);
+  cr_assert(json_object_has_member(o, "bisection_bw"));
+  cr_assert(json_node_is_null(json_object_get_member(o, "bisection_bw")), "%s", out);
+  cr_assert_eq(json_object_get_int_member(o, "bisection_links"), 64);
+  g_object_unref(jp);
+  g_free(out);
+}
+
+/* The same for simulate --json's energy_by_type: 1e308 W per link over
+ * the ring's run of about 3 s (compute scaled by 1000) overflows. */
+Test(cli, simulate_json_infinite_energy_is_null)
+{
+  g_autofree char *trace = tu_src("traces/data/ring-8");
+  char *out = NULL;
+  const char *args[] = { "simulate", "-p", "torus:4x4", "-t", trace, "--compute-scale", "1000",
+                         "--set", "linktype.optical.power-idle=1e308", "--set",
+                         "linktype.optical.power-busy=1e308", "--json", "-q", NULL };
+  cr_assert_eq(tu_run(&out, NULL, args), 0);
+  JsonParser *jp;
+  JsonObject *o = parse_json(out, &jp);
+  JsonObject *optical =
+    json_array_get_object_element(json_object_get_array_member(o, "energy_by_type"), 0);
+  cr_assert(json_node_is_null(json_object_get_member(optical, "energy_j")), "%s", out);
+  cr_assert(json_node_is_null(json_object_get_member(optical, "energy_idle_j")), "%s", out);
+  cr_assert_float_eq(json_object_get_double_member(optical, "energy_traffic_j"), 0.0, 1e-300);
+  g_object_unref(jp);
+  g_free(out);
+}
+
+/* One writer of JSON numbers (util/json-number.h): no source file but it
+ * hands a double to json-glib directly, so none can write "inf.0" again. */
+Test(cli, json_doubles_only_through_one_writer)
+{
+  const char *dirs[] = { "cli", "sim", "study", "report", "routing", "mapping", "models",
+                         "traces", "engine", "util" };
+  int scanned = 0;
+  for (size_t d = 0; d < G_N_ELEMENTS(dirs); d++) {
+    g_autofree char *dir = tu_src(dirs[d]);
+    GDir *it = g_dir_open(dir, 0, NULL);
+    cr_assert_not_null(it, "%s", dir);
+    for (const char *name; (name = g_dir_read_name(it));) {
+      if (!g_str_has_suffix(name, ".c") || !strcmp(name, "json-number.c"))
+        continue;
+      g_autofree char *path = g_build_filename(dir, name, NULL);
+      g_autofree char *text = NULL;
+      cr_assert(g_file_get_contents(path, &text, NULL, NULL), "%s", path);
+      cr_assert_null(strstr(text, "json_builder_add_double_value"), "%s", path);
+      cr_assert_null(strstr(text, "json_node_init_double"), "%s", path);
+      cr_assert_null(strstr(text, "json_node_set_double"), "%s", path);
+      scanned++;
+    }
+    g_dir_close(it);
+  }
+  cr_assert_gt(scanned, 100);
+}
+
+/* The outputs of map and trace matrix are checked against their inputs
+ * too: a mapping or a matrix written over the trace's archive is refused
+ * before anything is read, and the archive stays whole. */
+Test(cli, outputs_inside_an_input_refused)
+{
+  g_autofree char *dir = tu_tmp_dir();
+  g_autofree char *archive = g_build_filename(dir, "ring", NULL);
+  g_autofree char *src = tu_src("traces/data/ring-8");
+  tu_copy_dir(src, archive);
+  g_autofree char *anchor = g_build_filename(archive, "traces.otf2", NULL);
+  g_autofree char *def = g_build_filename(archive, "traces.def", NULL);
+  g_autofree char *before = tu_read(archive, "traces.def");
+  const char *map[] = { "map", "-p", "torus:4x4", "-t", archive, "-s", "greedy", "-o", anchor,
+                        NULL };
+  const char *matrix[] = { "trace", "matrix", archive, "-o", def, NULL };
+  const char *const *cmds[] = { map, matrix };
+  for (size_t i = 0; i < G_N_ELEMENTS(cmds); i++) {
+    char *out = NULL, *err = NULL;
+    cr_assert_eq(tu_run(&out, &err, cmds[i]), 2, "%s", err);
+    cr_assert_eq(tu_lines(err), 1, "%s", err);
+    cr_assert(strstr(err, "inside the input"), "%s", err);
+    g_free(out);
+    g_free(err);
+  }
+  g_autofree char *after = tu_read(archive, "traces.def");
+  cr_assert_str_eq(after, before);
+  g_autofree char *trace_out = NULL;
+  const char *info[] = { "trace", "info", archive, NULL };
+  cr_assert_eq(tu_run(&trace_out, NULL, info), 0);
+  tu_rm_rf(dir);
+}

@@ -422,3 +422,81 @@ Test(outputs, byte_order_marks_and_invisible_characters)
   g_free(plain[3]);
   g_string_free(mapping, TRUE);
 }
+
+/* The files of folder `dir`, sorted, one a line (temporaries included). */
+static char *listing(const char *dir)
+{
+  GDir *d = g_dir_open(dir, 0, NULL);
+  cr_assert_not_null(d);
+  GPtrArray *names = g_ptr_array_new();
+  for (const char *n; (n = g_dir_read_name(d));)
+    g_ptr_array_add(names, g_strdup(n));
+  g_dir_close(d);
+  g_ptr_array_sort(names, by_name);
+  g_ptr_array_add(names, NULL);
+  char *text = g_strjoinv(" ", (char **)names->pdata);
+  g_ptr_array_free(names, TRUE);
+  return text;
+}
+
+static void write_committed(const char *path, const char *text, const progress *prog)
+{
+  GError *e = NULL;
+  cr_assert(output_write_all(path, text, strlen(text), prog, &e), "%s", e ? e->message : "");
+}
+
+/* Issue 35 item 18: the outputs of one run (simulate's timeline, link
+ * events and archive) are published together. Committed one by one, a
+ * stop after the first rename left the new timeline beside the old link
+ * events; in a group nothing is renamed before output_group_commit(), a
+ * stop then publishes none, a failed run keeps the old files. */
+Test(outputs, group_commit_all_or_none)
+{
+  g_autofree char *dir = tu_tmp_dir();
+  g_autofree char *a = g_build_filename(dir, "timeline.json", NULL);
+  g_autofree char *b = g_build_filename(dir, "events.csv", NULL);
+  write_committed(a, "old a", NULL);
+  write_committed(b, "old b", NULL);
+  volatile sig_atomic_t stop = 0;
+  progress prog = { .stop = &stop };
+  GError *e = NULL;
+
+  /* a stop after every file was written: none published */
+  output_group_begin();
+  write_committed(a, "new a", &prog);
+  write_committed(b, "new b", &prog);
+  g_autofree char *a1 = tu_read(dir, "timeline.json");
+  cr_assert_str_eq(a1, "old a", "renamed before the group commit");
+  stop = 1;
+  cr_assert_not(output_group_commit(&e));
+  cr_assert(g_error_matches(e, STATUS_ERROR, STATUS_ERROR_INTERRUPTED), "%s", e->message);
+  g_clear_error(&e);
+  g_autofree char *l1 = listing(dir);
+  cr_assert_str_eq(l1, "events.csv timeline.json", "temporaries left: %s", l1);
+  g_autofree char *a2 = tu_read(dir, "timeline.json"), *b2 = tu_read(dir, "events.csv");
+  cr_assert_str_eq(a2, "old a");
+  cr_assert_str_eq(b2, "old b");
+
+  /* a failed run: the held ones removed, the old files kept */
+  stop = 0;
+  output_group_begin();
+  write_committed(a, "new a", &prog);
+  output_group_abort();
+  g_autofree char *l2 = listing(dir);
+  cr_assert_str_eq(l2, "events.csv timeline.json", "%s", l2);
+  g_autofree char *a3 = tu_read(dir, "timeline.json");
+  cr_assert_str_eq(a3, "old a");
+
+  /* a whole run: both new, and outputs after the group published at once */
+  output_group_begin();
+  write_committed(a, "new a", &prog);
+  write_committed(b, "new b", &prog);
+  cr_assert(output_group_commit(&e), "%s", e ? e->message : "");
+  g_autofree char *a4 = tu_read(dir, "timeline.json"), *b4 = tu_read(dir, "events.csv");
+  cr_assert_str_eq(a4, "new a");
+  cr_assert_str_eq(b4, "new b");
+  write_committed(a, "newer a", NULL);
+  g_autofree char *a5 = tu_read(dir, "timeline.json");
+  cr_assert_str_eq(a5, "newer a");
+  tu_rm_rf(dir);
+}

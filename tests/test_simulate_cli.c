@@ -429,3 +429,54 @@ Test(simulate_cli, differences_only_where_their_premises_hold)
   g_free(err);
   g_free(tr);
 }
+
+/* Issue 35 items 3 and 9: the outputs are checked against each other and
+ * the inputs before anything is read or written: the timeline on the
+ * standard output that carries the report (they interleaved at byte
+ * 16,384), two writers on one file (the link events replaced the
+ * timeline), a timeline over the trace being replayed (its anchor
+ * overwritten). Each ends in status 2 with one line naming both, nothing
+ * on standard output and the files as they were. */
+Test(simulate_cli, outputs_checked_against_each_other_and_the_inputs, .timeout = 120)
+{
+  g_autofree char *dir = tu_tmp_dir();
+  g_autofree char *archive = g_build_filename(dir, "cg", NULL);
+  g_autofree char *src = tu_src("traces/data/cg-16");
+  tu_copy_dir(src, archive);
+  g_autofree char *anchor = g_build_filename(archive, "traces.otf2", NULL);
+  g_autofree char *inner = g_build_filename(archive, "traces", "x.csv", NULL);
+  g_autofree char *f = g_build_filename(dir, "f", NULL);
+  g_autofree char *before = tu_read(archive, "traces.otf2");
+  struct {
+    const char *opt1, *path1, *opt2, *path2, *expect;
+  } cases[] = {
+    { "--timeline", "-", "--json", NULL, "--timeline -: standard output carries the report" },
+    { "--link-events", "/dev/stdout", NULL, NULL, "--link-events /dev/stdout: standard output" },
+    { "--timeline", f, "--link-events", f, "the same file as --timeline" },
+    { "--timeline", anchor, NULL, NULL, "inside the input --trace" },
+    { "--link-events", inner, NULL, NULL, "inside the input --trace" },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    char *out = NULL, *err = NULL;
+    const char *args[] = { "simulate", "-p", "torus:4x4", "-t", archive, "--model", "flow", "-q",
+                           cases[i].opt1, cases[i].path1, cases[i].opt2, cases[i].path2, NULL };
+    cr_assert_eq(tu_run(&out, &err, args), 2, "case %zu: %s", i, err);
+    cr_assert_str_eq(out, "", "case %zu", i);
+    cr_assert_eq(tu_lines(err), 1, "case %zu: %s", i, err);
+    cr_assert(strstr(err, cases[i].expect), "case %zu: %s", i, err);
+    g_free(out);
+    g_free(err);
+  }
+  cr_assert_not(g_file_test(f, G_FILE_TEST_EXISTS));
+  cr_assert_not(g_file_test(inner, G_FILE_TEST_EXISTS));
+  g_autofree char *after = tu_read(archive, "traces.otf2");
+  cr_assert_str_eq(after, before);
+  /* /dev/null takes any number of outputs; the report is written */
+  char *out = NULL;
+  const char *ok[] = { "simulate", "-p", "torus:4x4", "-t", archive, "--model", "flow", "-q",
+                       "--timeline", "/dev/null", "--link-events", "/dev/null", NULL };
+  cr_assert_eq(tu_run(&out, NULL, ok), 0);
+  cr_assert(strstr(out, "match"), "%s", out);
+  g_free(out);
+  tu_rm_rf(dir);
+}

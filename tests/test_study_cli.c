@@ -370,3 +370,77 @@ Test(study_cli, bench_table5_is_a_valid_study, .timeout = 120)
                      "%s", out);
   g_free(out);
 }
+
+/* Runs `mapsim study FILE -o DIR -j 2 -q EXTRA...`: the exit status. */
+static int study_in(const char *file, const char *dir, const char *extra, char **err)
+{
+  const char *args[] = { "study", file, "-o", dir, "-j", "2", "--quiet", extra, NULL };
+  char *out = NULL;
+  int st = tu_run(&out, err, args);
+  g_free(out);
+  return st;
+}
+
+static gboolean exists_in(const char *dir, const char *rel)
+{
+  g_autofree char *path = g_build_filename(dir, rel, NULL);
+  return g_file_test(path, G_FILE_TEST_EXISTS);
+}
+
+/* Issue 35 item 10: a rerun that drops a platform removes its figures,
+ * one with --no-report the old report, one whose report fails (its
+ * figures folder cannot be made) the old index.html beside the new
+ * results; DIR/manifest.txt lists what the last run wrote. */
+Test(study_cli, rerun_removes_what_it_no_longer_writes, .timeout = 240)
+{
+  g_autofree char *trace = tu_src("traces/data/ring-8");
+  g_autofree char *two_text = g_strdup_printf("[study]\nname = drop\ntraces = %s\n"
+                                              "platforms = torus:4x4; mesh:4x4\n"
+                                              "strategies = identity\nmodels = analytic\n",
+                                              trace);
+  g_autofree char *one_text = g_strdup_printf("[study]\nname = drop\ntraces = %s\n"
+                                              "platforms = torus:4x4\n"
+                                              "strategies = identity\nmodels = analytic\n",
+                                              trace);
+  g_autofree char *two = tu_write_tmp("drop2.ini", two_text);
+  g_autofree char *one = tu_write_tmp("drop1.ini", one_text);
+  g_autofree char *dir = tu_tmp_dir();
+  const char *mesh = "figures/links_ring-8_mesh-4x4_identity.svg";
+  const char *torus = "figures/links_ring-8_torus-4x4_identity.svg";
+  char *err = NULL;
+  cr_assert_eq(study_in(two, dir, NULL, &err), 0, "%s", err);
+  g_free(err);
+  cr_assert(exists_in(dir, mesh) && exists_in(dir, torus));
+  g_autofree char *m1 = tu_read(dir, "manifest.txt");
+  cr_assert(strstr(m1, "\nindex.html\n") && strstr(m1, mesh), "%s", m1);
+
+  cr_assert_eq(study_in(one, dir, NULL, &err), 0, "%s", err);
+  g_free(err);
+  cr_assert_not(exists_in(dir, mesh), "the dropped platform's figure stayed");
+  cr_assert(exists_in(dir, torus) && exists_in(dir, "index.html"));
+  g_autofree char *m2 = tu_read(dir, "manifest.txt");
+  cr_assert_null(strstr(m2, "mesh"), "%s", m2);
+
+  cr_assert_eq(study_in(one, dir, "--no-report", &err), 0, "%s", err);
+  g_free(err);
+  cr_assert_not(exists_in(dir, "index.html"), "an old report beside new results");
+  cr_assert_not(exists_in(dir, torus));
+  cr_assert(exists_in(dir, "results.csv"));
+
+  /* the report fails: figures/ is a file; no index.html is left */
+  cr_assert_eq(study_in(two, dir, NULL, &err), 0, "%s", err);
+  g_free(err);
+  cr_assert(exists_in(dir, "index.html"));
+  g_autofree char *figs = g_build_filename(dir, "figures", NULL);
+  tu_rm_rf(figs);
+  cr_assert(g_file_set_contents(figs, "x", 1, NULL));
+  cr_assert_eq(study_in(one, dir, NULL, &err), 2, "%s", err);
+  cr_assert(strstr(err, "figures"), "%s", err);
+  g_free(err);
+  cr_assert_not(exists_in(dir, "index.html"), "the old report beside the new results");
+  g_autofree char *csv = tu_read(dir, "results.csv");
+  cr_assert_null(strstr(csv, "mesh"), "%s", csv);
+  tu_rm_rf(dir);
+  g_unlink(one);
+  g_unlink(two);
+}

@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/status.h"
+
 G_DEFINE_QUARK(output-error-quark, output_error)
 
 typedef enum { OUT_DIRECT, OUT_FILE, OUT_DIR } out_kind;
@@ -53,7 +55,19 @@ static GPtrArray *live;
  * (the process ends) no thread starts another. */
 static int creating, closing;
 
+/* The group commit (output_group_begin): `held` are the outputs written,
+ * flushed and closed whose rename waits for output_group_commit();
+ * `publishing` is set while it renames them, and output_remove_all_now()
+ * waits for it, so that a stop sees all of them renamed or none. */
+static gboolean holding;
+static GPtrArray *held;
+static int publishing;
+
 static void (*broken_pipe_hook)(void);
+
+/* output_set_publish_hook's */
+static void (*publish_hook)(const char *path, void *user);
+static void *publish_user;
 
 void output_set_broken_pipe_hook(void (*hook)(void))
 {
@@ -174,6 +188,11 @@ void output_remove_all_now(void)
   for (int i = 0; i < 200 && __atomic_load_n(&creating, __ATOMIC_SEQ_CST) > 0; i++) {
     struct timespec ms = { 0, 1000000 };
     nanosleep(&ms, NULL);
+  }
+  /* a group being renamed into place is let finish: a few renames */
+  for (int i = 0; i < 2000 && __atomic_load_n(&publishing, __ATOMIC_SEQ_CST) > 0; i++) {
+    struct timespec us = { 0, 100000 };
+    nanosleep(&us, NULL);
   }
   for (int i = 0; i < SLOTS; i++) {
     unsigned state = __atomic_load_n(&slots[i].state, __ATOMIC_SEQ_CST);
@@ -634,6 +653,10 @@ void output_abort(output *o)
 {
   if (!o)
     return;
+  g_mutex_lock(&live_lock);
+  if (held)
+    g_ptr_array_remove(held, o);
+  g_mutex_unlock(&live_lock);
   if (o->f)
     fclose(o->f);
   o->f = NULL;
@@ -680,23 +703,14 @@ static int finish_dir(output *o)
   return g_chmod(o->tmp, (int)o->mode) != 0 ? errno : 0;
 }
 
-gboolean output_commit(output *o, GError **error)
+/* After the rename: o is no temporary any more, the rename itself
+ * reaches the disk with the folder; frees o. */
+static void published(output *o)
 {
-  if (!progress_check(o->prog, error)) {
-    output_abort(o);
-    return FALSE;
-  }
-  int err = o->f ? finish_stream(o) : o->kind == OUT_DIR ? finish_dir(o) : 0;
-  if (!err && o->tmp && g_rename(o->tmp, o->target) != 0)
-    err = errno;
-  if (err) {
-    set_errno_error(error, OUTPUT_ERROR_WRITE, o->path, err, "a writable path with free space");
-    output_abort(o);
-    return FALSE;
-  }
+  if (publish_hook && o->kind != OUT_DIRECT)
+    publish_hook(o->path, publish_user);
   if (o->tmp) {
     live_remove(o);
-    /* the rename itself reaches the disk with the folder */
     char *dir = g_path_get_dirname(o->target);
     int dfd = g_open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
     if (dfd >= 0) {
@@ -706,7 +720,99 @@ gboolean output_commit(output *o, GError **error)
     g_free(dir);
   }
   output_free(o);
+}
+
+gboolean output_commit(output *o, GError **error)
+{
+  if (!progress_check(o->prog, error)) {
+    output_abort(o);
+    return FALSE;
+  }
+  int err = o->f ? finish_stream(o) : o->kind == OUT_DIR ? finish_dir(o) : 0;
+  if (!err && o->tmp && holding) { /* renamed by output_group_commit() */
+    g_mutex_lock(&live_lock);
+    if (!held)
+      held = g_ptr_array_new();
+    g_ptr_array_add(held, o);
+    g_mutex_unlock(&live_lock);
+    return TRUE;
+  }
+  if (!err && o->tmp && g_rename(o->tmp, o->target) != 0)
+    err = errno;
+  if (err) {
+    set_errno_error(error, OUTPUT_ERROR_WRITE, o->path, err, "a writable path with free space");
+    output_abort(o);
+    return FALSE;
+  }
+  published(o);
   return TRUE;
+}
+
+void output_set_publish_hook(void (*hook)(const char *path, void *user), void *user)
+{
+  publish_hook = hook;
+  publish_user = user;
+}
+
+void output_group_begin(void)
+{
+  holding = TRUE;
+}
+
+/* The outputs held, taken out of `held` (the caller owns the array). */
+static GPtrArray *take_held(void)
+{
+  g_mutex_lock(&live_lock);
+  GPtrArray *a = held ? held : g_ptr_array_new();
+  held = NULL;
+  holding = FALSE;
+  g_mutex_unlock(&live_lock);
+  return a;
+}
+
+void output_group_abort(void)
+{
+  GPtrArray *a = take_held();
+  for (guint i = 0; i < a->len; i++)
+    output_abort(g_ptr_array_index(a, i));
+  g_ptr_array_free(a, TRUE);
+}
+
+gboolean output_group_commit(GError **error)
+{
+  GPtrArray *a = take_held();
+  gboolean ok = TRUE;
+  for (guint i = 0; i < a->len && ok; i++)
+    ok = progress_check(((output *)g_ptr_array_index(a, i))->prog, error);
+  /* publishing is set before closing is read, and output_remove_all_now()
+   * sets closing before it reads publishing: one of the two sees the other */
+  __atomic_store_n(&publishing, 1, __ATOMIC_SEQ_CST);
+  if (ok && __atomic_load_n(&closing, __ATOMIC_SEQ_CST)) {
+    g_set_error(error, STATUS_ERROR, STATUS_ERROR_INTERRUPTED, "interrupted");
+    ok = FALSE;
+  }
+  guint renamed = 0;
+  for (; ok && renamed < a->len; renamed++) {
+    output *o = g_ptr_array_index(a, renamed);
+    if (g_rename(o->tmp, o->target) != 0) {
+      set_errno_error(error, OUTPUT_ERROR_WRITE, o->path, errno,
+                      "a writable path with free space");
+      ok = FALSE;
+      break;
+    }
+    slot_remove(o->slot);
+    o->slot = -1;
+  }
+  __atomic_store_n(&publishing, 0, __ATOMIC_SEQ_CST);
+  for (guint i = 0; i < a->len; i++) {
+    output *o = g_ptr_array_index(a, i);
+    if (i < renamed)
+      published(o);
+    else
+      output_abort(o);
+  }
+  g_ptr_array_free(a, TRUE);
+  return ok;
 }
 
 gboolean output_write_all(const char *path, const char *data, gsize len, const progress *prog,

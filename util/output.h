@@ -108,6 +108,28 @@ gboolean output_commit(output *o, GError **error);
  * no-op. */
 void output_abort(output *o);
 
+/* The group commit: several outputs of one run published together.
+ * After output_group_begin(), output_commit() of a file or directory
+ * output does all but the rename (written, flushed, synced, closed: every
+ * error shows there) and holds it; output_group_commit() then renames
+ * every held output into place, or none when the run was stopped: a stop
+ * (SIGINT, SIGTERM, SIGHUP, including output_remove_all_now() from the
+ * main thread) before the renames removes all the temporaries, one during
+ * them waits for the last rename, so the outputs are all the new ones or
+ * all the old ones. A SIGKILL during the renames (microseconds) can leave
+ * some new and some old. output_group_abort() removes every held one
+ * (a failed run). Direct outputs (`-`, a device) are written at once.
+ * One group at a time, per process; output_group_* end it. */
+void output_group_begin(void);
+gboolean output_group_commit(GError **error);
+void output_group_abort(void);
+
+/* From now on `hook(path, user)` is called for every file or directory
+ * output renamed into place (`path` as given to output_open*), from the
+ * committing thread (it must be thread-safe when several threads commit);
+ * NULL stops it. For a command that keeps a manifest of what it wrote. */
+void output_set_publish_hook(void (*hook)(const char *path, void *user), void *user);
+
 /* Writes `len` bytes to `path` in one go (output_open + commit). */
 gboolean output_write_all(const char *path, const char *data, gsize len, const progress *prog,
                           GError **error);
