@@ -26,6 +26,7 @@ static const input_reader *const builtin[] = {
   &input_reader_csv,
   &input_reader_mtx,
   &input_reader_edges,
+  &input_reader_goal,
 };
 
 static GPtrArray *registered; /* input_register's rows, in order */
