@@ -11,6 +11,8 @@ extern const input_reader input_reader_mtx;    /* input-matrix.c */
 extern const input_reader input_reader_csv;
 extern const input_reader input_reader_edges;
 extern const input_reader input_reader_goal;   /* input-goal.c */
+extern const input_reader input_reader_simgrid_ti; /* input-simgrid-ti.c */
+extern const input_reader input_reader_dumpi;      /* input-dumpi.c */
 
 /* A regular file whose peeked bytes hold no NUL: text, for the probes of
  * text formats (input.c). */

@@ -23,6 +23,8 @@
  * (input-NAME.c) and one row here. */
 static const input_reader *const builtin[] = {
   &input_reader_otf2,
+  &input_reader_simgrid_ti,
+  &input_reader_dumpi,
   &input_reader_csv,
   &input_reader_mtx,
   &input_reader_edges,

@@ -11,7 +11,7 @@
 
 void ti_opts_init(ti_opts *o)
 {
-  *o = (ti_opts){ .compute_scale = 1.0, .flops_per_s = 1e12, .coll_tag = 1u << 30 };
+  *o = (ti_opts){ .compute_scale = 1.0, .flops_per_s = TI_FLOPS_PER_S, .coll_tag = 1u << 30 };
 }
 
 /* An SMPI request key: what `wait SRC DST TAG` names. */
@@ -180,7 +180,7 @@ static void flush_compute(ti_rank *w, int64_t min)
 {
   if (w->carry <= 0 || w->carry < min)
     return;
-  if (w->o->flops_per_s == 1e12)
+  if (w->o->flops_per_s == TI_FLOPS_PER_S)
     act(w, "compute %" G_GINT64_FORMAT, w->carry);
   else
     act(w, "compute %.17g", (double)w->carry * 1e-12 * w->o->flops_per_s);

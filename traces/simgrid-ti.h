@@ -74,6 +74,13 @@ enum {
   TI_COMM_SLOTS = 512,    /* communicators told apart */
 };
 
+/* The host speed mapsim assumes on both sides of the format: the writer's
+ * default (ti_opts_init) and what the reader (input-simgrid-ti.c) takes a
+ * `compute` amount at, so that one flop is one picosecond and a trace
+ * exported and read back keeps its computation exactly; --compute-scale
+ * gives another speed. */
+#define TI_FLOPS_PER_S 1e12
+
 typedef struct ti_opts {
   double compute_scale;     /* factor on computation gaps (the replay's --compute-scale) */
   double flops_per_s;       /* host speed of the platform file, > 0 */
@@ -82,7 +89,7 @@ typedef struct ti_opts {
   uint32_t coll_tag;        /* first tag of collective messages */
 } ti_opts;
 
-/* compute_scale 1, flops_per_s 1e12, min_compute_ps 0, colls NULL,
+/* compute_scale 1, flops_per_s TI_FLOPS_PER_S, min_compute_ps 0, colls NULL,
  * coll_tag 1 << 30. */
 void ti_opts_init(ti_opts *o);
 
