@@ -23,81 +23,17 @@ static gboolean uniform_links(const platform *p)
   return TRUE;
 }
 
-/* SimGrid's TorusZone routes exactly as mapsim does: a torus in every
- * dimension, dimension order x, y, z ..., SimGrid's tie rule. */
-static gboolean torus_cluster_fits(const platform *p)
-{
-  const topo *t = p->topo;
-  if (!topo_is_regular(t) || p->router->tie != ROUTE_TIE_SIMGRID)
-    return FALSE;
-  for (int d = 0; d < t->ndims; d++)
-    if (t->conn[d] != TOPO_TORUS || p->router->order[d] != d)
-      return FALSE;
-  return TRUE;
-}
-
-/* SimGrid's FatTreeZone: d-mod-k, and only one cable per pair of
- * switches (it routes up over the first of parallel cables). */
-static gboolean fattree_cluster_fits(const platform *p)
-{
-  const topo *t = p->topo;
-  if (t->family != TOPO_FAMILY_FATTREE || p->router->algo != ROUTE_ALGO_DMODK)
-    return FALSE;
-  for (int l = 0; l < t->ft.levels; l++)
-    if (t->ft.parallel[l] != 1)
-      return FALSE;
-  return TRUE;
-}
-
-/* SimGrid's DragonflyZone with one chassis per group: minimal routing and
- * its cabling (router y of group x leads to group y; the simgrid
- * arrangement, which also keeps g - 1 below the routers of a group, out
- * of the range where SimGrid 3.32 crashes computing routes). */
-static gboolean dragonfly_cluster_fits(const platform *p)
-{
-  const topo *t = p->topo;
-  return t->family == TOPO_FAMILY_DRAGONFLY && p->router->algo == ROUTE_ALGO_MINIMAL &&
-         (t->df.arrangement == TOPO_ARRANGE_SIMGRID || t->df.groups == 1);
-}
-
 const char *platform_simgrid_cluster(const platform *p)
 {
-  if (!uniform_links(p))
+  const family_ops *f = family_of(p->topo);
+  if (!uniform_links(p) || !f->simgrid_zone)
     return NULL;
-  if (torus_cluster_fits(p))
-    return "TORUS";
-  if (fattree_cluster_fits(p))
-    return "FAT_TREE";
-  if (dragonfly_cluster_fits(p))
-    return "DRAGONFLY";
-  return NULL;
+  return f->simgrid_zone(p, NULL);
 }
 
 gboolean platform_simgrid_is_cluster(const platform *p)
 {
   return platform_simgrid_cluster(p) != NULL;
-}
-
-/* The cluster's topo_parameters: TORUS sizes "4,4,4"; FAT_TREE
- * "L;down,...;up,...;parallel,..."; DRAGONFLY "g,1;1,1;a,1;p" (one
- * chassis per group). Caller frees. */
-static char *cluster_parameters(const platform *p)
-{
-  const topo *t = p->topo;
-  GString *s = g_string_new(NULL);
-  if (t->family == TOPO_FAMILY_DRAGONFLY) {
-    g_string_printf(s, "%d,1;1,1;%d,1;%d", t->df.groups, t->df.routers, t->df.nodes_per_router);
-  } else if (t->family == TOPO_FAMILY_FATTREE) {
-    g_string_printf(s, "%d", t->ft.levels);
-    const int *rows[] = { t->ft.down, t->ft.up, t->ft.parallel };
-    for (int r = 0; r < 3; r++)
-      for (int l = 0; l < t->ft.levels; l++)
-        g_string_append_printf(s, "%s%d", l ? "," : ";", rows[r][l]);
-  } else {
-    for (int d = 0; d < t->ndims; d++)
-      g_string_append_printf(s, "%s%d", d ? "," : "", t->shape[d]);
-  }
-  return g_string_free(s, FALSE);
 }
 
 /* Same-node messages cost nothing in mapsim; SimGrid routes them through
@@ -106,7 +42,8 @@ static char *cluster_parameters(const platform *p)
 
 static void write_cluster(FILE *f, const platform *p, const char *prefix, double speed)
 {
-  g_autofree char *params = cluster_parameters(p);
+  g_autofree char *params = NULL;
+  family_of(p->topo)->simgrid_zone(p, &params);
   fprintf(f,
           "  <cluster id=\"mapsim\" prefix=\"%s\" radical=\"0-%d\" suffix=\"\" speed=\"%.17gf\" "
           "core=\"%d\"\n           bw=\"%.17gBps\" lat=\"%.17gs\" topology=\"%s\" "

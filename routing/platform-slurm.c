@@ -24,7 +24,8 @@
  * already. Slurm's rules are kept: a switch
  * has nodes or switches, not both, a name once; a node on two leaf
  * switches and a switch under two are refused here (mapsim gives each one
- * link up), and several top switches are joined under a switch `(top)`
+ * link up) - but for a leaf-spine file, every leaf under every spine, which
+ * is read as the two-level fat tree it is (slurm-leafspine.c) - and several top switches are joined under a switch `(top)`
  * with a note, where Slurm would not place one job across them. LinkSpeed
  * has no unit in Slurm (it does not use it) and is noted, not read: link
  * types are one per level (node, level2 ...), 200 Gbit/s and 100 ns unless
@@ -33,6 +34,7 @@
 #include "routing/family/family-private.h"
 #include "routing/hostlist.h"
 #include "routing/platform-private.h"
+#include "routing/slurm-private.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -42,28 +44,6 @@
 
 #define SLURM_BW 25e9 /* as the other indirect networks' defaults */
 #define SLURM_LAT 100e-9
-
-typedef struct sw_desc {
-  char *name;
-  int line;
-  GPtrArray *nodes;    /* names under a leaf switch */
-  GPtrArray *children; /* switch names */
-  int parent;          /* index, or -1 */
-} sw_desc;
-
-typedef struct slurm_desc {
-  const char *path;
-  GPtrArray *sw;       /* sw_desc, in file order */
-  GHashTable *index;   /* switch name -> index + 1 */
-  gboolean block;
-  GArray *block_sizes; /* int */
-  int sizes_line;
-  gboolean link_speed;
-  GPtrArray *notes;    /* borrowed: the platform's, or NULL */
-  gboolean counting;   /* the first pass: hostlists counted, not expanded */
-  gint64 names;        /* names of all hostlists so far (each YAML alias's use too) */
-  guint64 name_bytes;  /* what they will cost (SLURM_NAME_BYTES) */
-} slurm_desc;
 
 /* What a name of `len` bytes costs from the file to the platform: two
  * copies (the file's lists, the platform's names) and their pointers, its
@@ -710,83 +690,8 @@ static gboolean visit(walk *w, int i, int up, int depth, GError **error)
   return TRUE;
 }
 
-/* A leaf-spine file - every switch a leaf (nodes only, all of one size)
- * or a spine (switches only), at least two spines, each over every leaf -
- * is no tree but the two-level fat tree XGFT(2; k, L; 1, S) (fattree.c):
- * its vertices are the nodes leaf by leaf, the leaves in the first
- * spine's order, then the spines, the fat tree's own numbering. *out is
- * NULL when d is not one; FALSE only when the fat tree cannot be built. */
-static gboolean leaf_spine(slurm_desc *d, char ***names, topo **out, GError **error)
-{
-  *out = NULL;
-  int n = (int)d->sw->len, spines = 0, leaves = 0, k = -1;
-  const sw_desc *first_spine = NULL;
-  for (int i = 0; i < n; i++) {
-    const sw_desc *s = d->sw->pdata[i];
-    gboolean leaf = s->nodes->len && !s->children->len, spine = s->children->len && !s->nodes->len;
-    if (!leaf && !spine)
-      return TRUE;
-    if (leaf && k >= 0 && (int)s->nodes->len != k)
-      return TRUE;
-    if (leaf)
-      k = (int)s->nodes->len, leaves++;
-    else if (!spines++)
-      first_spine = s;
-  }
-  if (spines < 2 || !leaves)
-    return TRUE;
-  /* every spine over every leaf once: as many children, each a leaf, no
-   * repeats */
-  for (int i = 0; i < n; i++) {
-    const sw_desc *s = d->sw->pdata[i];
-    if (!s->children->len)
-      continue;
-    if ((int)s->children->len != leaves)
-      return TRUE;
-    g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
-    for (int c = 0; c < leaves; c++) {
-      int j = GPOINTER_TO_INT(g_hash_table_lookup(d->index, s->children->pdata[c])) - 1;
-      if (j < 0 || ((sw_desc *)d->sw->pdata[j])->children->len ||
-          !g_hash_table_add(seen, s->children->pdata[c]))
-        return TRUE;
-    }
-  }
-  /* a node on one leaf only */
-  g_autoptr(GHashTable) nodes = g_hash_table_new(g_str_hash, g_str_equal);
-  for (int i = 0; i < n; i++) {
-    const sw_desc *s = d->sw->pdata[i];
-    for (int v = 0; v < (int)s->nodes->len; v++)
-      if (!g_hash_table_add(nodes, s->nodes->pdata[v]))
-        return TRUE;
-  }
-  topo_fattree ft = { .levels = 2, .down = { k, leaves }, .up = { 1, spines },
-                      .parallel = { 1, 1 } };
-  topo *t = topo_new_fattree(&ft, error);
-  if (!t)
-    return FALSE;
-  int nn = k * leaves, v = 0;
-  *names = g_new0(char *, (size_t)nn + leaves + spines + 1);
-  for (int c = 0; c < leaves; c++) {
-    const char *leaf = first_spine->children->pdata[c];
-    const sw_desc *s = d->sw->pdata[GPOINTER_TO_INT(g_hash_table_lookup(d->index, leaf)) - 1];
-    for (int i = 0; i < k; i++)
-      (*names)[v++] = g_strdup(s->nodes->pdata[i]);
-    (*names)[nn + c] = g_strdup(leaf);
-  }
-  for (int i = 0, j = 0; i < n; i++)
-    if (((sw_desc *)d->sw->pdata[i])->children->len)
-      (*names)[nn + leaves + j++] = g_strdup(((sw_desc *)d->sw->pdata[i])->name);
-  if (d->notes)
-    g_ptr_array_add(d->notes, g_strdup_printf("%s: every leaf switch is under every spine "
-                                              "switch: read as the two-level fat tree it is "
-                                              "(%d nodes per leaf, %d leaves, %d spines)",
-                                              d->path, k, leaves, spines));
-  *out = t;
-  return TRUE;
-}
-
 /* The tree of d: vertex ids, names into *names (nodes, switches, NULL);
- * a leaf-spine file's fat tree (leaf_spine). */
+ * a leaf-spine file's fat tree (slurm_leaf_spine). */
 static topo *build_tree(slurm_desc *d, char ***names, GError **error)
 {
   if (!d->sw->len) {
@@ -794,7 +699,7 @@ static topo *build_tree(slurm_desc *d, char ***names, GError **error)
     return NULL;
   }
   topo *fat = NULL;
-  if (!d->block && !leaf_spine(d, names, &fat, error))
+  if (!d->block && !slurm_leaf_spine(d, names, &fat, error))
     return NULL;
   if (fat)
     return fat;

@@ -387,8 +387,10 @@ Test(family_shorthands, an_unknown_family_name_suggests_the_nearest)
             "%s", m);
   g_autofree char *dir = tu_tmp_dir();
   g_autofree char *ini = g_build_filename(dir, "typo.ini", NULL);
-  cr_assert(g_file_set_contents(ini, "[linktype.l]\nbandwidth = 1e9\nlatency = 1e-9\n"
-                                 "[links]\ndefault = l\n[topology]\nkind = fatree\nk = 4\nn = 2\n", -1, NULL));
+  cr_assert(g_file_set_contents(ini,
+                                "[linktype.l]\nbandwidth = 1e9\nlatency = 1e-9\n"
+                                "[links]\ndefault = l\n[topology]\nkind = fatree\nk = 4\nn = 2\n",
+                                -1, NULL));
   g_autofree char *k = load_error(ini);
   g_autofree char *want = g_strdup_printf("%s: [topology] kind = 'fatree' (did you mean "
                                           "fattree?): expected dragonfly, fattree, hyperx or tree",

@@ -445,6 +445,23 @@ static int df_hierarchy(const topo *t, int *radix)
   return 3;
 }
 
+/* SimGrid's DragonflyZone with one chassis per group: minimal routing and
+ * its cabling (router y of group x leads to group y; the simgrid
+ * arrangement, which also keeps g - 1 below the routers of a group, out
+ * of the range where SimGrid 3.32 crashes computing routes); its
+ * topo_parameters "g,1;1,1;a,1;p". */
+static const char *df_simgrid_zone(const platform *p, char **parameters)
+{
+  const topo_dragonfly *df = &p->topo->df;
+  if (p->router->algo != ROUTE_ALGO_MINIMAL ||
+      (df->arrangement != TOPO_ARRANGE_SIMGRID && df->groups != 1))
+    return NULL;
+  if (parameters)
+    *parameters = g_strdup_printf("%d,1;1,1;%d,1;%d", df->groups, df->routers,
+                                  df->nodes_per_router);
+  return "DRAGONFLY";
+}
+
 const family_ops family_dragonfly_ops = {
   .name = "dragonfly",
   .text = "dragonfly",
@@ -467,4 +484,5 @@ const family_ops family_dragonfly_ops = {
   .route = df_route,
   .facts = df_facts,
   .hierarchy = df_hierarchy,
+  .simgrid_zone = df_simgrid_zone,
 };

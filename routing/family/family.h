@@ -106,6 +106,11 @@ typedef struct family_ops {
    * vertex of the level above (dragonfly: groups, routers, nodes per
    * router); 0 when it has none. Levels of one child included */
   int (*hierarchy)(const topo *t, int *radix);
+  /* the SimGrid cluster zone that routes p exactly as mapsim does
+   * ("TORUS", "FAT_TREE", "DRAGONFLY"; NULL: none; the links are uniform,
+   * platform-simgrid.c checks that), and its topo_parameters into
+   * *parameters when not NULL (caller frees) */
+  const char *(*simgrid_zone)(const platform *p, char **parameters);
   /* frees t->state (run-time families) */
   void (*free_state)(void *state);
 } family_ops;

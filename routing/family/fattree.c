@@ -405,6 +405,29 @@ static int ft_hierarchy(const topo *t, int *radix)
   return n;
 }
 
+/* SimGrid's FatTreeZone: d-mod-k, and only one cable per pair of
+ * switches (it routes up over the first of parallel cables); its
+ * topo_parameters "L;down,...;up,...;parallel,...". */
+static const char *ft_simgrid_zone(const platform *p, char **parameters)
+{
+  const topo_fattree *ft = &p->topo->ft;
+  if (p->router->algo != ROUTE_ALGO_DMODK)
+    return NULL;
+  for (int l = 0; l < ft->levels; l++)
+    if (ft->parallel[l] != 1)
+      return NULL;
+  if (parameters) {
+    GString *s = g_string_new(NULL);
+    g_string_printf(s, "%d", ft->levels);
+    const int *rows[] = { ft->down, ft->up, ft->parallel };
+    for (int r = 0; r < 3; r++)
+      for (int l = 0; l < ft->levels; l++)
+        g_string_append_printf(s, "%s%d", l ? "," : ";", rows[r][l]);
+    *parameters = g_string_free(s, FALSE);
+  }
+  return "FAT_TREE";
+}
+
 const family_ops family_fattree_ops = {
   .name = "fattree",
   .text = "fat tree",
@@ -429,4 +452,5 @@ const family_ops family_fattree_ops = {
   .route = ft_route,
   .facts = ft_facts,
   .hierarchy = ft_hierarchy,
+  .simgrid_zone = ft_simgrid_zone,
 };

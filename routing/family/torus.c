@@ -391,6 +391,26 @@ static int torus_hierarchy(const topo *t, int *radix)
   return n;
 }
 
+/* SimGrid's TorusZone routes exactly as mapsim does: a torus in every
+ * dimension, dimension order x, y, z ..., SimGrid's tie rule; its
+ * topo_parameters the sizes "4,4,4". */
+static const char *torus_simgrid_zone(const platform *p, char **parameters)
+{
+  const topo *t = p->topo;
+  if (p->router->tie != ROUTE_TIE_SIMGRID)
+    return NULL;
+  for (int d = 0; d < t->ndims; d++)
+    if (t->conn[d] != TOPO_TORUS || p->router->order[d] != d)
+      return NULL;
+  if (parameters) {
+    GString *s = g_string_new(NULL);
+    for (int d = 0; d < t->ndims; d++)
+      g_string_append_printf(s, "%s%d", d ? "," : "", t->shape[d]);
+    *parameters = g_string_free(s, FALSE);
+  }
+  return "TORUS";
+}
+
 /* The names of the direct networks' routings (route.h, ROUTE_FLAG_ALIAS):
  * all stand for the routing the shape has. */
 static const family_routing torus_routings[] = {
@@ -422,4 +442,5 @@ const family_ops family_torus_ops = {
   .walk_next = dor_next,
   .facts = torus_facts,
   .hierarchy = torus_hierarchy,
+  .simgrid_zone = torus_simgrid_zone,
 };
