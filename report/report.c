@@ -220,14 +220,22 @@ static gboolean html_sweep(rep_page *pg, const study_sweep *sw, int i, int k, in
   g_autofree char *ctx = rep_context_label(s, i, k, in->t ? m : -1);
   g_autofree char *title = g_strdup_printf("%s: %s against %s%s%s", ctx, metric, sw->key,
                                            *sw->fixed ? ", " : "", sw->fixed);
-  const char *unit = units_name(sw->quantity);
+  /* the x axis in the unit the study wrote (Gbit/s), else the quantity's */
+  const char *unit = sw->unit ? sw->unit : units_name(sw->quantity);
   g_autofree char *xlabel = *unit ? g_strdup_printf("%s (%s)", sw->key, unit)
                                   : g_strdup(sw->key);
+  double *x = g_new(double, sw->n);
+  for (int j = 0; j < sw->n; j++)
+    x[j] = sw->unit ? sw->values[j] / sw->per_unit : sw->values[j];
   const char **series = rep_strategy_labels(s);
-  fig_sweep_data d = { title, xlabel, sw->quantity == UNITS_TIME ? PLOT_SECONDS : PLOT_NUMBER,
-                       sw->values, sw->n, metric, rep_unit_of(rep_column_field(metric)), series,
+  fig_sweep_data d = { title, xlabel,
+                       !sw->unit && sw->quantity == UNITS_TIME ? PLOT_SECONDS : PLOT_NUMBER, x,
+                       sw->n, metric, rep_unit_of(rep_column_field(metric)), series,
                        s->nstrategies, y };
-  const char *parts[] = { in->label, sw->key, *sw->fixed ? sw->fixed : NULL, NULL };
+  /* named after the model too: one figure per model */
+  const char *parts[] = { in->label, in->t ? rep_model_label(s, m) : sw->key,
+                          in->t ? sw->key : (*sw->fixed ? sw->fixed : NULL),
+                          in->t && *sw->fixed ? sw->fixed : NULL, NULL };
   g_autofree char *stem = rep_stem(pg, "sweep", parts);
   g_autofree char *caption = g_strdup_printf(
       "%s; x: %s, y: %s (from zero), one line per strategy; platforms %s to %s", title, xlabel,
@@ -235,6 +243,7 @@ static gboolean html_sweep(rep_page *pg, const study_sweep *sw, int i, int k, in
   gboolean ok = fig_sweep(pg->fig, stem, &d, error) && html_figure(pg, stem, caption, error);
   g_free(series);
   g_free(y);
+  g_free(x);
   return ok;
 }
 

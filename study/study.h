@@ -208,6 +208,9 @@ typedef struct study_sweep {
   int *platforms;            /* by ascending value */
   double *values;            /* in the quantity's unit (bytes/s, s, bytes) */
   char *fixed;               /* the entry's other swept values, "key=value ..."; "" when none */
+  char *unit;                /* the unit every value was written in ("Gbit/s"), or NULL:
+                              * none, or not the same for all */
+  double per_unit;           /* the quantity's units in one `unit` (1.25e8 for Gbit/s) */
 } study_sweep;
 
 /* Every sweep of the study with at least two values, in the order of the

@@ -69,6 +69,14 @@ Test(figure_text, no_text_outside_its_figure, .timeout = 600)
   cr_assert_gt(wt.texts, 1000, "%d texts drawn", wt.texts);
   cr_assert_eq(wt.outside, 0, "%d of %d texts outside their figure:\n%s", wt.outside, wt.texts,
                wt.where->str);
+  /* sweep figures: one per model, named after it, the axis in the unit
+   * the study wrote (Gbit/s, values 100 and 200) */
+  g_autofree char *html = tu_read(out, "index.html");
+  const char *sweeps[] = { "figures/sweep_cg-16_flow_bw.svg",
+                           "figures/sweep_cg-16_packet-vct_bw.svg" };
+  for (size_t i = 0; i < G_N_ELEMENTS(sweeps); i++)
+    cr_assert(strstr(html, sweeps[i]), "no %s", sweeps[i]);
+  cr_assert(strstr(html, "x: bw (Gbit/s), y: makespan_s"), "the study's unit");
   g_string_free(wt.where, TRUE);
   g_mutex_clear(&wt.lock);
   report_release();
