@@ -213,6 +213,10 @@ typedef struct study_sweep {
   double per_unit;           /* the quantity's units in one `unit` (1.25e8 for Gbit/s) */
 } study_sweep;
 
+/* The [report] group's keys, an example value and what each means, as
+ * lines for --help (caller frees); the reader checks the same table. */
+char *study_report_help(void);
+
 /* Every sweep of the study with at least two values, in the order of the
  * platforms; caller frees with g_ptr_array_unref(). */
 GPtrArray *study_sweeps(const study *s);

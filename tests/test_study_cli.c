@@ -370,3 +370,25 @@ Test(study_cli, bench_table5_is_a_valid_study, .timeout = 120)
                      "%s", out);
   g_free(out);
 }
+
+/* study --help lists every [report] key the reader accepts (one table). */
+Test(study_cli, help_lists_the_report_keys)
+{
+  char *out = NULL, *err = NULL;
+  const char *args[] = { "study", "--help", NULL };
+  cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
+  const char *keys[] = { "  time = makespan_s ", "  rank-static = hop_bytes ", "  links = ",
+                         "  color = bytes " };
+  for (size_t i = 0; i < G_N_ELEMENTS(keys); i++)
+    cr_assert(strstr(out, keys[i]), "no '%s' in:\n%s", keys[i], out);
+  g_free(out);
+  g_free(err);
+  /* and the reader refuses a key not in that table, naming the ones it has */
+  g_autofree char *bad = tu_write_tmp("bad.ini", "[study]\nplatforms = torus:4x4\n"
+                                      "strategies = identity\ntraces = x\n[report]\ncolour = busy\n");
+  const char *check[] = { "study", "--check", bad, NULL };
+  cr_assert_eq(tu_run(&out, &err, check), 2, "%s", err);
+  cr_assert(strstr(err, "colour"), "%s", err);
+  g_free(out);
+  g_free(err);
+}
