@@ -392,3 +392,21 @@ Test(study_cli, help_lists_the_report_keys)
   g_free(out);
   g_free(err);
 }
+
+/* With several seeds the header says that every strategy repeats per
+ * seed, deterministic ones too (identity at seeds 1 and 2: 2 cells). */
+Test(study_cli, header_says_strategies_repeat_per_seed)
+{
+  g_autofree char *ring = tu_src("traces/data/ring-8");
+  g_autofree char *text = g_strdup_printf("[study]\ntraces = %s\nplatforms = torus:4x4\n"
+                                          "strategies = identity\nseeds = 1; 2\n", ring);
+  g_autofree char *file = tu_write_tmp("seeds.ini", text);
+  char *out = NULL, *err = NULL;
+  const char *args[] = { "study", "--check", file, NULL };
+  cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
+  cr_assert(strstr(out, "2 cells: ") && strstr(out, "seeds 1, 2 (each strategy runs once per "
+                                                    "seed; a deterministic one repeats its result)"),
+            "%s", out);
+  g_free(out);
+  g_free(err);
+}
