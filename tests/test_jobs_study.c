@@ -220,3 +220,28 @@ Test(jobs_study, simulate_jobs_notes_on_the_slowdowns, .timeout = 120)
     g_free(err);
   }
 }
+
+/* A mistyped policy is named as one, with the nearest name, not taken
+ * for a missing node list file (jobs files, policies, --policy). */
+Test(jobs_study, a_policy_typo_is_a_policy_typo)
+{
+  g_autofree char *ring = tu_src("traces/data/ring-8");
+  g_autofree char *text = g_strdup_printf("[job a]\ntrace = %s\nalloc = randm:8\n", ring);
+  g_autofree char *jobs = tu_write_tmp("typo.ini", text);
+  char *out = NULL, *err = NULL;
+  const char *args[] = { "simulate", "-p", "torus:4x4", "--jobs", jobs, NULL };
+  cr_assert_eq(tu_run(&out, &err, args), 2, "%s", err);
+  cr_assert(strstr(err, "typo.ini:3: [job a] alloc = randm:8: unknown allocation policy (did you "
+                        "mean random?)"), "%s", err);
+  cr_assert_null(strstr(err, "No such file"), "%s", err);
+  g_free(out);
+  g_free(err);
+  g_autofree char *three = tu_data("jobs/three.ini");
+  const char *pol[] = { "simulate", "-p", "torus:4x4x4", "--jobs", three, "--policy", "contigous",
+                        NULL };
+  cr_assert_eq(tu_run(&out, &err, pol), 2, "%s", err);
+  cr_assert(strstr(err, "unknown allocation policy 'contigous' (did you mean contiguous?)"), "%s",
+            err);
+  g_free(out);
+  g_free(err);
+}
