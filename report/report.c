@@ -667,6 +667,26 @@ static const char css[] =
   "section h2{margin-top:1em}table.summary{font-size:.82em}table.summary td{padding:.15em .5em}.rk{color:#666;font-size:.85em}p.note{color:#555;font-size:.9em}"
   ".foot{color:#888;font-size:.8em}";
 
+/* A model that does not decide adaptive routings by load (the analytic
+ * one sees none) takes an adaptive routing's minimal candidate: its cells
+ * on such a platform are the minimal routing's; one line says so. */
+static void html_adaptive_note(GString *h, const study *s)
+{
+  GString *plats = g_string_new(NULL);
+  for (int p = 0; p < s->nplatforms; p++)
+    if (s->platforms[p].p && run_checks_routes(s->platforms[p].p))
+      g_string_append_printf(plats, "%s%s", plats->len ? ", " : "", s->platforms[p].label);
+  for (int m = 0; plats->len && s->ninputs && m < s->nmodels; m++)
+    if (!(s->models[m]->impl->caps & NETMODEL_CAP_ADAPTIVE)) {
+      g_string_append(h, "<p class=\"note\">");
+      html_printf(h, "Under the %s model, which sees no load, an adaptive routing takes its "
+                  "minimal candidate: its cells on %s are those of minimal routing.",
+                  s->models[m]->name, plats->str);
+      g_string_append(h, "</p>\n");
+    }
+  g_string_free(plats, TRUE);
+}
+
 /* The sections a page may have, in page order, and their links' words. */
 static const struct {
   const char *id, *label;
@@ -718,6 +738,7 @@ char *report_study(const study *s, const char *dir, int threads, const progress 
   g_autofree char *size = study_describe(s);
   html_printf(h, "%s.", size);
   g_string_append(h, "</p>\n");
+  html_adaptive_note(h, s);
   size_t nav_at = h->len; /* the links, once the sections are known */
   if (groups->len) { /* a study of jobs files only ranks nothing */
     html_summary(&pg, groups, cs, cols);
