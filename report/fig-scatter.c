@@ -68,7 +68,11 @@ static void draw(cairo_t *cr, double w, double h, void *user)
   plot_text(cr, 16, 10, PLOT_LEFT | PLOT_TOP, 13, TRUE, 0, d->title);
   for (int c = 0; c < d->ncolumns; c++) {
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-    plot_text(cr, LEFT + c * CELL_W + CELL_W / 2 + 26, TOP - 14, PLOT_CENTER | PLOT_BOTTOM, 11,
+    /* as large as fits its column, so that neighbours never run together */
+    double size = 11, tw = plot_text_width(cr, size, TRUE, d->columns[c]);
+    if (tw > CELL_W - 12)
+      size = MAX(5.0, size * (CELL_W - 12) / tw);
+    plot_text(cr, LEFT + c * CELL_W + CELL_W / 2 + 26, TOP - 14, PLOT_CENTER | PLOT_BOTTOM, size,
               TRUE, 0, d->columns[c]);
   }
   for (int r = 0; r < d->nrows; r++)
