@@ -373,8 +373,9 @@ int study_mix_draws(const study *s, int f, int k);
 gboolean study_run_jobs(study *s, int threads, const progress *prog, GError **error);
 
 /* jobs.csv and jobs.json of the mixes into `dir` (nothing without mixes):
- * one row per job - jobs, platform, policy, model, error, job, allocation,
- * strategy, mix_job_fields, pre_post_match. */
+ * one row per job - jobs, platform, policy, model, seed (the draw; null
+ * where nothing is drawn), error, job, allocation, strategy,
+ * mix_job_fields, pre_post_match. */
 gboolean study_write_jobs(const study *s, const char *dir, GError **error);
 
 /* The grid's dimensions, in the order of s->cells (outermost first). */

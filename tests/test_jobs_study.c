@@ -159,6 +159,10 @@ Test(jobs_study, seeds_are_draws_of_the_random_policies, .timeout = 300)
     cr_assert_eq(count_rows(csv, cg), 1, "%s\n%s", cg, csv);
     cr_assert_eq(count_rows(csv, pinned), 1, "%s\n%s", pinned, csv);
   }
+  /* jobs.json: the seed a number, null where nothing is drawn */
+  g_autofree char *json = tu_read(dir, "jobs.json");
+  cr_assert(strstr(json, "\"seed\" : 1,") || strstr(json, "\"seed\":1,"), "%.600s", json);
+  cr_assert(strstr(json, "\"seed\" : null") || strstr(json, "\"seed\":null"), "%.600s", json);
   /* a policy that draws nothing: once, without a seed */
   cr_assert_eq(count_rows(csv, ",contiguous,flow,,,a2a,contiguous:16,"), 1, "%s", csv);
   cr_assert_eq(count_rows(csv, "contiguous:16:"), 0, "%s", csv);
