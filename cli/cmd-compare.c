@@ -218,7 +218,7 @@ static void print_table(const study *s, int base)
     printf("\nroutes-taken (adaptive routings): the static metrics are those of the minimal\n"
            "routes; every link carried in the replay the bytes of the routes it took, and\n"
            "the injection and ejection links what the static metrics said.\n");
-  if (in->t)
+  if (in->t) {
     printf("\nRanked by simulated makespan; =N: tied (equal within a relative %g); in\n"
            "parentheses the change against %s (0%%: equal).\n"
            "nodes x ranks: nodes used x the most ranks on one. hop_bytes, max_link_bytes (the\n"
@@ -227,12 +227,13 @@ static void print_table(const study *s, int base)
            "added up) are simulated. pre=post: every link carried in the replay what the\n"
            "static metrics said. --csv and --json give every value in full.\n",
            STATS_REL_TOL, s->strategies[base].label, run_traffic_name(in->g_collectives));
-  if (nkeys > NKEYS_SIMULATED)
-    printf("energy_j: the links' energy over the makespan, idle power included\n"
-           "(configs/README.md, \"Link energy\"); - where a platform's links draw no power.\n");
-  else
+    if (nkeys > NKEYS_SIMULATED)
+      printf("energy_j: the links' energy over the makespan, idle power included\n"
+             "(configs/README.md, \"Link energy\"); - where a platform's links draw no power.\n");
+  } else {
     printf("\nRanked by hop_bytes; =N: tied (equal within a relative %g); in parentheses the\n"
            "change against %s (0%%: equal).\n", STATS_REL_TOL, s->strategies[base].label);
+  }
   for (int i = 0; i < s->ncells; i++)
     if (s->cells[i].row && row_get_string(s->cells[i].row, "objective")) {
       printf("(by OBJECTIVE): the objective that chose the mapping among candidates (portfolio,\n"

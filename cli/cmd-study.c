@@ -436,11 +436,8 @@ int cmd_study(int argc, char **argv)
     { NULL },
   };
   int status = 2;
-  if (!cli_parse(&argc, &argv, "study", "[STUDY.ini]",
-                 "Run a study: every input x matrix kind x platform x strategy x model x seed "
-                 "(korndoerfer2021 Table 5). Cells run in parallel (-j) and are stored as they "
-                 "finish, so an interrupted or edited study reruns only what is missing or "
-                 "changed. Writes results.csv, results.json and a report (index.html).",
+  g_autofree char *report_keys = study_report_help();
+  g_autofree char *file_help = g_strdup_printf(
                  "Study file (INI; paths relative to the file; the README has every key):\n"
                  "  [study]\n"
                  "  name = stencils on the paper's platforms   # a comment after a blank\n"
@@ -461,13 +458,19 @@ int cmd_study(int argc, char **argv)
                  "  set = linktype.optical.latency={10ps..1000ps*10}\n"
                  "  [strategy wh16]\n"
                  "  pipeline = greedy+wh:delta=16\n"
-                 "  [report]\n"
-                 "  time = makespan_s\n"
+                 "%s"
                  "Examples:\n"
                  "  mapsim study --demo -o demo\n"
                  "  mapsim study tests/data/studies/y_grid.ini -j 2 -o my-study   # again after ^C: continues\n"
                  "  mapsim study tests/data/studies/y_grid.ini --emit-slurm slurm-run --slices 4 -j 2\n"
                  "  mapsim study --merge slurm-run   # after the job array ran (sbatch slurm-run/study.sbatch)",
+                 report_keys);
+  if (!cli_parse(&argc, &argv, "study", "[STUDY.ini]",
+                 "Run a study: every input x matrix kind x platform x strategy x model x seed "
+                 "(korndoerfer2021 Table 5). Cells run in parallel (-j) and are stored as they "
+                 "finish, so an interrupted or edited study reruns only what is missing or "
+                 "changed. Writes results.csv, results.json and a report (index.html).",
+                 file_help,
                  CLI_OPT_THREADS | CLI_OPT_PROGRESS, &c, entries))
     goto out;
   if (a.show_demo) {

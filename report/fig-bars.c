@@ -12,6 +12,17 @@
 
 static const plot_rgb reference_green = { 0.0, 0.62, 0.45 };
 
+/* The legend's width: room for its longest label. */
+static double legend_width(const fig_groups_data *d)
+{
+  g_autofree char *ref = d->reference_label ? g_strdup_printf("%s (reference)", d->reference_label)
+                                            : NULL;
+  const char *extra[] = { "mapped by bytes", d->alt_label, ref };
+  double w = MAX(plot_labels_width(d->series, d->nseries, 9, FALSE),
+                 plot_labels_width(extra, 3, 9, FALSE));
+  return MAX(LEGEND_W, 35 + w);
+}
+
 /* The legend of strategies (colours), markers and the reference line. */
 static void legend(cairo_t *cr, double x, double y, const fig_groups_data *d)
 {
@@ -131,7 +142,7 @@ static void draw_groups(cairo_t *cr, double w, double h, void *user)
   plot_text(cr, 16, 10, PLOT_LEFT | PLOT_TOP, 13, TRUE, 0, d->title);
   for (int k = 0; k < d->nmetrics; k++)
     group_panel(cr, d, &d->metrics[k], 10 + k * PANEL_W, 34, PANEL_W, h - 40);
-  legend(cr, w - LEGEND_W + 10, 44, d);
+  legend(cr, w - legend_width(d) + 10, 44, d);
 }
 
 gboolean fig_groups(plot_writer *out, const char *stem, const fig_groups_data *d, GError **error)
@@ -143,7 +154,8 @@ gboolean fig_groups(plot_writer *out, const char *stem, const fig_groups_data *d
   cairo_destroy(cr);
   cairo_surface_destroy(probe);
   double h = MAX(360.0 + room - 34, 90 + 15.0 * d->nseries + 60);
-  return plot_save(out, stem, (int)(d->nmetrics * PANEL_W + LEGEND_W + 20), (int)h, draw_groups,
+  return plot_save(out, stem, (int)(d->nmetrics * PANEL_W + legend_width(d) + 20), (int)h,
+                   draw_groups,
                    (void *)d, error);
 }
 
@@ -155,6 +167,7 @@ typedef struct dir_fig {
   int nsets, nrows;
   gboolean rotate;   /* labels turned 45 degrees: one is wider than its slot */
   double room;       /* under a panel for its labels */
+  double legend_w;   /* right of the panels: the longest label's room */
   char names[2 * TOPO_MAX_DIMS + 1][16];
   double data[2][8][2 * TOPO_MAX_DIMS + 1];  /* [bytes|time][set][row] */
 } dir_fig;
@@ -207,10 +220,10 @@ static void draw_dirs(cairo_t *cr, double w, double h, void *user)
   const dir_fig *f = user;
   cairo_set_source_rgb(cr, 0, 0, 0);
   plot_text(cr, 16, 10, PLOT_LEFT | PLOT_TOP, 13, TRUE, 0, f->title);
-  double pw = (w - 200) / 2;
+  double pw = (w - f->legend_w) / 2;
   dir_panel(cr, f, 0, 10, 34, pw, h - 40);
   dir_panel(cr, f, 1, 10 + pw, 34, pw, h - 40);
-  double lx = w - 185, ly = 48;
+  double lx = w - f->legend_w + 15, ly = 48;
   for (int s = 0; s < f->nsets; s++, ly += 16) {
     plot_mark(cr, PLOT_SQUARE, lx + 5, ly, 4.5, plot_category(s));
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
@@ -252,7 +265,9 @@ gboolean fig_directions(plot_writer *out, const char *stem, const char *title,
   cairo_destroy(cr);
   cairo_surface_destroy(probe);
   f->room = f->rotate ? 20 + longest * 0.71 : 30;
-  gboolean ok = plot_save(out, stem, 920, (int)(310 + f->room), draw_dirs, f, error);
+  f->legend_w = MAX(200, 30 + plot_labels_width(labels, f->nsets, 9, FALSE));
+  gboolean ok = plot_save(out, stem, (int)(720 + f->legend_w), (int)(310 + f->room), draw_dirs, f,
+                          error);
   g_free(f);
   return ok;
 }

@@ -210,6 +210,9 @@ gboolean fig_jobs_slowdown(plot_writer *out, const char *stem, const fig_jobs_sl
                    (void *)d, error);
 }
 
+/* A slowdown below 1 (faster next to the other job than alone). */
+static const plot_rgb faster_blue = { 0.62, 0.79, 0.93 };
+
 static void draw_interference(cairo_t *cr, double w, double h, void *user)
 {
   const fig_jobs_interference_data *d = user;
@@ -219,10 +222,15 @@ static void draw_interference(cairo_t *cr, double w, double h, void *user)
   cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
   plot_text(cr, 16, 30, PLOT_LEFT | PLOT_TOP, 10, FALSE, 0,
             "slowdown of the row's job in a run with the column's job alone (1: not slowed)");
+  /* the heat from 1 (not slowed) to the most slowdown; a job faster next
+   * to another (below 1) is blue, outside the heat */
   double lo = 1, hi = 1;
+  gboolean faster = FALSE;
   for (int i = 0; i < n * n; i++)
-    if (isfinite(d->matrix[i]))
+    if (isfinite(d->matrix[i]) && i / n != i % n) {
       hi = MAX(hi, d->matrix[i]);
+      faster = faster || d->matrix[i] < 1;
+    }
   double label = 0;
   for (int j = 0; j < n; j++)
     label = MAX(label, plot_text_width(cr, 10, FALSE, d->jobs[j]));
@@ -236,8 +244,9 @@ static void draw_interference(cairo_t *cr, double w, double h, void *user)
               d->jobs[i]);
     for (int j = 0; j < n; j++) {
       double v = d->matrix[i * n + j];
-      plot_rgb c = i == j ? (plot_rgb){ 0.9, 0.9, 0.9 }
-                          : hi > lo ? plot_heat((v - lo) / (hi - lo)) : plot_heat(0);
+      plot_rgb c = i == j  ? (plot_rgb){ 0.9, 0.9, 0.9 }
+                   : v < 1 ? faster_blue
+                           : plot_heat(hi > lo ? (v - lo) / (hi - lo) : PLOT_CONSTANT_AT);
       plot_set(cr, c, 1);
       cairo_rectangle(cr, x0 + j * cs, y0 + i * cs, cs - 1, cs - 1);
       cairo_fill(cr);
@@ -250,6 +259,15 @@ static void draw_interference(cairo_t *cr, double w, double h, void *user)
   }
   plot_colorbar(cr, plot_heat, x0 + size + 20, y0 + 16, 12, MIN(size, 200) - 16, lo, hi, FALSE,
                 PLOT_NUMBER, "slowdown");
+  if (faster) {
+    double ky = y0 + 16 + MIN(size, 200) - 16 + 16;
+    plot_set(cr, faster_blue, 1);
+    cairo_rectangle(cr, x0 + size + 20, ky, 12, 12);
+    cairo_fill(cr);
+    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+    plot_text(cr, x0 + size + 37, ky + 6, PLOT_LEFT | PLOT_MIDDLE, 9, FALSE, 0,
+              "below 1: faster");
+  }
 }
 
 gboolean fig_jobs_interference(plot_writer *out, const char *stem,

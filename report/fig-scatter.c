@@ -49,6 +49,18 @@ static void panel(cairo_t *cr, const fig_scatter_data *d, int row, int col)
               plot_category(sp->series[i]));
 }
 
+/* The legend's width: room for the longest strategy label. */
+static double legend_width(const fig_scatter_data *d)
+{
+  return MAX(LEGEND_W, 30 + plot_labels_width(d->series, d->nseries, 9, FALSE));
+}
+
+/* The note's lines under the panels, as wide as the figure. */
+static int note_lines(const fig_scatter_data *d, double w)
+{
+  return d->note ? plot_text_wrap(NULL, 0, 0, w - 32, 9, FALSE, d->note) : 0;
+}
+
 static void draw(cairo_t *cr, double w, double h, void *user)
 {
   const fig_scatter_data *d = user;
@@ -56,13 +68,17 @@ static void draw(cairo_t *cr, double w, double h, void *user)
   plot_text(cr, 16, 10, PLOT_LEFT | PLOT_TOP, 13, TRUE, 0, d->title);
   for (int c = 0; c < d->ncolumns; c++) {
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-    plot_text(cr, LEFT + c * CELL_W + CELL_W / 2 + 26, TOP - 14, PLOT_CENTER | PLOT_BOTTOM, 11,
+    /* as large as fits its column, so that neighbours never run together */
+    double size = 11, tw = plot_text_width(cr, size, TRUE, d->columns[c]);
+    if (tw > CELL_W - 12)
+      size = MAX(5.0, size * (CELL_W - 12) / tw);
+    plot_text(cr, LEFT + c * CELL_W + CELL_W / 2 + 26, TOP - 14, PLOT_CENTER | PLOT_BOTTOM, size,
               TRUE, 0, d->columns[c]);
   }
   for (int r = 0; r < d->nrows; r++)
     for (int c = 0; c < d->ncolumns; c++)
       panel(cr, d, r, c);
-  double lx = w - LEGEND_W + 10, ly = TOP;
+  double lx = w - legend_width(d) + 10, ly = TOP;
   cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
   plot_text(cr, lx, ly, PLOT_LEFT | PLOT_TOP, 10, TRUE, 0, "strategy");
   ly += 20;
@@ -73,14 +89,14 @@ static void draw(cairo_t *cr, double w, double h, void *user)
   }
   if (d->note) {
     cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-    plot_text(cr, 16, h - 8, PLOT_LEFT | PLOT_BOTTOM, 9, FALSE, 0, d->note);
+    plot_text_wrap(cr, 16, h - 4 - note_lines(d, w) * 9 * 1.3, w - 32, 9, FALSE, d->note);
   }
 }
 
 gboolean fig_scatter(plot_writer *out, const char *stem, const fig_scatter_data *d, GError **error)
 {
-  double w = LEFT + d->ncolumns * CELL_W + LEGEND_W;
-  double h = TOP + d->nrows * CELL_H + 10 + (d->note ? 18 : 0);
+  double w = LEFT + d->ncolumns * CELL_W + legend_width(d);
+  double h = TOP + d->nrows * CELL_H + 10 + (d->note ? 6 + note_lines(d, w) * 9 * 1.3 : 0);
   h = MAX(h, TOP + 20 + 15.0 * d->nseries + 20);
   return plot_save(out, stem, (int)w, (int)h, draw, (void *)d, error);
 }

@@ -69,6 +69,26 @@ static int same_as(const fig_sweep_data *d, int s)
   return -1;
 }
 
+/* Strategy s's legend label: its name, and the earlier one its line lies on. */
+static char *legend_label(const fig_sweep_data *d, int s)
+{
+  int e = same_as(d, s);
+  return e >= 0 ? g_strdup_printf("%s (= %s)", d->series[s], d->series[e])
+                : g_strdup(d->series[s]);
+}
+
+/* The legend's width: room for its longest label. */
+static double legend_width(const fig_sweep_data *d)
+{
+  double w = 0;
+  for (int s = 0; s < d->nseries; s++) {
+    g_autofree char *name = legend_label(d, s);
+    const char *one[] = { name };
+    w = MAX(w, plot_labels_width(one, 1, 9, FALSE));
+  }
+  return MAX(LEGEND_W, 36 + w);
+}
+
 static void legend(cairo_t *cr, double x, double y, const fig_sweep_data *d)
 {
   cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
@@ -82,9 +102,7 @@ static void legend(cairo_t *cr, double x, double y, const fig_sweep_data *d)
     cairo_stroke(cr);
     plot_mark(cr, PLOT_CIRCLE, x + 9, y, 3.5, plot_category(s));
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-    int e = same_as(d, s);
-    g_autofree char *name = e >= 0 ? g_strdup_printf("%s (= %s)", d->series[s], d->series[e])
-                                   : g_strdup(d->series[s]);
+    g_autofree char *name = legend_label(d, s);
     plot_text(cr, x + 24, y, PLOT_LEFT | PLOT_MIDDLE, 9, FALSE, 0, name);
   }
 }
@@ -125,7 +143,7 @@ static void draw(cairo_t *cr, double w, double h, void *user)
   const fig_sweep_data *d = f->d;
   cairo_set_source_rgb(cr, 0, 0, 0);
   plot_text(cr, 16, 10, PLOT_LEFT | PLOT_TOP, 13, TRUE, 0, d->title);
-  plot_panel p = { .x0 = 90, .y0 = 44, .x1 = w - LEGEND_W - 30, .y1 = h - 78,
+  plot_panel p = { .x0 = 90, .y0 = 44, .x1 = w - legend_width(d) - 30, .y1 = h - 78,
                    .xmin = d->x[0], .xmax = d->x[d->nx - 1], .xlog = f->xlog };
   /* room around the first and last value: 6% of the axis each side */
   double lo = f->xlog ? log10(p.xmin) : p.xmin, hi = f->xlog ? log10(p.xmax) : p.xmax;
@@ -176,7 +194,7 @@ static void draw(cairo_t *cr, double w, double h, void *user)
       if (!isnan(at(d, s, x)))
         plot_mark(cr, PLOT_CIRCLE, plot_px(&p, d->x[x]), plot_py(&p, at(d, s, x)),
                   3 + 3.0 * (d->nseries - 1 - s) / MAX(d->nseries - 1, 1), plot_category(s));
-  legend(cr, w - LEGEND_W + 6, 48, d);
+  legend(cr, w - legend_width(d) + 6, 48, d);
 }
 
 /* Puts the figure's title and axes into its SVG as <title> and <desc>,
@@ -210,7 +228,7 @@ gboolean fig_sweep(plot_writer *out, const char *stem, const fig_sweep_data *d, 
   g_return_val_if_fail(d->nx >= 1 && d->nseries >= 1, FALSE);
   sweep_fig f = { d, d->x[0] > 0 && d->x[d->nx - 1] >= 8 * d->x[0] };
   double h = MAX(380.0, 100 + 16.0 * d->nseries);
-  double w = MAX(760.0, 420 + 70.0 * d->nx) + LEGEND_W;
+  double w = MAX(760.0, 420 + 70.0 * d->nx) + legend_width(d);
   return plot_save(out, stem, (int)w, (int)h, draw, &f, error) &&
          describe_svg(plot_writer_dir(out), stem, d, f.xlog, error);
 }

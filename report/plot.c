@@ -14,6 +14,33 @@
 
 /* ---- output ---- */
 
+/* The figure this thread draws (plot_save sets it around each drawing):
+ * its size in figure units and the scale from those to device pixels,
+ * so that plot_text keeps every text inside it. */
+static _Thread_local struct {
+  double w, h, k;
+} figure;
+
+static plot_text_observer text_observer;
+static void *text_observer_user;
+
+void plot_observe_texts(plot_text_observer fn, void *user)
+{
+  text_observer = fn;
+  text_observer_user = user;
+}
+
+/* Runs draw on cr for a figure of width x height units at scale k. */
+static void draw_figure(cairo_t *cr, double width, double height, double k, plot_draw_fn draw,
+                        void *user)
+{
+  figure.w = width;
+  figure.h = height;
+  figure.k = k;
+  draw(cr, width, height, user);
+  figure.w = figure.h = 0;
+}
+
 static cairo_status_t to_bytes(void *closure, const unsigned char *data, unsigned int len)
 {
   g_byte_array_append(closure, data, len);
@@ -117,7 +144,7 @@ gboolean plot_save(plot_writer *out, const char *stem, int width, int height, pl
   cairo_scale(cr, k, k);
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_paint(cr);
-  draw(cr, width, height, user);
+  draw_figure(cr, width, height, k, draw, user);
   cairo_destroy(cr);
   gboolean ok;
   cairo_status_t st;
@@ -139,7 +166,7 @@ gboolean plot_save(plot_writer *out, const char *stem, int width, int height, pl
   cr = cairo_create(vec);
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_paint(cr);
-  draw(cr, width, height, user);
+  draw_figure(cr, width, height, 1, draw, user);
   cairo_destroy(cr);
   cairo_surface_finish(vec);
   st = cairo_surface_status(vec);
@@ -229,6 +256,55 @@ static void font(cairo_t *cr, double size, gboolean bold)
   cairo_set_font_size(cr, size);
 }
 
+/* A context on a 1x1 surface, to measure texts before a figure exists. */
+static cairo_t *probe_new(void)
+{
+  cairo_surface_t *probe = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
+  cairo_t *cr = cairo_create(probe);
+  cairo_surface_destroy(probe); /* cr holds it */
+  return cr;
+}
+
+double plot_labels_width(const char *const *labels, int n, double size, gboolean bold)
+{
+  cairo_t *cr = probe_new();
+  double w = 0;
+  for (int i = 0; i < n; i++)
+    if (labels[i])
+      w = MAX(w, plot_text_width(cr, size, bold, labels[i]));
+  cairo_destroy(cr);
+  return w;
+}
+
+int plot_text_wrap(cairo_t *cr, double x, double y, double width, double size, gboolean bold,
+                   const char *text)
+{
+  cairo_t *m = cr ? cr : probe_new();
+  g_auto(GStrv) words = g_strsplit(text, " ", -1);
+  GString *line = g_string_new(NULL);
+  int lines = 0;
+  for (int i = 0; words[i]; i++) {
+    gsize keep = line->len;
+    g_string_append_printf(line, "%s%s", keep ? " " : "", words[i]);
+    if (keep && plot_text_width(m, size, bold, line->str) > width) {
+      g_string_truncate(line, keep);
+      if (cr)
+        plot_text(cr, x, y + lines * size * 1.3, PLOT_LEFT | PLOT_TOP, size, bold, 0, line->str);
+      lines++;
+      g_string_assign(line, words[i]);
+    }
+  }
+  if (line->len) {
+    if (cr)
+      plot_text(cr, x, y + lines * size * 1.3, PLOT_LEFT | PLOT_TOP, size, bold, 0, line->str);
+    lines++;
+  }
+  g_string_free(line, TRUE);
+  if (!cr)
+    cairo_destroy(m);
+  return lines;
+}
+
 double plot_text_width(cairo_t *cr, double size, gboolean bold, const char *text)
 {
   font(cr, size, bold);
@@ -237,26 +313,78 @@ double plot_text_width(cairo_t *cr, double size, gboolean bold, const char *text
   return te.x_advance;
 }
 
-double plot_text(cairo_t *cr, double x, double y, int anchor, double size, gboolean bold,
-                 double angle, const char *text)
+/* Where text at (x, y) is drawn: its offset from the anchor point and
+ * its ink box in figure units (x0, y0, x1, y1). */
+static void place_text(cairo_t *cr, double x, double y, int anchor, double angle,
+                       const char *text, double *dx, double *dy, double box[4])
 {
-  font(cr, size, bold);
   cairo_text_extents_t te;
   cairo_font_extents_t fe;
   cairo_text_extents(cr, text, &te);
   cairo_font_extents(cr, &fe);
-  double dx = (anchor & 3) == PLOT_CENTER ? -te.x_advance / 2
-              : (anchor & 3) == PLOT_RIGHT ? -te.x_advance : 0;
+  *dx = (anchor & 3) == PLOT_CENTER ? -te.x_advance / 2
+        : (anchor & 3) == PLOT_RIGHT ? -te.x_advance : 0;
   int v = anchor & 12;
-  double dy = v == PLOT_TOP ? fe.ascent * 0.8
-              : v == PLOT_MIDDLE ? fe.ascent * 0.36
-              : v == PLOT_BOTTOM ? -fe.descent : 0;
+  *dy = v == PLOT_TOP ? fe.ascent * 0.8
+        : v == PLOT_MIDDLE ? fe.ascent * 0.36
+        : v == PLOT_BOTTOM ? -fe.descent : 0;
+  box[0] = box[1] = INFINITY;
+  box[2] = box[3] = -INFINITY;
+  cairo_save(cr);
+  cairo_translate(cr, x, y);
+  cairo_rotate(cr, angle);
+  for (int c = 0; c < 4; c++) {
+    double px = *dx + te.x_bearing + (c & 1 ? te.width : 0);
+    double py = *dy + te.y_bearing + (c & 2 ? te.height : 0);
+    cairo_user_to_device(cr, &px, &py);
+    px /= figure.k;
+    py /= figure.k;
+    box[0] = MIN(box[0], px);
+    box[1] = MIN(box[1], py);
+    box[2] = MAX(box[2], px);
+    box[3] = MAX(box[3], py);
+  }
+  cairo_restore(cr);
+}
+
+double plot_text(cairo_t *cr, double x, double y, int anchor, double size, gboolean bold,
+                 double angle, const char *text)
+{
+  font(cr, size, bold);
+  double dx, dy, box[4];
+  place_text(cr, x, y, anchor, angle, text, &dx, &dy, box);
+  if (figure.w > 0) {
+    /* never clipped by the figure's edge: a text too long for it is made
+     * smaller, one beyond an edge moved inside (a margin of 2 units) */
+    const double m = 2;
+    double bw = box[2] - box[0], bh = box[3] - box[1];
+    double shrink = MIN(bw > figure.w - 2 * m ? (figure.w - 2 * m) / bw : 1,
+                        bh > figure.h - 2 * m ? (figure.h - 2 * m) / bh : 1);
+    if (shrink < 1) {
+      size *= shrink * 0.98;
+      font(cr, size, bold);
+      place_text(cr, x, y, anchor, angle, text, &dx, &dy, box);
+    }
+    double sx = box[0] < m ? m - box[0] : box[2] > figure.w - m ? figure.w - m - box[2] : 0;
+    double sy = box[1] < m ? m - box[1] : box[3] > figure.h - m ? figure.h - m - box[3] : 0;
+    if (sx != 0 || sy != 0) {
+      double ux = sx * figure.k, uy = sy * figure.k;
+      cairo_device_to_user_distance(cr, &ux, &uy);
+      x += ux;
+      y += uy;
+      place_text(cr, x, y, anchor, angle, text, &dx, &dy, box);
+    }
+    if (text_observer)
+      text_observer(text_observer_user, text, box, figure.w, figure.h);
+  }
   cairo_save(cr);
   cairo_translate(cr, x, y);
   cairo_rotate(cr, angle);
   cairo_move_to(cr, dx, dy);
   cairo_show_text(cr, text);
   cairo_restore(cr);
+  cairo_text_extents_t te;
+  cairo_text_extents(cr, text, &te);
   return te.x_advance;
 }
 

@@ -40,6 +40,16 @@ gboolean plot_writer_finish(plot_writer *w, GError **error);
 gboolean plot_save(plot_writer *out, const char *stem, int width, int height, plot_draw_fn draw,
                    void *user, GError **error);
 
+/* Texts are never clipped by their figure's edge: plot_text makes a text
+ * too long for the figure smaller and moves one beyond an edge inside.
+ * A test may watch where each text lands: `fn` gets every text drawn
+ * in a figure with its ink box (x0, y0, x1, y1) in figure units and the
+ * figure's size (NULL: nobody watches; set it before, not while, figures
+ * are drawn). */
+typedef void (*plot_text_observer)(void *user, const char *text, const double box[4],
+                                   double width, double height);
+void plot_observe_texts(plot_text_observer fn, void *user);
+
 /* Releases the font caches cairo and fontconfig keep for the whole
  * process; call once after the last figure (leak checkers then see none). */
 void plot_release_fonts(void);
@@ -71,6 +81,14 @@ typedef enum {
 double plot_text(cairo_t *cr, double x, double y, int anchor, double size, gboolean bold,
                  double angle, const char *text);
 double plot_text_width(cairo_t *cr, double size, gboolean bold, const char *text);
+/* The widest of labels[0..n-1] (NULLs skipped), measured without a
+ * figure: for sizing a figure's legend before it is drawn. */
+double plot_labels_width(const char *const *labels, int n, double size, gboolean bold);
+/* Draws `text` from (x, y) down, left-aligned, broken at spaces into
+ * lines at most `width` wide, 1.3 x size apart; returns the number of
+ * lines. With cr NULL it only counts them (to size a figure). */
+int plot_text_wrap(cairo_t *cr, double x, double y, double width, double size, gboolean bold,
+                   const char *text);
 
 /* Numbers for axes and labels: 3 significant digits with k/M/G/T for
  * counts and bytes ("1.2M"), and units for seconds ("3.4 us", "12 ms")

@@ -150,8 +150,10 @@ gboolean rep_html_jobs(rep_page *pg, GError **error)
   const study *s = pg->s;
   if (!s->mixes)
     return TRUE;
+  /* open when it is all the page has (a study of jobs files only) */
   rep_section_open(pg, "jobs", "Several jobs on one network",
-                   "each job's slowdown next to the others, by allocation policy", FALSE);
+                   "each job's slowdown next to the others, by allocation policy",
+                   s->ninputs == 0);
   g_string_append(pg->h, "<p>Every jobs file's jobs replayed at once on each platform, then "
                          "each job alone and each pair on the same nodes (sim/mix.h): a job's "
                          "slowdown is its makespan next to the others over its makespan alone; "

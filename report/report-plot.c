@@ -285,7 +285,7 @@ int report_plot_jobs(const report_run *run, const platform *p, const char *dir, 
     g_autofree char *t2 = g_strdup_printf("Slowdown of each job of %s on %s", name, p->name);
     g_autofree char *s2 = g_strdup_printf("%s-slowdown", run->name);
     fig_jobs_slowdown_data sd = { t2, jj.names, jj.n, NULL, 1, jj.slowdown, NULL, NULL };
-    g_autofree char *t3 = g_strdup_printf("Interference of the jobs of %s on %s", name, p->name);
+    g_autofree char *t3 = g_strdup_printf("Interference of each job of %s on %s", name, p->name);
     g_autofree char *s3 = g_strdup_printf("%s-interference", run->name);
     fig_jobs_interference_data id = { t3, jj.names, jj.n, jj.matrix };
     plot_writer *out = plot_writer_new(dir, 0);

@@ -220,14 +220,22 @@ static gboolean html_sweep(rep_page *pg, const study_sweep *sw, int i, int k, in
   g_autofree char *ctx = rep_context_label(s, i, k, in->t ? m : -1);
   g_autofree char *title = g_strdup_printf("%s: %s against %s%s%s", ctx, metric, sw->key,
                                            *sw->fixed ? ", " : "", sw->fixed);
-  const char *unit = units_name(sw->quantity);
+  /* the x axis in the unit the study wrote (Gbit/s), else the quantity's */
+  const char *unit = sw->unit ? sw->unit : units_name(sw->quantity);
   g_autofree char *xlabel = *unit ? g_strdup_printf("%s (%s)", sw->key, unit)
                                   : g_strdup(sw->key);
+  double *x = g_new(double, sw->n);
+  for (int j = 0; j < sw->n; j++)
+    x[j] = sw->unit ? sw->values[j] / sw->per_unit : sw->values[j];
   const char **series = rep_strategy_labels(s);
-  fig_sweep_data d = { title, xlabel, sw->quantity == UNITS_TIME ? PLOT_SECONDS : PLOT_NUMBER,
-                       sw->values, sw->n, metric, rep_unit_of(rep_column_field(metric)), series,
+  fig_sweep_data d = { title, xlabel,
+                       !sw->unit && sw->quantity == UNITS_TIME ? PLOT_SECONDS : PLOT_NUMBER, x,
+                       sw->n, metric, rep_unit_of(rep_column_field(metric)), series,
                        s->nstrategies, y };
-  const char *parts[] = { in->label, sw->key, *sw->fixed ? sw->fixed : NULL, NULL };
+  /* named after the model too: one figure per model */
+  const char *parts[] = { in->label, in->t ? rep_model_label(s, m) : sw->key,
+                          in->t ? sw->key : (*sw->fixed ? sw->fixed : NULL),
+                          in->t && *sw->fixed ? sw->fixed : NULL, NULL };
   g_autofree char *stem = rep_stem(pg, "sweep", parts);
   g_autofree char *caption = g_strdup_printf(
       "%s; x: %s, y: %s (from zero), one line per strategy; platforms %s to %s", title, xlabel,
@@ -235,6 +243,7 @@ static gboolean html_sweep(rep_page *pg, const study_sweep *sw, int i, int k, in
   gboolean ok = fig_sweep(pg->fig, stem, &d, error) && html_figure(pg, stem, caption, error);
   g_free(series);
   g_free(y);
+  g_free(x);
   return ok;
 }
 
@@ -658,6 +667,26 @@ static const char css[] =
   "section h2{margin-top:1em}table.summary{font-size:.82em}table.summary td{padding:.15em .5em}.rk{color:#666;font-size:.85em}p.note{color:#555;font-size:.9em}"
   ".foot{color:#888;font-size:.8em}";
 
+/* A model that does not decide adaptive routings by load (the analytic
+ * one sees none) takes an adaptive routing's minimal candidate: its cells
+ * on such a platform are the minimal routing's; one line says so. */
+static void html_adaptive_note(GString *h, const study *s)
+{
+  GString *plats = g_string_new(NULL);
+  for (int p = 0; p < s->nplatforms; p++)
+    if (s->platforms[p].p && run_checks_routes(s->platforms[p].p))
+      g_string_append_printf(plats, "%s%s", plats->len ? ", " : "", s->platforms[p].label);
+  for (int m = 0; plats->len && s->ninputs && m < s->nmodels; m++)
+    if (!(s->models[m]->impl->caps & NETMODEL_CAP_ADAPTIVE)) {
+      g_string_append(h, "<p class=\"note\">");
+      html_printf(h, "Under the %s model, which sees no load, an adaptive routing takes its "
+                  "minimal candidate: its cells on %s are those of minimal routing.",
+                  s->models[m]->name, plats->str);
+      g_string_append(h, "</p>\n");
+    }
+  g_string_free(plats, TRUE);
+}
+
 /* The sections a page may have, in page order, and their links' words. */
 static const struct {
   const char *id, *label;
@@ -709,6 +738,7 @@ char *report_study(const study *s, const char *dir, int threads, const progress 
   g_autofree char *size = study_describe(s);
   html_printf(h, "%s.", size);
   g_string_append(h, "</p>\n");
+  html_adaptive_note(h, s);
   size_t nav_at = h->len; /* the links, once the sections are known */
   if (groups->len) { /* a study of jobs files only ranks nothing */
     html_summary(&pg, groups, cs, cols);

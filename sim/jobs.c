@@ -13,6 +13,7 @@
 #include "util/budget.h"
 #include "util/checked.h"
 #include "util/ini.h"
+#include "util/suggest.h"
 #include "util/units.h"
 
 G_DEFINE_QUARK(jobs-error-quark, jobs_error)
@@ -98,6 +99,21 @@ static void read_input(ini_file *L, const char *g, job_spec *j)
     j->counts_path = check_path(L, g, "counts", counts);
 }
 
+/* " (did you mean random?)" when the text before the first ':' of `spec`
+ * is a near miss of a policy name (`randm:16`), else "" (caller frees). */
+static char *policy_hint(const char *spec)
+{
+  g_autofree char *head = g_strndup(spec, strcspn(spec, ":"));
+  g_autofree char *names = alloc_policy_names();
+  g_auto(GStrv) list = g_strsplit(names, ", ", -1);
+  suggestion sg;
+  suggestion_init(&sg, head);
+  for (int i = 0; list[i]; i++)
+    suggestion_add(&sg, list[i]);
+  const char *near = suggestion_best(&sg);
+  return near ? g_strdup_printf(" (did you mean %s?)", near) : g_strdup("");
+}
+
 /* The allocation of [job NAME]: alloc = POLICY:N[:SEED] | FILE, or nodes. */
 static void read_alloc(ini_file *L, const char *g, job_spec *j)
 {
@@ -120,6 +136,16 @@ static void read_alloc(ini_file *L, const char *g, job_spec *j)
     }
     j->alloc = g_steal_pointer(&alloc);
   } else {
+    /* a mistyped policy, not a missing file: `randm:16` */
+    g_autofree char *hint = strchr(alloc, ':') ? policy_hint(alloc) : g_strdup("");
+    g_autofree char *path = ini_resolve(L, alloc);
+    if (*hint && !g_file_test(path, G_FILE_TEST_EXISTS)) {
+      g_autofree char *names = alloc_policy_names();
+      ini_problem(L, j->alloc_line, "[%s] alloc = %s: unknown allocation policy%s, expected "
+                  "POLICY:N[:SEED] with a policy of %s, or a node list file", g, alloc, hint,
+                  names);
+      return;
+    }
     j->alloc = check_path(L, g, "alloc", alloc);
   }
 }
@@ -343,8 +369,9 @@ gboolean jobs_parse_policy(const char *text, jobs_draw *out, GError **error)
   guint64 seed = 0;
   if (!alloc_policy_find(parts[0]) || (parts[1] && parts[2])) {
     g_autofree char *names = alloc_policy_names();
-    g_set_error(error, JOBS_ERROR, JOBS_ERROR_PLACE, "unknown allocation policy '%s', expected "
-                "one of %s (and for a random one :SEED)", text, names);
+    g_autofree char *hint = policy_hint(text);
+    g_set_error(error, JOBS_ERROR, JOBS_ERROR_PLACE, "unknown allocation policy '%s'%s, expected "
+                "one of %s (and for a random one :SEED)", text, hint, names);
     return FALSE;
   }
   if (parts[1] && (!draws_at_random(parts[0]) ||

@@ -627,6 +627,26 @@ static void report_field(loader *L, const char *key, const field *f, int n, cons
   *dst = v;
 }
 
+/* The [report] keys: one table for the reader and for --help. */
+static const struct {
+  const char *key, *example, *meaning;
+} report_keys[] = {
+  { "time", "makespan_s", "the simulated field ranked and correlated (energy_j ...)" },
+  { "rank-static", "hop_bytes", "the static metric that ranks matrix inputs" },
+  { "links", "stencil3d-64", "the input whose link loads are drawn (default: the first)" },
+  { "color", "bytes", "link loads by bytes or busy (time)" },
+};
+
+char *study_report_help(void)
+{
+  GString *h = g_string_new("  [report]                 # every key optional\n");
+  for (size_t i = 0; i < G_N_ELEMENTS(report_keys); i++) {
+    g_autofree char *kv = g_strdup_printf("%s = %s", report_keys[i].key, report_keys[i].example);
+    g_string_append_printf(h, "  %-24s # %s\n", kv, report_keys[i].meaning);
+  }
+  return g_string_free(h, FALSE);
+}
+
 static void read_report_group(loader *L)
 {
   study_report_opts *r = &L->s->report;
@@ -635,7 +655,9 @@ static void read_report_group(loader *L)
   r->rank_static = g_strdup(strategy_objective_find(STRATEGY_OBJECTIVE_DEFAULT)->metric);
   if (!g_key_file_has_group(L->ini.kf, "report"))
     return;
-  static const char *const keys[] = { "time", "rank-static", "links", "color", NULL };
+  const char *keys[G_N_ELEMENTS(report_keys) + 1] = { NULL };
+  for (size_t i = 0; i < G_N_ELEMENTS(report_keys); i++)
+    keys[i] = report_keys[i].key;
   ini_check_keys(&L->ini, "report", keys);
   report_field(L, "time", run_replay_fields, run_replay_nfields, "a simulated field", &r->time);
   report_field(L, "rank-static", metrics_fields, metrics_nfields, "a static metric",

@@ -1,10 +1,13 @@
 /* jobs.c - studies over several jobs per run (study/study.h): every jobs
- * file x platform x allocation policy x model of a study file's `jobs` and
- * `policies`, each a mix (sim/mix.h), one row per job in jobs.csv and
+ * file x platform x allocation policy x draw (a study seed, where a job is
+ * placed at random) x model of a study file's `jobs` and `policies`, each
+ * a mix (sim/mix.h), placed at load time, one row per job in jobs.csv and
  * jobs.json; the report draws them (report/). Mixes run after the
  * study's cells, all of them in every run (they are not stored: a
  * resumed study runs them again), and not in slices.
  */
+
+#include <math.h>
 
 #include "routing/alloc.h"
 #include "sim/mix.h"
@@ -230,9 +233,11 @@ static GPtrArray *job_rows(const study *s)
       row_add_string(row, "platform", s->platforms[k.platform].label);
       row_add_string(row, "policy", policy ? policy : "as in the file");
       row_add_string(row, "model", s->models[k.model]->name);
-      /* the draw of the random policies; empty when nothing is drawn */
-      g_autofree char *seed = k.seed >= 0 ? g_strdup_printf("%u", s->seeds[k.seed]) : g_strdup("");
-      row_add_string(row, "seed", seed);
+      /* the draw of the random policies; null (empty in CSV) when nothing is drawn */
+      if (k.seed >= 0)
+        row_add_int(row, "seed", s->seeds[k.seed]);
+      else
+        row_add_double(row, "seed", NAN);
       row_add_string(row, "error", r ? "" : s->mix_errors[i]->message);
       if (r) {
         row_add_string(row, "job", r->jobs[j].name);

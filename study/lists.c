@@ -494,6 +494,7 @@ static void sweep_free(gpointer p)
   g_free(w->platforms);
   g_free(w->values);
   g_free(w->fixed);
+  g_free(w->unit);
   g_free(w);
 }
 
@@ -549,6 +550,17 @@ GPtrArray *study_sweeps(const study *s)
           }
           w->values[at] = vo;
           w->platforms[at] = o;
+          /* the unit the file wrote it in, when every value has the same */
+          double number;
+          const char *unit = NULL;
+          gboolean has = units_split(s->platforms[o].swept[j].value, &number, &unit) && *unit &&
+                         number != 0;
+          if (w->n == 0 && has) {
+            w->unit = g_strdup(unit);
+            w->per_unit = vo / number;
+          } else if (w->unit && (!has || strcmp(w->unit, unit) != 0)) {
+            g_clear_pointer(&w->unit, g_free);
+          }
           w->n++;
         }
       if (w->n >= 2)

@@ -40,6 +40,10 @@ char *study_describe(const study *s)
   g_string_append_printf(d, ", seed%s ", s->nseeds > 1 ? "s" : "");
   for (int i = 0; i < s->nseeds; i++)
     g_string_append_printf(d, "%s%u", i ? ", " : "", s->seeds[i]);
+  /* what the seeds multiply: every strategy, a deterministic one too */
+  if (s->nseeds > 1 && s->ncells)
+    g_string_append(d, " (each strategy runs once per seed; a deterministic one repeats its "
+                       "result)");
   if (s->njobfiles)
     g_string_append_printf(d, "; %d mix%s of several jobs (%d jobs file%s, %d polic%s)",
                            study_nmixes(s), study_nmixes(s) == 1 ? "" : "es", s->njobfiles,

@@ -208,7 +208,14 @@ typedef struct study_sweep {
   int *platforms;            /* by ascending value */
   double *values;            /* in the quantity's unit (bytes/s, s, bytes) */
   char *fixed;               /* the entry's other swept values, "key=value ..."; "" when none */
+  char *unit;                /* the unit every value was written in ("Gbit/s"), or NULL:
+                              * none, or not the same for all */
+  double per_unit;           /* the quantity's units in one `unit` (1.25e8 for Gbit/s) */
 } study_sweep;
+
+/* The [report] group's keys, an example value and what each means, as
+ * lines for --help (caller frees); the reader checks the same table. */
+char *study_report_help(void);
 
 /* Every sweep of the study with at least two values, in the order of the
  * platforms; caller frees with g_ptr_array_unref(). */
@@ -366,8 +373,9 @@ int study_mix_draws(const study *s, int f, int k);
 gboolean study_run_jobs(study *s, int threads, const progress *prog, GError **error);
 
 /* jobs.csv and jobs.json of the mixes into `dir` (nothing without mixes):
- * one row per job - jobs, platform, policy, model, error, job, allocation,
- * strategy, mix_job_fields, pre_post_match. */
+ * one row per job - jobs, platform, policy, model, seed (the draw; null
+ * where nothing is drawn), error, job, allocation, strategy,
+ * mix_job_fields, pre_post_match. */
 gboolean study_write_jobs(const study *s, const char *dir, GError **error);
 
 /* The grid's dimensions, in the order of s->cells (outermost first). */

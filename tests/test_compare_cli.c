@@ -415,3 +415,23 @@ Test(compare_cli, numbers_in_shortest_form)
   g_free(json);
   g_free(trace);
 }
+
+/* The legend under each table names the metric that table is ranked by:
+ * a trace's table by the simulated makespan only, a matrix's by
+ * hop_bytes (the hop_bytes legend was printed under a trace's too). */
+Test(compare_cli, legend_names_the_ranking_metric, .timeout = 60)
+{
+  g_autofree char *trace = tu_src("traces/data/cg-16");
+  g_autofree char *cg = tu_data("maplib/cg.p2p.size.csv");
+  const char *const inputs[][2] = { { "-t", trace }, { "-m", cg } };
+  for (size_t i = 0; i < G_N_ELEMENTS(inputs); i++) {
+    char *out = NULL, *err = NULL;
+    const char *args[] = { "compare", inputs[i][0], inputs[i][1], "-p", "torus:4x4x4", "-s",
+                           "identity", "-s", "greedy", NULL };
+    cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
+    cr_assert_eq(tu_count(out, "Ranked by simulated makespan"), i == 0, "%s", out);
+    cr_assert_eq(tu_count(out, "Ranked by hop_bytes"), i == 1, "%s", out);
+    g_free(out);
+    g_free(err);
+  }
+}

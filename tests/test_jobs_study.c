@@ -4,6 +4,9 @@
  * the terminal and exits 2 like a failed cell; a report of jobs files
  * only has the sections it fills, links only to those, the reason of a
  * mix that did not run, escaped once. */
+#include <math.h>
+
+#include "report/plot.h"
 #include "testutil.h"
 
 /* A jobs file of two ring-8 jobs on node lists `a` and `b`, and a study
@@ -114,6 +117,7 @@ Test(jobs_study, a_jobs_only_report_says_its_mixes_passed, .timeout = 300)
   cr_assert(strstr(html, "<nav><a href=\"#jobs\">jobs</a><a href=\"#cells\">checks</a></nav>"),
             "%s", html);
   cr_assert_null(strstr(html, "needs a replay"));
+  cr_assert(strstr(html, "<details id=\"jobs\" open>"), "all the page has: open");
   cr_assert(strstr(html, "2 mixes, 0 failed; their check holds"), "%s", html);
   cr_assert(strstr(html, "holds in all 2 that ran."), "%s", html);
   cr_assert(strstr(html, "slowdown_two_torus-4x4x2_flow"), "%s", html);
@@ -155,6 +159,10 @@ Test(jobs_study, seeds_are_draws_of_the_random_policies, .timeout = 300)
     cr_assert_eq(count_rows(csv, cg), 1, "%s\n%s", cg, csv);
     cr_assert_eq(count_rows(csv, pinned), 1, "%s\n%s", pinned, csv);
   }
+  /* jobs.json: the seed a number, null where nothing is drawn */
+  g_autofree char *json = tu_read(dir, "jobs.json");
+  cr_assert(strstr(json, "\"seed\" : 1,") || strstr(json, "\"seed\":1,"), "%.600s", json);
+  cr_assert(strstr(json, "\"seed\" : null") || strstr(json, "\"seed\":null"), "%.600s", json);
   /* a policy that draws nothing: once, without a seed */
   cr_assert_eq(count_rows(csv, ",contiguous,flow,,,a2a,contiguous:16,"), 1, "%s", csv);
   cr_assert_eq(count_rows(csv, "contiguous:16:"), 0, "%s", csv);
@@ -218,5 +226,65 @@ Test(jobs_study, simulate_jobs_notes_on_the_slowdowns, .timeout = 120)
       cr_assert(strstr(out, "0.9461"), "%s", out);
     g_free(out);
     g_free(err);
+  }
+}
+
+/* A mistyped policy is named as one, with the nearest name, not taken
+ * for a missing node list file (jobs files, policies, --policy). */
+Test(jobs_study, a_policy_typo_is_a_policy_typo)
+{
+  g_autofree char *ring = tu_src("traces/data/ring-8");
+  g_autofree char *text = g_strdup_printf("[job a]\ntrace = %s\nalloc = randm:8\n", ring);
+  g_autofree char *jobs = tu_write_tmp("typo.ini", text);
+  char *out = NULL, *err = NULL;
+  const char *args[] = { "simulate", "-p", "torus:4x4", "--jobs", jobs, NULL };
+  cr_assert_eq(tu_run(&out, &err, args), 2, "%s", err);
+  cr_assert(strstr(err, "typo.ini:3: [job a] alloc = randm:8: unknown allocation policy (did you "
+                        "mean random?)"), "%s", err);
+  cr_assert_null(strstr(err, "No such file"), "%s", err);
+  g_free(out);
+  g_free(err);
+  g_autofree char *three = tu_data("jobs/three.ini");
+  const char *pol[] = { "simulate", "-p", "torus:4x4x4", "--jobs", three, "--policy", "contigous",
+                        NULL };
+  cr_assert_eq(tu_run(&out, &err, pol), 2, "%s", err);
+  cr_assert(strstr(err, "unknown allocation policy 'contigous' (did you mean contiguous?)"), "%s",
+            err);
+  g_free(out);
+  g_free(err);
+}
+
+/* The interference figure's colours say what its numbers say: a slowdown
+ * below 1 (a2a next to cg under random:3 on torus:4x4x4, 0.9461) is blue,
+ * not the heat of a slowdown; a matrix of 1s only (the analytic model) has
+ * its cells in the colour of the bar's one swatch "all 1". */
+Test(jobs_study, interference_colours_match_their_key, .timeout = 120)
+{
+  g_autofree char *jobs = tu_data("jobs/three.ini");
+  g_autofree char *dir = tu_tmp_dir();
+  const char *models[] = { "flow", "analytic" };
+  for (size_t k = 0; k < G_N_ELEMENTS(models); k++) {
+    char *out = NULL, *err = NULL;
+    const char *args[] = { "simulate", "-p", "torus:4x4x4", "--compute-scale", "0", "--model",
+                           models[k], "--policy", "random:3", "--jobs", jobs, "--json", NULL };
+    cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
+    g_autofree char *json = g_build_filename(dir, "mix.json", NULL);
+    cr_assert(g_file_set_contents(json, out, -1, NULL));
+    g_free(out);
+    g_free(err);
+    const char *plot[] = { "plot", json, "-o", dir, NULL };
+    cr_assert_eq(tu_run(&out, &err, plot), 0, "%s", err);
+    g_free(out);
+    g_free(err);
+    g_autofree char *svg = tu_read(dir, "mix-interference.svg");
+    gboolean blue = tu_svg_has_rgb(svg, 0.62, 0.79, 0.93);
+    cr_assert_eq(blue, k == 0, "%s: the blue of a slowdown below 1", models[k]);
+    if (k == 1) {
+      plot_rgb c = plot_heat(PLOT_CONSTANT_AT);
+      g_autofree char *fill = g_strdup_printf("rgb(%.6f%%,%.6f%%,%.6f%%)", c.r * 100, c.g * 100,
+                                              c.b * 100);
+      /* 6 cells off the diagonal and the swatch */
+      cr_assert_geq(tu_count(svg, fill), 7, "%s in:\n%.2000s", fill, svg);
+    }
   }
 }

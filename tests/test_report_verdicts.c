@@ -78,3 +78,27 @@ Test(report_verdicts, an_energy_ranked_report_says_energy, .timeout = 240)
   /* energy values carry their unit on the page */
   cr_assert(g_regex_match_simple("[0-9] (m|µ|n|k|)J<", html, 0, 0), "no value in J");
 }
+
+/* Under the analytic model an adaptive routing sees no load and takes its
+ * minimal candidate: the report says so once, for that model only. */
+Test(report_verdicts, adaptive_routing_under_a_model_without_load, .timeout = 240)
+{
+  g_autofree char *cg = tu_src("traces/data/cg-16");
+  g_autofree char *dir = tu_tmp_dir();
+  g_autofree char *text = g_strdup_printf("[study]\ntraces = %s\n"
+                                          "platforms = dragonfly:g=9:a=4:p=2:h=2:routing=ugal\n"
+                                          "strategies = identity; greedy\n"
+                                          "models = analytic; flow\ncompute-scale = 0\n", cg);
+  g_autofree char *file = g_build_filename(dir, "ugal.ini", NULL);
+  cr_assert(g_file_set_contents(file, text, -1, NULL));
+  g_autofree char *out = g_build_filename(dir, "out", NULL);
+  const char *args[] = { "study", file, "-o", out, "-q", NULL };
+  char *so = NULL, *se = NULL;
+  cr_assert_eq(tu_run(&so, &se, args), 0, "%s%s", so, se);
+  g_free(so);
+  g_free(se);
+  g_autofree char *html = tu_read(out, "index.html");
+  cr_assert_eq(tu_count(html, "Under the analytic model, which sees no load, an adaptive "
+                              "routing takes its minimal candidate"), 1, "%s", html);
+  cr_assert_null(strstr(html, "Under the flow model"), "flow adapts by load");
+}

@@ -443,4 +443,42 @@ Test(study_cli, rerun_removes_what_it_no_longer_writes, .timeout = 240)
   tu_rm_rf(dir);
   g_unlink(one);
   g_unlink(two);
+/* study --help lists every [report] key the reader accepts (one table). */
+Test(study_cli, help_lists_the_report_keys)
+{
+  char *out = NULL, *err = NULL;
+  const char *args[] = { "study", "--help", NULL };
+  cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
+  const char *keys[] = { "  time = makespan_s ", "  rank-static = hop_bytes ", "  links = ",
+                         "  color = bytes " };
+  for (size_t i = 0; i < G_N_ELEMENTS(keys); i++)
+    cr_assert(strstr(out, keys[i]), "no '%s' in:\n%s", keys[i], out);
+  g_free(out);
+  g_free(err);
+  /* and the reader refuses a key not in that table, naming the ones it has */
+  g_autofree char *bad = tu_write_tmp("bad.ini", "[study]\nplatforms = torus:4x4\n"
+                                      "strategies = identity\ntraces = x\n[report]\ncolour = busy\n");
+  const char *check[] = { "study", "--check", bad, NULL };
+  cr_assert_eq(tu_run(&out, &err, check), 2, "%s", err);
+  cr_assert(strstr(err, "colour"), "%s", err);
+  g_free(out);
+  g_free(err);
+}
+
+/* With several seeds the header says that every strategy repeats per
+ * seed, deterministic ones too (identity at seeds 1 and 2: 2 cells). */
+Test(study_cli, header_says_strategies_repeat_per_seed)
+{
+  g_autofree char *ring = tu_src("traces/data/ring-8");
+  g_autofree char *text = g_strdup_printf("[study]\ntraces = %s\nplatforms = torus:4x4\n"
+                                          "strategies = identity\nseeds = 1; 2\n", ring);
+  g_autofree char *file = tu_write_tmp("seeds.ini", text);
+  char *out = NULL, *err = NULL;
+  const char *args[] = { "study", "--check", file, NULL };
+  cr_assert_eq(tu_run(&out, &err, args), 0, "%s", err);
+  cr_assert(strstr(out, "2 cells: ") && strstr(out, "seeds 1, 2 (each strategy runs once per "
+                                                    "seed; a deterministic one repeats its result)"),
+            "%s", out);
+  g_free(out);
+  g_free(err);
 }

@@ -399,7 +399,7 @@ Test(study_file, sweep_figure_in_the_report, .timeout = 240)
                                   "platforms haec8 linktype.wireless.bandwidth=3125000000 to haec8 "
                                   "linktype.wireless.bandwidth=25000000000"), "no sweep figure");
   /* figures are named after what they show */
-  const char *name = "figures/sweep_ring-8_linktype.wireless.bandwidth.svg";
+  const char *name = "figures/sweep_ring-8_flow_linktype.wireless.bandwidth.svg";
   g_autofree char *href = g_strdup_printf("href=\"%s\"", name);
   cr_assert_not_null(strstr(html, href), "no link to %s", name);
   g_autofree char *svg = tu_read(o, name);
