@@ -443,6 +443,8 @@ Test(study_cli, rerun_removes_what_it_no_longer_writes, .timeout = 240)
   tu_rm_rf(dir);
   g_unlink(one);
   g_unlink(two);
+}
+
 /* study --help lists every [report] key the reader accepts (one table). */
 Test(study_cli, help_lists_the_report_keys)
 {
