@@ -295,8 +295,9 @@ Test(input, bundled_inputs_find_their_readers)
     { csv, INPUT_TRACE, "y_pair.csv: a dense CSV matrix (*.csv, row = sender), not a trace; expected a trace: " },
     { dir, INPUT_GRAPH, "ring-8: an OTF2 archive of Score-P, EZTrace or mapsim's tracer (a file named *.otf2, "
                         "or the folder holding it), not a communication matrix; expected a communication "
-                        "matrix: a dense CSV matrix (*.csv, row = sender), a MatrixMarket coordinate file (*.mtx) "
-                        "or an edge list (lines 'src dst bytes [messages]')" },
+                        "matrix: a dense CSV matrix (*.csv, row = sender), a MatrixMarket coordinate file (*.mtx), "
+                        "an edge list (lines 'src dst bytes [messages]') or a LogGOPSim GOAL "
+                        "schedule (*.goal)" },
     { nothing, INPUT_TRACE, "nothing: no such file or folder, expected a trace: " },
   };
   for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
