@@ -1,6 +1,7 @@
 /* simulate-loggops.c - `simulate --model loggops[:L=..:o=..:g=..:G=..:O=..:
  * S=..:unit=..]`: LogGOPSim's model (sim/loggops.h) on a GOAL schedule, or
- * on any trace mapsim reads, turned into one (goal_of_trace).
+ * on any trace mapsim reads, turned into one (goal_of_trace); and `export
+ * goal`, which writes that schedule.
  *
  * LogGOPS has no network: every rank is a host of its own and any two are
  * L apart, without contention. A platform, a mapping or a strategy would
@@ -12,6 +13,7 @@
 #include <stdio.h>
 
 #include "sim/loggops.h"
+#include "util/output.h"
 #include "traces/goal.h"
 #include "traces/input.h"
 
@@ -29,7 +31,6 @@ static goal *schedule_of(const cli_common *c, const loggops_params *p, GError **
                 "--model loggops", c->trace, in.reader->what);
     return NULL;
   }
-  g_autoptr(GError) ce = NULL;
   coll_choice choice;
   if (!coll_choice_parse(&choice, c->collectives, error))
     return NULL;
@@ -144,4 +145,59 @@ int simulate_loggops(const cli_common *c)
   }
   loggops_result_clear(&r);
   return 0;
+}
+
+int export_goal(int argc, char **argv)
+{
+  cli_common c;
+  char *out = NULL;
+  const GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "GOAL file to write ('-': standard output)",
+      "F.goal" },
+    { NULL },
+  };
+  int status = 2;
+  GError *e = NULL;
+  loggops_params p;
+  goal *g = NULL;
+  if (!cli_parse(&argc, &argv, "export goal", "",
+                 "Writes a trace as a LogGOPSim GOAL schedule (sim/loggops.h: each rank's records "
+                 "in order; the time between MPI calls a calc in units of --model "
+                 "loggops:unit=T, default 1ns; nonblocking operations with irequires; collectives "
+                 "as their algorithm's messages, --collectives), which LogGOPSim's txt2bin and "
+                 "`mapsim simulate --model loggops` read.",
+                 "Examples:\n"
+                 "  mapsim export goal -t traces/data/cg-16 -o cg-16.goal\n"
+                 "  mapsim export goal -t traces/data/ring-8 --model loggops:unit=1us -o ring.goal",
+                 CLI_OPT_TRACE | CLI_OPT_MODEL | CLI_OPT_COLLECTIVES | CLI_OPT_PROGRESS, &c,
+                 entries))
+    goto done;
+  if (argc > 1 || !out || !c.trace) {
+    g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                argc > 1 ? "export goal: unexpected argument, expected options only"
+                         : "export goal: %s missing, expected --trace T and -o F.goal",
+                out ? "--trace" : "-o F.goal");
+    goto fail;
+  }
+  if (!loggops_parse(c.model ? c.model : "loggops", &p, &e) || !(g = schedule_of(&c, &p, &e)))
+    goto fail;
+  output *o = output_open(out, cli_progress(&c), &e);
+  if (!o)
+    goto fail;
+  if (!goal_write(g, output_stream(o))) {
+    output_abort(o);
+    g_set_error(&e, GOAL_ERROR, GOAL_ERROR_IO, "%s: cannot write the schedule", out);
+    goto fail;
+  }
+  if (!output_commit(o, &e))
+    goto fail;
+  status = 0;
+  goto done;
+fail:
+  status = cli_fail(e);
+done:
+  goal_free(g);
+  g_free(out);
+  cli_common_clear(&c);
+  return status;
 }

@@ -1,5 +1,6 @@
-/* simulate-loggops.h - `simulate --model loggops` (simulate-loggops.c) for
- * the simulate command (cmd-simulate.c). Private to cli/.
+/* simulate-loggops.h - `simulate --model loggops` and `export goal`
+ * (simulate-loggops.c) for the simulate and export commands. Private to
+ * cli/.
  */
 #pragma once
 
@@ -9,3 +10,7 @@
  * one) under LogGOPS (sim/loggops.h) and prints its makespan. Returns the
  * exit status. */
 int simulate_loggops(const cli_common *c);
+
+/* `mapsim export goal -t TRACE -o F.goal`: argv[0] is "goal". Returns the
+ * exit status. */
+int export_goal(int argc, char **argv);
