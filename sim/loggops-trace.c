@@ -30,9 +30,22 @@ typedef struct conv {
   GError **error;
 } conv;
 
+/* FALSE (and the error) when a message's peer is not a rank of the trace. */
+static gboolean peer_ok(conv *c, const goal_op *op)
+{
+  if (op->kind == GOAL_CALC || op->peer < (uint32_t)c->g->nranks)
+    return TRUE;
+  g_set_error(c->error, GOAL_ERROR, GOAL_ERROR_PARSE,
+              "rank %d: a message %s rank %d, expected a rank of the trace (0..%d)", c->rank,
+              op->kind == GOAL_SEND ? "to" : "from", (int)op->peer, c->g->nranks - 1);
+  return FALSE;
+}
+
 /* Appends `op` after the chain; returns its index or -1. */
 static int64_t chain(conv *c, const goal_op *op, gboolean nonblocking)
 {
+  if (!peer_ok(c, op))
+    return -1;
   int64_t i = goal_add_op(c->g, c->rank, op, c->error);
   if (i < 0)
     return -1;
@@ -56,7 +69,7 @@ static uint64_t units_of(int64_t ps, double unit_s)
 /* A free-standing operation (no chain), with its dependencies. */
 static int64_t loose(conv *c, const goal_op *op)
 {
-  return goal_add_op(c->g, c->rank, op, c->error);
+  return peer_ok(c, op) ? goal_add_op(c->g, c->rank, op, c->error) : -1;
 }
 
 /* One collective call of rank c->rank: its messages by round. */
