@@ -708,7 +708,7 @@ int cmd_simulate(int argc, char **argv)
                                          : "goes with --jobs FILE"));
     else
       status = jobs                        ? simulate_jobs(&c, jobs, policy, !no_pairs)
-               : loggops_is_model(c.model) ? simulate_loggops(&c)
+               : loggops_is_model(c.model) ? simulate_loggops(&c, writes ? writers : NULL)
                                            : simulate(&c, &w);
   }
   cli_common_clear(&c);

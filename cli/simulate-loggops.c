@@ -99,7 +99,7 @@ static void print_json(const cli_common *c, const loggops_params *p, const goal 
   g_object_unref(b);
 }
 
-int simulate_loggops(const cli_common *c)
+int simulate_loggops(const cli_common *c, const char *writers)
 {
   GError *e = NULL;
   loggops_params p;
@@ -110,6 +110,10 @@ int simulate_loggops(const cli_common *c)
   if (!c->trace)
     return cli_fail(g_error_new(G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                                 "--trace T is required"));
+  if (writers)
+    return cli_fail(g_error_new(G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                                "%s: --model loggops records no timeline, expected none of these options",
+                                writers));
   if (placed)
     return cli_fail(g_error_new(G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                                 "%s: --model loggops has no network to place ranks on (every "

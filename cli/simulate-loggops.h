@@ -7,9 +7,10 @@
 #include "cli/cli.h"
 
 /* Replays --trace (a GOAL schedule, or any trace mapsim reads turned into
- * one) under LogGOPS (sim/loggops.h) and prints its makespan. Returns the
- * exit status. */
-int simulate_loggops(const cli_common *c);
+ * one) under LogGOPS (sim/loggops.h) and prints its makespan. `writers`:
+ * the timeline options given (refused: LogGOPS records no timeline), or
+ * NULL. Returns the exit status. */
+int simulate_loggops(const cli_common *c, const char *writers);
 
 /* `mapsim export goal -t TRACE -o F.goal`: argv[0] is "goal". Returns the
  * exit status. */

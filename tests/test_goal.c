@@ -360,6 +360,11 @@ Test(goal_cli, simulate_loggops_and_the_reader_row)
   cr_assert(strstr(err, "--platform: --model loggops has no network"), "%s", err);
   g_free(out);
   g_free(err);
+  cr_assert_eq(tu_run(&out, &err, (const char *[]){ "simulate", "--model", "loggops", "-t", path,
+                                                    "--timeline", "x.json", NULL }), 2);
+  cr_assert(strstr(err, "--model loggops records no timeline"), "%s", err);
+  g_free(out);
+  g_free(err);
   /* the graph of the sends, for map and metrics */
   cr_assert_eq(input_recognize(path, INPUT_GRAPH, INPUT_PROBE_CONTENT),
                input_reader_find("goal"));
