@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "sim/loggops.h"
+#include "util/checked.h"
 #include "util/output.h"
 #include "traces/goal.h"
 #include "traces/input.h"
@@ -204,4 +205,49 @@ done:
   g_free(out);
   cli_common_clear(&c);
   return status;
+}
+
+int trace_info_goal(const char *path, gboolean json)
+{
+  GError *e = NULL;
+  g_autoptr(goal) g = goal_read(path, &e);
+  if (!g)
+    return cli_fail(e);
+  int64_t count[4] = { 0 }, bytes = 0;
+  for (int64_t i = 0; i < g->nops; i++) {
+    count[g->ops[i].kind]++;
+    if (g->ops[i].kind == GOAL_SEND)
+      bytes = saturating_add_i64(bytes, (int64_t)MIN(g->ops[i].size, (uint64_t)INT64_MAX));
+  }
+  int64_t requires = g->end_xadj[g->nops], irequires = g->start_xadj[g->nops];
+  if (!json) {
+    printf("trace           %s\n", path);
+    printf("format          goal (a LogGOPSim GOAL schedule)\n");
+    printf("ranks           %d\n", g->nranks);
+    printf("operations      %" G_GINT64_FORMAT ": %" G_GINT64_FORMAT " sends, %" G_GINT64_FORMAT
+           " receives, %" G_GINT64_FORMAT " calcs; %" G_GINT64_FORMAT " requires, %"
+           G_GINT64_FORMAT " irequires\n", g->nops, count[GOAL_SEND], count[GOAL_RECV],
+           count[GOAL_CALC], requires, irequires);
+    printf("p2p             %" G_GINT64_FORMAT " messages, %" G_GINT64_FORMAT " bytes\n",
+           count[GOAL_SEND], bytes);
+    printf("cpus, nics      %d, %d per rank\n", g->max_cpu + 1, g->max_nic + 1);
+    return 0;
+  }
+  JsonBuilder *b = json_builder_new();
+  json_builder_begin_object(b);
+  json_builder_set_member_name(b, "format");
+  json_builder_add_string_value(b, "goal");
+  const char *names[] = { "ranks", "operations", "sends", "receives", "calcs", "requires",
+                          "irequires", "p2p_bytes", "cpus", "nics" };
+  const int64_t values[] = { g->nranks, g->nops, count[GOAL_SEND], count[GOAL_RECV],
+                             count[GOAL_CALC], requires, irequires, bytes, g->max_cpu + 1,
+                             g->max_nic + 1 };
+  for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+    json_builder_set_member_name(b, names[i]);
+    json_builder_add_int_value(b, values[i]);
+  }
+  json_builder_end_object(b);
+  cli_print_json(json_builder_get_root(b));
+  g_object_unref(b);
+  return 0;
 }

@@ -15,3 +15,8 @@ int simulate_loggops(const cli_common *c, const char *writers);
 /* `mapsim export goal -t TRACE -o F.goal`: argv[0] is "goal". Returns the
  * exit status. */
 int export_goal(int argc, char **argv);
+
+/* `mapsim trace info F.goal`: the schedule's facts (format goal, ranks,
+ * operations by kind, dependencies, bytes sent), text or JSON. Returns the
+ * exit status. */
+int trace_info_goal(const char *path, gboolean json);

@@ -373,6 +373,13 @@ Test(goal_cli, simulate_loggops_and_the_reader_row)
   cr_assert_not_null(cg, "%s", e ? e->message : "?");
   cr_assert_eq(cg->nedges, 63); /* a binomial tree: every rank but the root receives once */
   cr_assert_eq(commgraph_total_bytes(cg), 63 * 1024);
+  /* trace info names the format and counts the schedule */
+  cr_assert_eq(tu_run(&out, &err, (const char *[]){ "trace", "info", path, "--json", NULL }), 0,
+               "%s", err);
+  cr_assert(strstr(out, "\"format\" : \"goal\"") && strstr(out, "\"sends\" : 63") &&
+            strstr(out, "\"requires\" : 57") && strstr(out, "\"p2p_bytes\" : 64512"), "%s", out);
+  g_free(out);
+  g_free(err);
   /* bad input: one line, status 2 */
   g_autofree char *bad = tu_write_tmp("bad.goal", "num_ranks 2\nrank 0 {\nl1: send 8 to 1\n}\n");
   cr_assert_eq(tu_run(&out, &err, (const char *[]){ "simulate", "--model", "loggops", "-t", bad,
