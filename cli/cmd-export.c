@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "sim/run.h"
 #include "traces/simgrid-ti.h"
+#include "cli/simulate-loggops.h"
 #include "util/output.h"
 
 #define HOST_PREFIX "node-"
@@ -339,10 +340,13 @@ int cmd_export(int argc, char **argv)
     return export_simgrid(argc - 1, argv + 1);
   if (argc >= 2 && strcmp(argv[1], "mapping") == 0)
     return export_mapping(argc - 1, argv + 1);
+  if (argc >= 2 && strcmp(argv[1], "goal") == 0)
+    return export_goal(argc - 1, argv + 1);
   if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
     printf("Usage: mapsim export simgrid -p P -t T [-M F | -s S] -o DIR   a run for SimGrid's replay\n"
            "       mapsim export mapping -p P (-M F | -t T -s S) --format F [--hosts SPEC]\n"
            "                                                       a mapping for an MPI launcher\n"
+           "       mapsim export goal -t T -o F.goal                a trace as a LogGOPSim schedule\n"
            "\nExamples:\n"
            "  mapsim export simgrid -p torus:4x4x4 -t traces/data/cg-16 --preset simgrid -o cg-sg\n"
            "  mapsim export mapping -p torus:4x4x4 -t traces/data/cg-16 -s greedy "
@@ -352,6 +356,6 @@ int cmd_export(int argc, char **argv)
   }
   GError *e = NULL;
   g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-              "export: '%s', expected simgrid or mapping", argc >= 2 ? argv[1] : "");
+              "export: '%s', expected simgrid, mapping or goal", argc >= 2 ? argv[1] : "");
   return cli_fail(e);
 }

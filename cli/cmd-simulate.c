@@ -14,6 +14,8 @@
 
 #include "cli/cli.h"
 #include "cli/simulate-jobs.h"
+#include "cli/simulate-loggops.h"
+#include "sim/loggops.h"
 #include "sim/link-fields.h"
 #include "sim/run.h"
 #include "sim/timeline.h"
@@ -731,7 +733,9 @@ int cmd_simulate(int argc, char **argv)
                                     jobs ? "write one job's run; they do not go with --jobs"
                                          : "goes with --jobs FILE"));
     else
-      status = jobs ? simulate_jobs(&c, jobs, policy, !no_pairs) : simulate(&c, &w);
+      status = jobs                        ? simulate_jobs(&c, jobs, policy, !no_pairs)
+               : loggops_is_model(c.model) ? simulate_loggops(&c, writes ? writers : NULL)
+                                           : simulate(&c, &w);
   }
   cli_common_clear(&c);
   for (int i = 0; i < w.n; i++)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/simulate-loggops.h"
 #include "sim/replay.h"
 #include "traces/input.h"
 #include "traces/trace.h"
@@ -149,6 +150,8 @@ static int trace_info(int argc, char **argv)
                 argc - 1);
     return cli_fail(e);
   }
+  if (input_recognize(argv[1], INPUT_GRAPH, INPUT_PROBE_NAME) == input_reader_find("goal"))
+    return trace_info_goal(argv[1], json); /* a schedule, not records: its own facts */
   g_auto(input) in = { 0 };
   trace *t = input_open(&in, argv[1], NULL, INPUT_TRACE, &e) ? input_trace(&in, &e) : NULL;
   if (t == NULL)

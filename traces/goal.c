@@ -277,9 +277,10 @@ static gboolean number(parser *ps, const tok *t, uint64_t max, const char *expec
     return unexpected(ps, t, expected);
   uint64_t v = 0;
   for (size_t i = 0; i < t->len; i++) {
-    if (v > (max - (uint64_t)(t->s[i] - '0')) / 10)
+    uint64_t digit = (uint64_t)(t->s[i] - '0');
+    if (digit > max || v > (max - digit) / 10)
       return unexpected(ps, t, expected);
-    v = v * 10 + (uint64_t)(t->s[i] - '0');
+    v = v * 10 + digit;
   }
   *out = v;
   return TRUE;
