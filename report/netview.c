@@ -71,7 +71,7 @@ static void fold(net_panel *q, int max)
 static void dragonfly_view(const platform *p, const double *value, GArray *panels)
 {
   const topo *t = p->topo;
-  const topo_dragonfly *df = &t->df;
+  const topo_dragonfly *df = topo_dragonfly_of(t);
   int N = topo_compute_nodes(t), g = df->groups, a = df->routers;
   int first = (int)panels->len;
   add_panel(panels, g, g, "from group", "to group",
@@ -129,15 +129,17 @@ static void dragonfly_view(const platform *p, const double *value, GArray *panel
  * returns the levels of switches. */
 static int levels_of(const topo *t, int *level, int *pos, int *count)
 {
-  int L = t->family == TOPO_FAMILY_FATTREE ? t->ft.levels : t->tree.levels;
+  const topo_fattree *ft = topo_fattree_of(t);
+  const topo_tree *tr = topo_tree_of(t);
+  int L = ft ? ft->levels : tr->levels;
   for (int l = 0; l <= L; l++)
     count[l] = 0;
   for (int v = 0; v < t->nnodes; v++) {
-    if (t->family == TOPO_FAMILY_TREE) {
-      level[v] = t->tree.level[v];
+    if (tr) {
+      level[v] = tr->level[v];
     } else {
       int l = 0;
-      while (l < L && v >= t->ft.first[l + 1])
+      while (l < L && v >= ft->first[l + 1])
         l++;
       level[v] = l;
     }
@@ -189,7 +191,7 @@ static void tree_view(const platform *p, const double *value, GArray *panels)
 static void hyperx_view(const platform *p, const double *value, GArray *panels)
 {
   const topo *t = p->topo;
-  const topo_hyperx *hx = &t->hx;
+  const topo_hyperx *hx = topo_hyperx_of(t);
   int N = topo_compute_nodes(t), S0 = hx->shape[0], rows = hx->switches / S0;
   const char *down = hx->ndims == 2 ? "y" : "y, z ... (folded)";
   int first = (int)panels->len;

@@ -326,6 +326,57 @@ Test(family_ext, the_registry_finds_every_family)
   cr_assert_eq(family_at(before), &ring_ops);
 }
 
+/* Issue 33: each indirect family's parameters live in its topology's
+ * state, read through that family's accessor only; the others answer
+ * NULL. dragonfly:g=9:a=4:p=2:h=2: m = floor(4 x 2 / 8) = 1 cable per
+ * pair of groups, global links after the 2 x 72 node links and 36 x 3
+ * local ones; fattree:k=4:n=3: 3 levels of 16 switches; hyperx:4x4:p=4:
+ * 16 switches on 2 dimensions; tree.conf: 3 levels, top the root. */
+Test(family_ext, each_family_reads_its_own_parameters)
+{
+  const char *specs[] = { "torus:4x4", "dragonfly:g=9:a=4:p=2:h=2", "fattree:k=4:n=3",
+                          "hyperx:4x4:p=4", "slurm/tree.conf" };
+  for (size_t i = 0; i < G_N_ELEMENTS(specs); i++) {
+    g_autofree char *path = i == 4 ? tu_data(specs[i]) : g_strdup(specs[i]);
+    GError *e = NULL;
+    platform *p = platform_load(path, &e);
+    cr_assert_not_null(p, "%s: %s", specs[i], e ? e->message : "");
+    const topo *t = p->topo;
+    const topo_dragonfly *df = topo_dragonfly_of(t);
+    const topo_fattree *ft = topo_fattree_of(t);
+    const topo_hyperx *hx = topo_hyperx_of(t);
+    const topo_tree *tr = topo_tree_of(t);
+    cr_assert_eq((df != NULL) + (ft != NULL) + (hx != NULL) + (tr != NULL), i == 0 ? 0 : 1,
+                 "%s", specs[i]);
+    cr_assert_eq(df != NULL, i == 1, "%s", specs[i]);
+    cr_assert_eq(ft != NULL, i == 2, "%s", specs[i]);
+    cr_assert_eq(hx != NULL, i == 3, "%s", specs[i]);
+    cr_assert_eq(tr != NULL, i == 4, "%s", specs[i]);
+    if (df) {
+      cr_assert_eq(df->groups, 9);
+      cr_assert_eq(df->parallel, 1);
+      cr_assert_eq(df->global_base, 2 * 72 + 36 * 3);
+      cr_assert_eq(topo_group_of(t, 71), 8);
+    } else {
+      cr_assert_eq(topo_group_of(t, 0), -1, "%s", specs[i]);
+    }
+    if (ft) {
+      cr_assert_eq(ft->levels, 3);
+      cr_assert_eq(ft->count[1] + ft->count[2] + ft->count[3], 48);
+    }
+    if (hx) {
+      cr_assert_eq(hx->ndims, 2);
+      cr_assert_eq(hx->switches, 16);
+    }
+    if (tr) {
+      cr_assert_eq(tr->levels, 3);
+      cr_assert_str_eq(p->names[tr->root], "top");
+    }
+    platform_free(p);
+  }
+  cr_assert_null(topo_dragonfly_of(NULL));
+}
+
 /* platform_load's message for `spec`, which must fail (caller frees). */
 static char *load_error(const char *spec)
 {
@@ -359,7 +410,7 @@ Test(family_shorthands, a_hyperx_shape_with_commas_is_a_shape)
   cr_assert_not_null(p, "%s", e ? e->message : "");
   cr_assert_eq(topo_compute_nodes(p->topo), 32);
   cr_assert_eq(p->topo->nswitches, 16);
-  cr_assert_eq(p->topo->hx.ndims, 2);
+  cr_assert_eq(topo_hyperx_of(p->topo)->ndims, 2);
   /* 2 x 32 injection links, 16 switches x 2 dimensions x 3 others */
   cr_assert_eq(p->topo->nlinks, 64 + 96);
   platform_free(p);
@@ -413,10 +464,10 @@ Test(family_shorthands, a_leaf_spine_slurm_file_is_a_two_level_fat_tree)
   cr_assert_not_null(p, "%s", e ? e->message : "");
   const topo *t = p->topo;
   cr_assert_str_eq(family_of(t)->name, "fattree");
-  cr_assert_eq(t->ft.levels, 2);
-  cr_assert_eq(t->ft.down[0], 4);
-  cr_assert_eq(t->ft.down[1], 4);
-  cr_assert_eq(t->ft.up[1], 2);
+  cr_assert_eq(topo_fattree_of(t)->levels, 2);
+  cr_assert_eq(topo_fattree_of(t)->down[0], 4);
+  cr_assert_eq(topo_fattree_of(t)->down[1], 4);
+  cr_assert_eq(topo_fattree_of(t)->up[1], 2);
   cr_assert_eq(topo_compute_nodes(t), 16);
   cr_assert_eq(t->nswitches, 6);
   cr_assert_eq(t->nlinks, 48);

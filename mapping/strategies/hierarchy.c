@@ -148,17 +148,18 @@ static gboolean hier_build(hier *h, const platform *p, GError **error)
   if (h->nlev) {
     add_radix(h, 0, nodes, 0);
   } else {
+    const topo_tree *tr = topo_tree_of(t);
     int *koff = g_new0(int, t->nnodes + 1), *kids = g_new(int, t->nnodes), *fill;
     for (int v = 0; v < t->nnodes; v++)
-      if (t->tree.parent[v] >= 0)
-        koff[t->tree.parent[v] + 1]++;
+      if (tr->parent[v] >= 0)
+        koff[tr->parent[v] + 1]++;
     for (int v = 0; v < t->nnodes; v++)
       koff[v + 1] += koff[v];
     fill = g_memdup2(koff, sizeof(int) * (size_t)t->nnodes);
     for (int v = 0; v < t->nnodes; v++)
-      if (t->tree.parent[v] >= 0)
-        kids[fill[t->tree.parent[v]]++] = v;
-    add_switch(h, koff, kids, t->tree.root, nodes);
+      if (tr->parent[v] >= 0)
+        kids[fill[tr->parent[v]]++] = v;
+    add_switch(h, koff, kids, tr->root, nodes);
     g_free(koff);
     g_free(kids);
     g_free(fill);

@@ -111,7 +111,7 @@ typedef struct family_ops {
    * platform-simgrid.c checks that), and its topo_parameters into
    * *parameters when not NULL (caller frees) */
   const char *(*simgrid_zone)(const platform *p, char **parameters);
-  /* frees t->state (run-time families) */
+  /* frees t->state, the family's parameters (NULL: it holds none) */
   void (*free_state)(void *state);
 } family_ops;
 
