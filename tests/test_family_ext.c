@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "report/netview.h"
 #include "routing/family/family.h"
 #include "routing/facts.h"
 #include "routing/platform.h"
@@ -126,6 +127,17 @@ static void ring_facts(const platform *p, platform_facts *f)
   g_snprintf(f->cut, sizeof f->cut, "nodes 0-%d | %d-%d", n / 2 - 1, n / 2, n - 1);
 }
 
+/* its drawing: the + links (row 0) and - links (row 1) by source node */
+static void ring_draw(const platform *p, const double *value, GArray *panels)
+{
+  const topo *t = p->topo;
+  family_panel q = { g_strdup("ring links"), g_strdup("way"), g_strdup("from node"), 2,
+                     t->nnodes, g_new(double, (size_t)t->nlinks), NULL, NULL, NULL };
+  for (int l = 0; l < t->nlinks; l++)
+    q.value[(size_t)t->link_class[l] * t->nnodes + t->link_src[l]] = value[l];
+  g_array_append_val(panels, q);
+}
+
 static const char *const ring_keys[] = { "kind", "n", NULL };
 static const family_param ring_params[] = { { "n", "topology", "n", "ring: nodes" } };
 static const family_routing ring_routings[] = {
@@ -153,6 +165,7 @@ static const family_ops ring_ops = {
   .hops = ring_hops,
   .route = ring_route,
   .facts = ring_facts,
+  .draw = ring_draw,
 };
 
 static void register_ring(void)
@@ -375,6 +388,38 @@ Test(family_ext, each_family_reads_its_own_parameters)
     platform_free(p);
   }
   cr_assert_null(topo_dragonfly_of(NULL));
+}
+
+/* Issue 33: a family draws itself (family_ops.draw); report/netview.c
+ * asks the hook and no longer switches on the family. The ring's panel
+ * holds link l's value l at (class, source): + links 0..7 in row 0, -
+ * links 8..15 in row 1; a torus has no drawing. */
+Test(family_ext, a_registered_family_draws_its_own_view)
+{
+  register_ring();
+  GError *e = NULL;
+  platform *p = platform_load("ring:n=8", &e);
+  cr_assert_not_null(p, "%s", e ? e->message : "");
+  double value[16];
+  for (int l = 0; l < 16; l++)
+    value[l] = l;
+  net_view *v = net_view_new(p, value, 80);
+  cr_assert_not_null(v);
+  cr_assert_eq(v->npanels, 1);
+  const net_panel *q = &v->panels[0];
+  cr_assert_str_eq(q->title, "ring links");
+  cr_assert_eq(q->rows, 2);
+  cr_assert_eq(q->cols, 8);
+  for (int i = 0; i < 8; i++) {
+    cr_assert_float_eq(q->value[i], i, 0);
+    cr_assert_float_eq(q->value[8 + i], 8 + i, 0);
+  }
+  net_view_free(v);
+  platform_free(p);
+  platform *torus = platform_load("torus:4x4", &e);
+  cr_assert_not_null(torus, "%s", e ? e->message : "");
+  cr_assert_null(net_view_new(torus, value, 80));
+  platform_free(torus);
 }
 
 /* platform_load's message for `spec`, which must fail (caller frees). */

@@ -482,6 +482,67 @@ static const char *df_simgrid_zone(const platform *p, char **parameters)
   return "DRAGONFLY";
 }
 
+/* The groups whose local links df_draw shows: those with the most local
+ * bytes. */
+#define DF_DRAWN_GROUPS 6
+
+static void df_draw(const platform *p, const double *value, GArray *panels)
+{
+  const topo *t = p->topo;
+  const topo_dragonfly *df = topo_dragonfly_of(t);
+  int N = topo_compute_nodes(t), g = df->groups, a = df->routers;
+  int first = (int)panels->len;
+  family_panel_add(panels, g, g, "from group", "to group",
+            g_strdup(df->parallel > 1 ? "global links, group to group (busiest of the parallel "
+                                        "cables)"
+                                      : "global links, group to group"));
+  family_panel_add(panels, g, a, "group", "router", g_strdup("node links of each router (busier way)"));
+  family_panel *global = &g_array_index(panels, family_panel, first);
+  family_panel *nodes = &g_array_index(panels, family_panel, first + 1);
+  double *local_sum = g_new0(double, g);
+  for (int l = 0; l < t->nlinks; l++) {
+    int s = t->link_src[l], d = t->link_dst[l], c = t->link_class[l];
+    if (c == TOPO_DF_GLOBAL)
+      family_panel_put(global, (s - N) / a, (d - N) / a, value[l]);
+    else if (c == TOPO_DF_LOCAL)
+      local_sum[(s - N) / a] += value[l];
+    else {
+      int r = (c == TOPO_DF_NODE_UP ? d : s) - N;
+      family_panel_put(nodes, r / a, r % a, value[l]);
+    }
+  }
+  /* the groups with the most local bytes (lower index on ties) */
+  int shown = 0, pick[DF_DRAWN_GROUPS];
+  gboolean *taken = g_new0(gboolean, g);
+  while (shown < MIN(DF_DRAWN_GROUPS, g)) {
+    int best = -1;
+    for (int x = 0; x < g; x++)
+      if (!taken[x] && (best < 0 || local_sum[x] > local_sum[best]))
+        best = x;
+    if (shown > 0 && local_sum[best] <= 0)
+      break;
+    taken[best] = TRUE;
+    shown++;
+  }
+  for (int x = 0, k = 0; x < g; x++) /* in group order */
+    if (taken[x])
+      pick[k++] = x;
+  for (int k = 0; k < shown && a > 1; k++) {
+    int x = pick[k];
+    family_panel *q = family_panel_add(panels, a, a, "from router", "to router",
+                             g_strdup_printf("local links inside group %d", x));
+    if (k == shown - 1 && shown < g)
+      q->note = g_strdup_printf("the %d of %d groups with the most local bytes", shown, g);
+    for (int l = df->local_base; l < df->global_base; l++) {
+      int s = t->link_src[l] - N, d = t->link_dst[l] - N;
+      if (s / a == x)
+        family_panel_put(q, s % a, d % a, value[l]);
+    }
+  }
+  g_free(taken);
+  g_free(local_sum);
+}
+
 const family_ops family_dragonfly_ops = {
   .name = "dragonfly",
   .text = "dragonfly",
@@ -505,5 +566,6 @@ const family_ops family_dragonfly_ops = {
   .facts = df_facts,
   .hierarchy = df_hierarchy,
   .simgrid_zone = df_simgrid_zone,
+  .draw = df_draw,
   .free_state = df_free_state,
 };

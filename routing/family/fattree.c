@@ -465,5 +465,6 @@ const family_ops family_fattree_ops = {
   .facts = ft_facts,
   .hierarchy = ft_hierarchy,
   .simgrid_zone = ft_simgrid_zone,
+  .draw = family_draw_levels,
   .free_state = g_free,
 };

@@ -288,6 +288,39 @@ static int hx_hierarchy(const topo *t, int *radix)
   return n;
 }
 
+static void hx_draw(const platform *p, const double *value, GArray *panels)
+{
+  const topo *t = p->topo;
+  const topo_hyperx *hx = topo_hyperx_of(t);
+  int N = topo_compute_nodes(t), S0 = hx->shape[0], rows = hx->switches / S0;
+  const char *down = hx->ndims == 2 ? "y" : "y, z ... (folded)";
+  int first = (int)panels->len;
+  for (int d = 0; d < hx->ndims; d++) {
+    char dim = topo_dim_letter(d);
+    family_panel_add(panels, hx->shape[d], hx->shape[d], "from", "to",
+              g_strdup_printf("dimension %c: coordinate to coordinate (busiest of the %d lines)",
+                              dim, hx->switches / hx->shape[d]));
+    family_panel_add(panels, rows, S0, down, "x",
+              g_strdup_printf("dimension %c: each switch's busiest %c link", dim, dim));
+  }
+  family_panel *nodes = family_panel_add(panels, rows, S0, down, "x",
+                               g_strdup("node links of each switch (busier way)"));
+  for (int l = 0; l < t->nlinks; l++) {
+    int s = t->link_src[l], e = t->link_dst[l];
+    if (s < N || e < N) {
+      int sw = (s < N ? e : s) - N;
+      family_panel_put(nodes, sw / S0, sw % S0, value[l]);
+      continue;
+    }
+    s -= N;
+    e -= N;
+    int d = t->link_class[l] - 2;
+    int cs = s / hx->stride[d] % hx->shape[d], ce = e / hx->stride[d] % hx->shape[d];
+    family_panel_put(&g_array_index(panels, family_panel, first + 2 * d), cs, ce, value[l]);
+    family_panel_put(&g_array_index(panels, family_panel, first + 2 * d + 1), s / S0, s % S0, value[l]);
+  }
+}
+
 const family_ops family_hyperx_ops = {
   .name = "hyperx",
   .text = "HyperX",
@@ -311,5 +344,6 @@ const family_ops family_hyperx_ops = {
   .route = hx_route,
   .facts = hx_facts,
   .hierarchy = hx_hierarchy,
+  .draw = hx_draw,
   .free_state = g_free,
 };

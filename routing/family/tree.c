@@ -324,5 +324,6 @@ const family_ops family_tree_ops = {
   .hops = tree_hops,
   .route = tree_route,
   .facts = tree_facts,
+  .draw = family_draw_levels,
   .free_state = tree_free_state,
 };
