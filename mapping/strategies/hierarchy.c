@@ -134,7 +134,7 @@ static gboolean hier_build(hier *h, const platform *p, GError **error)
   const topo *t = p->topo;
   memset(h, 0, sizeof *h);
   h->nlev = hier_radices(t, h->radix);
-  if (!h->nlev && t->family != TOPO_FAMILY_TREE) {
+  if (!h->nlev && !topo_tree_of(t)) {
     g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
                 "hier: platform %s is a %s without levels of nodes, expected a dragonfly, fat "
                 "tree, HyperX, tree of switches (Slurm's topology), mesh or torus", p->name,
