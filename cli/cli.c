@@ -771,7 +771,7 @@ void cli_metrics_detail_json(JsonBuilder *b, const metrics *m, const platform *p
       json_builder_end_object(b);
     }
     json_builder_end_array(b);
-    if (t->family == TOPO_FAMILY_DRAGONFLY)
+    if (topo_dragonfly_of(t))
       cli_json_int(b, "inter_group_bytes", m->inter_group_bytes);
   }
   json_builder_set_member_name(b, "links");
@@ -804,7 +804,7 @@ static void print_route_classes(const metrics *m, const platform *p, const metri
       printf(" %14" G_GINT64_FORMAT " ", m->class_bytes[r * (METRICS_CLASS_HOPS + 1) + h]);
     printf("\n");
   }
-  if (p->topo->family == TOPO_FAMILY_DRAGONFLY)
+  if (topo_dragonfly_of(p->topo))
     printf("inter-group bytes  %" G_GINT64_FORMAT "\n", m->inter_group_bytes);
 }
 

@@ -266,7 +266,7 @@ static void list_switch(const platform *p, const int *koff, const int *kids, int
   g_autofree char *list = hostlist_compress((const char *const *)names->pdata, n);
   g_autofree char *name = p->names ? g_strdup(p->names[v]) : g_strdup_printf("sw%d", v - nodes);
   printf("%*s%-*s level %d  %d node%s  %s\n", 2 * depth, "", MAX(14 - 2 * depth, 1), name,
-         t->tree.level[v], n, n == 1 ? " " : "s", list);
+         topo_tree_of(t)->level[v], n, n == 1 ? " " : "s", list);
   g_ptr_array_unref(names);
   for (int k = koff[v]; k < koff[v + 1]; k++)
     if (kids[k] >= nodes)
@@ -277,19 +277,20 @@ static void list_switch(const platform *p, const int *koff, const int *kids, int
 static void list_tree(const platform *p)
 {
   const topo *t = p->topo;
+  const topo_tree *tr = topo_tree_of(t);
   int *koff = g_new0(int, t->nnodes + 1), *kids = g_new(int, t->nnodes);
   for (int v = 0; v < t->nnodes; v++)
-    if (t->tree.parent[v] >= 0)
-      koff[t->tree.parent[v] + 1]++;
+    if (tr->parent[v] >= 0)
+      koff[tr->parent[v] + 1]++;
   for (int v = 0; v < t->nnodes; v++)
     koff[v + 1] += koff[v];
   int *fill = g_memdup2(koff, sizeof(int) * (size_t)t->nnodes);
   for (int v = 0; v < t->nnodes; v++)
-    if (t->tree.parent[v] >= 0)
-      kids[fill[t->tree.parent[v]]++] = v;
+    if (tr->parent[v] >= 0)
+      kids[fill[tr->parent[v]]++] = v;
   printf("switches of %s from the top: name, level (leaf switches 1), the nodes below\n",
          p->name);
-  list_switch(p, koff, kids, t->tree.root, 0);
+  list_switch(p, koff, kids, tr->root, 0);
   printf("\n");
   g_free(koff);
   g_free(kids);
@@ -412,7 +413,7 @@ static int show(const cli_common *c, const char *scale)
       printf("%s: its %s, no traffic (--trace T or --matrix M places ranks and loads its "
              "links)\n\n", p->name, t->nswitches ? "links" : "nodes and links");
     if (t->nswitches) {
-      if (k == 0 && t->family == TOPO_FAMILY_TREE)
+      if (k == 0 && topo_tree_of(t))
         list_tree(p);
       draw_network(&s);
       if (!traffic) {

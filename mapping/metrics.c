@@ -150,7 +150,7 @@ metrics *metrics_compute(const commgraph *g, const platform *p, const mapping *m
         add(x, &x->class_bytes[k], bytes);
         class_hops[c] = 0;
       }
-      if (t->family == TOPO_FAMILY_DRAGONFLY && topo_group_of(t, a) != topo_group_of(t, b))
+      if (topo_dragonfly_of(t) && topo_group_of(t, a) != topo_group_of(t, b))
         add(x, &x->inter_group_bytes, bytes);
       x->total_hops += hops;
       add(x, &x->hop_bytes, saturating_mul_i64(bytes, hops));

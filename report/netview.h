@@ -13,6 +13,8 @@
  *    coordinate over all lines along it, and the switch grid coloured by
  *    each switch's busiest link of that dimension; the nodes' links per
  *    switch.
+ * Each family draws its own (family_ops.draw, in routing/family/); this
+ * folds the panels and frees them.
  * Every cell is one link's value or the largest of several (never a sum),
  * so one colour scale of per-link values serves every cell and every run
  * compared. Cells with no link are NAN; columns beyond `max_cols` are
@@ -24,19 +26,12 @@
  */
 #pragma once
 
+#include "routing/family/family.h"
 #include "routing/platform.h"
 
 G_BEGIN_DECLS
 
-typedef struct net_panel {
-  char *title;             /* what the cells are */
-  char *row_label, *col_label;
-  int rows, cols;
-  double *value;           /* rows x cols, row-major; NAN: no link */
-  char **row_names;        /* rows, or NULL: 0, 1, ... */
-  char **col_names;        /* cols, or NULL: 0, 1, ... */
-  char *note;              /* folded columns or groups left out, or NULL */
-} net_panel;
+typedef family_panel net_panel; /* routing/family/family.h */
 
 typedef struct net_view {
   int npanels;

@@ -187,8 +187,8 @@ gboolean platform_build_family(platform *p, GKeyFile *kf, const char *path, cons
   for (int l = 0; l < t->nlinks; l++)
     type[l] = (uint8_t)slot_type[f->slot_of_class(t, t->link_class[l])];
   platform_set_topo(p, t, type);
-  const topo_dragonfly *df = &t->df;
-  int spare = f == &family_dragonfly_ops && df->groups > 1
+  const topo_dragonfly *df = topo_dragonfly_of(t);
+  int spare = df && df->groups > 1
                   ? df->routers * df->global_ports - df->parallel * (df->groups - 1) : 0;
   if (spare > 0) /* true of the shipped configs too: said once, by topo */
     g_ptr_array_add(p->facts,

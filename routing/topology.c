@@ -68,9 +68,8 @@ topo *family_alloc_links(topo *t)
 
 int topo_group_of(const topo *t, int v)
 {
-  if (t->family != TOPO_FAMILY_DRAGONFLY)
-    return -1;
-  return v / (t->df.nodes_per_router * t->df.routers);
+  const topo_dragonfly *df = topo_dragonfly_of(t);
+  return df ? v / (df->nodes_per_router * df->routers) : -1;
 }
 
 /* Indirect networks: nodes first, then switches; links counted in closed
@@ -150,11 +149,6 @@ void topo_free(topo *t)
   g_free(t->out_link);
   g_free(t->first_link);
   g_free(t->link_class);
-  g_free(t->df.gateway);
-  g_free(t->tree.parent);
-  g_free(t->tree.level);
-  g_free(t->tree.depth);
-  g_free(t->tree.up_link);
   if (t->state && t->ops && t->ops->free_state)
     t->ops->free_state(t->state);
   g_free(t);

@@ -158,7 +158,8 @@ struct family_ops;
 typedef struct topo {
   topo_family family;             /* the built-in family consumers switch on (ops->kind) */
   const struct family_ops *ops;   /* everything about the family (routing/family/family.h) */
-  void *state;                    /* a run-time family's parameters (ops->free_state) */
+  void *state;                    /* the family's parameters, freed by ops->free_state: read
+                                   * them with topo_dragonfly_of() and its kin */
   int nswitches;                  /* vertices nnodes - nswitches .. nnodes - 1 are switches */
   int ndims;                      /* 0 for a graph topology and indirect networks */
   int shape[TOPO_MAX_DIMS];
@@ -178,13 +179,15 @@ typedef struct topo {
   int *first_link;
   uint8_t *link_class;            /* nlinks: see topo_class_name */
   int nclasses;
-  /* the built-in indirect families' parameters; a run-time family keeps
-   * its own in `state` */
-  topo_dragonfly df;              /* family DRAGONFLY */
-  topo_fattree ft;                /* family FATTREE */
-  topo_hyperx hx;                 /* family HYPERX */
-  topo_tree tree;                 /* family TREE */
 } topo;
+
+/* The parameters of an indirect network, one accessor per family: t's
+ * own (owned by t, valid while it lives) when t is of that family, NULL
+ * otherwise. */
+const topo_dragonfly *topo_dragonfly_of(const topo *t);
+const topo_fattree *topo_fattree_of(const topo *t);
+const topo_hyperx *topo_hyperx_of(const topo *t);
+const topo_tree *topo_tree_of(const topo *t);
 
 /* A regular topology. Fails (TOPO_ERROR_INVALID) for ndims outside
  * 1..TOPO_MAX_DIMS, a size < 1, more than one crossbar dimension,

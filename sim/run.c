@@ -267,7 +267,7 @@ run_result *run_cell(const run_inputs *in, const run_spec *s, GError **error)
   res->pre = metrics_compute(in->g, in->p, res->m);
   if (!metrics_check(res->pre, error))
     goto fail;
-  if (run_checks_routes(in->p) && in->p->topo->family == TOPO_FAMILY_DRAGONFLY) {
+  if (run_checks_routes(in->p) && topo_dragonfly_of(in->p->topo)) {
     router valiant;
     router_nonminimal_view(in->p->router, &valiant);
     platform pv = *in->p;

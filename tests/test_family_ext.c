@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "report/netview.h"
 #include "routing/family/family.h"
 #include "routing/facts.h"
 #include "routing/platform.h"
@@ -126,6 +127,17 @@ static void ring_facts(const platform *p, platform_facts *f)
   g_snprintf(f->cut, sizeof f->cut, "nodes 0-%d | %d-%d", n / 2 - 1, n / 2, n - 1);
 }
 
+/* its drawing: the + links (row 0) and - links (row 1) by source node */
+static void ring_draw(const platform *p, const double *value, GArray *panels)
+{
+  const topo *t = p->topo;
+  family_panel q = { g_strdup("ring links"), g_strdup("way"), g_strdup("from node"), 2,
+                     t->nnodes, g_new(double, (size_t)t->nlinks), NULL, NULL, NULL };
+  for (int l = 0; l < t->nlinks; l++)
+    q.value[(size_t)t->link_class[l] * t->nnodes + t->link_src[l]] = value[l];
+  g_array_append_val(panels, q);
+}
+
 static const char *const ring_keys[] = { "kind", "n", NULL };
 static const family_param ring_params[] = { { "n", "topology", "n", "ring: nodes" } };
 static const family_routing ring_routings[] = {
@@ -153,6 +165,7 @@ static const family_ops ring_ops = {
   .hops = ring_hops,
   .route = ring_route,
   .facts = ring_facts,
+  .draw = ring_draw,
 };
 
 static void register_ring(void)
@@ -326,6 +339,89 @@ Test(family_ext, the_registry_finds_every_family)
   cr_assert_eq(family_at(before), &ring_ops);
 }
 
+/* Issue 33: each indirect family's parameters live in its topology's
+ * state, read through that family's accessor only; the others answer
+ * NULL. dragonfly:g=9:a=4:p=2:h=2: m = floor(4 x 2 / 8) = 1 cable per
+ * pair of groups, global links after the 2 x 72 node links and 36 x 3
+ * local ones; fattree:k=4:n=3: 3 levels of 16 switches; hyperx:4x4:p=4:
+ * 16 switches on 2 dimensions; tree.conf: 3 levels, top the root. */
+Test(family_ext, each_family_reads_its_own_parameters)
+{
+  const char *specs[] = { "torus:4x4", "dragonfly:g=9:a=4:p=2:h=2", "fattree:k=4:n=3",
+                          "hyperx:4x4:p=4", "slurm/tree.conf" };
+  for (size_t i = 0; i < G_N_ELEMENTS(specs); i++) {
+    g_autofree char *path = i == 4 ? tu_data(specs[i]) : g_strdup(specs[i]);
+    GError *e = NULL;
+    platform *p = platform_load(path, &e);
+    cr_assert_not_null(p, "%s: %s", specs[i], e ? e->message : "");
+    const topo *t = p->topo;
+    const topo_dragonfly *df = topo_dragonfly_of(t);
+    const topo_fattree *ft = topo_fattree_of(t);
+    const topo_hyperx *hx = topo_hyperx_of(t);
+    const topo_tree *tr = topo_tree_of(t);
+    cr_assert_eq((df != NULL) + (ft != NULL) + (hx != NULL) + (tr != NULL), i == 0 ? 0 : 1,
+                 "%s", specs[i]);
+    cr_assert_eq(df != NULL, i == 1, "%s", specs[i]);
+    cr_assert_eq(ft != NULL, i == 2, "%s", specs[i]);
+    cr_assert_eq(hx != NULL, i == 3, "%s", specs[i]);
+    cr_assert_eq(tr != NULL, i == 4, "%s", specs[i]);
+    if (df) {
+      cr_assert_eq(df->groups, 9);
+      cr_assert_eq(df->parallel, 1);
+      cr_assert_eq(df->global_base, 2 * 72 + 36 * 3);
+      cr_assert_eq(topo_group_of(t, 71), 8);
+    } else {
+      cr_assert_eq(topo_group_of(t, 0), -1, "%s", specs[i]);
+    }
+    if (ft) {
+      cr_assert_eq(ft->levels, 3);
+      cr_assert_eq(ft->count[1] + ft->count[2] + ft->count[3], 48);
+    }
+    if (hx) {
+      cr_assert_eq(hx->ndims, 2);
+      cr_assert_eq(hx->switches, 16);
+    }
+    if (tr) {
+      cr_assert_eq(tr->levels, 3);
+      cr_assert_str_eq(p->names[tr->root], "top");
+    }
+    platform_free(p);
+  }
+  cr_assert_null(topo_dragonfly_of(NULL));
+}
+
+/* Issue 33: a family draws itself (family_ops.draw); report/netview.c
+ * asks the hook and no longer switches on the family. The ring's panel
+ * holds link l's value l at (class, source): + links 0..7 in row 0, -
+ * links 8..15 in row 1; a torus has no drawing. */
+Test(family_ext, a_registered_family_draws_its_own_view)
+{
+  register_ring();
+  GError *e = NULL;
+  platform *p = platform_load("ring:n=8", &e);
+  cr_assert_not_null(p, "%s", e ? e->message : "");
+  double value[16];
+  for (int l = 0; l < 16; l++)
+    value[l] = l;
+  net_view *v = net_view_new(p, value, 80);
+  cr_assert_not_null(v);
+  cr_assert_eq(v->npanels, 1);
+  const net_panel *q = &v->panels[0];
+  cr_assert_str_eq(q->title, "ring links");
+  cr_assert_eq(q->rows, 2);
+  cr_assert_eq(q->cols, 8);
+  for (int i = 0; i < 8; i++) {
+    cr_assert_float_eq(q->value[i], i, 0);
+    cr_assert_float_eq(q->value[8 + i], 8 + i, 0);
+  }
+  net_view_free(v);
+  platform_free(p);
+  platform *torus = platform_load("torus:4x4", &e);
+  cr_assert_not_null(torus, "%s", e ? e->message : "");
+  cr_assert_null(net_view_new(torus, value, 80));
+  platform_free(torus);
+}
+
 /* platform_load's message for `spec`, which must fail (caller frees). */
 static char *load_error(const char *spec)
 {
@@ -359,7 +455,7 @@ Test(family_shorthands, a_hyperx_shape_with_commas_is_a_shape)
   cr_assert_not_null(p, "%s", e ? e->message : "");
   cr_assert_eq(topo_compute_nodes(p->topo), 32);
   cr_assert_eq(p->topo->nswitches, 16);
-  cr_assert_eq(p->topo->hx.ndims, 2);
+  cr_assert_eq(topo_hyperx_of(p->topo)->ndims, 2);
   /* 2 x 32 injection links, 16 switches x 2 dimensions x 3 others */
   cr_assert_eq(p->topo->nlinks, 64 + 96);
   platform_free(p);
@@ -413,10 +509,10 @@ Test(family_shorthands, a_leaf_spine_slurm_file_is_a_two_level_fat_tree)
   cr_assert_not_null(p, "%s", e ? e->message : "");
   const topo *t = p->topo;
   cr_assert_str_eq(family_of(t)->name, "fattree");
-  cr_assert_eq(t->ft.levels, 2);
-  cr_assert_eq(t->ft.down[0], 4);
-  cr_assert_eq(t->ft.down[1], 4);
-  cr_assert_eq(t->ft.up[1], 2);
+  cr_assert_eq(topo_fattree_of(t)->levels, 2);
+  cr_assert_eq(topo_fattree_of(t)->down[0], 4);
+  cr_assert_eq(topo_fattree_of(t)->down[1], 4);
+  cr_assert_eq(topo_fattree_of(t)->up[1], 2);
   cr_assert_eq(topo_compute_nodes(t), 16);
   cr_assert_eq(t->nswitches, 6);
   cr_assert_eq(t->nlinks, 48);

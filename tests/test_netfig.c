@@ -103,7 +103,7 @@ Test(netfig, fattree_levels)
 {
   platform *p = tu_platform("fattree:k=2:n=2");
   const topo *t = p->topo;
-  const topo_fattree *ft = &t->ft;
+  const topo_fattree *ft = topo_fattree_of(t);
   double *v = g_new0(double, t->nlinks);
   int top1 = ft->first[2] + 1, leaf0 = ft->first[1];
   v[find_link(t, 3, top1, -1)] = 10;  /* level2 down from top switch 1 */
@@ -145,8 +145,9 @@ Test(netfig, slurm_tree_levels)
   const topo *t = p->topo;
   double *v = g_new0(double, t->nlinks);
   int spine1 = 15, leaf2 = 16;
-  v[t->tree.up_link[leaf2]] = 3;      /* leaf2 up to spine1 */
-  v[t->tree.up_link[spine1] + 1] = 6; /* top down to spine1 */
+  const topo_tree *tr = topo_tree_of(t);
+  v[tr->up_link[leaf2]] = 3;      /* leaf2 up to spine1 */
+  v[tr->up_link[spine1] + 1] = 6; /* top down to spine1 */
   /* panels: top (level 3), spines, leaves, nodes */
   const cell_check cells[] = { { 0, 0, 0, 1.0 }, { 1, 0, 1, -1 }, { 2, 0, 2, 0.5 },
                                { 2, 1, 2, -1 } };

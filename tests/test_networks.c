@@ -121,7 +121,7 @@ Test(networks, dragonfly_counts_and_diameter)
     int N = g * a * pp;
     cr_assert_eq(topo_compute_nodes(p->topo), N, "%s", spec);
     cr_assert_eq(p->topo->nswitches, g * a, "%s", spec);
-    cr_assert_eq(p->topo->df.parallel, m, "%s", spec);
+    cr_assert_eq(topo_dragonfly_of(p->topo)->parallel, m, "%s", spec);
     cr_assert_eq(p->topo->nlinks, 2 * N + g * a * (a - 1) + g * (g - 1) * m, "%s", spec);
     cr_assert_eq(p->nalloc, N, "%s: switches are not allocated", spec);
     platform_facts f;
@@ -214,10 +214,10 @@ Test(networks, dragonfly_arrangements_cable_every_pair)
                                             h, arr[i]);
     platform *p = tu_platform(spec);
     const topo *t = p->topo;
-    int m = t->df.parallel, N = topo_compute_nodes(t);
+    int m = topo_dragonfly_of(t)->parallel, N = topo_compute_nodes(t);
     cr_assert_eq(m, i == 3 ? 1 : a * h / (g - 1), "%s", spec);
     int *pair = g_new0(int, g * g), *ports = g_new0(int, g * a);
-    for (int l = t->df.global_base; l < t->nlinks; l++) {
+    for (int l = topo_dragonfly_of(t)->global_base; l < t->nlinks; l++) {
       int u = t->link_src[l] - N, v = t->link_dst[l] - N;
       cr_assert_neq(u / a, v / a, "%s: a global link inside group %d", spec, u / a);
       pair[u / a * g + v / a]++;
@@ -230,7 +230,7 @@ Test(networks, dragonfly_arrangements_cable_every_pair)
     for (int r = 0; r < g * a; r++)
       cr_assert(ports[r] <= h, "%s: router %d has %d global links, %d ports", spec, r, ports[r], h);
     if (i == 3) /* SimGrid: router y of group x leads to group y */
-      for (int l = t->df.global_base; l < t->nlinks; l++)
+      for (int l = topo_dragonfly_of(t)->global_base; l < t->nlinks; l++)
         cr_assert_eq((t->link_src[l] - N) % a, (t->link_dst[l] - N) / a);
     g_free(pair);
     g_free(ports);
@@ -245,7 +245,7 @@ Test(networks, dragonfly_relative_by_hand)
   platform *p = tu_platform("dragonfly:g=4:a=3:p=1:h=1:arrangement=relative");
   const topo *t = p->topo;
   int N = 12;
-  for (int l = t->df.global_base; l < t->nlinks; l++) {
+  for (int l = topo_dragonfly_of(t)->global_base; l < t->nlinks; l++) {
     int u = t->link_src[l] - N, v = t->link_dst[l] - N;
     cr_assert_eq(v / 3, (u / 3 + u % 3 + 1) % 4, "router %d leads to group %d", u, v / 3);
   }
@@ -342,7 +342,7 @@ Test(networks, fattree_routes_every_routing)
           cr_assert_eq(h, dist[d], "%s %s %d->%d: %d hops, shortest %d", specs[i], algos[j], s,
                        d, h, dist[d]);
           /* as many up as down hops per level, the lower levels all used */
-          for (int l = 0; l < t->ft.levels; l++) {
+          for (int l = 0; l < topo_fattree_of(t)->levels; l++) {
             cr_assert_eq(c[2 * l], c[2 * l + 1]);
             cr_assert_eq(c[2 * l], 2 * l < h ? 1 : 0, "%s %d->%d level %d", specs[i], s, d, l);
           }
@@ -369,7 +369,7 @@ Test(networks, dmodk_up_ports_by_hand)
     h++;
   }
   cr_assert_eq(h, 6);
-  const topo_fattree *ft = &t->ft;
+  const topo_fattree *ft = topo_fattree_of(t);
   cr_assert_eq(ups[0], ft->up_base[0] + 0);
   /* leaf switch 0 (position 0), port 63 mod 4 = 3 */
   cr_assert_eq(ups[1], ft->up_base[1] + 0 * 4 + 3);

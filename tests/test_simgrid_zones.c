@@ -72,7 +72,7 @@ static int simgrid_fattree_path(const platform *p, int a, char **links, const lo
  * UID_UP|DOWN" (router RI to RJ, or back). */
 static int simgrid_dragonfly_path(const platform *p, int a, char **links, int *v)
 {
-  const topo_dragonfly *df = &p->topo->df;
+  const topo_dragonfly *df = topo_dragonfly_of(p->topo);
   int N = topo_compute_nodes(p->topo), n = 0, cur = a;
   v[n++] = a;
   for (int k = 0; links[k]; k++) {

@@ -128,9 +128,9 @@ Test(slurm, tree_conf)
     cr_assert_str_eq(p->names[v], order[v]);
   int level[] = { 3, 2, 1, 1, 2, 1 };
   for (int s = 0; s < 6; s++)
-    cr_assert_eq(t->tree.level[11 + s], level[s], "%s", order[11 + s]);
-  cr_assert_eq(t->tree.levels, 3);
-  cr_assert_eq(t->tree.parent[node_named(p, "nid012")], 16);
+    cr_assert_eq(topo_tree_of(t)->level[11 + s], level[s], "%s", order[11 + s]);
+  cr_assert_eq(topo_tree_of(t)->levels, 3);
+  cr_assert_eq(topo_tree_of(t)->parent[node_named(p, "nid012")], 16);
   cr_assert_eq(route_hops(p->router, node_named(p, "nid001"), node_named(p, "nid004")), 2);
   cr_assert_eq(route_hops(p->router, node_named(p, "nid001"), node_named(p, "nid008")), 4);
   cr_assert_eq(route_hops(p->router, node_named(p, "nid001"), node_named(p, "nid012")), 6);
@@ -167,13 +167,14 @@ Test(slurm, deep_conf)
   platform *p = slurm("slurm/deep.conf");
   const topo *t = p->topo;
   cr_assert_eq(topo_compute_nodes(t), 6);
-  cr_assert_eq(t->tree.levels, 3);
+  cr_assert_eq(topo_tree_of(t)->levels, 3);
   int a = node_named(p, "cn001"), b = node_named(p, "cn004"), c = node_named(p, "cn006");
   cr_assert_eq(route_hops(p->router, a, b), 5);
   cr_assert_eq(route_hops(p->router, b, c), 4);
   /* the cable from r1 up to the core is a level3 cable */
   char name[16];
-  topo_class_name(t, t->link_class[t->tree.up_link[t->tree.parent[a]]], name, sizeof name);
+  const topo_tree *tr = topo_tree_of(t);
+  topo_class_name(t, t->link_class[tr->up_link[tr->parent[a]]], name, sizeof name);
   cr_assert_str_eq(name, "level3 up");
   platform_facts f;
   platform_get_facts(p, &f);
@@ -189,7 +190,7 @@ Test(slurm, block_conf)
   const topo *t = p->topo;
   cr_assert_eq(topo_compute_nodes(t), 16);
   cr_assert_eq(t->nswitches, 4 + 2 + 1);
-  cr_assert_eq(t->tree.levels, 3);
+  cr_assert_eq(topo_tree_of(t)->levels, 3);
   cr_assert_str_eq(p->names[16], "top");
   cr_assert_str_eq(p->names[17], "b1..b2");
   int n1 = node_named(p, "gpu01");
@@ -234,10 +235,10 @@ Test(slurm, keys_and_ini)
   platform *p = platform_load_with(conf, sets, &e);
   cr_assert_not_null(p, "%s", e ? e->message : "?");
   cr_assert_eq(p->cores_per_node, 4);
-  int node_link = p->topo->tree.up_link[node_named(p, "nid012")];
+  int node_link = topo_tree_of(p->topo)->up_link[node_named(p, "nid012")];
   cr_assert_eq(p->link_bw[node_link], 25e9, "a node link keeps the default");
   int spine1 = 15;
-  cr_assert_eq(p->link_bw[p->topo->tree.up_link[spine1]], 1e9);
+  cr_assert_eq(p->link_bw[topo_tree_of(p->topo)->up_link[spine1]], 1e9);
   platform_free(p);
   g_autofree char *dir = tu_tmp_dir();
   g_autofree char *copy = g_build_filename(dir, "machine.conf", NULL);

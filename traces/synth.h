@@ -79,7 +79,7 @@ typedef struct synth_opts {
  * gap 1e-3 s fixed, seed 1, degree 4, shift 1. */
 void synth_opts_init(synth_opts *o);
 
-/* A generator's state (private to synth.c). */
+/* A generator's state (private: traces/synth-private.h). */
 typedef struct synth_gen synth_gen;
 
 typedef struct synth_pattern {

@@ -134,7 +134,7 @@ static gboolean hier_build(hier *h, const platform *p, GError **error)
   const topo *t = p->topo;
   memset(h, 0, sizeof *h);
   h->nlev = hier_radices(t, h->radix);
-  if (!h->nlev && t->family != TOPO_FAMILY_TREE) {
+  if (!h->nlev && !topo_tree_of(t)) {
     g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_INPUT,
                 "hier: platform %s is a %s without levels of nodes, expected a dragonfly, fat "
                 "tree, HyperX, tree of switches (Slurm's topology), mesh or torus", p->name,
@@ -148,17 +148,18 @@ static gboolean hier_build(hier *h, const platform *p, GError **error)
   if (h->nlev) {
     add_radix(h, 0, nodes, 0);
   } else {
+    const topo_tree *tr = topo_tree_of(t);
     int *koff = g_new0(int, t->nnodes + 1), *kids = g_new(int, t->nnodes), *fill;
     for (int v = 0; v < t->nnodes; v++)
-      if (t->tree.parent[v] >= 0)
-        koff[t->tree.parent[v] + 1]++;
+      if (tr->parent[v] >= 0)
+        koff[tr->parent[v] + 1]++;
     for (int v = 0; v < t->nnodes; v++)
       koff[v + 1] += koff[v];
     fill = g_memdup2(koff, sizeof(int) * (size_t)t->nnodes);
     for (int v = 0; v < t->nnodes; v++)
-      if (t->tree.parent[v] >= 0)
-        kids[fill[t->tree.parent[v]]++] = v;
-    add_switch(h, koff, kids, t->tree.root, nodes);
+      if (tr->parent[v] >= 0)
+        kids[fill[tr->parent[v]]++] = v;
+    add_switch(h, koff, kids, tr->root, nodes);
     g_free(koff);
     g_free(kids);
     g_free(fill);

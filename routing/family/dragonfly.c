@@ -20,6 +20,25 @@
 #include "routing/platform-private.h"
 #include "util/checked.h"
 
+/* The parameters of t, a dragonfly (the family's own hooks: t->state). */
+static inline const topo_dragonfly *df_of(const topo *t)
+{
+  return t->state;
+}
+
+const topo_dragonfly *topo_dragonfly_of(const topo *t)
+{
+  return t && t->ops == &family_dragonfly_ops ? t->state : NULL;
+}
+
+static void df_free_state(void *state)
+{
+  topo_dragonfly *df = state;
+  g_free(df->gateway);
+  g_free(df);
+}
+
+
 enum {
   DF_UP = TOPO_DF_NODE_UP,
   DF_DOWN = TOPO_DF_NODE_DOWN,
@@ -117,7 +136,8 @@ topo *topo_new_dragonfly(const topo_dragonfly *in, GError **error)
   topo *t = family_alloc(&family_dragonfly_ops, nodes, routers, links, DF_NCLASSES, error);
   if (!t)
     return NULL;
-  topo_dragonfly *df = &t->df;
+  topo_dragonfly *df = g_new0(topo_dragonfly, 1);
+  t->state = df;
   *df = *in;
   df->parallel = (int)m;
   df->local_base = (int)(2 * nodes);
@@ -149,7 +169,7 @@ topo *topo_new_dragonfly(const topo_dragonfly *in, GError **error)
 
 static char *df_describe(const topo *t)
 {
-  const topo_dragonfly *df = &t->df;
+  const topo_dragonfly *df = df_of(t);
   return g_strdup_printf("dragonfly g=%d a=%d p=%d h=%d %s, %d cable%s per pair of groups",
                          df->groups, df->routers, df->nodes_per_router, df->global_ports,
                          topo_arrangement_name(df->arrangement), df->parallel,
@@ -181,7 +201,7 @@ static int df_slot_of_class(const topo *t, int c)
 
 static int df_reverse_link(const topo *t, int l)
 {
-  const topo_dragonfly *df = &t->df;
+  const topo_dragonfly *df = df_of(t);
   int N = nodes_of(df), a = df->routers;
   if (l < 2 * N)
     return l < N ? l + N : l - N;
@@ -221,7 +241,7 @@ static int choose_cable(const topo_dragonfly *df, int x, int y, int i, int j, in
 
 static int df_hops(const topo *t, int s, int d)
 {
-  const topo_dragonfly *df = &t->df;
+  const topo_dragonfly *df = df_of(t);
   int p = df->nodes_per_router, a = df->routers;
   int rs = s / p, rd = d / p, x = rs / a, y = rd / a, c;
   if (rs == rd)
@@ -245,7 +265,7 @@ static int cross(const topo_dragonfly *df, int x, int y, int i, int c, int *link
 static int df_route(const router *r, int s, int d, uint64_t key, route_path path,
                     int variant, int *links)
 {
-  const topo_dragonfly *df = &r->t->df;
+  const topo_dragonfly *df = df_of(r->t);
   int N = nodes_of(df), p = df->nodes_per_router, a = df->routers, g = df->groups;
   int rs = s / p, rd = d / p, x = rs / a, y = rd / a, i = rs % a, j = rd % a, n = 0, c;
   gboolean valiant = path == ROUTE_PATH_NONMINIMAL ||
@@ -310,7 +330,7 @@ static void group_pair(const topo_dragonfly *df, int x, int y, int *scratch, dou
 static void df_facts(const platform *p, platform_facts *f)
 {
   const topo *t = p->topo;
-  const topo_dragonfly *df = &t->df;
+  const topo_dragonfly *df = df_of(t);
   double g = df->groups, a = df->routers, pp = df->nodes_per_router, N = nodes_of(df);
   double total = g * a * pp * (pp - 1) * 2 + g * a * (a - 1) * pp * pp * 3;
   int diam = pp > 1 ? 2 : 0;
@@ -439,9 +459,9 @@ static int df_shorthand_slots(char **parts, char names[][16], int max)
 /* groups, routers, nodes per router */
 static int df_hierarchy(const topo *t, int *radix)
 {
-  radix[0] = t->df.groups;
-  radix[1] = t->df.routers;
-  radix[2] = t->df.nodes_per_router;
+  radix[0] = df_of(t)->groups;
+  radix[1] = df_of(t)->routers;
+  radix[2] = df_of(t)->nodes_per_router;
   return 3;
 }
 
@@ -452,7 +472,7 @@ static int df_hierarchy(const topo *t, int *radix)
  * topo_parameters "g,1;1,1;a,1;p". */
 static const char *df_simgrid_zone(const platform *p, char **parameters)
 {
-  const topo_dragonfly *df = &p->topo->df;
+  const topo_dragonfly *df = df_of(p->topo);
   if (p->router->algo != ROUTE_ALGO_MINIMAL ||
       (df->arrangement != TOPO_ARRANGE_SIMGRID && df->groups != 1))
     return NULL;
@@ -460,6 +480,67 @@ static const char *df_simgrid_zone(const platform *p, char **parameters)
     *parameters = g_strdup_printf("%d,1;1,1;%d,1;%d", df->groups, df->routers,
                                   df->nodes_per_router);
   return "DRAGONFLY";
+}
+
+/* The groups whose local links df_draw shows: those with the most local
+ * bytes. */
+#define DF_DRAWN_GROUPS 6
+
+static void df_draw(const platform *p, const double *value, GArray *panels)
+{
+  const topo *t = p->topo;
+  const topo_dragonfly *df = topo_dragonfly_of(t);
+  int N = topo_compute_nodes(t), g = df->groups, a = df->routers;
+  int first = (int)panels->len;
+  family_panel_add(panels, g, g, "from group", "to group",
+            g_strdup(df->parallel > 1 ? "global links, group to group (busiest of the parallel "
+                                        "cables)"
+                                      : "global links, group to group"));
+  family_panel_add(panels, g, a, "group", "router", g_strdup("node links of each router (busier way)"));
+  family_panel *global = &g_array_index(panels, family_panel, first);
+  family_panel *nodes = &g_array_index(panels, family_panel, first + 1);
+  double *local_sum = g_new0(double, g);
+  for (int l = 0; l < t->nlinks; l++) {
+    int s = t->link_src[l], d = t->link_dst[l], c = t->link_class[l];
+    if (c == TOPO_DF_GLOBAL)
+      family_panel_put(global, (s - N) / a, (d - N) / a, value[l]);
+    else if (c == TOPO_DF_LOCAL)
+      local_sum[(s - N) / a] += value[l];
+    else {
+      int r = (c == TOPO_DF_NODE_UP ? d : s) - N;
+      family_panel_put(nodes, r / a, r % a, value[l]);
+    }
+  }
+  /* the groups with the most local bytes (lower index on ties) */
+  int shown = 0, pick[DF_DRAWN_GROUPS];
+  gboolean *taken = g_new0(gboolean, g);
+  while (shown < MIN(DF_DRAWN_GROUPS, g)) {
+    int best = -1;
+    for (int x = 0; x < g; x++)
+      if (!taken[x] && (best < 0 || local_sum[x] > local_sum[best]))
+        best = x;
+    if (shown > 0 && local_sum[best] <= 0)
+      break;
+    taken[best] = TRUE;
+    shown++;
+  }
+  for (int x = 0, k = 0; x < g; x++) /* in group order */
+    if (taken[x])
+      pick[k++] = x;
+  for (int k = 0; k < shown && a > 1; k++) {
+    int x = pick[k];
+    family_panel *q = family_panel_add(panels, a, a, "from router", "to router",
+                             g_strdup_printf("local links inside group %d", x));
+    if (k == shown - 1 && shown < g)
+      q->note = g_strdup_printf("the %d of %d groups with the most local bytes", shown, g);
+    for (int l = df->local_base; l < df->global_base; l++) {
+      int s = t->link_src[l] - N, d = t->link_dst[l] - N;
+      if (s / a == x)
+        family_panel_put(q, s % a, d % a, value[l]);
+    }
+  }
+  g_free(taken);
+  g_free(local_sum);
 }
 
 const family_ops family_dragonfly_ops = {
@@ -485,4 +566,6 @@ const family_ops family_dragonfly_ops = {
   .facts = df_facts,
   .hierarchy = df_hierarchy,
   .simgrid_zone = df_simgrid_zone,
+  .draw = df_draw,
+  .free_state = df_free_state,
 };

@@ -41,6 +41,16 @@ void family_level_slot_name(const topo *t, int s, char *buf, size_t size);
 void family_level_class_name(const topo *t, int c, char *buf, size_t size);
 int family_level_slot_of_class(const topo *t, int c);
 
+/* draw.c: a panel of rows x cols cells, all NAN, appended to `panels`
+ * (title taken, labels copied); a cell that takes v when it is larger
+ * (a NAN cell takes any value); the draw hook of trees of levels (fat
+ * trees, trees of switches): per level, each switch's busiest link up and
+ * down, top level first, then the nodes' links. */
+family_panel *family_panel_add(GArray *panels, int rows, int cols, const char *row_label,
+                               const char *col_label, char *title);
+void family_panel_put(family_panel *q, int r, int c, double v);
+void family_draw_levels(const platform *p, const double *value, GArray *panels);
+
 /* A 64-bit mix of two values (splitmix64's finalizer over a ^ f(b)): the
  * one hash keyed routings draw from, so a key gives the same path in
  * every view. */

@@ -20,6 +20,19 @@
 
 G_BEGIN_DECLS
 
+/* One matrix of a family's drawing (the draw hook): per-link values
+ * placed by the family, each cell one link's value or the largest of
+ * several; report/netview.h calls it net_panel. */
+typedef struct family_panel {
+  char *title;             /* what the cells are */
+  char *row_label, *col_label;
+  int rows, cols;
+  double *value;           /* rows x cols, row-major; NAN: no link */
+  char **row_names;        /* rows, or NULL: 0, 1, ... */
+  char **col_names;        /* cols, or NULL: 0, 1, ... */
+  char *note;              /* folded columns or groups left out, or NULL */
+} family_panel;
+
 /* One routing of a family. The hooks are NULL when the routing has the
  * default: one candidate, the source sees its output port (links 0 and
  * 1), one virtual-channel class. */
@@ -111,7 +124,12 @@ typedef struct family_ops {
    * platform-simgrid.c checks that), and its topo_parameters into
    * *parameters when not NULL (caller frees) */
   const char *(*simgrid_zone)(const platform *p, char **parameters);
-  /* frees t->state (run-time families) */
+  /* its drawing as a graph: p's per-link values `value` (nlinks) as
+   * family_panel matrices appended to `panels` (report/netview.h folds
+   * and frees them); NULL: none (direct networks: fig-links.c draws
+   * those) */
+  void (*draw)(const platform *p, const double *value, GArray *panels);
+  /* frees t->state, the family's parameters (NULL: it holds none) */
   void (*free_state)(void *state);
 } family_ops;
 

@@ -24,6 +24,18 @@
 
 #include "routing/platform-private.h"
 
+/* The parameters of t, a fat tree (the family's own hooks: t->state). */
+static inline const topo_fattree *ft_of(const topo *t)
+{
+  return t->state;
+}
+
+const topo_fattree *topo_fattree_of(const topo *t)
+{
+  return t && t->ops == &family_fattree_ops ? t->state : NULL;
+}
+
+
 /* Radix of digit j at level l. */
 static inline int radix(const topo_fattree *ft, int l, int j)
 {
@@ -112,7 +124,7 @@ topo *topo_new_fattree(const topo_fattree *in, GError **error)
                          (int64_t)links, 2 * L, error);
   if (!t)
     return NULL;
-  t->ft = ft;
+  t->state = g_memdup2(&ft, sizeof ft);
   int dig[TOPO_MAX_LEVELS];
   for (int l = 0; l < L; l++)
     for (int pos = 0; pos < ft.count[l]; pos++) {
@@ -133,7 +145,7 @@ topo *topo_new_fattree(const topo_fattree *in, GError **error)
 
 static char *ft_describe(const topo *t)
 {
-  const topo_fattree *ft = &t->ft;
+  const topo_fattree *ft = ft_of(t);
   GString *s = g_string_new(NULL);
   g_string_append_printf(s, "fattree %d;", ft->levels);
   const int *rows[] = { ft->down, ft->up, ft->parallel };
@@ -165,12 +177,12 @@ int family_level_slot_of_class(const topo *t, int c)
 
 static int ft_nslots(const topo *t)
 {
-  return t->ft.levels;
+  return ft_of(t)->levels;
 }
 
 static int ft_reverse_link(const topo *t, int l)
 {
-  const topo_fattree *ft = &t->ft;
+  const topo_fattree *ft = ft_of(t);
   for (int k = 0; k < ft->levels; k++) {
     int span = ft->count[k] * ft->ports[k];
     if (l < ft->down_base[k])
@@ -196,14 +208,14 @@ static int lca_level(const topo_fattree *ft, int a, int b)
 
 static int ft_hops(const topo *t, int a, int b)
 {
-  return 2 * lca_level(&t->ft, a, b);
+  return 2 * lca_level(ft_of(t), a, b);
 }
 
 /* Up port at level l and the copy of the down cable back to level l. */
 static void choose_ports(const router *r, int s, int d, uint64_t key, int l, int vertex,
                          int *u, int *copy)
 {
-  const topo_fattree *ft = &r->t->ft;
+  const topo_fattree *ft = ft_of(r->t);
   int64_t below = 1;
   for (int i = 0; i < l; i++)
     below *= ft->ports[i];
@@ -231,7 +243,7 @@ static void choose_ports(const router *r, int s, int d, uint64_t key, int l, int
 static int ft_route(const router *r, int s, int d, uint64_t key, route_path path,
                     int variant, int *links)
 {
-  const topo_fattree *ft = &r->t->ft;
+  const topo_fattree *ft = ft_of(r->t);
   int h = lca_level(ft, s, d), n = 0, pos = s;
   int dig[TOPO_MAX_LEVELS], ddig[TOPO_MAX_LEVELS], copy[TOPO_MAX_LEVELS];
   digits_of(ft, 0, s, dig);
@@ -255,7 +267,7 @@ static int ft_route(const router *r, int s, int d, uint64_t key, route_path path
 static void ft_facts(const platform *p, platform_facts *f)
 {
   const topo *t = p->topo;
-  const topo_fattree *ft = &t->ft;
+  const topo_fattree *ft = ft_of(t);
   double N = ft->count[0], total = 0, below = 1;
   f->diameter = 0;
   for (int h = 1; h <= ft->levels; h++) {
@@ -400,8 +412,8 @@ static int ft_shorthand_slots(char **parts, char names[][16], int max)
 static int ft_hierarchy(const topo *t, int *radix)
 {
   int n = 0;
-  for (int l = t->ft.levels - 1; l >= 0; l--)
-    radix[n++] = t->ft.down[l];
+  for (int l = ft_of(t)->levels - 1; l >= 0; l--)
+    radix[n++] = ft_of(t)->down[l];
   return n;
 }
 
@@ -410,7 +422,7 @@ static int ft_hierarchy(const topo *t, int *radix)
  * topo_parameters "L;down,...;up,...;parallel,...". */
 static const char *ft_simgrid_zone(const platform *p, char **parameters)
 {
-  const topo_fattree *ft = &p->topo->ft;
+  const topo_fattree *ft = ft_of(p->topo);
   if (p->router->algo != ROUTE_ALGO_DMODK)
     return NULL;
   for (int l = 0; l < ft->levels; l++)
@@ -453,4 +465,6 @@ const family_ops family_fattree_ops = {
   .facts = ft_facts,
   .hierarchy = ft_hierarchy,
   .simgrid_zone = ft_simgrid_zone,
+  .draw = family_draw_levels,
+  .free_state = g_free,
 };

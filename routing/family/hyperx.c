@@ -17,6 +17,18 @@
 
 #include "routing/platform-private.h"
 
+/* The parameters of t, a HyperX (the family's own hooks: t->state). */
+static inline const topo_hyperx *hx_of(const topo *t)
+{
+  return t->state;
+}
+
+const topo_hyperx *topo_hyperx_of(const topo *t)
+{
+  return t && t->ops == &family_hyperx_ops ? t->state : NULL;
+}
+
+
 enum { HX_UP, HX_DOWN, HX_DIM0 };
 
 static inline int coord(const topo_hyperx *hx, int s, int d)
@@ -67,7 +79,7 @@ topo *topo_new_hyperx(const topo_hyperx *in, GError **error)
                          HX_DIM0 + hx.ndims, error);
   if (!t)
     return NULL;
-  t->hx = hx;
+  t->state = g_memdup2(&hx, sizeof hx);
   int N = (int)nodes, p = hx.nodes_per_router;
   for (int n = 0; n < N; n++) {
     family_set_link(t, n, n, N + n / p, HX_UP);
@@ -87,7 +99,7 @@ topo *topo_new_hyperx(const topo_hyperx *in, GError **error)
 
 static char *hx_describe(const topo *t)
 {
-  const topo_hyperx *hx = &t->hx;
+  const topo_hyperx *hx = hx_of(t);
   GString *s = g_string_new("hyperx ");
   for (int d = 0; d < hx->ndims; d++)
     g_string_append_printf(s, d ? "x%d" : "%d", hx->shape[d]);
@@ -113,7 +125,7 @@ static void hx_class_name(const topo *t, int c, char *buf, size_t size)
 
 static int hx_nslots(const topo *t)
 {
-  return 1 + t->hx.ndims;
+  return 1 + hx_of(t)->ndims;
 }
 
 static int hx_slot_of_class(const topo *t, int c)
@@ -123,7 +135,7 @@ static int hx_slot_of_class(const topo *t, int c)
 
 static int hx_reverse_link(const topo *t, int l)
 {
-  const topo_hyperx *hx = &t->hx;
+  const topo_hyperx *hx = hx_of(t);
   int N = hx->switch_base / 2;
   if (l < hx->switch_base)
     return l < N ? l + N : l - N;
@@ -133,7 +145,7 @@ static int hx_reverse_link(const topo *t, int l)
 
 static int hx_hops(const topo *t, int a, int b)
 {
-  const topo_hyperx *hx = &t->hx;
+  const topo_hyperx *hx = hx_of(t);
   int sa = a / hx->nodes_per_router, sb = b / hx->nodes_per_router, h = 2;
   for (int d = 0; d < hx->ndims; d++)
     h += coord(hx, sa, d) != coord(hx, sb, d);
@@ -145,7 +157,7 @@ static int hx_hops(const topo *t, int a, int b)
 static int hx_route(const router *r, int s, int d, uint64_t key, route_path path, int variant,
                     int *links)
 {
-  const topo_hyperx *hx = &r->t->hx;
+  const topo_hyperx *hx = hx_of(r->t);
   int N = hx->switch_base / 2, cur = s / hx->nodes_per_router, to = d / hx->nodes_per_router;
   int n = 0;
   links[n++] = s;
@@ -164,7 +176,7 @@ static int hx_route(const router *r, int s, int d, uint64_t key, route_path path
 static void hx_facts(const platform *p, platform_facts *f)
 {
   const topo *t = p->topo;
-  const topo_hyperx *hx = &t->hx;
+  const topo_hyperx *hx = hx_of(t);
   double S = hx->switches, pp = hx->nodes_per_router, N = S * pp, ham = 0;
   int diam = pp > 1 ? 2 : 0;
   for (int d = 0; d < hx->ndims; d++) {
@@ -195,14 +207,14 @@ static void hx_facts(const platform *p, platform_facts *f)
 /* min-adaptive: one candidate per rotation of the dimension order */
 static int rotations(const router *r)
 {
-  return MAX(r->t->hx.ndims, 1);
+  return MAX(hx_of(r->t)->ndims, 1);
 }
 
 /* min-adaptive routes the dimensions in any order, so the channel is the
  * count of switch-to-switch hops taken (route.h, route_vc_classes) */
 static int hops_classes(const router *r)
 {
-  return r->t->hx.ndims + 1;
+  return hx_of(r->t)->ndims + 1;
 }
 
 static gboolean switch_hop(const router *r, int link)
@@ -270,10 +282,43 @@ static int hx_shorthand_slots(char **parts, char names[][16], int max)
 static int hx_hierarchy(const topo *t, int *radix)
 {
   int n = 0;
-  for (int d = t->hx.ndims - 1; d >= 0; d--)
-    radix[n++] = t->hx.shape[d];
-  radix[n++] = t->hx.nodes_per_router;
+  for (int d = hx_of(t)->ndims - 1; d >= 0; d--)
+    radix[n++] = hx_of(t)->shape[d];
+  radix[n++] = hx_of(t)->nodes_per_router;
   return n;
+}
+
+static void hx_draw(const platform *p, const double *value, GArray *panels)
+{
+  const topo *t = p->topo;
+  const topo_hyperx *hx = topo_hyperx_of(t);
+  int N = topo_compute_nodes(t), S0 = hx->shape[0], rows = hx->switches / S0;
+  const char *down = hx->ndims == 2 ? "y" : "y, z ... (folded)";
+  int first = (int)panels->len;
+  for (int d = 0; d < hx->ndims; d++) {
+    char dim = topo_dim_letter(d);
+    family_panel_add(panels, hx->shape[d], hx->shape[d], "from", "to",
+              g_strdup_printf("dimension %c: coordinate to coordinate (busiest of the %d lines)",
+                              dim, hx->switches / hx->shape[d]));
+    family_panel_add(panels, rows, S0, down, "x",
+              g_strdup_printf("dimension %c: each switch's busiest %c link", dim, dim));
+  }
+  family_panel *nodes = family_panel_add(panels, rows, S0, down, "x",
+                               g_strdup("node links of each switch (busier way)"));
+  for (int l = 0; l < t->nlinks; l++) {
+    int s = t->link_src[l], e = t->link_dst[l];
+    if (s < N || e < N) {
+      int sw = (s < N ? e : s) - N;
+      family_panel_put(nodes, sw / S0, sw % S0, value[l]);
+      continue;
+    }
+    s -= N;
+    e -= N;
+    int d = t->link_class[l] - 2;
+    int cs = s / hx->stride[d] % hx->shape[d], ce = e / hx->stride[d] % hx->shape[d];
+    family_panel_put(&g_array_index(panels, family_panel, first + 2 * d), cs, ce, value[l]);
+    family_panel_put(&g_array_index(panels, family_panel, first + 2 * d + 1), s / S0, s % S0, value[l]);
+  }
 }
 
 const family_ops family_hyperx_ops = {
@@ -299,4 +344,6 @@ const family_ops family_hyperx_ops = {
   .route = hx_route,
   .facts = hx_facts,
   .hierarchy = hx_hierarchy,
+  .draw = hx_draw,
+  .free_state = g_free,
 };

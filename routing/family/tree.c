@@ -22,6 +22,28 @@
 
 #include <string.h>
 
+/* The parameters of t, a tree of switches (the family's own hooks: t->state). */
+static inline const topo_tree *tree_of(const topo *t)
+{
+  return t->state;
+}
+
+const topo_tree *topo_tree_of(const topo *t)
+{
+  return t && t->ops == &family_tree_ops ? t->state : NULL;
+}
+
+static void tree_free_state(void *state)
+{
+  topo_tree *tr = state;
+  g_free(tr->parent);
+  g_free(tr->level);
+  g_free(tr->depth);
+  g_free(tr->up_link);
+  g_free(tr);
+}
+
+
 static gboolean tree_invalid(GError **error, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
 static gboolean tree_invalid(GError **error, const char *fmt, ...)
@@ -115,7 +137,8 @@ topo *topo_new_tree(int nodes, int switches, const int *parent, GError **error)
     g_free(depth);
     return NULL;
   }
-  topo_tree *tr = &t->tree;
+  topo_tree *tr = g_new0(topo_tree, 1);
+  t->state = tr;
   tr->levels = levels;
   tr->root = root;
   tr->parent = g_memdup2(parent, sizeof(int) * (size_t)n);
@@ -139,13 +162,13 @@ topo *topo_new_tree(int nodes, int switches, const int *parent, GError **error)
 
 static char *tree_describe(const topo *t)
 {
-  return g_strdup_printf("tree of %d switches in %d level%s", t->nswitches, t->tree.levels,
-                         t->tree.levels == 1 ? "" : "s");
+  return g_strdup_printf("tree of %d switches in %d level%s", t->nswitches, tree_of(t)->levels,
+                         tree_of(t)->levels == 1 ? "" : "s");
 }
 
 static int tree_nslots(const topo *t)
 {
-  return t->tree.levels;
+  return tree_of(t)->levels;
 }
 
 static int tree_reverse_link(const topo *t, int l)
@@ -169,14 +192,14 @@ static int lowest_common(const topo_tree *tr, int a, int b)
 
 static int tree_hops(const topo *t, int a, int b)
 {
-  const topo_tree *tr = &t->tree;
+  const topo_tree *tr = tree_of(t);
   return tr->depth[a] + tr->depth[b] - 2 * tr->depth[lowest_common(tr, a, b)];
 }
 
 static int tree_route(const router *r, int s, int d, uint64_t key, route_path path, int variant,
                       int *links)
 {
-  const topo_tree *tr = &r->t->tree;
+  const topo_tree *tr = tree_of(r->t);
   int top = lowest_common(tr, s, d), n = 0, down = tr->depth[d] - tr->depth[top];
   for (int u = s; u != top; u = tr->parent[u])
     links[n++] = tr->up_link[u];
@@ -190,7 +213,7 @@ static int tree_route(const router *r, int s, int d, uint64_t key, route_path pa
  * depth among different children into far[2 v], far[2 v + 1]. */
 static void subtree_counts(const topo *t, int *below, int *far)
 {
-  const topo_tree *tr = &t->tree;
+  const topo_tree *tr = tree_of(t);
   int n = t->nnodes, nodes = topo_compute_nodes(t);
   int *order = g_new(int, n);
   by_depth(tr->depth, n, order);
@@ -217,7 +240,7 @@ static void subtree_counts(const topo *t, int *below, int *far)
 static void tree_facts(const platform *p, platform_facts *f)
 {
   const topo *t = p->topo;
-  const topo_tree *tr = &t->tree;
+  const topo_tree *tr = tree_of(t);
   int n = t->nnodes;
   double N = topo_compute_nodes(t), total = 0;
   int *below = g_new(int, n), *far = g_new(int, 2 * (size_t)n);
@@ -301,4 +324,6 @@ const family_ops family_tree_ops = {
   .hops = tree_hops,
   .route = tree_route,
   .facts = tree_facts,
+  .draw = family_draw_levels,
+  .free_state = tree_free_state,
 };
