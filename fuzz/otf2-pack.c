@@ -1,7 +1,9 @@
 /* otf2-pack.c - writes an OTF2 archive folder as one fuzzer input
  * (otf2-blob.h): `otf2-pack DIR OUT`. The anchor comes first, then the
  * global definitions, then the files of the archive's folder in name
- * order. */
+ * order, all named as an archive "traces" (an EZTrace archive,
+ * eztrace_log.otf2, is renamed so: OTF2 finds its files by the anchor's
+ * name). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -36,9 +38,25 @@ int main(int argc, char **argv)
   FILE *out = fopen(argv[2], "wb");
   if (!out)
     return 1;
-  char *anchor = g_build_filename(argv[1], "traces.otf2", NULL);
-  char *defs = g_build_filename(argv[1], "traces.def", NULL);
-  char *sub = g_build_filename(argv[1], "traces", NULL);
+  /* the archive's own stem (EZTrace writes eztrace_log.otf2), packed
+   * under the names the harness reads: an anchor does not name itself */
+  char *stem = g_strdup("traces");
+  GDir *top = g_dir_open(argv[1], 0, NULL);
+  for (const char *n; top && (n = g_dir_read_name(top));)
+    if (g_str_has_suffix(n, ".otf2")) {
+      g_free(stem);
+      stem = g_strndup(n, strlen(n) - strlen(".otf2"));
+      break;
+    }
+  if (top)
+    g_dir_close(top);
+  char *anchor_name = g_strconcat(stem, ".otf2", NULL), *defs_name = g_strconcat(stem, ".def", NULL);
+  char *anchor = g_build_filename(argv[1], anchor_name, NULL);
+  char *defs = g_build_filename(argv[1], defs_name, NULL);
+  char *sub = g_build_filename(argv[1], stem, NULL);
+  g_free(anchor_name);
+  g_free(defs_name);
+  g_free(stem);
   put(out, "traces.otf2", anchor);
   put(out, "traces.def", defs);
   GDir *d = g_dir_open(sub, 0, NULL);
@@ -51,7 +69,7 @@ int main(int argc, char **argv)
   g_ptr_array_sort(names, cmp);
   for (guint i = 0; i < names->len; i++) {
     char *rel = g_build_filename("traces", (char *)names->pdata[i], NULL);
-    char *path = g_build_filename(argv[1], rel, NULL);
+    char *path = g_build_filename(sub, (char *)names->pdata[i], NULL);
     put(out, rel, path);
     g_free(rel);
     g_free(path);

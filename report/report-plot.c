@@ -252,9 +252,12 @@ static gboolean read_jobs(JsonObject *o, const platform *p, jobs_json *jj, GErro
     jj->matrix = g_new(double, (size_t)MAX(n, 1) * (size_t)MAX(n, 1));
     for (int i = 0; i < n; i++) {
       JsonArray *row = json_array_get_array_element(m, (guint)i);
-      for (int j = 0; j < n; j++)
-        jj->matrix[i * n + j] = row && (int)json_array_get_length(row) == n
-                                    ? json_array_get_double_element(row, (guint)j) : NAN;
+      for (int j = 0; j < n; j++) {
+        /* null: a slowdown that is not finite (util/json-number.h) */
+        JsonNode *v = row && (int)json_array_get_length(row) == n
+                          ? json_array_get_element(row, (guint)j) : NULL;
+        jj->matrix[i * n + j] = v && !JSON_NODE_HOLDS_NULL(v) ? json_node_get_double(v) : NAN;
+      }
     }
   }
   return TRUE;

@@ -201,3 +201,36 @@ Test(plot_cli, every_input_checked_before_drawing, .timeout = 120)
   }
   tu_rm_rf(dir);
 }
+
+/* null is what mapsim writes for a number that is not finite
+ * (util/json-number.h: a slowdown beside a job that took no time): a jobs
+ * run whose interference matrix and slowdown hold null is drawn, those
+ * cells left blank, without a json-glib critical (the figure read the
+ * null as a double) and with status 0. */
+Test(plot_cli, jobs_run_with_null_numbers_drawn, .timeout = 120)
+{
+  g_autofree char *dir = tu_tmp_dir();
+  g_autofree char *jobs = tu_data("jobs/halves.ini");
+  const char *mix[] = { "simulate", "-p", "mesh:8x4x4", "--jobs", jobs, "--json", NULL };
+  g_autofree char *mixed = run_ok(mix);
+  const char *at = strstr(mixed, "\"interference\" : [");
+  cr_assert_not_null(at);
+  const char *first = strpbrk(at + strlen("\"interference\" : ["), "0123456789");
+  cr_assert_not_null(first);
+  size_t len = strspn(first, "0123456789.e-+");
+  GString *text = g_string_new_len(mixed, first - mixed);
+  g_string_append(text, "null");
+  g_string_append(text, first + len);
+  g_autofree char *path = g_build_filename(dir, "mix.json", NULL);
+  cr_assert(g_file_set_contents(path, text->str, -1, NULL));
+  g_string_free(text, TRUE);
+  g_autofree char *figs = g_build_filename(dir, "figs", NULL);
+  char *out = NULL, *err = NULL;
+  const char *plot[] = { "plot", path, "-o", figs, NULL };
+  cr_assert_eq(tu_run(&out, &err, plot), 0, "%s", err);
+  cr_assert_null(strstr(err, "CRITICAL"), "%s", err);
+  cr_assert(strstr(out, "mix-interference.png"), "%s", out);
+  g_free(out);
+  g_free(err);
+  tu_rm_rf(dir);
+}
