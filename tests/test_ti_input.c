@@ -337,3 +337,48 @@ Test(ti_input, export_round_trip_and_commands)
   cr_assert(fabs(m2 - m1) <= 0.05 * m1, "TI %g vs OTF2 %g", m2, m1);
   tu_rm_rf(dir);
 }
+
+/* A shared file whose ranks interleave so much that reading it once per
+ * rank would read it more than 16 times over is read whole instead, with
+ * the same records; a list's files skip other ranks' lines, as SMPI does. */
+Test(ti_input, interleaved_read_whole_and_lists)
+{
+  g_autofree char *dir = tu_tmp_dir();
+  GString *s = g_string_new(NULL);
+  for (int r = 0; r < 40; r++)
+    g_string_append_printf(s, "%d init\n", r);
+  for (int r = 0; r < 40; r++)
+    g_string_append_printf(s, "%d send %d 7 100\n%d recv %d 7 100\n", r, (r + 1) % 40, r,
+                           (r + 39) % 40);
+  for (int r = 0; r < 40; r++)
+    g_string_append_printf(s, "%d finalize\n", r);
+  g_autofree char *shared = g_build_filename(dir, "all.txt", NULL);
+  cr_assert(g_file_set_contents(shared, s->str, -1, NULL));
+  g_string_free(s, TRUE);
+  GError *e = NULL;
+  g_autoptr(trace) t = input_read_trace(shared, &e);
+  cr_assert_not_null(t, "%s", e ? e->message : "");
+  trace_source *src = input_read_source(shared, NULL, &e);
+  cr_assert_not_null(src, "%s", e ? e->message : "");
+  cr_assert_not(trace_source_streamed(src));
+  cr_assert_eq(trace_source_total(src), 40 * 10);
+  trace_source_free(src);
+  commgraph *g = trace_commgraph(t, FALSE, NULL, NULL);
+  cr_assert_eq(g->nedges, 40);
+  cr_assert_eq(commgraph_total_bytes(g), 4000);
+  commgraph_free(g);
+
+  /* two ranks' files, each also holding a line of the other rank */
+  g_autofree char *f0 = g_build_filename(dir, "r0.txt", NULL);
+  g_autofree char *f1 = g_build_filename(dir, "r1.txt", NULL);
+  g_autofree char *list = g_build_filename(dir, "list", NULL);
+  cr_assert(g_file_set_contents(f0, "0 init\n1 compute 5\n0 send 1 0 64\n0 finalize\n", -1, NULL));
+  cr_assert(g_file_set_contents(f1, "1 init\n0 compute 5\n1 recv 0 0 64\n1 finalize\n", -1, NULL));
+  cr_assert(g_file_set_contents(list, "r0.txt\nr1.txt\n", -1, NULL));
+  g_autoptr(trace) l = input_read_trace(list, &e);
+  cr_assert_not_null(l, "%s", e ? e->message : "");
+  cr_assert_eq(l->nranks, 2);
+  cr_assert_eq(l->duration_ps, 0); /* the compute lines are the other rank's: skipped */
+  cr_assert_eq(l->ranks[0].nevents, 7);
+  tu_rm_rf(dir);
+}
