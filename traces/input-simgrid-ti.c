@@ -71,8 +71,6 @@ typedef struct ti_layout {
   char **files;              /* a list: nranks files (owned); NULL: `shared` */
   char *shared;              /* the one action file */
   ti_span *spans;            /* shared: per rank */
-  gboolean grouped;          /* shared: each rank's lines one block */
-  int *order;                /* grouped: ranks in the file's order, then the empty ones */
   int64_t reread;            /* shared, interleaved: bytes the passes per rank read */
   int64_t size;              /* shared: file size */
 } ti_layout;
@@ -82,7 +80,6 @@ static void layout_clear(ti_layout *l)
   g_strfreev(l->files);
   g_free(l->shared);
   g_free(l->spans);
-  g_free(l->order);
   memset(l, 0, sizeof *l);
 }
 
@@ -128,15 +125,6 @@ static char *listed(const char *list, const char *name)
   return g_build_filename(dir, name, NULL);
 }
 
-static gint by_first_line(gconstpointer a, gconstpointer b, gpointer spans)
-{
-  const ti_span *s = spans;
-  int64_t x = s[*(const int *)a].first, y = s[*(const int *)b].first;
-  x = x < 0 ? INT64_MAX : x;
-  y = y < 0 ? INT64_MAX : y;
-  return x < y ? -1 : x > y;
-}
-
 /* The ranks of a shared file and where their lines are: one pass over it,
  * the first fields only. */
 static gboolean scan_shared(ti_layout *l, GError **error)
@@ -146,7 +134,6 @@ static gboolean scan_shared(ti_layout *l, GError **error)
     return FALSE;
   in.truncate = TRUE; /* the rank and the action's name are enough */
   GArray *spans = g_array_new(FALSE, TRUE, sizeof(ti_span));
-  int64_t last = -1, blocks = 0;
   gboolean got, ok = TRUE;
   while ((ok = ti_lines_next(&in, &got, error)) && got) {
     int64_t r;
@@ -171,10 +158,6 @@ static gboolean scan_shared(ti_layout *l, GError **error)
         g_array_index(spans, ti_span, i).first = -1;
     }
     ti_span *s = &g_array_index(spans, ti_span, r);
-    if (r != last) {
-      blocks++;
-      last = r;
-    }
     if (s->first < 0) {
       s->first = in.off;
       s->line = in.line - 1;
@@ -194,20 +177,10 @@ static gboolean scan_shared(ti_layout *l, GError **error)
   }
   l->nranks = (int)spans->len;
   l->spans = (ti_span *)(void *)g_array_free(spans, FALSE);
-  int used = 0;
+  /* ranks one after the other: the spans add up to the file at most */
   for (int r = 0; r < l->nranks; r++)
-    if (l->spans[r].first >= 0) {
-      used++;
+    if (l->spans[r].first >= 0)
       l->reread += l->spans[r].end - l->spans[r].first;
-    }
-  l->grouped = blocks == used;
-  if (l->grouped) {
-    /* ranks by their first line, the empty ones last */
-    l->order = g_new(int, l->nranks);
-    for (int r = 0; r < l->nranks; r++)
-      l->order[r] = r;
-    g_qsort_with_data(l->order, l->nranks, sizeof(int), by_first_line, l->spans);
-  }
   return TRUE;
 }
 
@@ -370,7 +343,7 @@ static trace *ti_scan(const char *path, const trace_sink *sink, int workers, GEr
     layout_clear(&l);
     return NULL;
   }
-  if (l.shared && !l.grouped && l.reread > (int64_t)TI_REREAD_FACTOR * MAX(l.size, 1)) {
+  if (l.shared && l.reread > (int64_t)TI_REREAD_FACTOR * MAX(l.size, 1)) {
     layout_clear(&l);
     g_set_error(error, TRACE_ERROR, TRACE_SOURCE_READ_WHOLE, "%s: ranks interleaved", path);
     return NULL;
@@ -380,7 +353,7 @@ static trace *ti_scan(const char *path, const trace_sink *sink, int workers, GEr
   ti_out o = { sink, t };
   gboolean ok = sink->defs(sink->user, t, error);
   for (int i = 0; ok && i < l.nranks; i++)
-    ok = stream_rank(&l, l.order ? l.order[i] : i, region, &o, error);
+    ok = stream_rank(&l, i, region, &o, error);
   layout_clear(&l);
   if (!ok) {
     trace_free(t);
@@ -396,14 +369,14 @@ static trace *ti_read(const char *path, GError **error)
     layout_clear(&l);
     return NULL;
   }
-  g_autofree uint32_t *region = NULL;
-  trace *t = defs_of(&l, &region);
-  ti_out o = { NULL, t };
-  if (!budget_check_array("SimGrid trace rank states", (uint64_t)l.nranks, sizeof(ti_rank),
-                          error)) {
+  if (!budget_check_array("SimGrid trace rank states", (uint64_t)l.nranks,
+                          sizeof(ti_rank) + sizeof(ti_rank *), error)) {
     layout_clear(&l);
     return NULL;
   }
+  g_autofree uint32_t *region = NULL;
+  trace *t = defs_of(&l, &region);
+  ti_out o = { NULL, t };
   ti_rank *st = g_new0(ti_rank, l.nranks);
   ti_rank **ranks = g_new0(ti_rank *, l.nranks);
   gboolean ok = TRUE;
