@@ -384,23 +384,40 @@ Test(ti_input, interleaved_read_whole_and_lists)
   tu_rm_rf(dir);
 }
 
-/* A few lines naming a rank near a million: refused by the memory budget
- * once the rank states of a whole read do not fit, nothing left allocated
- * (fuzz_simgrid_ti found the definitions leaked on that path; the
- * sanitizer run of CI sees a leak). */
+/* A list of 200,000 ranks within a 16 MiB budget: its ranks fit, the
+ * states of a whole read do not: refused, nothing left allocated
+ * (fuzz_simgrid_ti found the definitions leaked on that path; CI's
+ * sanitizer run sees a leak). A shared file naming a rank far beyond the
+ * others is refused at once (it made a million idle ranks from a few
+ * lines). */
 Test(ti_input, many_ranks_within_the_budget)
 {
   g_autofree char *dir = tu_tmp_dir();
-  g_autofree char *path = g_build_filename(dir, "far.txt", NULL);
-  cr_assert(g_file_set_contents(path, "0 init\n962001 init\n962001 finalize\n", -1, NULL));
+  g_autofree char *a = g_build_filename(dir, "a", NULL);
+  cr_assert(g_file_set_contents(a, "0 init\n", -1, NULL));
+  GString *s = g_string_new(NULL);
+  for (int r = 0; r < 200000; r++)
+    g_string_append(s, "a\n");
+  g_autofree char *list = g_build_filename(dir, "list", NULL);
+  cr_assert(g_file_set_contents(list, s->str, -1, NULL));
+  g_string_free(s, TRUE);
   uint64_t was = budget_memory();
-  budget_set_memory(UINT64_C(64) << 20);
+  budget_set_memory(UINT64_C(16) << 20);
   GError *e = NULL;
-  trace *t = input_read_trace(path, &e);
+  trace *t = input_read_trace(list, &e);
   budget_set_memory(was);
   cr_assert_null(t);
   cr_assert(e && strstr(e->message, "SimGrid trace rank states: needs about"), "%s",
             e ? e->message : "");
+  g_clear_error(&e);
+
+  g_autofree char *far = g_build_filename(dir, "far.txt", NULL);
+  cr_assert(g_file_set_contents(far, "0 init\n962001 init\n962001 finalize\n", -1, NULL));
+  cr_assert_null(input_read_trace(far, &e));
+  cr_assert(strstr(e->message, "far.txt: rank 1 has no actions, expected actions of every rank "
+                               "from 0 to 962001 (the largest rank named)"), "%s", e->message);
+  g_clear_error(&e);
+  cr_assert_null(input_read_source(far, NULL, &e));
   g_clear_error(&e);
   tu_rm_rf(dir);
 }

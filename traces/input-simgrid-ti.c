@@ -8,7 +8,8 @@
  * line names the action file of every rank (smpirun's shared trace),
  * several name rank i's file on line i (names relative to the list's
  * folder; lines of a rank's file for another rank are skipped, as SMPI
- * does). Without a list the ranks are 0 .. the largest rank named.
+ * does). Without a list the ranks are 0 .. the largest rank named, each
+ * with some action.
  *
  * Every action of SMPI's replay (src/smpi/internals/smpi_replay.cpp,
  * learnt from its source) becomes records of mapsim's trace (trace.h):
@@ -175,6 +176,20 @@ static gboolean scan_shared(ti_layout *l, GError **error)
     g_array_free(spans, TRUE);
     return FALSE;
   }
+  /* smpirun -np gives the ranks; here the largest rank named does, and
+   * every rank below it has actions (SMPI's traces have an init each):
+   * a few lines never make a million idle ranks */
+  for (guint r = 0; ok && r < spans->len; r++)
+    if (g_array_index(spans, ti_span, r).first < 0) {
+      g_set_error(error, TRACE_ERROR, TRACE_ERROR_CONTENT, "%s: rank %u has no actions, expected "
+                  "actions of every rank from 0 to %u (the largest rank named)", l->shared, r,
+                  spans->len - 1);
+      ok = FALSE;
+    }
+  if (!ok) {
+    g_array_free(spans, TRUE);
+    return FALSE;
+  }
   l->nranks = (int)spans->len;
   l->spans = (ti_span *)(void *)g_array_free(spans, FALSE);
   /* ranks one after the other: the spans add up to the file at most */
@@ -197,6 +212,7 @@ static gboolean layout_of(const char *path, ti_layout *l, GError **error)
     return FALSE;
   GPtrArray *files = g_ptr_array_new();
   gboolean got, ok;
+  uint64_t name_bytes = 0; /* what the file names take */
   while ((ok = ti_lines_next(&in, &got, error)) && got) {
     if (files->len >= BUDGET_MAX_RANKS) {
       ok = ti_fail(error, &in, "more than %d files, expected one per rank", BUDGET_MAX_RANKS);
@@ -204,6 +220,11 @@ static gboolean layout_of(const char *path, ti_layout *l, GError **error)
     }
     char *f = listed(path, TI_FIELD(&in, 0));
     g_ptr_array_add(files, f);
+    name_bytes += strlen(f) + 1 + sizeof(char *);
+    if ((files->len & 4095) == 0 && !budget_check_memory("SimGrid trace list", name_bytes, error)) {
+      ok = FALSE;
+      break;
+    }
     if (files->len == 1 && !file_is_actions(f)) {
       ok = ti_fail(error, &in, "'%s' is not a file of SimGrid actions, expected a SimGrid "
                 "time-independent trace ('RANK ACTION ...' lines) or a list naming one per rank",
