@@ -241,7 +241,8 @@ Test(dumpi_input, commands)
  * ints around the ring completed by one Waitall, Bcast of 10 ints from the
  * split communicator's rank 0, Barrier and Allreduce on a Comm_dup of
  * MPI_COMM_WORLD, and from rank 0 to 2 a Send of two Type_contiguous(3,
- * MPI_DOUBLE). dumpi2ascii prints rank 0's Sendrecv as `dest=0` on comm 4
+ * MPI_DOUBLE), and last an Irecv and an Isend with MPI_PROC_NULL, one
+ * Waitall. dumpi2ascii prints rank 0's Sendrecv as `dest=0` on comm 4
  * (its split communicator, color 0 key 0: world rank 2 is its rank 0),
  * its Alltoallv `sendcounts[4]=[1, 2, 3, 4]` of MPI_INT, its Send of
  * `count=2` of datatype 28 (user-defined) to dest 2. */
@@ -264,7 +265,7 @@ Test(dumpi_input, communicators_and_derived_types)
   cr_assert(memcmp(got, want, sizeof want) == 0);
   for (int r = 0; r < 4; r++) {
     int64_t a2av = -1;
-    int bcast_root = -2, irecv_from = -1;
+    int bcast_root = -2, irecv_from = -1, cancelled = 0;
     for (int64_t i = 0; i < t->ranks[r].nevents; i++) {
       const trace_event *ev = &t->ranks[r].events[i];
       if (ev->kind == TRACE_COLL_END && ev->op == COLL_ALLTOALLV)
@@ -275,9 +276,16 @@ Test(dumpi_input, communicators_and_derived_types)
       }
       if (ev->kind == TRACE_IRECV)
         irecv_from = ev->peer;
+      cancelled += ev->kind == TRACE_REQUEST_CANCELLED;
     }
+    /* the MPI_PROC_NULL receive ends without a message (it was a receive
+     * from rank -1, which nothing matches) */
+    cr_assert_eq(cancelled, 1, "rank %d", r);
     cr_assert_eq(a2av, (r + 1) * 10 * 4, "rank %d", r);     /* (r+1)(1+2+3+4) ints */
     cr_assert_eq(bcast_root, r % 2 == 0 ? 2 : 3, "rank %d", r);
     cr_assert_eq(irecv_from, (r + 3) % 4, "rank %d", r);     /* the status's source */
   }
+  trace_summary sum;
+  trace_summarize(t, &sum);
+  cr_assert_eq(sum.unmatched_sends + sum.unmatched_recvs, 0);
 }

@@ -35,6 +35,9 @@ int main(int argc, char **argv)
   if (rank == 2)
     MPI_Recv(e, 2, three, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   MPI_Type_free(&three);
+  MPI_Irecv(rb, 3, MPI_INT, MPI_PROC_NULL, 4, MPI_COMM_WORLD, &q[0]);
+  MPI_Isend(sb, 3, MPI_INT, MPI_PROC_NULL, 4, MPI_COMM_WORLD, &q[1]);
+  MPI_Waitall(2, q, st);
   MPI_Comm_free(&dup);
   MPI_Comm_free(&half);
   MPI_Finalize();
