@@ -233,3 +233,59 @@ Test(dumpi_input, commands)
   g_free(err);
   tu_rm_rf(dir);
 }
+
+/* A trace of tests/data/dumpi-split/app.c (libdumpi 13.0.0, 4 ranks):
+ * Comm_split by rank parity with key -rank (so ranks 2, 0 and 3, 1 in that
+ * order), a Sendrecv of 1000 doubles with the other member, Alltoallv of
+ * (rank + 1)(j + 1) ints to rank j, an any-source Irecv and an Isend of 7
+ * ints around the ring completed by one Waitall, Bcast of 10 ints from the
+ * split communicator's rank 0, Barrier and Allreduce on a Comm_dup of
+ * MPI_COMM_WORLD, and from rank 0 to 2 a Send of two Type_contiguous(3,
+ * MPI_DOUBLE), and last an Irecv and an Isend with MPI_PROC_NULL, one
+ * Waitall. dumpi2ascii prints rank 0's Sendrecv as `dest=0` on comm 4
+ * (its split communicator, color 0 key 0: world rank 2 is its rank 0),
+ * its Alltoallv `sendcounts[4]=[1, 2, 3, 4]` of MPI_INT, its Send of
+ * `count=2` of datatype 28 (user-defined) to dest 2. */
+Test(dumpi_input, communicators_and_derived_types)
+{
+  g_autofree char *meta = tu_src("tests/data/dumpi-split/split.meta");
+  GError *e = NULL;
+  g_autoptr(trace) t = input_read_trace(meta, &e);
+  cr_assert_not_null(t, "%s", e ? e->message : "");
+  /* per pair (row = sender): Sendrecv 8000 with the split partner, 28 on
+   * the ring, 48 more from 0 to 2 */
+  const int64_t want[4][4] = { { 0, 28, 8048, 0 }, { 0, 0, 28, 8000 }, { 8000, 0, 0, 28 },
+                               { 28, 8000, 0, 0 } };
+  commgraph *g = trace_commgraph(t, FALSE, NULL, NULL);
+  int64_t got[4][4] = { { 0 } };
+  for (int u = 0; u < 4; u++)
+    for (int k = g->xadj[u]; k < g->xadj[u + 1]; k++)
+      got[u][g->adj[k]] = g->bytes[k];
+  commgraph_free(g);
+  cr_assert(memcmp(got, want, sizeof want) == 0);
+  for (int r = 0; r < 4; r++) {
+    int64_t a2av = -1;
+    int bcast_root = -2, irecv_from = -1, cancelled = 0;
+    for (int64_t i = 0; i < t->ranks[r].nevents; i++) {
+      const trace_event *ev = &t->ranks[r].events[i];
+      if (ev->kind == TRACE_COLL_END && ev->op == COLL_ALLTOALLV)
+        a2av = ev->bytes;
+      if (ev->kind == TRACE_COLL_END && ev->op == COLL_BCAST) {
+        bcast_root = ev->peer;
+        cr_assert_eq(t->comms[ev->comm].size, 2);
+      }
+      if (ev->kind == TRACE_IRECV)
+        irecv_from = ev->peer;
+      cancelled += ev->kind == TRACE_REQUEST_CANCELLED;
+    }
+    /* the MPI_PROC_NULL receive ends without a message (it was a receive
+     * from rank -1, which nothing matches) */
+    cr_assert_eq(cancelled, 1, "rank %d", r);
+    cr_assert_eq(a2av, (r + 1) * 10 * 4, "rank %d", r);     /* (r+1)(1+2+3+4) ints */
+    cr_assert_eq(bcast_root, r % 2 == 0 ? 2 : 3, "rank %d", r);
+    cr_assert_eq(irecv_from, (r + 3) % 4, "rank %d", r);     /* the status's source */
+  }
+  trace_summary sum;
+  trace_summarize(t, &sum);
+  cr_assert_eq(sum.unmatched_sends + sum.unmatched_recvs, 0);
+}

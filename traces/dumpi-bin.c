@@ -6,6 +6,7 @@
  */
 #include "traces/dumpi-private.h"
 #include "traces/trace.h"
+#include "util/budget.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -194,7 +195,9 @@ static gboolean read_fields(dumpi_bin *b, const char *layout, GError **error)
       break;
     case 'A': case 'h': case 'b': {
       int elt = *c == 'A' ? 4 : *c == 'h' ? 2 : 1;
-      if (!get_count(b, elt, &n, error))
+      if (!get_count(b, elt, &n, error) ||
+          !budget_check_array("a DUMPI record's array", (uint64_t)n + b->values->len,
+                              sizeof(int64_t), error))
         return FALSE;
       f->off = (int32_t)b->values->len;
       f->len = (int32_t)n;
@@ -226,7 +229,9 @@ static gboolean read_fields(dumpi_bin *b, const char *layout, GError **error)
     case 'S':
       if (!(b->mask & MASK_STATUS))
         break;
-      if (!get_count(b, 10, &n, error))
+      if (!get_count(b, 10, &n, error) ||
+          !budget_check_array("a DUMPI record's statuses", 2 * (uint64_t)n + b->values->len,
+                              sizeof(int64_t), error))
         return FALSE;
       f->v = n;
       f->off = (int32_t)b->values->len;

@@ -440,8 +440,11 @@ static void complete(dumpi_rank *w, int64_t handle, const dumpi_field *st, int k
         tag = (int32_t)VAL(*st, 2 * k + 1);
     }
     int peer = trace_comm_world_rank(w->d->t, q->comm, w->rank, source);
-    put(w, t, (trace_event){ .kind = TRACE_IRECV, .peer = peer, .comm = q->comm,
-                             .tag = (uint32_t)MAX(tag, 0), .bytes = q->bytes, .request = q->id });
+    if (peer < 0) /* MPI_PROC_NULL, or a wildcard without a status: no message */
+      put(w, t, (trace_event){ .kind = TRACE_REQUEST_CANCELLED, .request = q->id });
+    else
+      put(w, t, (trace_event){ .kind = TRACE_IRECV, .peer = peer, .comm = q->comm,
+                               .tag = (uint32_t)MAX(tag, 0), .bytes = q->bytes, .request = q->id });
   }
   g_hash_table_remove(w->open, GSIZE_TO_POINTER((gsize)handle));
 }

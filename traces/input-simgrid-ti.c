@@ -8,7 +8,8 @@
  * line names the action file of every rank (smpirun's shared trace),
  * several name rank i's file on line i (names relative to the list's
  * folder; lines of a rank's file for another rank are skipped, as SMPI
- * does). Without a list the ranks are 0 .. the largest rank named.
+ * does). Without a list the ranks are 0 .. the largest rank named, each
+ * with some action.
  *
  * Every action of SMPI's replay (src/smpi/internals/smpi_replay.cpp,
  * learnt from its source) becomes records of mapsim's trace (trace.h):
@@ -71,8 +72,6 @@ typedef struct ti_layout {
   char **files;              /* a list: nranks files (owned); NULL: `shared` */
   char *shared;              /* the one action file */
   ti_span *spans;            /* shared: per rank */
-  gboolean grouped;          /* shared: each rank's lines one block */
-  int *order;                /* grouped: ranks in the file's order, then the empty ones */
   int64_t reread;            /* shared, interleaved: bytes the passes per rank read */
   int64_t size;              /* shared: file size */
 } ti_layout;
@@ -82,7 +81,6 @@ static void layout_clear(ti_layout *l)
   g_strfreev(l->files);
   g_free(l->shared);
   g_free(l->spans);
-  g_free(l->order);
   memset(l, 0, sizeof *l);
 }
 
@@ -128,15 +126,6 @@ static char *listed(const char *list, const char *name)
   return g_build_filename(dir, name, NULL);
 }
 
-static gint by_first_line(gconstpointer a, gconstpointer b, gpointer spans)
-{
-  const ti_span *s = spans;
-  int64_t x = s[*(const int *)a].first, y = s[*(const int *)b].first;
-  x = x < 0 ? INT64_MAX : x;
-  y = y < 0 ? INT64_MAX : y;
-  return x < y ? -1 : x > y;
-}
-
 /* The ranks of a shared file and where their lines are: one pass over it,
  * the first fields only. */
 static gboolean scan_shared(ti_layout *l, GError **error)
@@ -146,7 +135,6 @@ static gboolean scan_shared(ti_layout *l, GError **error)
     return FALSE;
   in.truncate = TRUE; /* the rank and the action's name are enough */
   GArray *spans = g_array_new(FALSE, TRUE, sizeof(ti_span));
-  int64_t last = -1, blocks = 0;
   gboolean got, ok = TRUE;
   while ((ok = ti_lines_next(&in, &got, error)) && got) {
     int64_t r;
@@ -171,10 +159,6 @@ static gboolean scan_shared(ti_layout *l, GError **error)
         g_array_index(spans, ti_span, i).first = -1;
     }
     ti_span *s = &g_array_index(spans, ti_span, r);
-    if (r != last) {
-      blocks++;
-      last = r;
-    }
     if (s->first < 0) {
       s->first = in.off;
       s->line = in.line - 1;
@@ -192,22 +176,26 @@ static gboolean scan_shared(ti_layout *l, GError **error)
     g_array_free(spans, TRUE);
     return FALSE;
   }
+  /* smpirun -np gives the ranks; here the largest rank named does, and
+   * every rank below it has actions (SMPI's traces have an init each):
+   * a few lines never make a million idle ranks */
+  for (guint r = 0; ok && r < spans->len; r++)
+    if (g_array_index(spans, ti_span, r).first < 0) {
+      g_set_error(error, TRACE_ERROR, TRACE_ERROR_CONTENT, "%s: rank %u has no actions, expected "
+                  "actions of every rank from 0 to %u (the largest rank named)", l->shared, r,
+                  spans->len - 1);
+      ok = FALSE;
+    }
+  if (!ok) {
+    g_array_free(spans, TRUE);
+    return FALSE;
+  }
   l->nranks = (int)spans->len;
   l->spans = (ti_span *)(void *)g_array_free(spans, FALSE);
-  int used = 0;
+  /* ranks one after the other: the spans add up to the file at most */
   for (int r = 0; r < l->nranks; r++)
-    if (l->spans[r].first >= 0) {
-      used++;
+    if (l->spans[r].first >= 0)
       l->reread += l->spans[r].end - l->spans[r].first;
-    }
-  l->grouped = blocks == used;
-  if (l->grouped) {
-    /* ranks by their first line, the empty ones last */
-    l->order = g_new(int, l->nranks);
-    for (int r = 0; r < l->nranks; r++)
-      l->order[r] = r;
-    g_qsort_with_data(l->order, l->nranks, sizeof(int), by_first_line, l->spans);
-  }
   return TRUE;
 }
 
@@ -224,6 +212,7 @@ static gboolean layout_of(const char *path, ti_layout *l, GError **error)
     return FALSE;
   GPtrArray *files = g_ptr_array_new();
   gboolean got, ok;
+  uint64_t name_bytes = 0; /* what the file names take */
   while ((ok = ti_lines_next(&in, &got, error)) && got) {
     if (files->len >= BUDGET_MAX_RANKS) {
       ok = ti_fail(error, &in, "more than %d files, expected one per rank", BUDGET_MAX_RANKS);
@@ -231,6 +220,11 @@ static gboolean layout_of(const char *path, ti_layout *l, GError **error)
     }
     char *f = listed(path, TI_FIELD(&in, 0));
     g_ptr_array_add(files, f);
+    name_bytes += strlen(f) + 1 + sizeof(char *);
+    if ((files->len & 4095) == 0 && !budget_check_memory("SimGrid trace list", name_bytes, error)) {
+      ok = FALSE;
+      break;
+    }
     if (files->len == 1 && !file_is_actions(f)) {
       ok = ti_fail(error, &in, "'%s' is not a file of SimGrid actions, expected a SimGrid "
                 "time-independent trace ('RANK ACTION ...' lines) or a list naming one per rank",
@@ -370,7 +364,7 @@ static trace *ti_scan(const char *path, const trace_sink *sink, int workers, GEr
     layout_clear(&l);
     return NULL;
   }
-  if (l.shared && !l.grouped && l.reread > (int64_t)TI_REREAD_FACTOR * MAX(l.size, 1)) {
+  if (l.shared && l.reread > (int64_t)TI_REREAD_FACTOR * MAX(l.size, 1)) {
     layout_clear(&l);
     g_set_error(error, TRACE_ERROR, TRACE_SOURCE_READ_WHOLE, "%s: ranks interleaved", path);
     return NULL;
@@ -380,7 +374,7 @@ static trace *ti_scan(const char *path, const trace_sink *sink, int workers, GEr
   ti_out o = { sink, t };
   gboolean ok = sink->defs(sink->user, t, error);
   for (int i = 0; ok && i < l.nranks; i++)
-    ok = stream_rank(&l, l.order ? l.order[i] : i, region, &o, error);
+    ok = stream_rank(&l, i, region, &o, error);
   layout_clear(&l);
   if (!ok) {
     trace_free(t);
@@ -396,14 +390,14 @@ static trace *ti_read(const char *path, GError **error)
     layout_clear(&l);
     return NULL;
   }
-  g_autofree uint32_t *region = NULL;
-  trace *t = defs_of(&l, &region);
-  ti_out o = { NULL, t };
-  if (!budget_check_array("SimGrid trace rank states", (uint64_t)l.nranks, sizeof(ti_rank),
-                          error)) {
+  if (!budget_check_array("SimGrid trace rank states", (uint64_t)l.nranks,
+                          sizeof(ti_rank) + sizeof(ti_rank *), error)) {
     layout_clear(&l);
     return NULL;
   }
+  g_autofree uint32_t *region = NULL;
+  trace *t = defs_of(&l, &region);
+  ti_out o = { NULL, t };
   ti_rank *st = g_new0(ti_rank, l.nranks);
   ti_rank **ranks = g_new0(ti_rank *, l.nranks);
   gboolean ok = TRUE;

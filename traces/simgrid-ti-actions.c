@@ -162,6 +162,10 @@ gboolean ti_lines_next(ti_lines *in, gboolean *got, GError **error)
     while ((c = getc(in->f)) != EOF && c != '\n') {
       if (c == '\0')
         return ti_fail(error, in, "a NUL byte, expected a text file of SimGrid actions");
+      gboolean blank = strchr(" \t\r\v\f", c) != NULL;
+      if (in->truncate && blank &&
+          (in->text->len == 0 || strchr(" \t\r\v\f", in->text->str[in->text->len - 1])))
+        continue; /* cut lines keep their first fields, whatever the blanks */
       if (in->text->len < in->max)
         g_string_append_c(in->text, (char)c);
       else if (!in->truncate)
