@@ -233,21 +233,6 @@ typedef struct ti_req {
   GList *link;           /* in the rank's posting order */
 } ti_req;
 
-typedef struct ti_key {
-  int32_t src, dst;
-  uint32_t tag;
-} ti_key;
-
-static guint key_hash(gconstpointer p)
-{
-  const ti_key *k = p;
-  return (guint)k->src * 2654435761u ^ ((guint)k->dst * 40503u + k->tag * 31u);
-}
-
-static gboolean key_equal(gconstpointer a, gconstpointer b)
-{
-  return memcmp(a, b, sizeof(ti_key)) == 0;
-}
 
 static void queue_free(gpointer q)
 {
@@ -290,7 +275,7 @@ static void post(ti_rank *st, gboolean send, int32_t peer, uint32_t tag, int64_t
                  NULL };
   ti_key k = { q->src, q->dst, q->tag };
   if (!st->open) /* made on first use: a shared file read whole has a state per rank */
-    st->open = g_hash_table_new_full(key_hash, key_equal, g_free, queue_free);
+    st->open = g_hash_table_new_full(ti_key_hash, ti_key_equal, g_free, queue_free);
   GQueue *list = g_hash_table_lookup(st->open, &k);
   if (!list) {
     list = g_queue_new();

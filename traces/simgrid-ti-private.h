@@ -3,7 +3,7 @@
  * errors) and turning one rank's actions into trace records, in
  * simgrid-ti-actions.c; input-simgrid-ti.c finds the ranks and their lines
  * and drives the passes (its header comment has the format's rules). Not
- * for users of traces/.
+ * for users of traces/. The request key is simgrid-ti-key.h.
  */
 #pragma once
 
@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "traces/simgrid-ti-key.h"
 #include "traces/trace.h"
 
 /* A file of action lines being read. */

@@ -1,6 +1,7 @@
 /* simgrid-ti.c - SimGrid's time-independent trace format from a trace
  * source (the rules are in simgrid-ti.h). */
 #include "traces/simgrid-ti.h"
+#include "traces/simgrid-ti-key.h"
 #include "traces/trace-private.h"
 #include "util/checked.h"
 
@@ -14,22 +15,6 @@ void ti_opts_init(ti_opts *o)
   *o = (ti_opts){ .compute_scale = 1.0, .flops_per_s = TI_FLOPS_PER_S, .coll_tag = 1u << 30 };
 }
 
-/* An SMPI request key: what `wait SRC DST TAG` names. */
-typedef struct {
-  int32_t src, dst;
-  uint32_t tag;
-} ti_key;
-
-static guint key_hash(gconstpointer p)
-{
-  const ti_key *k = p;
-  return (guint)k->src * 2654435761u ^ ((guint)k->dst * 40503u + k->tag * 31u);
-}
-
-static gboolean key_equal(gconstpointer a, gconstpointer b)
-{
-  return memcmp(a, b, sizeof(ti_key)) == 0;
-}
 
 typedef struct {
   ti_key key;
@@ -432,7 +417,7 @@ gboolean ti_write(const trace_source *s, const char *dir, const char *ranks, con
     return file_error(lpath, error);
   ti_rank w = { t, trace_source_colls(s), o, st, NULL, 0,
                 g_array_new(FALSE, FALSE, sizeof(ti_req)),
-                g_hash_table_new_full(key_hash, key_equal, g_free, NULL),
+                g_hash_table_new_full(ti_key_hash, ti_key_equal, g_free, NULL),
                 g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL),
                 g_array_new(FALSE, FALSE, sizeof(guint)), g_array_new(FALSE, FALSE, sizeof(coll_msg)),
                 { g_array_new(FALSE, FALSE, sizeof(ti_recv)), g_array_new(FALSE, FALSE, sizeof(guint)),
