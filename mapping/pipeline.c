@@ -178,13 +178,19 @@ static gboolean parse_step(const char *text, strategy_step *step, GError **error
   }
   if (parts[1]) {
     char **opts = strategy_split(parts[1], ',');
+    const char *given[STRATEGY_MAX_PARAMS] = { NULL }; /* the option that set each key */
     for (int i = 0; opts[i]; i++) {
       char **kv = g_strsplit(opts[i], "=", 2);
       int idx = -1;
       for (int j = 0; j < step->args.n && kv[0] && kv[1]; j++)
         if (strcmp(s->params[j].name, kv[0]) == 0)
           idx = j;
-      if (idx < 0) {
+      if (idx >= 0 && given[idx]) {
+        g_set_error(error, STRATEGY_ERROR, STRATEGY_ERROR_SPEC,
+                    "--strategy: %s: '%s' given twice ('%s' and '%s'), expected each key once",
+                    s->name, kv[0], given[idx], opts[i]);
+        idx = -1;
+      } else if (idx < 0) {
         GString *names = g_string_new(NULL);
         suggestion near;
         suggestion_init(&near, kv[0]);
@@ -201,6 +207,7 @@ static gboolean parse_step(const char *text, strategy_step *step, GError **error
       } else if (check_value(s, &s->params[idx], kv[1], error)) {
         g_free(step->args.values[idx]);
         step->args.values[idx] = g_strdup(kv[1]);
+        given[idx] = opts[i];
       } else {
         idx = -1;
       }

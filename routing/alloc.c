@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "routing/platform-private.h"
+#include "util/suggest.h"
 
 /* What a policy reads: the topology's free compute nodes. */
 typedef struct alloc_view {
@@ -299,6 +300,17 @@ char *alloc_policy_names(void)
   for (size_t i = 0; i < G_N_ELEMENTS(policies); i++)
     g_string_append_printf(s, "%s%s", i ? ", " : "", policies[i].name);
   return g_string_free(s, FALSE);
+}
+
+char *alloc_policy_hint(const char *spec)
+{
+  g_autofree char *head = g_strndup(spec, strcspn(spec, ":"));
+  suggestion sg;
+  suggestion_init(&sg, head);
+  for (size_t i = 0; i < G_N_ELEMENTS(policies); i++)
+    suggestion_add(&sg, policies[i].name);
+  const char *near = suggestion_best(&sg);
+  return near ? g_strdup_printf(" (did you mean %s?)", near) : g_strdup("");
 }
 
 static int int_cmp(const void *a, const void *b)

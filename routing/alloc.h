@@ -74,6 +74,10 @@ const alloc_policy *alloc_policy_find(const char *name);
 /* "contiguous, random, ..." for messages (caller frees). */
 char *alloc_policy_names(void);
 
+/* " (did you mean random?)" when the text before the first ':' of `spec`
+ * is a near miss of a policy name (`randm:16`), else "" (caller frees). */
+char *alloc_policy_hint(const char *spec);
+
 /* Chooses r->nodes of t's free compute nodes (taken[v] TRUE: given to
  * another job; taken may be NULL) by r's policy; ascending node ids, or
  * NULL and one line (PLATFORM_ERROR_INVALID) when they do not fit or the

@@ -394,8 +394,20 @@ gboolean platform_set_allocation(platform *p, const char *spec, GError **error)
     set_alloc_all(p);
     return TRUE;
   }
-  if (!alloc_is_policy(spec))
+  if (!alloc_is_policy(spec)) {
+    /* `randm:16` is a mistyped policy, not a node list file that is missing */
+    g_autofree char *hint = strchr(spec, ':') && !g_file_test(spec, G_FILE_TEST_EXISTS)
+                                ? alloc_policy_hint(spec) : NULL;
+    if (hint && *hint) {
+      g_autofree char *names = alloc_policy_names();
+      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                  "allocation %s: unknown policy '%.*s'%s, expected POLICY:N[:SEED] "
+                  "with POLICY one of %s, all, or a node list file", spec,
+                  (int)strcspn(spec, ":"), spec, hint, names);
+      return FALSE;
+    }
     return load_node_list(p, spec, error);
+  }
   alloc_request r;
   if (!alloc_parse(spec, topo_compute_nodes(p->topo), &r, error))
     return FALSE;

@@ -99,21 +99,6 @@ static void read_input(ini_file *L, const char *g, job_spec *j)
     j->counts_path = check_path(L, g, "counts", counts);
 }
 
-/* " (did you mean random?)" when the text before the first ':' of `spec`
- * is a near miss of a policy name (`randm:16`), else "" (caller frees). */
-static char *policy_hint(const char *spec)
-{
-  g_autofree char *head = g_strndup(spec, strcspn(spec, ":"));
-  g_autofree char *names = alloc_policy_names();
-  g_auto(GStrv) list = g_strsplit(names, ", ", -1);
-  suggestion sg;
-  suggestion_init(&sg, head);
-  for (int i = 0; list[i]; i++)
-    suggestion_add(&sg, list[i]);
-  const char *near = suggestion_best(&sg);
-  return near ? g_strdup_printf(" (did you mean %s?)", near) : g_strdup("");
-}
-
 /* The allocation of [job NAME]: alloc = POLICY:N[:SEED] | FILE, or nodes. */
 static void read_alloc(ini_file *L, const char *g, job_spec *j)
 {
@@ -137,7 +122,7 @@ static void read_alloc(ini_file *L, const char *g, job_spec *j)
     j->alloc = g_steal_pointer(&alloc);
   } else {
     /* a mistyped policy, not a missing file: `randm:16` */
-    g_autofree char *hint = strchr(alloc, ':') ? policy_hint(alloc) : g_strdup("");
+    g_autofree char *hint = strchr(alloc, ':') ? alloc_policy_hint(alloc) : g_strdup("");
     g_autofree char *path = ini_resolve(L, alloc);
     if (*hint && !g_file_test(path, G_FILE_TEST_EXISTS)) {
       g_autofree char *names = alloc_policy_names();
@@ -369,7 +354,7 @@ gboolean jobs_parse_policy(const char *text, jobs_draw *out, GError **error)
   guint64 seed = 0;
   if (!alloc_policy_find(parts[0]) || (parts[1] && parts[2])) {
     g_autofree char *names = alloc_policy_names();
-    g_autofree char *hint = policy_hint(text);
+    g_autofree char *hint = alloc_policy_hint(text);
     g_set_error(error, JOBS_ERROR, JOBS_ERROR_PLACE, "unknown allocation policy '%s'%s, expected "
                 "one of %s (and for a random one :SEED)", text, hint, names);
     return FALSE;

@@ -182,6 +182,12 @@ Test(alloc, parse_and_refuse_in_one_line)
   g_clear_error(&e);
   cr_assert(!platform_set_allocation(p, "blocks:8", &e));
   g_clear_error(&e);
+  /* issue 34: a mistyped policy is named as one, not as a missing node list file */
+  cr_assert(!platform_set_allocation(p, "randm:16", &e));
+  cr_assert(strstr(e->message, "allocation randm:16: unknown policy 'randm' (did you mean "
+                               "random?), expected POLICY:N[:SEED]"), "%s", e->message);
+  cr_assert_null(strstr(e->message, "No such file"), "%s", e->message);
+  g_clear_error(&e);
   /* on a torus every node is its own router */
   cr_assert(platform_set_allocation(p, "random-routers:8:2", &e));
   g_autoptr(platform) q = tu_platform("torus:4x4x4");

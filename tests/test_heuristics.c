@@ -412,6 +412,14 @@ Test(portfolio, specs)
   cr_assert_null(strategy_parse("portfolio:try=[]", &e));
   cr_assert(strstr(e->message, "expected at least one pipeline"), "%s", e->message);
   g_clear_error(&e);
+  /* issue 34: a parameter given twice is refused naming both (it was: the last won) */
+  cr_assert_null(strategy_parse("greedy+tabu:iters=5,iters=6", &e));
+  cr_assert(strstr(e->message, "tabu: 'iters' given twice ('iters=5' and 'iters=6'), expected each "
+                               "key once"), "%s", e->message);
+  g_clear_error(&e);
+  cr_assert_null(strategy_parse("portfolio:try=[identity|greedy],try=[identity]", &e));
+  cr_assert(strstr(e->message, "'try' given twice"), "%s", e->message);
+  g_clear_error(&e);
   const char *empty[] = { "greedy++wh", "+", "portfolio:try=[greedy+|wh]", "" };
   for (size_t i = 0; i < G_N_ELEMENTS(empty); i++) {
     cr_assert_null(strategy_parse(empty[i], &e), "%s", empty[i]);
