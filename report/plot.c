@@ -393,6 +393,18 @@ void plot_format(char *buf, size_t n, double v, plot_unit unit)
   plot_format_digits(buf, n, v, unit, 3);
 }
 
+void plot_format_exact(char *buf, size_t n, double v, plot_unit unit)
+{
+  int digits = 3;
+  for (; digits < 6; digits++) {
+    char text[64];
+    g_snprintf(text, sizeof text, "%.*g", digits, v);
+    if (fabs(g_ascii_strtod(text, NULL) - v) <= 1e-9 * fabs(v))
+      break;
+  }
+  plot_format_digits(buf, n, v, unit, digits);
+}
+
 void plot_format_digits(char *buf, size_t n, double v, plot_unit unit, int digits)
 {
   double a = fabs(v);
@@ -710,7 +722,10 @@ void plot_colorbar(cairo_t *cr, plot_ramp ramp, double x, double y, double w, do
     cairo_move_to(cr, x + w, ty);
     cairo_line_to(cr, x + w + 3, ty);
     cairo_stroke(cr);
-    plot_format(buf, sizeof buf, vals[i], unit);
+    if (i == 0 || i == n - 1)
+      plot_format_exact(buf, sizeof buf, vals[i], unit); /* the ends: the values drawn */
+    else
+      plot_format(buf, sizeof buf, vals[i], unit);
     plot_text(cr, x + w + 5, ty, PLOT_LEFT | PLOT_MIDDLE, 9, FALSE, 0, buf);
   }
   if (title)

@@ -101,6 +101,10 @@ typedef enum {
 void plot_format(char *buf, size_t n, double v, plot_unit unit);
 /* The same with `digits` significant digits. */
 void plot_format_digits(char *buf, size_t n, double v, plot_unit unit, int digits);
+/* As plot_format, with the fewest significant digits (3 to 6) that state
+ * v exactly (12,288 bytes: "12.288k", not "12.3k"): for the ends of a
+ * scale, which name the largest value drawn. */
+void plot_format_exact(char *buf, size_t n, double v, plot_unit unit);
 
 /* ---- panels ---- */
 

@@ -77,7 +77,7 @@ static int draw_runs(const char *const *names, const char *const *labels, int64_
     for (int l = 0; own_scale && l < nl; l++)
       top = MAX(top, vals[k][l]);
     char max[32];
-    plot_format(max, sizeof max, top, unit);
+    plot_format_exact(max, sizeof max, top, unit);
     g_autofree char *scale =
         nruns > 1 && !own_scale
             ? g_strdup_printf("colour scale shared by the %d runs plotted together: 0 to %s%s "

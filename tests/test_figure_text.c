@@ -82,3 +82,22 @@ Test(figure_text, no_text_outside_its_figure, .timeout = 600)
   report_release();
   study_free(s);
 }
+
+/* issue 34: the ends of a colour scale name the value drawn (every link of
+ * the identity stencil carries 12,288 bytes: the bar's top said 12.3k, more
+ * than any link carried); ticks between them stay short. */
+Test(figure_text, scale_ends_state_their_values)
+{
+  char buf[32];
+  plot_format_exact(buf, sizeof buf, 12288, PLOT_NUMBER);
+  cr_assert_str_eq(buf, "12.288k");
+  plot_format(buf, sizeof buf, 12288, PLOT_NUMBER);
+  cr_assert_str_eq(buf, "12.3k");
+  plot_format_exact(buf, sizeof buf, 5000, PLOT_NUMBER);
+  cr_assert_str_eq(buf, "5k");
+  plot_format_exact(buf, sizeof buf, 0.000123456, PLOT_SECONDS);
+  cr_assert_str_eq(buf, "123.456 µs");
+  /* more than six digits: six, the closest a label gets */
+  plot_format_exact(buf, sizeof buf, 1234567, PLOT_NUMBER);
+  cr_assert_str_eq(buf, "1.23457M");
+}
