@@ -9,6 +9,7 @@
  * for wrong routes and replays, not for big ones (fuzz_shorthand does). */
 #include "fuzz.h"
 #include "models/model.h"
+#include "routing/family/family.h"
 #include "routing/platform.h"
 #include "sim/run.h"
 #include "traces/synth.h"
@@ -84,9 +85,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     g_clear_error(&e);
     gboolean colls = FALSE;
     commgraph *g = tr ? run_traffic_graph(tr, NULL, &colls, NULL) : NULL;
-    for (int i = 0; g && i < route_algo_count; i++) {
-      const route_algo_row *row = &route_algo_table[i];
-      if (row->family != p->topo->family || !router_set_algo(p->router, row->name, &e)) {
+    const family_ops *fam = family_of(p->topo);
+    for (int i = 0; g && fam && i < fam->nroutings; i++) {
+      const family_routing *row = &fam->routings[i];
+      if ((row->flags & ROUTE_FLAG_ALIAS) || !router_set_algo(p->router, row->name, &e)) {
         g_clear_error(&e);
         continue;
       }
