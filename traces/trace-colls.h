@@ -27,19 +27,28 @@ typedef struct trace_coll_call {
 } trace_coll_call;
 
 /* The calls of every rank on every communicator, in call order (ops of
- * kind "other" left out). */
+ * kind "other" left out), as runs of identical consecutive calls: an
+ * iterative program repeats the same call, so memory stays flat in the
+ * trace's length (O(runs), O(calls) only when every call differs from
+ * the one before). */
 typedef struct trace_colls {
   int nranks, ncomms;
-  GArray **calls;               /* [rank * ncomms + comm]: trace_coll_call, or NULL */
+  GArray **calls;               /* [rank * ncomms + comm]: trace_coll_run, or NULL */
 } trace_colls;
 
 trace_colls *trace_colls_new(int nranks, int ncomms);
 /* Adds `e` when it completes a collective call (COLL_END,
  * NBCOLL_COMPLETE with a known op and a valid communicator). */
 void trace_colls_add(trace_colls *c, int rank, const trace_event *e);
-/* Rank's k-th call on comm, or NULL. */
 size_t trace_colls_bytes(const trace_colls *c);
 void trace_colls_free(trace_colls *c);
+
+/* A run: `n` identical calls, the first of them the rank's call number
+ * `first` on the communicator. */
+typedef struct trace_coll_run {
+  int64_t first, n;
+  trace_coll_call call;
+} trace_coll_run;
 
 /* The k-th call on `comm` (not COMM_SELF) of every member: contributions
  * in comm rank order into `bytes` (size entries, 0 for members without a
@@ -48,11 +57,16 @@ void trace_colls_free(trace_colls *c);
 int trace_colls_call(const trace_colls *c, const trace *t, uint32_t comm, int64_t k,
                      int64_t *bytes, int *root, int *op);
 
-/* Adds to (src, dst, bytes) the messages of every collective call of `t`
- * expanded as the replay schedules them (coll_schedule_choice): the k-th
- * call of every member of a communicator is one call; expansion of a
- * communicator stops where a member has no more calls. */
+/* Adds to the edge arrays (src, dst: ints; bytes, msgs: int64) the
+ * messages of every collective call of `t` expanded as the replay
+ * schedules them (coll_schedule_choice), one entry per (src, dst) pair
+ * with its bytes and message count summed: the k-th call of every member
+ * of a communicator is one call; expansion of a communicator stops where
+ * a member has no more calls. Calls that every member repeats identically
+ * are expanded once and counted as often as they repeat. FALSE + error on
+ * a call the schedule refuses or sums beyond 2^63 - 1. */
 gboolean trace_colls_expand(const trace_colls *c, const trace *t, const coll_choice *choice,
-                            GArray *src, GArray *dst, GArray *bytes, GError **error);
+                            GArray *src, GArray *dst, GArray *bytes, GArray *msgs,
+                            GError **error);
 
 G_END_DECLS

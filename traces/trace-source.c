@@ -505,12 +505,8 @@ commgraph *trace_source_commgraph(const trace_source *s, gboolean with_collectiv
   GArray *src = g_array_copy(s->src), *dst = g_array_copy(s->dst);
   GArray *bytes = g_array_copy(s->bytes), *msgs = g_array_copy(s->msgs);
   commgraph *g = NULL;
-  guint n0 = src->len;
   if (!with_collectives || choice.none ||
-      trace_colls_expand(s->colls, s->t, &choice, src, dst, bytes, error)) {
-    int64_t one = 1;
-    for (guint i = n0; i < src->len; i++)
-      g_array_append_val(msgs, one);
+      trace_colls_expand(s->colls, s->t, &choice, src, dst, bytes, msgs, error)) {
     g = commgraph_from_edges(s->t->nranks, (int)src->len, (int *)src->data, (int *)dst->data,
                              (int64_t *)bytes->data, (int64_t *)msgs->data);
   }

@@ -417,14 +417,10 @@ commgraph *trace_commgraph(const trace *t, gboolean with_collectives, const char
     for (int r = 0; r < t->nranks; r++)
       for (int64_t i = 0; i < t->ranks[r].nevents; i++)
         trace_colls_add(colls, r, &t->ranks[r].events[i]);
-    guint n0 = l.src->len;
-    gboolean ok = trace_colls_expand(colls, t, &choice, l.src, l.dst, l.bytes, error);
+    gboolean ok = trace_colls_expand(colls, t, &choice, l.src, l.dst, l.bytes, l.msgs, error);
     trace_colls_free(colls);
     if (!ok)
       goto out;
-    int64_t one = 1;
-    for (guint i = n0; i < l.src->len; i++)
-      g_array_append_val(l.msgs, one);
   }
   /* the graph's sums stay below the total of all messages */
   int64_t total = 0;
