@@ -150,21 +150,32 @@ gboolean ti_lines_seek(ti_lines *in, int64_t off, int64_t line, GError **error)
   return TRUE;
 }
 
+static inline gboolean is_blank(int c)
+{
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
 /* The next line that holds fields (blank lines and '#' comments skipped),
- * split into in->fields: TRUE with *got FALSE at the end of the file. */
+ * split into in->fields: TRUE with *got FALSE at the end of the file.
+ * Byte by byte without the stream's lock (one reader per stream), the
+ * offset counted rather than asked for (ftello is a system call): a line
+ * never costs more than `max` bytes, however long it is in the file. */
 gboolean ti_lines_next(ti_lines *in, gboolean *got, GError **error)
 {
   *got = FALSE;
   for (;;) {
     g_string_truncate(in->text, 0);
     in->off = in->next;
+    int64_t consumed = 0;
     int c;
-    while ((c = getc(in->f)) != EOF && c != '\n') {
+    while ((c = getc_unlocked(in->f)) != EOF) {
+      consumed++;
+      if (c == '\n')
+        break;
       if (c == '\0')
         return ti_fail(error, in, "a NUL byte, expected a text file of SimGrid actions");
-      gboolean blank = strchr(" \t\r\v\f", c) != NULL;
-      if (in->truncate && blank &&
-          (in->text->len == 0 || strchr(" \t\r\v\f", in->text->str[in->text->len - 1])))
+      if (in->truncate && is_blank(c) &&
+          (in->text->len == 0 || is_blank(in->text->str[in->text->len - 1])))
         continue; /* cut lines keep their first fields, whatever the blanks */
       if (in->text->len < in->max)
         g_string_append_c(in->text, (char)c);
@@ -176,18 +187,18 @@ gboolean ti_lines_next(ti_lines *in, gboolean *got, GError **error)
                   g_strerror(errno));
       return FALSE;
     }
-    if (c == EOF && in->text->len == 0)
+    if (c == EOF && in->text->len == 0 && consumed == 0)
       return TRUE;
     in->line++;
-    in->next = ftello(in->f);
+    in->next = in->off + consumed;
     g_ptr_array_set_size(in->fields, 0);
     for (char *p = in->text->str; *p;) {
-      while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\v' || *p == '\f')
+      while (is_blank(*p))
         *p++ = '\0';
       if (!*p)
         break;
       g_ptr_array_add(in->fields, p);
-      while (*p && !strchr(" \t\r\v\f", *p))
+      while (*p && !is_blank(*p))
         p++;
     }
     if (in->fields->len == 0 || *(const char *)in->fields->pdata[0] == '#')
