@@ -2,7 +2,7 @@
 # simgrid-ti-replay.sh - SimGrid's own time-independent example traces
 # (tests/data/simgrid-ti, from SimGrid's examples/smpi/replay) replayed by
 # SMPI (`smpirun -replay`) and by mapsim reading them (`-t FILE`, the
-# simgrid-ti reader) with `--preset simgrid`, on the same platform: the
+# simgrid-ti reader) with `--preset ${PRESET:-simgrid}`, on the same platform: the
 # torus mapsim writes for SimGrid (`mapsim export simgrid`: hosts of
 # 1e12 flop/s, so one flop is the picosecond mapsim reads a flop as).
 # Prints per trace both simulated times and mapsim's relative difference.
@@ -28,7 +28,7 @@ for t in split_traces actions_with_isend.txt actions_waitall.txt actions_barrier
          actions_bcast.txt actions_allreduce.txt actions_alltoall.txt actions_alltoallv.txt \
          actions_allgatherv.txt actions_gather.txt actions_reducescatter.txt; do
   o=$W/$t
-  "$M" export simgrid -q -p "$P" --preset simgrid -t "$D/$t" -o "$o" > /dev/null 2>&1
+  "$M" export simgrid -q -p "$P" --preset ${PRESET:-simgrid} -t "$D/$t" -o "$o" > /dev/null 2>&1
   # SMPI replays SimGrid's file itself: a list naming it (one line: every
   # rank's actions) or, for split_traces, its files
   if [ "$t" = split_traces ]; then
@@ -37,7 +37,7 @@ for t in split_traces actions_with_isend.txt actions_waitall.txt actions_barrier
     echo "$D/$t" > "$o/traces.txt"
   fi
   sg=$(sh "$o/smpirun.sh" 2>/dev/null | sed -n 's/^\[\([0-9.e+-]*\)\] Simulation time.*/\1/p' | tail -1)
-  ms=$("$M" simulate -q -p "$P" --preset simgrid -t "$D/$t" --json | grep -m1 '"makespan_s"' |
+  ms=$("$M" simulate -q -p "$P" --preset ${PRESET:-simgrid} --model ${MODEL:-analytic} -t "$D/$t" --json | grep -m1 '"makespan_s"' |
        tr -d ' ,' | cut -d: -f2)
   d=$(awk -v a="$ms" -v b="${sg:-0}" 'BEGIN { if (b > 0) printf "%.3f", (a - b) / b * 100; else print "?" }')
   printf '%-38s %14s %14s %9s\n' "$t" "${sg:-?}" "$ms" "$d"

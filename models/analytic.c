@@ -7,7 +7,11 @@
  * with wire_bytes = b + ceil(b / packet_size) * packet_header, where
  * b = bytes + envelope (models/model.h: netmodel_wire_bytes), computed in
  * double seconds and rounded once to picoseconds. Each link of the route
- * is busy for wire_bytes / its own bandwidth. For timelines, link k carries
+ * is busy for wire_bytes / its own bandwidth. Under SMPI's corrections
+ * (--preset smpi, routing/platform.h) T = latency sum x lat_factor(w) +
+ * w / (bw_factor(w) x min(min bandwidth, tcp_gamma / (2 x latency sum))),
+ * w the wire bytes: what SimGrid's SMPI model gives a message alone
+ * (cross traffic and weight-S only matter under sharing). For timelines, link k carries
  * the message at the bottleneck rate from t + the latencies of the links
  * before it on (a cut-through stream). One engine event per message (the
  * delivery); O(h) per message, nothing allocated.
@@ -42,7 +46,17 @@ static void analytic_start(netmodel *m, const netmodel_msg *msg)
       before += p->link_lat[link] + p->model.router_delay;
     }
   }
-  netmodel_deliver(m, msg, saturating_add_i64(msg->t, engine_ps(lat + wire / bw)));
+  /* SMPI's corrections (routing/platform.h; 1, 1 and none without them):
+   * the latency times lat_factor, the rate the bottleneck bandwidth (at
+   * most the TCP-gamma bound) times bw_factor */
+  const platform_model *pm = &p->model;
+  int64_t wb = (int64_t)wire;
+  double rate = bw;
+  if (pm->tcp_gamma > 0 && lat > 0)
+    rate = MIN(rate, pm->tcp_gamma / (2 * lat));
+  rate *= platform_factor(&pm->bw_factor, wb);
+  lat *= platform_factor(&pm->lat_factor, wb);
+  netmodel_deliver(m, msg, saturating_add_i64(msg->t, engine_ps(lat + wire / rate)));
 }
 
 static const netmodel_impl analytic = {

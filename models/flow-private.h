@@ -46,6 +46,15 @@ typedef struct flowmodel {
   netmodel_msg *fmsg;
   int *fpath;          /* adaptive routings: the candidate each flow took */
   double *rem, *rate, *new_rate, *weight;
+  /* SMPI's corrections (routing/platform.h): bytes moved per unit of
+   * rate (the bandwidth factor; rem and rate are in units of the share),
+   * the TCP-gamma bound of the rate (INFINITY: none), and the hops of the
+   * route forward (the others, up to nhops, are the route back, where
+   * the flow takes `cross` of its rate) */
+  double *scale, *bound;
+  int *nfwd;
+  double cross;
+  gboolean exact; /* cross traffic or bounds: every re-rating fills whole components */
   int64_t *last;
   uint32_t *fmark, *frozen;
   int *nhops, *hop_res, *hop_pos;

@@ -36,6 +36,20 @@
  * analytic's t + ps(latency + wire / bw) whenever the latency is a whole
  * number of picoseconds (all bundled platforms), else within 1 ps.
  *
+ * SMPI's corrections of CM02 (platform_model: --preset smpi; SimGrid
+ * 3.32's network_cm02.cpp and network_smpi.cpp): a flow of w wire bytes
+ * pays its route latency times lat_factor(w); it drains w / bw_factor(w)
+ * units of share (so it moves bw_factor(w) bytes per unit of rate, the
+ * link still giving up the whole unit); its share is at most tcp_gamma /
+ * (2 x its route latency before the factor) (a per-flow bound of the
+ * filling: the flow freezes at it when the water reaches that level);
+ * with cross traffic it also takes `crosstraffic` of its share on every
+ * link of the route back (dst to src: its acknowledgements); weight_s
+ * adds weight_s / bandwidth per link to the latency its weight is the
+ * inverse of. With cross traffic or bounds every re-rating fills the
+ * whole components it touches (the incremental rules below assume a flow
+ * takes its whole rate on every capacity it crosses and no bound).
+ *
  * Adaptive routings (routing/route.h): a flow's path is decided when it
  * starts, by the flows routed (started, not finished) over the links its
  * source sees (models/adaptive.c), and recorded.
@@ -99,6 +113,10 @@ static gboolean flow_setup(netmodel *m, gboolean half_duplex)
 {
   flowmodel *fm = (flowmodel *)m;
   fm->half_duplex = half_duplex;
+  /* half duplex: the route back crosses the same cables, which SimGrid's
+   * SHARED links would load by 1.05; not modelled (flow.c's header) */
+  fm->cross = half_duplex ? 0 : m->p->model.crosstraffic;
+  fm->exact = fm->cross > 0 || m->p->model.tcp_gamma > 0;
   flow_map_resources(fm);
   size_t n = (size_t)MAX(fm->nres, 1);
   fm->rl = g_new0(flist, n);
@@ -153,7 +171,7 @@ static void flow_fini(netmodel *m)
                      fm->cmark, fm->bneck, fm->new_bneck, fm->fresh, fm->lheap, fm->lpos, fm->dec, fm->kmax, fm->nbott, fm->used, fm->lmax,
                      fm->rcap, fm->rw, fm->rn, fm->comp_res, fm->comp_flow, fm->heap, fm->maxn, fm->dirty, fm->dirty_mark,
                      fm->area, fm->tlast, fm->sat_ps, fm->sat, fm->cand_links,
-                     fm->cand_hops, fm->routed, fm->fpath };
+                     fm->cand_hops, fm->routed, fm->fpath, fm->scale, fm->bound, fm->nfwd };
   for (size_t i = 0; i < G_N_ELEMENTS(arrays); i++)
     g_free(arrays[i]);
 }
@@ -172,6 +190,9 @@ static void flow_grow(flowmodel *fm)
   fm->rate = g_renew(double, fm->rate, n);
   fm->new_rate = g_renew(double, fm->new_rate, n);
   fm->weight = g_renew(double, fm->weight, n);
+  fm->scale = g_renew(double, fm->scale, n);
+  fm->bound = g_renew(double, fm->bound, n);
+  fm->nfwd = g_renew(int, fm->nfwd, n);
   fm->last = g_renew(int64_t, fm->last, n);
   fm->cpos = g_renew(int, fm->cpos, n);
   fm->cheap = g_renew(centry, fm->cheap, n);
@@ -215,6 +236,13 @@ static void flow_widen(flowmodel *fm, int hops)
 static inline int *hops_of(const flowmodel *fm, int f)
 {
   return fm->hop_res + (size_t)f * fm->stride;
+}
+
+/* What flow f takes of its rate on its hop k: all of it forward, the
+ * cross-traffic share on the route back. */
+static inline double hop_coef(const flowmodel *fm, int f, int k)
+{
+  return k < fm->nfwd[f] ? 1.0 : fm->cross;
 }
 
 /* ---- per-capacity statistics ---------------------------------------- */
@@ -279,7 +307,7 @@ static void res_remove(flowmodel *fm, int f, int k, int64_t now)
   res_touch(fm, r, now);
   res_dirty(fm, r, now);
   int pos = fm->hop_pos[(size_t)f * fm->stride + k];
-  fm->used[r] -= fm->rate[f];
+  fm->used[r] -= fm->rate[f] * hop_coef(fm, f, k);
   if (l->n == 1)
     fm->used[r] = fm->lmax[r] = 0; /* no rounding residue on idle capacities */
   fentry moved = l->e[--l->n];
@@ -328,8 +356,9 @@ static void set_join(flowmodel *fm, int g)
   fm->comp_flow[fm->ncf++] = g;
   for (int k = 0; k < h; k++) {
     int q = gh[k];
-    fm->rcap[q] += rate;
-    fm->rw[q] += w;
+    double c = hop_coef(fm, g, k);
+    fm->rcap[q] += rate * c;
+    fm->rw[q] += w * c;
     fm->rn[q]++;
   }
   for (int k = 0; k < h; k++) {
@@ -413,7 +442,7 @@ static void set_components(flowmodel *fm)
     const flist *l = &fm->rl[r];
     double w = 0;
     for (int j = 0; j < l->n; j++)
-      w += fm->weight[l->e[j].flow];
+      w += fm->weight[l->e[j].flow] * hop_coef(fm, l->e[j].flow, l->e[j].hop);
     fm->rcap[r] = fm->res_bw[r];
     fm->rw[r] = w;
     fm->rn[r] = l->n;
@@ -421,6 +450,33 @@ static void set_components(flowmodel *fm)
     fm->cmark[r] = ep;
     if (l->n > 0)
       lheap_set(fm, r, fm->rcap[r] / w);
+  }
+  /* TCP-gamma bounds: a flow freezes at its bound when the water reaches
+   * its level there (rerate()) */
+  for (int i = 0; i < fm->ncf; i++) {
+    int g = fm->comp_flow[i];
+    if (fm->bound[g] < INFINITY)
+      theap_push(fm, fm->bound[g] / fm->weight[g], g);
+  }
+}
+
+/* Freezes flow f at its TCP-gamma bound (below every share the filling
+ * still has: its capacities' shares only rise). Its bottleneck for the
+ * bookkeeping is its first capacity. */
+static void freeze_at_bound(flowmodel *fm, int f, uint32_t ep)
+{
+  fm->frozen[f] = ep;
+  double w = fm->weight[f], s = fm->bound[f] / w;
+  const int *fh = hops_of(fm, f);
+  fm->new_rate[f] = fm->bound[f];
+  fm->new_bneck[f] = fh[0];
+  for (int k = 0; k < fm->nhops[f]; k++) {
+    int q = fh[k];
+    double c = hop_coef(fm, f, k);
+    fm->rcap[q] -= s * w * c;
+    fm->rw[q] -= w * c;
+    if (--fm->rn[q] == 0)
+      lheap_remove(fm, q);
   }
 }
 
@@ -459,7 +515,7 @@ static void set_components(flowmodel *fm)
 static void rerate(flowmodel *fm, int64_t now)
 {
   uint32_t ep = ++fm->epoch;
-  gboolean whole = 4 * fm->nfresh > fm->nactive || 8 * fm->ndirty > fm->nres;
+  gboolean whole = fm->exact || 4 * fm->nfresh > fm->nactive || 8 * fm->ndirty > fm->nres;
   fm->ncf = fm->ncr = fm->hn = 0; /* (the capacity heap empties itself) */
   if (whole) {
     fm->rerates_whole++;
@@ -482,8 +538,12 @@ static void rerate(flowmodel *fm, int64_t now)
     }
     if (fm->hn && fm->heap[0].key <= fm->lheap[0].key) {
       int f = theap_pop(fm);
-      if (fm->frozen[f] != ep)
+      if (fm->exact) {
+        if (fm->frozen[f] != ep && fm->fmark[f] == ep)
+          freeze_at_bound(fm, f, ep);
+      } else if (fm->frozen[f] != ep) {
         join_neighbours(fm, f); /* rule 1: f will get more */
+      }
       continue;
     }
     /* the key is a lower bound: the share is the minimum if it is not
@@ -533,8 +593,9 @@ static void rerate(flowmodel *fm, int64_t now)
       const int *gh = hops_of(fm, g);
       for (int k = 0; k < fm->nhops[g]; k++) {
         int q = gh[k];
-        fm->rcap[q] -= s * w;
-        fm->rw[q] -= w;
+        double c = hop_coef(fm, g, k);
+        fm->rcap[q] -= s * w * c;
+        fm->rw[q] -= w * c;
         if (--fm->rn[q] == 0)
           lheap_remove(fm, q);
       }
@@ -567,13 +628,13 @@ static void rerate(flowmodel *fm, int64_t now)
       continue;
     double left = MAX(0.0, fm->rem[g] - fm->rate[g] * (double)(now - fm->last[g]) * 1e-12);
     netmodel_route_use(&fm->base, &fm->fmsg[g], fm->fpath[g], fm->last[g], now,
-                       fm->rem[g] - left);
+                       (fm->rem[g] - left) * fm->scale[g]);
     fm->rem[g] = left;
     fm->last[g] = now;
     const int *gh = hops_of(fm, g);
     double lev = fm->new_rate[g] / fm->weight[g];
     for (int k = 0; k < fm->nhops[g]; k++) {
-      fm->used[gh[k]] += fm->new_rate[g] - fm->rate[g];
+      fm->used[gh[k]] += (fm->new_rate[g] - fm->rate[g]) * hop_coef(fm, g, k);
       fm->lmax[gh[k]] = MAX(fm->lmax[gh[k]], lev);
     }
     fm->rate[g] = fm->new_rate[g];
@@ -607,13 +668,14 @@ static const int *flow_choose(flowmodel *fm, const netmodel_msg *msg, int *n)
 
 /* Walks msg's route into fm->route (counting links and busy time);
  * returns the hop count and the latency sum in *lat. */
-static int flow_route(flowmodel *fm, const netmodel_msg *msg, double wire, double *lat)
+static int flow_route(flowmodel *fm, const netmodel_msg *msg, double wire, double *lat,
+                      double *inv_bw)
 {
   netmodel *m = &fm->base;
   const platform *p = m->p;
   route_iter it;
   int link, h = 0, nchosen = 0;
-  double l = 0;
+  double l = 0, ib = 0;
   const int *chosen = m->taken ? flow_choose(fm, msg, &nchosen) : NULL;
   if (!chosen)
     route_begin(&it, p->router, msg->src, msg->dst, msg->route_key);
@@ -621,6 +683,7 @@ static int flow_route(flowmodel *fm, const netmodel_msg *msg, double wire, doubl
     netmodel_count_link(m, msg, link);
     netmodel_add(m, &m->link_busy_ps[link], engine_ps(wire / p->link_bw[link]));
     l += p->link_lat[link] + p->model.router_delay;
+    ib += 1.0 / p->link_bw[link];
     if (h == fm->route_cap) {
       fm->route_cap *= 2;
       fm->route = g_renew(int, fm->route, fm->route_cap);
@@ -629,19 +692,43 @@ static int flow_route(flowmodel *fm, const netmodel_msg *msg, double wire, doubl
   }
   netmodel_count_hops(m, msg, h);
   *lat = l;
+  *inv_bw = ib;
+  return h;
+}
+
+/* Appends the capacities of the route back (msg's destination to its
+ * source, the routing's own path) to fm->route after its first h
+ * entries; returns the new length. Not counted: no bytes cross them. */
+static int flow_route_back(flowmodel *fm, const netmodel_msg *msg, int h)
+{
+  route_iter it;
+  int link;
+  route_begin(&it, fm->base.p->router, msg->dst, msg->src, msg->route_key);
+  while (route_next(&it, &link)) {
+    if (h == fm->route_cap) {
+      fm->route_cap *= 2;
+      fm->route = g_renew(int, fm->route, fm->route_cap);
+    }
+    fm->route[h++] = fm->link_res[link];
+  }
   return h;
 }
 
 static void flow_start(netmodel *m, const netmodel_msg *msg)
 {
   flowmodel *fm = (flowmodel *)m;
-  double wire = (double)netmodel_wire_bytes(m->p, msg->bytes), lat;
-  int h = flow_route(fm, msg, wire, &lat);
-  int64_t t0 = saturating_add_i64(msg->t, engine_ps(lat));
+  const platform_model *pm = &m->p->model;
+  int64_t wb = netmodel_wire_bytes(m->p, msg->bytes);
+  double wire = (double)wb, lat, inv_bw;
+  int h = flow_route(fm, msg, wire, &lat, &inv_bw);
+  int64_t t0 = saturating_add_i64(msg->t, engine_ps(lat * platform_factor(&pm->lat_factor, wb)));
   if (wire <= 0 || h == 0) {
     netmodel_deliver(m, msg, t0);
     return;
   }
+  int nfwd = h;
+  if (fm->cross > 0)
+    h = flow_route_back(fm, msg, h);
   if (fm->nfree == 0)
     flow_grow(fm);
   if (h > fm->stride)
@@ -649,13 +736,19 @@ static void flow_start(netmodel *m, const netmodel_msg *msg)
   int f = fm->free_ids[--fm->nfree];
   fm->fmsg[f] = *msg;
   fm->fpath[f] = m->taken ? fm->chosen : 0;
-  fm->rem[f] = wire;
+  fm->scale[f] = platform_factor(&pm->bw_factor, wb);
+  fm->rem[f] = wire / fm->scale[f];
   fm->rate[f] = 0;
-  fm->weight[f] = m->p->model.sharing == PLATFORM_SHARING_LATENCY ? 1.0 / (lat > 0 ? lat : 1.0)
-                                                                  : 1.0;
+  /* CM02's sharing penalty: the route latency (before the factor), plus
+   * weight-S per byte/s of every link */
+  double penalty = lat + pm->weight_s * inv_bw;
+  fm->weight[f] = pm->sharing == PLATFORM_SHARING_LATENCY ? 1.0 / (penalty > 0 ? penalty : 1.0)
+                                                          : 1.0;
+  fm->bound[f] = pm->tcp_gamma > 0 && lat > 0 ? pm->tcp_gamma / (2 * lat) : INFINITY;
+  fm->nfwd[f] = nfwd;
   fm->nhops[f] = h;
   memcpy(hops_of(fm, f), fm->route, sizeof(int) * (size_t)h);
-  for (int k = 0; fm->routed && k < h; k++)
+  for (int k = 0; fm->routed && k < nfwd; k++)
     fm->routed[fm->route[k]]++;
   engine_schedule(m->eng, t0, m->own_kind, (uint32_t)f, FLOW_EV_ACTIVATE);
 }
@@ -675,13 +768,14 @@ static void flow_finish(flowmodel *fm, int f, int64_t now)
 {
   for (int k = 0; k < fm->nhops[f]; k++) {
     res_remove(fm, f, k, now);
-    if (fm->routed)
+    if (fm->routed && k < fm->nfwd[f])
       fm->routed[hops_of(fm, f)[k]]--;
   }
   fm->nactive--;
   if (fm->bneck[f] >= 0)
     fm->nbott[fm->bneck[f]]--;
-  netmodel_route_use(&fm->base, &fm->fmsg[f], fm->fpath[f], fm->last[f], now, fm->rem[f]);
+  netmodel_route_use(&fm->base, &fm->fmsg[f], fm->fpath[f], fm->last[f], now,
+                     fm->rem[f] * fm->scale[f]);
   netmodel_deliver(&fm->base, &fm->fmsg[f], now);
   fm->free_ids[fm->nfree++] = f;
 }

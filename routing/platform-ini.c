@@ -19,7 +19,9 @@
  *                   algorithm = a routing of route.h, seed = N (keyed ones)
  *   [model]         router_delay, eager_threshold, handshake = rts-cts | sync,
  *                   send_overhead, recv_overhead, packet_size, packet_header,
- *                   envelope, sharing = fair | latency, eager_start = send | match
+ *                   envelope, sharing = fair | latency, eager_start = send | match,
+ *                   SMPI's corrections: bw_factor, lat_factor = SIZE:FACTOR;...,
+ *                   tcp_gamma, crosstraffic, weight_s (routing/platform.h)
  * Numbers may carry units (util/units.h): bandwidth = 100Gbit/s, latency =
  * 10ps, eager_threshold = 64KiB. Relative file names are relative to the
  * INI file. Unknown groups or keys and groups or keys given twice are
@@ -57,7 +59,8 @@ static const char *const known_keys[][24] = {
   { "allocation", "nodes", "fill", NULL },
   { "routing", "order", "table", "algorithm", "tie", "seed", NULL },
   { "model", "router_delay", "eager_threshold", "handshake", "send_overhead", "recv_overhead",
-    "packet_size", "packet_header", "envelope", "sharing", "eager_start", NULL },
+    "packet_size", "packet_header", "envelope", "sharing", "eager_start", "bw_factor",
+    "lat_factor", "tcp_gamma", "crosstraffic", "weight_s", NULL },
 };
 
 static const char *const linktype_keys[] = { "linktype.NAME", "bandwidth", "latency",
@@ -80,6 +83,9 @@ static const struct {
   { "packet_size", UNITS_SIZE, TRUE, 1, G_STRUCT_OFFSET(platform_model, packet_size) },
   { "packet_header", UNITS_SIZE, TRUE, 0, G_STRUCT_OFFSET(platform_model, packet_header) },
   { "envelope", UNITS_SIZE, TRUE, 0, G_STRUCT_OFFSET(platform_model, envelope) },
+  { "tcp_gamma", UNITS_SIZE, FALSE, 0, G_STRUCT_OFFSET(platform_model, tcp_gamma) },
+  { "crosstraffic", UNITS_NUMBER, FALSE, 0, G_STRUCT_OFFSET(platform_model, crosstraffic) },
+  { "weight_s", UNITS_SIZE, FALSE, 0, G_STRUCT_OFFSET(platform_model, weight_s) },
 };
 
 /* The power keys of a link type (routing/energy.h) with their quantity and
@@ -474,6 +480,19 @@ static gboolean read_model(ini_ctx *c, platform *p, GError **error)
     g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
                 "%s: [model] eager_start = '%s': expected send or match", c->path, es);
     return FALSE;
+  }
+  static const char *const factor_keys[] = { "bw_factor", "lat_factor" };
+  platform_factors *tables[] = { &p->model.bw_factor, &p->model.lat_factor };
+  for (int i = 0; i < 2; i++) {
+    g_autofree char *text = g_key_file_get_string(c->kf, "model", factor_keys[i], NULL);
+    char *why = NULL;
+    if (text && !platform_factors_parse(text, tables[i], &why)) {
+      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                  "%s: [model] %s = '%s': %s (expected SIZE:FACTOR;SIZE:FACTOR...)", c->path,
+                  factor_keys[i], text, why);
+      g_free(why);
+      return FALSE;
+    }
   }
   g_autofree char *sh = g_key_file_get_string(c->kf, "model", "sharing", NULL);
   if (sh && !platform_sharing_from_name(g_strstrip(sh), &p->model.sharing)) {

@@ -114,6 +114,51 @@ static void write_full(FILE *f, const platform *p, const gboolean *hosts, const 
   g_free(used);
 }
 
+/* SIZE:FACTOR;... as SimGrid reads it. */
+static void factors_text(GString *s, const platform_factors *f)
+{
+  for (int i = 0; i < f->n; i++)
+    g_string_append_printf(s, "%s%" G_GINT64_FORMAT ":%.15g", i ? ";" : "", f->above[i],
+                           f->value[i]);
+}
+
+/* SMPI's network model (smpirun's default, network/model:SMPI) with the
+ * platform's corrections spelled out (those of --preset smpi are
+ * smpirun's defaults), its default lazy solver and time precision. */
+static char *smpi_options(const platform *p, GPtrArray *notes)
+{
+  const platform_model *m = &p->model;
+  GString *s = g_string_new(platform_has_power(p) ? "--cfg=plugin:link_energy "
+                                                    "--log=link_energy.thres:info "
+                                                  : "");
+  g_string_append(s, "--cfg=network/model:SMPI");
+  const platform_factors *tables[] = { &m->bw_factor, &m->lat_factor };
+  const char *names[] = { "smpi/bw-factor", "smpi/lat-factor" };
+  for (int i = 0; i < 2; i++) {
+    g_string_append_printf(s, " '--cfg=%s:", names[i]);
+    if (tables[i]->n == 0)
+      g_string_append(s, "0:1");
+    else
+      factors_text(s, tables[i]);
+    g_string_append_c(s, '\'');
+  }
+  if (m->crosstraffic != 0 && m->crosstraffic != 0.05)
+    g_ptr_array_add(notes, g_strdup_printf("SimGrid's cross traffic is 5 %% of a flow's rate, "
+                                           "the platform's %g: exported as on",
+                                           m->crosstraffic));
+  g_string_append_printf(s,
+                         " --cfg=network/TCP-gamma:%.17g --cfg=network/crosstraffic:%s "
+                         "--cfg=network/weight-S:%.17g "
+                         "--cfg=smpi/send-is-detached-thresh:%" G_GINT64_FORMAT,
+                         m->tcp_gamma, m->crosstraffic > 0 ? "1" : "0", m->weight_s,
+                         MIN(m->eager_threshold, (int64_t)G_MAXINT - 1) + 1);
+  if (m->send_overhead > 0 || m->recv_overhead > 0)
+    g_string_append_printf(s, " --cfg=smpi/os:0:%.17g:0 --cfg=smpi/ois:0:%.17g:0 "
+                              "--cfg=smpi/or:0:%.17g:0",
+                           m->send_overhead, m->send_overhead, m->recv_overhead);
+  return g_string_free(s, FALSE);
+}
+
 char *platform_simgrid_options(const platform *p, GPtrArray *notes)
 {
   const platform_model *m = &p->model;
@@ -139,6 +184,8 @@ char *platform_simgrid_options(const platform *p, GPtrArray *notes)
   if (platform_has_sleep(p))
     g_ptr_array_add(notes, g_strdup("SimGrid does not switch idle links off: its link_energy "
                                     "plugin counts them idle where mapsim counts them off"));
+  if (!platform_model_is_cm02(m))
+    return smpi_options(p, notes);
   /* network/optim:Full: SimGrid 3.32's default, Lazy, re-solves only the
    * links its selective update marks, and when two flows whose first link
    * is the same end their latency in one instant it marks only that first

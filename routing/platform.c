@@ -72,12 +72,80 @@ gboolean platform_sharing_from_name(const char *name, platform_sharing *out)
   return TRUE;
 }
 
+/* SimGrid 3.32's smpi/bw-factor and smpi/lat-factor defaults
+ * (src/simgrid/sg_config.cpp), measured MPI ping-pongs fitted by size. */
+#define SMPI_BW_FACTOR                                                                      \
+  "65472:0.940694;15424:0.697866;9376:0.58729;5776:1.08739;3484:0.77493;1426:0.608902;"   \
+  "732:0.341987;257:0.338112;0:0.812084"
+#define SMPI_LAT_FACTOR                                                                     \
+  "65472:11.6436;15424:3.48845;9376:2.59299;5776:2.18796;3484:1.88101;1426:1.61075;"      \
+  "732:1.9503;257:1.95341;0:2.01467"
+
+static int factor_cmp(const void *a, const void *b)
+{
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+gboolean platform_factors_parse(const char *text, platform_factors *out, char **why)
+{
+  platform_factors f = { 0 };
+  g_auto(GStrv) items = g_strsplit(text, ";", -1);
+  struct {
+    int64_t above;
+    double value;
+  } e[PLATFORM_MAX_FACTORS];
+  for (int i = 0; items[i]; i++) {
+    char *item = g_strstrip(items[i]);
+    if (!*item)
+      continue;
+    char *colon = strchr(item, ':'), *end = NULL;
+    if (f.n == PLATFORM_MAX_FACTORS) {
+      *why = g_strdup_printf("more than %d sizes", PLATFORM_MAX_FACTORS);
+      return FALSE;
+    }
+    if (!colon) {
+      *why = g_strdup_printf("'%s': expected SIZE:FACTOR", item);
+      return FALSE;
+    }
+    *colon = '\0';
+    guint64 t;
+    if (!g_ascii_string_to_unsigned(g_strstrip(item), 10, 0, G_MAXINT64, &t, NULL)) {
+      *why = g_strdup_printf("'%s': expected a size in bytes", item);
+      return FALSE;
+    }
+    double v = g_ascii_strtod(colon + 1, &end);
+    while (end && g_ascii_isspace(*end))
+      end++;
+    if (end == colon + 1 || *end || !(v > 0) || !isfinite(v)) {
+      *why = g_strdup_printf("'%s': expected a factor > 0", colon + 1);
+      return FALSE;
+    }
+    for (int j = 0; j < f.n; j++)
+      if (e[j].above == (int64_t)t) {
+        *why = g_strdup_printf("size %" G_GUINT64_FORMAT " given twice", t);
+        return FALSE;
+      }
+    e[f.n].above = (int64_t)t;
+    e[f.n].value = v;
+    f.n++;
+  }
+  qsort(e, (size_t)f.n, sizeof e[0], factor_cmp);
+  for (int i = 0; i < f.n; i++) {
+    f.above[i] = e[i].above;
+    f.value[i] = e[i].value;
+  }
+  *out = f;
+  return TRUE;
+}
+
 gboolean platform_apply_preset(platform *p, const char *name, GError **error)
 {
-  gboolean simgrid = g_strcmp0(name, "simgrid") == 0;
+  gboolean smpi = g_strcmp0(name, "smpi") == 0;
+  gboolean simgrid = smpi || g_strcmp0(name, "simgrid") == 0;
   if (!simgrid && g_strcmp0(name, "mapsim") != 0) {
     g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
-                "preset '%s': unknown, expected mapsim or simgrid", name);
+                "preset '%s': unknown, expected mapsim, simgrid or smpi", name);
     return FALSE;
   }
   /* SMPI detaches (sends eagerly) messages of size < 65536: 65535 here,
@@ -88,9 +156,29 @@ gboolean platform_apply_preset(platform *p, const char *name, GError **error)
   p->model.envelope = simgrid ? 16 : 0;
   p->model.sharing = simgrid ? PLATFORM_SHARING_LATENCY : PLATFORM_SHARING_FAIR;
   p->model.eager_start = simgrid ? PLATFORM_EAGER_MATCH : PLATFORM_EAGER_SEND;
+  p->model.bw_factor = p->model.lat_factor = (platform_factors){ 0 };
+  p->model.tcp_gamma = p->model.crosstraffic = p->model.weight_s = 0;
+  if (smpi) {
+    char *why = NULL;
+    if (!platform_factors_parse(SMPI_BW_FACTOR, &p->model.bw_factor, &why) ||
+        !platform_factors_parse(SMPI_LAT_FACTOR, &p->model.lat_factor, &why))
+      g_error("SMPI's factors: %s", why); /* constant text: cannot happen */
+    /* network/TCP-gamma (NetworkModel.cpp), crosstraffic's 5 % of the
+     * rate on the route back (network_cm02.cpp), network/weight-S that
+     * surf_network_model_init_SMPI sets */
+    p->model.tcp_gamma = 4194304;
+    p->model.crosstraffic = 0.05;
+    p->model.weight_s = 8775;
+  }
   if (p->router)
     p->router->tie = simgrid ? ROUTE_TIE_SIMGRID : ROUTE_TIE_POSITIVE;
   return TRUE;
+}
+
+gboolean platform_model_is_cm02(const platform_model *m)
+{
+  return m->bw_factor.n == 0 && m->lat_factor.n == 0 && m->tcp_gamma == 0 &&
+         m->crosstraffic == 0 && m->weight_s == 0;
 }
 
 platform *platform_with_allocation(const platform *p, const int *nodes, int n, GError **error)

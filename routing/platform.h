@@ -99,6 +99,32 @@ typedef enum {
   PLATFORM_SHARING_LATENCY, /* shares in inverse proportion to the route latency (SimGrid CM02) */
 } platform_sharing;
 
+/* A correction factor by message size, SMPI's smpi/bw-factor and
+ * smpi/lat-factor rule (SimGrid 3.32 NetworkSmpiModel): thresholds
+ * ascending; a message of s wire bytes gets the value of the largest
+ * threshold below s (s > threshold), 1 when there is none (n == 0: always
+ * 1). Inline, so that copying a platform_model copies it and the models
+ * look it up without allocating. */
+#define PLATFORM_MAX_FACTORS 16
+typedef struct platform_factors {
+  int n;
+  int64_t above[PLATFORM_MAX_FACTORS];  /* thresholds, bytes, ascending */
+  double value[PLATFORM_MAX_FACTORS];   /* > 0 */
+} platform_factors;
+
+/* The factor of a message of `bytes` wire bytes (1 for an empty table). */
+static inline double platform_factor(const platform_factors *f, int64_t bytes)
+{
+  double v = 1.0;
+  for (int i = 0; i < f->n && bytes > f->above[i]; i++)
+    v = f->value[i];
+  return v;
+}
+
+/* "T:V;T:V;..." (SimGrid's syntax, any order) into `out`, sorted; FALSE
+ * with a message naming what is wrong (caller frees) otherwise. */
+gboolean platform_factors_parse(const char *text, platform_factors *out, char **why);
+
 /* Parameters the network models and the replay read; defaults documented in
  * configs/README.md. */
 typedef struct platform_model {
@@ -112,6 +138,16 @@ typedef struct platform_model {
   int64_t packet_header;    /* bytes of header per packet, >= 0 */
   int64_t envelope;         /* bytes every message carries on the wire besides its payload */
   platform_sharing sharing; /* flow models */
+  /* SMPI's network model (SimGrid's CM02 with its corrections; all off
+   * by default and under --preset simgrid, on under --preset smpi): */
+  platform_factors bw_factor;  /* a flow moves bw_factor(wire) bytes per unit of its share */
+  platform_factors lat_factor; /* its route latency is multiplied by lat_factor(wire) */
+  double tcp_gamma;         /* bytes, 0: none; a flow's rate is at most tcp_gamma / (2 x its
+                               route latency before the factor): network/TCP-gamma */
+  double crosstraffic;      /* 0: none; else a flow also takes this share of its rate on
+                               every link of the route back (network/crosstraffic: 0.05) */
+  double weight_s;          /* bytes; sharing latency weighs a flow 1 / (latency + weight_s x
+                               sum of 1 / bandwidth over its links): network/weight-S */
 } platform_model;
 
 /* "send" / "match" as the value it names (FALSE when unknown). */
@@ -170,10 +206,22 @@ typedef struct platform {
  *            every message (smpi_request.cpp sends size + 16: tag, source,
  *            communicator), flows sharing links in inverse proportion to
  *            their route latency (sharing latency: CM02's penalties) and
- *            SimGrid's torus tie rule (tie simgrid).
+ *            SimGrid's torus tie rule (tie simgrid); CM02 without its
+ *            corrections (the export runs smpirun with them off);
+ *   smpi     simgrid's choices and what smpirun does with no --cfg on top
+ *            (SimGrid 3.32's network/model SMPI): smpi/bw-factor and
+ *            smpi/lat-factor's defaults by message size (wire bytes,
+ *            envelope included), network/TCP-gamma 4194304 bytes,
+ *            network/crosstraffic on (5 % of a flow's rate on its route
+ *            back), network/weight-S 8775; smpi/os, ois and or 0,
+ *            smpi/async-small-thresh 0 (no eager mailbox).
  * Sets p->model and p->router's tie; FALSE (PLATFORM_ERROR_PARSE naming the
  * presets) for another name. */
 gboolean platform_apply_preset(platform *p, const char *name, GError **error);
+
+/* Whether none of SMPI's corrections (factors, TCP gamma, cross traffic,
+ * weight-S) is on: the plain CM02 timing of --preset simgrid. */
+gboolean platform_model_is_cm02(const platform_model *m);
 
 /* Writes the platform as a SimGrid platform file (XML, version 4.1) for
  * smpirun, hosts named `prefix`ID with `flops_per_s` and cores_per_node

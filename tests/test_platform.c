@@ -285,7 +285,8 @@ Test(platform, presets_and_protocol_keys)
   cr_assert_eq(p->model.eager_start, PLATFORM_EAGER_SEND);
   platform_free(p);
   struct { const char *set, *msg; } bad[] = {
-    { "platform.preset=smpi", "preset 'smpi': unknown, expected mapsim or simgrid" },
+    { "platform.preset=mpich", "preset 'mpich': unknown, expected mapsim, simgrid or smpi" },
+    { "model.bw_factor=0:x", "[model] bw_factor = '0:x': 'x': expected a factor > 0" },
     { "model.handshake=rdv", "[model] handshake = 'rdv': expected rts-cts or sync" },
     { "routing.tie=minus", "[routing] tie = 'minus': expected positive or simgrid" },
     { "model.sharing=rtt", "[model] sharing = 'rtt': expected fair or latency" },
@@ -299,4 +300,32 @@ Test(platform, presets_and_protocol_keys)
     cr_assert(g_str_has_prefix(e->message, "torus:4x4x4: "), "%s", e->message);
     g_clear_error(&e);
   }
+}
+
+/* --preset smpi: SimGrid 3.32's tables (sg_config.cpp) and SMPI's rule,
+ * a size gets the value of the largest threshold below it. */
+Test(platform, preset_smpi_factors)
+{
+  GError *e = NULL;
+  const char *sets[] = { "platform.preset=smpi", NULL };
+  platform *p = platform_load_with("torus:2x2", sets, &e);
+  cr_assert_not_null(p, "%s", e ? e->message : "");
+  const platform_model *m = &p->model;
+  cr_assert_eq(m->bw_factor.n, 9);
+  cr_assert_eq(platform_factor(&m->bw_factor, 0), 1.0);
+  cr_assert_eq(platform_factor(&m->bw_factor, 16), 0.812084);
+  cr_assert_eq(platform_factor(&m->bw_factor, 257), 0.812084);
+  cr_assert_eq(platform_factor(&m->bw_factor, 258), 0.338112);
+  cr_assert_eq(platform_factor(&m->bw_factor, 65472), 0.697866);
+  cr_assert_eq(platform_factor(&m->bw_factor, 65473), 0.940694);
+  cr_assert_eq(platform_factor(&m->lat_factor, 1016), 1.9503);
+  cr_assert_eq(platform_factor(&m->lat_factor, 2000), 1.61075);
+  cr_assert_eq(platform_factor(&m->lat_factor, 1 << 20), 11.6436);
+  cr_assert_eq(m->tcp_gamma, 4194304);
+  cr_assert_eq(m->crosstraffic, 0.05);
+  cr_assert_eq(m->weight_s, 8775);
+  cr_assert_eq(m->envelope, 16);
+  cr_assert_eq(m->eager_threshold, 65535);
+  cr_assert_not(platform_model_is_cm02(m));
+  platform_free(p);
 }

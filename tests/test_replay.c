@@ -652,3 +652,41 @@ Test(replay, subcommunicator_bcast)
   mapping_free(m);
   platform_free(p);
 }
+
+/* --preset smpi on a lone message (analytic and flow, routing/platform.h):
+ * latency 3 x (1 us + 0.1 us) times lat_factor(wire), wire = payload + 16,
+ * at bandwidth min(1e9, gamma / (2 x 3.3 us)) times bw_factor(wire). By
+ * hand from SimGrid's tables: 1016 wire bytes get 1.9503 and 0.341987
+ * (the values of threshold 732); 100016 get 11.6436 and 0.940694 (of
+ * 65472); gamma 3300 bounds the rate at 5e8 bytes/s. */
+Test(replay, smpi_factors_ping_pong)
+{
+  platform *p = ini_platform(mesh_ini);
+  GError *e = NULL;
+  cr_assert(platform_apply_preset(p, "smpi", &e));
+  mapping *m = two_apart();
+  struct {
+    int64_t bytes;
+    double gamma, want_one_way;
+  } cases[] = {
+    { 1000, 4194304, 3.3e-6 * 1.9503 + 1016 / (1e9 * 0.341987) },
+    { 100000, 3300, 3.3e-6 * 11.6436 + 100016 / (5e8 * 0.940694) },
+  };
+  const char *models[] = { "analytic", "flow" };
+  for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+    p->model.tcp_gamma = cases[c].gamma;
+    for (size_t k = 0; k < G_N_ELEMENTS(models); k++) {
+      const struct netmodel_ops *ops = netmodel_find(models[k]);
+      cr_assert_not_null(ops);
+      trace *t = ping_pong(cases[c].bytes);
+      replay_result *r = run(t, p, m, ops, 1.0);
+      double want = 2 * cases[c].want_one_way * 1e12;
+      cr_assert(fabs((double)r->makespan_ps - want) <= 4, "%s, %ld bytes: %ld ps, expected %.1f",
+                models[k], (long)cases[c].bytes, (long)r->makespan_ps, want);
+      replay_result_free(r);
+      trace_free(t);
+    }
+  }
+  mapping_free(m);
+  platform_free(p);
+}

@@ -91,8 +91,34 @@ static void build_binomial(coll_op op, int P, int root, const int64_t *bytes, GA
   }
 }
 
+/* Chunk c of a vector of n bytes cut in P pieces (the first n % P one byte
+ * longer). */
+static int64_t chunk(int64_t n, int P, int c)
+{
+  return n / P + (c < n % P ? 1 : 0);
+}
+
 static void build_linear(coll_op op, int P, int root, const int64_t *bytes, GArray *out)
 {
+  uint32_t bit = OPBIT(op);
+  if (bit & (ALLGATHERS | ALLTOALLS)) {
+    /* every rank posts all its sends at once (SMPI's iallgather(v) and
+     * ialltoall(v), OpenMPI's basic linear alltoall) */
+    for (int r = 0; r < P; r++)
+      for (int k = 1; k < P; k++) {
+        int d = (r + k) % P;
+        push(out, 0, r, d, bit & ALLTOALLS ? chunk(contrib(bytes, r), P, d) : contrib(bytes, r));
+      }
+    return;
+  }
+  if (op == COLL_BARRIER) {
+    /* OpenMPI's basic linear barrier: everyone to rank 0, then 0 to everyone */
+    for (int r = 1; r < P; r++)
+      push(out, 0, r, 0, 0);
+    for (int r = 1; r < P; r++)
+      push(out, 1, 0, r, 0);
+    return;
+  }
   gboolean down = (OPBIT(op) & ROOTED_TO_ALL) != 0;
   for (int r = 0; r < P; r++) {
     if (r == root)
@@ -142,13 +168,6 @@ static void build_recdbl(coll_op op, int P, int root, const int64_t *bytes, GArr
       push(out, round, r + 1, r, vec);
 }
 
-/* Chunk c of a vector of n bytes cut in P pieces (the first n % P one byte
- * longer). */
-static int64_t chunk(int64_t n, int P, int c)
-{
-  return n / P + (c < n % P ? 1 : 0);
-}
-
 static void build_ring(coll_op op, int P, int root, const int64_t *bytes, GArray *out)
 {
   if (OPBIT(op) & ALLGATHERS) {
@@ -173,6 +192,28 @@ static void build_pairwise(coll_op op, int P, int root, const int64_t *bytes, GA
     }
 }
 
+/* SMPI's default allreduce and reduce_scatter (smpi_default_selector.cpp):
+ * a linear reduce to rank 0, then a binomial bcast of the vector
+ * (allreduce) or a linear scatter of its chunks (reduce_scatter). */
+static void build_redbcast(coll_op op, int P, int root, const int64_t *bytes, GArray *out)
+{
+  int64_t n = max_contrib(bytes, P);
+  for (int r = 1; r < P; r++)
+    push(out, 0, r, 0, contrib(bytes, r));
+  if (op != COLL_ALLREDUCE) {
+    for (int r = 1; r < P; r++)
+      push(out, 1, 0, r, chunk(n, P, r));
+    return;
+  }
+  int L = ceil_log2(P);
+  for (int j = 0; j < L; j++) {
+    int mask = 1 << (L - 1 - j);
+    for (int v = 0; v < P; v += 2 * mask)
+      if (v + mask < P)
+        push(out, 1 + j, v, v + mask, n);
+  }
+}
+
 static void build_dissemination(coll_op op, int P, int root, const int64_t *bytes, GArray *out)
 {
   int L = ceil_log2(P);
@@ -195,8 +236,12 @@ const coll_algo coll_algos[] = {
     NULL },
   { "binomial", ROOTED_TO_ALL | ROOTED_FROM_ALL,
     "binomial tree: ceil(log2 P) rounds, P-1 messages", build_binomial },
-  { "linear", ROOTED_TO_ALL | ROOTED_FROM_ALL,
-    "root exchanges with every rank directly: 1 round, P-1 messages", build_linear },
+  { "linear", ROOTED_TO_ALL | ROOTED_FROM_ALL | ALLGATHERS | ALLTOALLS | OPBIT(COLL_BARRIER),
+    "root exchanges with every rank directly: 1 round, P-1 messages (all-to-all ops: every "
+    "pair at once, P(P-1); barrier: to rank 0 and back, 2 rounds)", build_linear },
+  { "redbcast", OPBIT(COLL_ALLREDUCE) | REDSCATS,
+    "linear reduce to rank 0, then binomial bcast (allreduce) or linear scatter "
+    "(reduce_scatter): SMPI's default", build_redbcast },
   { "recursive_doubling", OPBIT(COLL_ALLREDUCE) | ALLGATHERS | OPBIT(COLL_BARRIER),
     "pairwise exchange with rank ^ 2^k: log2 P rounds (+2 when P is not a power of two)",
     build_recdbl },
@@ -271,6 +316,27 @@ gboolean coll_schedule(coll_op op, const char *algo, int P, int root, const int6
   return TRUE;
 }
 
+/* SimGrid 3.32's "default" selector (smpi_default_selector.cpp, the
+ * algorithms smpirun runs without --cfg=smpi/coll-selector): bcast
+ * binomial tree, barrier OpenMPI's basic linear, gather(v), scatter(v),
+ * reduce (commutative ops), allgather(v) and alltoallv the linear
+ * nonblocking ones, allreduce reduce + bcast, reduce_scatter reduce +
+ * scatterv, alltoall OpenMPI's selector, linear (basic or sync) for the
+ * communicators and sizes where it picks it. Scans keep auto's chain. */
+static const struct {
+  coll_op op;
+  const char *algo;
+} smpi_defaults[] = {
+  { COLL_BCAST, "binomial" },          { COLL_BARRIER, "linear" },
+  { COLL_GATHER, "linear" },           { COLL_GATHERV, "linear" },
+  { COLL_SCATTER, "linear" },          { COLL_SCATTERV, "linear" },
+  { COLL_REDUCE, "linear" },           { COLL_ALLREDUCE, "redbcast" },
+  { COLL_REDUCE_SCATTER, "redbcast" }, { COLL_REDUCE_SCATTER_BLOCK, "redbcast" },
+  { COLL_ALLGATHER, "linear" },        { COLL_ALLGATHERV, "linear" },
+  { COLL_ALLTOALL, "linear" },         { COLL_ALLTOALLV, "linear" },
+  { COLL_ALLTOALLW, "linear" },
+};
+
 gboolean coll_choice_parse(coll_choice *c, const char *spec, GError **error)
 {
   memset(c, 0, sizeof *c);
@@ -281,6 +347,13 @@ gboolean coll_choice_parse(coll_choice *c, const char *spec, GError **error)
     char *item = g_strstrip(items[i]);
     if (strcmp(item, "none") == 0) {
       c->none = TRUE;
+      continue;
+    }
+    if (strcmp(item, "smpi") == 0) {
+      for (size_t k = 0; k < G_N_ELEMENTS(smpi_defaults); k++) {
+        c->algo[smpi_defaults[k].op] = smpi_defaults[k].algo;
+        c->strict[smpi_defaults[k].op] = FALSE;
+      }
       continue;
     }
     char *eq = strchr(item, '=');

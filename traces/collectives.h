@@ -33,7 +33,11 @@
  *   binomial            bcast/scatter (mask decreasing, contiguous subtrees),
  *                       reduce/gather (mask increasing): ceil(log2 P) rounds,
  *                       P-1 messages
- *   linear              rooted ops: root <-> every other rank in one round
+ *   linear              rooted ops: root <-> every other rank in one round;
+ *                       allgather(v), alltoall(v/w): every pair in one round;
+ *                       barrier: every rank to 0, then 0 to every rank
+ *   redbcast            allreduce: linear reduce to 0 + binomial bcast;
+ *                       reduce_scatter: linear reduce to 0 + linear scatter
  *   recursive_doubling  allreduce (any P: the P - 2^floor(log2 P) extra ranks
  *                       fold in first and get the result last), allgather
  *                       (P a power of two), barrier
@@ -134,6 +138,8 @@ typedef struct coll_choice {
 
 /* Parses a --collectives spec: comma-separated items, each
  *   auto        the per-op defaults (also NULL or "");
+ *   smpi        SimGrid 3.32 SMPI's default selector where mapsim has its
+ *               algorithm (collectives.c: smpi_defaults), auto elsewhere;
  *   none        collectives not counted in static metrics and the pre/post
  *               check (the replay still runs them, with auto);
  *   ALGO        ALGO for every op it implements, where it fits the call's
