@@ -6,6 +6,7 @@
 #pragma once
 
 #include "sim/replay.h"
+#include "sim/replay-share-private.h"
 #include "traces/trace-source.h"
 
 #define NONE UINT32_MAX
@@ -191,17 +192,7 @@ uint32_t replay_coll_join(replay *R, rank_st *rs, int rank, const trace_event *e
 /* Member done? Then consume it (free the instance after its last member). */
 gboolean replay_coll_wait(replay *R, rank_st *rs);
 
-/* replay-setup.c: the platform holds `nranks` ranks and `m` places them
- * (validated against `p`). Also the GOAL replays' check (sim/dag.c,
- * sim/loggops.c). */
-gboolean replay_check_placement(int nranks, const platform *p, const mapping *m, GError **error);
-
 /* replay-report.c */
-/* The model's part of a result: its totals, per-link counters and loads,
- * the routes an adaptive routing took, the links' energy over
- * res->makespan_ps (set it first). Shared with the GOAL replays
- * (sim/dag.c, sim/loggops.c), which keep no replay state. */
-void replay_collect_model(netmodel *nm, const platform *p, replay_result *res);
 /* The result of a finished (or deadlocked) run. */
 replay_result *replay_collect(replay *R);
 
