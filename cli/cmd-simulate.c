@@ -18,6 +18,7 @@
 #include "sim/loggops.h"
 #include "sim/link-fields.h"
 #include "sim/run.h"
+#include "traces/input.h"
 #include "sim/timeline.h"
 #include "util/output.h"
 #include "routing/energy.h"
@@ -161,8 +162,30 @@ static void print_energy(const replay_result *r, const platform *p)
   printf("\n");
 }
 
+/* "loggops": the parameters and the makespan in units (a run under
+ * --model loggops with --platform). */
+static void add_loggops(JsonBuilder *b, const loggops_params *lp, const replay_result *r)
+{
+  int64_t unit_ps = (int64_t)llround(lp->unit_s * 1e12);
+  json_builder_set_member_name(b, "loggops");
+  json_builder_begin_object(b);
+  const char *names[] = { "L", "o", "g", "G", "O", "S" };
+  const uint64_t values[] = { lp->L, lp->o, lp->g, lp->G, lp->O, lp->S };
+  for (int i = 0; i < 6; i++) {
+    json_builder_set_member_name(b, names[i]);
+    json_builder_add_int_value(b, (gint64)values[i]);
+  }
+  cli_json_double(b, "unit_s", lp->unit_s);
+  json_builder_set_member_name(b, "net");
+  json_builder_add_string_value(b, lp->net);
+  json_builder_set_member_name(b, "makespan_units");
+  json_builder_add_int_value(b, r->makespan_ps / unit_ps);
+  json_builder_end_object(b);
+}
+
 static void print_json(const cli_common *c, const run_result *res, const trace_times *tt,
-                       const char *model, const platform *p, gboolean with_colls)
+                       const char *model, const loggops_params *lp, const platform *p,
+                       gboolean with_colls)
 {
   const replay_result *r = res->r;
   double wall = res->replay_seconds;
@@ -172,6 +195,10 @@ static void print_json(const cli_common *c, const run_result *res, const trace_t
   cli_fields_json(b, run_replay_fields, run_replay_nfields, r, 0);
   json_builder_set_member_name(b, "model");
   json_builder_add_string_value(b, model);
+  if (lp)
+    add_loggops(b, lp, r);
+  json_builder_set_member_name(b, "input");
+  json_builder_add_string_value(b, tt ? "trace" : "goal");
   cli_platform_json(b, p);
   json_builder_set_member_name(b, "traffic");
   json_builder_add_string_value(b, run_traffic_name(with_colls));
@@ -181,9 +208,13 @@ static void print_json(const cli_common *c, const run_result *res, const trace_t
   json_builder_set_member_name(b, "map_replays");
   json_builder_add_int_value(b, res->map_replays);
   json_builder_set_member_name(b, "traced");
-  json_builder_begin_object(b);
-  cli_fields_json(b, trace_times_fields, trace_times_nfields, tt, 0);
-  json_builder_end_object(b);
+  if (tt) {
+    json_builder_begin_object(b);
+    cli_fields_json(b, trace_times_fields, trace_times_nfields, tt, 0);
+    json_builder_end_object(b);
+  } else { /* a schedule has no traced times */
+    json_builder_add_null_value(b);
+  }
   json_builder_set_member_name(b, "simulated");
   json_builder_begin_object(b);
   cli_fields_json(b, run_times_fields, run_times_nfields, &res->times, 0);
@@ -396,8 +427,38 @@ static void print_differences(const trace_times *tt, const run_result *res, doub
   g_string_free(o, TRUE);
 }
 
+/* A GOAL schedule's run: no traced times to set beside the simulated
+ * ones; under loggops the makespan in its units too. */
+static void print_schedule_times(const run_result *res, const loggops_params *lp)
+{
+  const replay_result *r = res->r;
+  GString *v = g_string_new(NULL);
+  printf("%-26s %16s\n", "time (s)", "simulated");
+  for (int i = 0; i < run_times_nfields; i++) {
+    g_string_truncate(v, 0);
+    cli_field_format(v, &run_times_fields[i], &res->times);
+    printf("%-26s %16s\n", run_times_fields[i].name, v->str);
+  }
+  g_string_free(v, TRUE);
+  printf("(rows after the first are sums over the %d ranks; p2p_s: each send and receive\n"
+         " from its start to its end, wait_s: receives posted before their message)\n",
+         r->nranks);
+  if (lp) {
+    int64_t unit_ps = (int64_t)llround(lp->unit_s * 1e12);
+    printf("makespan               %" G_GINT64_FORMAT " units of %g s\n"
+           "loggops                o=%" G_GUINT64_FORMAT " g=%" G_GUINT64_FORMAT " G=%"
+           G_GUINT64_FORMAT " O=%" G_GUINT64_FORMAT " S=%" G_GUINT64_FORMAT "; L=%"
+           G_GUINT64_FORMAT " unused: messages cross\n"
+           "                       the platform through model %s\n",
+           r->makespan_ps / unit_ps, lp->unit_s, lp->o, lp->g, lp->G, lp->O, lp->S, lp->L,
+           lp->net);
+  }
+  printf("\n");
+}
+
 static void print_human(const cli_common *c, const run_result *res, const trace_times *tt,
-                        const platform *p, gboolean with_colls, gboolean synthetic)
+                        const loggops_params *lp, const platform *p, gboolean with_colls,
+                        gboolean synthetic)
 {
   const replay_result *r = res->r;
   double wall = res->replay_seconds;
@@ -407,8 +468,12 @@ static void print_human(const cli_common *c, const run_result *res, const trace_
   g_autofree char *chosen = run_objective_text(res);
   if (chosen)
     printf("%s\n%s\n", chosen, res->map_report ? res->map_report : "");
-  print_times(tt, &res->times, c, r->nranks);
-  print_differences(tt, res, c->compute_scale, synthetic);
+  if (tt) {
+    print_times(tt, &res->times, c, r->nranks);
+    print_differences(tt, res, c->compute_scale, synthetic);
+  } else {
+    print_schedule_times(res, lp);
+  }
   printf("parallel cost          %.9f s (makespan x %d ranks)\n", r->parallel_cost_ps * 1e-12,
          r->nranks);
   printf("p2p cost               %.9f s (time in MPI point-to-point calls, all ranks)\n",
@@ -466,7 +531,11 @@ static void print_csv(const cli_common *c, const run_result *res, const trace_ti
     cli_csv_cell(o, cells[i]);
   }
   cli_fields_csv_row(o, run_replay_fields, run_replay_nfields, res->r, 0);
-  cli_fields_csv_row(o, trace_times_fields, trace_times_nfields, tt, 0);
+  if (tt)
+    cli_fields_csv_row(o, trace_times_fields, trace_times_nfields, tt, 0);
+  else /* a schedule has no traced times: empty cells */
+    for (int i = 0; i < trace_times_nfields; i++)
+      g_string_append_c(o, ',');
   cli_fields_csv_row(o, run_times_fields, run_times_nfields, &res->times, 0);
   cli_fields_csv_row(o, metrics_fields, metrics_nfields, res->pre,
                      FIELD_VIEW_STATIC | FIELD_VIEW_ENERGY);
@@ -527,6 +596,16 @@ static gboolean check_outputs(const cli_common *c, const outputs *w, GError **er
   return ok;
 }
 
+/* Is `path` a GOAL schedule (traces/input-goal.c's row)? FALSE and *error
+ * when no reader takes it. */
+static gboolean cli_is_goal(const char *path, GError **error)
+{
+  g_auto(input) in = { 0 };
+  if (!input_open(&in, path, NULL, INPUT_TRACE | INPUT_GRAPH, error))
+    return FALSE;
+  return strcmp(in.reader->name, "goal") == 0;
+}
+
 /* Runs everything after parsing; returns the exit status. */
 static int simulate(const cli_common *c, const outputs *w)
 {
@@ -540,11 +619,20 @@ static int simulate(const cli_common *c, const outputs *w)
   trace_source *src = NULL;
   commgraph *g = NULL;
   run_result *res = NULL;
+  goal *sched = NULL;
   GError *e = NULL;
   run_spec spec;
   run_spec_init(&spec);
-  if (!(spec.model = cli_common_model(c, "analytic", &e)))
+  loggops_params lp;
+  gboolean loggops = loggops_is_model(c->model);
+  if (loggops) { /* with a platform: LogGOPS's rules, the messages cross its links */
+    if (!loggops_parse(c->model, &lp, &e))
+      goto fail;
+    spec.loggops = &lp;
+    spec.model = netmodel_find(lp.net);
+  } else if (!(spec.model = cli_common_model(c, "analytic", &e))) {
     goto fail;
+  }
   if (!c->trace) {
     g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--trace T is required");
     goto fail;
@@ -556,7 +644,7 @@ static int simulate(const cli_common *c, const outputs *w)
   }
   if (!check_outputs(c, w, &e))
     goto fail;
-  gboolean with_colls = FALSE;
+  gboolean with_colls = FALSE, sched_in = FALSE;
   if (w->links && !outputs_need(w, TIMELINE_DRAWS_TRACKS)) {
     g_autofree char *with = writer_options(w, TIMELINE_DRAWS_TRACKS, " or ");
     g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
@@ -566,14 +654,26 @@ static int simulate(const cli_common *c, const outputs *w)
   if (!timeline_spec_check(w->links ? w->links : TIMELINE_DEFAULT_LINKS, &e) ||
       !(p = cli_common_platform(c, &e)))
     goto fail;
-  /* streamed rank by rank, unless an output needs the run's records */
-  if (whole) {
+  if (!loggops && !(sched_in = cli_is_goal(c->trace, &e)) && e)
+    goto fail;
+  if ((loggops || sched_in) && (w->links || outputs_need(w, 0))) {
+    g_autofree char *writers = writer_options(w, 0, ", ");
+    g_set_error(&e, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "%s: a GOAL schedule's replay records no timeline, expected none of these "
+                "options", writers);
+    goto fail;
+  }
+  if (loggops || sched_in) { /* a dependency graph: its sends are the static traffic */
+    if (!(sched = loggops ? cli_loggops_schedule(c, &lp, &e) : goal_read(c->trace, &e)))
+      goto fail;
+    g = goal_graph(sched);
+  } else if (whole) { /* streamed rank by rank, unless an output needs the run's records */
     if ((t = cli_read_trace(c->trace, &e)))
       src = trace_source_memory(t);
   } else {
     src = cli_open_source(c, c->trace, &e);
   }
-  if (!src || !(g = run_traffic_graph_source(src, c->collectives, &with_colls, &e)))
+  if (!sched && (!src || !(g = run_traffic_graph_source(src, c->collectives, &with_colls, &e))))
     goto fail;
   spec.mapping_file = c->mapping;
   spec.strategy = c->strategy;
@@ -586,7 +686,7 @@ static int simulate(const cli_common *c, const outputs *w)
   if (outputs_need(w, TIMELINE_NEEDS_EVENTS))
     linkrec_keep_events(rec);
   spec.map_progress = spec.opts.progress;
-  timeline_start start = { trace_source_trace(src), spec.opts.progress };
+  timeline_start start = { src ? trace_source_trace(src) : NULL, spec.opts.progress };
   output_group_begin(); /* every output of the run renamed into place together */
   for (int i = 0; i < w->n; i++) {
     const timeline_writer *tw = timeline_writers[i];
@@ -600,7 +700,7 @@ static int simulate(const cli_common *c, const outputs *w)
       spec.opts.on_record_user = state[i];
     }
   }
-  run_inputs in = { .p = p, .g = g, .g_collectives = with_colls, .src = src };
+  run_inputs in = { .p = p, .g = g, .g_collectives = with_colls, .src = src, .goal = sched };
   res = run_cell(&in, &spec, &e);
   cli_progress_end();
   if (!res)
@@ -610,13 +710,17 @@ static int simulate(const cli_common *c, const outputs *w)
     goto out;
   }
   trace_times tt;
-  trace_source_times(src, &tt);
+  if (src)
+    trace_source_times(src, &tt);
+  const char *model = loggops ? "loggops" : spec.model->name;
+  const loggops_params *lpp = loggops ? &lp : NULL;
   if (c->json)
-    print_json(c, res, &tt, spec.model->name, p, with_colls);
+    print_json(c, res, src ? &tt : NULL, model, lpp, p, with_colls);
   else if (c->csv)
-    print_csv(c, res, &tt, spec.model->name, p, with_colls);
+    print_csv(c, res, src ? &tt : NULL, model, p, with_colls);
   else
-    print_human(c, res, &tt, p, with_colls, trace_is_synthetic(trace_source_trace(src)));
+    print_human(c, res, src ? &tt : NULL, lpp, p, with_colls,
+                src && trace_is_synthetic(trace_source_trace(src)));
   timeline_end end = { res->m, p, rec, res->r->out_trace, w->links, spec.opts.progress };
   gboolean written = TRUE;
   for (int i = 0; i < w->n && written; i++)
@@ -645,6 +749,7 @@ out:
   run_result_free(res);
   linkrec_free(rec);
   commgraph_free(g);
+  goal_free(sched);
   trace_source_free(src);
   trace_free(t);
   platform_free(p);
@@ -734,8 +839,9 @@ int cmd_simulate(int argc, char **argv)
                                          : "goes with --jobs FILE"));
     else
       status = jobs                        ? simulate_jobs(&c, jobs, policy, !no_pairs)
-               : loggops_is_model(c.model) ? simulate_loggops(&c, writes ? writers : NULL)
-                                           : simulate(&c, &w);
+               : loggops_is_model(c.model) && !c.platform
+                   ? simulate_loggops(&c, writes ? writers : NULL)
+                   : simulate(&c, &w);
   }
   cli_common_clear(&c);
   for (int i = 0; i < w.n; i++)

@@ -3,10 +3,12 @@
  * on any trace mapsim reads, turned into one (goal_of_trace); and `export
  * goal`, which writes that schedule.
  *
- * LogGOPS has no network: every rank is a host of its own and any two are
- * L apart, without contention. A platform, a mapping or a strategy would
- * say where ranks are and which links they share - nothing LogGOPS can
- * use - so they are refused with that reason rather than ignored. */
+ * Without --platform LogGOPS has no network: every rank is a host of its
+ * own and any two are L apart, without contention, so a mapping, a
+ * strategy or an allocation - where ranks are, which links they share -
+ * is refused with that reason rather than ignored. With --platform the
+ * run is simulate's (cmd-simulate.c: run_cell with loggops params, the
+ * messages crossing the platform, sim/loggops.h). */
 #include "cli/simulate-loggops.h"
 
 #include <json-glib/json-glib.h>
@@ -18,8 +20,7 @@
 #include "traces/goal.h"
 #include "traces/input.h"
 
-/* The schedule of --trace: read as GOAL, or converted from a trace. */
-static goal *schedule_of(const cli_common *c, const loggops_params *p, GError **error)
+goal *cli_loggops_schedule(const cli_common *c, const loggops_params *p, GError **error)
 {
   g_auto(input) in = { 0 };
   if (!input_open(&in, c->trace, NULL, INPUT_TRACE | INPUT_GRAPH, error))
@@ -104,8 +105,8 @@ int simulate_loggops(const cli_common *c, const char *writers)
 {
   GError *e = NULL;
   loggops_params p;
-  const char *placed = c->platform ? "--platform" : c->mapping ? "--mapping"
-                       : c->strategy ? "--strategy" : c->alloc ? "--alloc" : NULL;
+  const char *placed = c->mapping ? "--mapping" : c->strategy ? "--strategy"
+                       : c->alloc ? "--alloc" : NULL;
   if (!loggops_parse(c->model, &p, &e))
     return cli_fail(e);
   if (!c->trace)
@@ -117,13 +118,14 @@ int simulate_loggops(const cli_common *c, const char *writers)
                                 writers));
   if (placed)
     return cli_fail(g_error_new(G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                                "%s: --model loggops has no network to place ranks on (every "
-                                "rank is a host of its own, any two L apart, no contention, as "
-                                "in LogGOPSim); expected no %s", placed, placed));
+                                "%s: --model loggops without --platform has no network to "
+                                "place ranks on (every rank is a host of its own, any two L "
+                                "apart, no contention, as in LogGOPSim); expected --platform "
+                                "too, or no %s", placed, placed));
   if (c->json && c->csv)
     return cli_fail(g_error_new(G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                                 "--json and --csv exclude each other; expected one of them"));
-  g_autoptr(goal) g = schedule_of(c, &p, &e);
+  g_autoptr(goal) g = cli_loggops_schedule(c, &p, &e);
   if (!g)
     return cli_fail(e);
   loggops_result r;
@@ -184,7 +186,7 @@ int export_goal(int argc, char **argv)
                 out ? "--trace" : "-o F.goal");
     goto fail;
   }
-  if (!loggops_parse(c.model ? c.model : "loggops", &p, &e) || !(g = schedule_of(&c, &p, &e)))
+  if (!loggops_parse(c.model ? c.model : "loggops", &p, &e) || !(g = cli_loggops_schedule(&c, &p, &e)))
     goto fail;
   output *o = output_open(out, cli_progress(&c), &e);
   if (!o)

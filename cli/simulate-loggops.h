@@ -5,9 +5,16 @@
 #pragma once
 
 #include "cli/cli.h"
+#include "sim/loggops.h"
+#include "traces/goal.h"
+
+/* The schedule of --trace: read as GOAL, or any trace mapsim reads turned
+ * into one (goal_of_trace, calcs in units of p->unit_s, --collectives). */
+goal *cli_loggops_schedule(const cli_common *c, const loggops_params *p, GError **error);
 
 /* Replays --trace (a GOAL schedule, or any trace mapsim reads turned into
- * one) under LogGOPS (sim/loggops.h) and prints its makespan. `writers`:
+ * one) under LogGOPS (sim/loggops.h) without a platform and prints its
+ * makespan. `writers`:
  * the timeline options given (refused: LogGOPS records no timeline), or
  * NULL. Returns the exit status. */
 int simulate_loggops(const cli_common *c, const char *writers);

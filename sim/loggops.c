@@ -13,8 +13,11 @@
 #include "sim/loggops.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
+#include "sim/goal-match-private.h"
+#include "sim/replay-share-private.h"
 #include "util/budget.h"
 #include "util/checked.h"
 #include "util/units.h"
@@ -26,7 +29,7 @@ G_DEFINE_QUARK(loggops-error-quark, loggops_error)
 void loggops_defaults(loggops_params *p)
 {
   *p = (loggops_params){ .L = 2500, .o = 1500, .g = 1000, .G = 6, .O = 0, .S = 65535,
-                         .unit_s = 1e-9 };
+                         .unit_s = 1e-9, .net = "analytic" };
 }
 
 gboolean loggops_is_model(const char *model)
@@ -58,12 +61,23 @@ gboolean loggops_parse(const char *model, loggops_params *p, GError **error)
       p->unit_s = s;
       continue;
     }
+    if (strcmp(key, "net") == 0) {
+      if (!netmodel_find(value)) {
+        g_autofree char *names = netmodel_names();
+        g_set_error(error, LOGGOPS_ERROR, LOGGOPS_ERROR_SPEC,
+                    "--model %s: net=%s, expected a network model: one of %s", model, value,
+                    names);
+        return FALSE;
+      }
+      g_strlcpy(p->net, value, sizeof p->net);
+      continue;
+    }
     uint64_t *slot = strcmp(key, "L") == 0 ? &p->L : strcmp(key, "o") == 0 ? &p->o
                      : strcmp(key, "g") == 0 ? &p->g : strcmp(key, "G") == 0 ? &p->G
                      : strcmp(key, "O") == 0 ? &p->O : strcmp(key, "S") == 0 ? &p->S : NULL;
     if (!slot) {
       g_set_error(error, LOGGOPS_ERROR, LOGGOPS_ERROR_SPEC,
-                  "--model %s: '%s', expected one of L, o, g, G, O, S, unit as KEY=VALUE", model,
+                  "--model %s: '%s', expected one of L, o, g, G, O, S, unit, net as KEY=VALUE", model,
                   items[i]);
       return FALSE;
     }
@@ -145,69 +159,6 @@ static entry heap_pop(heap *h)
   return top;
 }
 
-/* ---- matching lists ---- */
-
-typedef struct match_entry {
-  uint64_t size;
-  int64_t op;      /* global index of the receive (posted) or the send (unexpected) */
-  int64_t next;    /* pool index, -1 at the end */
-  uint32_t src, tag;
-} match_entry;
-
-typedef struct match_list {
-  int64_t head, tail;
-} match_list;
-
-typedef struct pool {
-  match_entry *e;
-  int64_t n, cap, free;
-} pool;
-
-static void list_append(pool *p, match_list *l, const match_entry *x)
-{
-  int64_t i;
-  if (p->free >= 0) {
-    i = p->free;
-    p->free = p->e[i].next;
-  } else {
-    if (p->n == p->cap) {
-      p->cap = MAX(p->cap * 2, 1024);
-      p->e = g_renew(match_entry, p->e, (gsize)p->cap);
-    }
-    i = p->n++;
-  }
-  p->e[i] = *x;
-  p->e[i].next = -1;
-  if (l->tail >= 0)
-    p->e[l->tail].next = i;
-  else
-    l->head = i;
-  l->tail = i;
-}
-
-/* The first entry matching (src, tag), -1 matching anything on either
- * side, removed into *out; FALSE when none. */
-static gboolean list_match(pool *p, match_list *l, uint32_t src, uint32_t tag, match_entry *out)
-{
-  for (int64_t prev = -1, i = l->head; i >= 0; prev = i, i = p->e[i].next) {
-    const match_entry *m = &p->e[i];
-    if ((src == GOAL_ANY || m->src == GOAL_ANY || m->src == src) &&
-        (tag == GOAL_ANY || m->tag == GOAL_ANY || m->tag == tag)) {
-      *out = *m;
-      if (prev >= 0)
-        p->e[prev].next = m->next;
-      else
-        l->head = m->next;
-      if (l->tail == i)
-        l->tail = prev;
-      p->e[i].next = p->free;
-      p->free = i;
-      return TRUE;
-    }
-  }
-  return FALSE;
-}
-
 /* ---- the replay ---- */
 
 typedef struct ready {
@@ -227,6 +178,13 @@ typedef struct sim {
   GArray *ready;                      /* ready: this step's newly ready operations */
   uint64_t ts;
   int64_t done_ops;
+  /* on a platform (loggops_run_platform), else NULL: messages cross the
+   * network model instead of taking L */
+  netmodel *nm;
+  engine *eng;
+  const int *node;                    /* rank -> node */
+  int64_t unit_ps;
+  uint64_t *msg_ts;                   /* per send: its message's insertion number */
 } sim;
 
 static inline uint64_t *cpu_of(sim *s, uint64_t *a, uint32_t rank, int cpu)
@@ -326,9 +284,17 @@ static void step(sim *s, entry e)
       /* unsigned as in LogGOPSim: a 0-byte message has size - 1 = -1 */
       *cpu = t + p->o + (o->size - 1) * p->O;
       *gap = t + p->g + (o->size - 1) * p->G;
-      entry m = { .time = t + p->o + p->L, .ts = s->ts++, .op = e.op, .rank = e.rank,
-                  .kind = EV_MSG };
-      heap_push(&s->q, &m);
+      if (s->nm) { /* the arrival comes back through deliver(), with this number */
+        s->msg_ts[e.op] = s->ts++;
+        netmodel_msg nm = { s->node[e.rank], s->node[o->peer], (int64_t)o->size,
+                            saturating_mul_i64((int64_t)(t + p->o), s->unit_ps), NETMODEL_P2P,
+                            e.rank, (uint64_t)e.op, route_key((int)e.rank, (int)o->peer) };
+        netmodel_start(s->nm, &nm);
+      } else {
+        entry m = { .time = t + p->o + p->L, .ts = s->ts++, .op = e.op, .rank = e.rank,
+                    .kind = EV_MSG };
+        heap_push(&s->q, &m);
+      }
       if (o->size <= p->S)
         done(s, e.rank, e.op);
     } else {
@@ -446,8 +412,31 @@ static void say_unfinished(sim *s, GError **error)
                       "a rendezvous send never completed, expected a receive for every send");
 }
 
-gboolean loggops_run(const goal *g, const loggops_params *p, const progress *pr,
-                     loggops_result *out, GError **error)
+/* The platform of loggops_run_platform: where ranks are, the model the
+ * messages cross, and what the run leaves (NULL in loggops_run). */
+typedef struct net_run {
+  const platform *p;
+  const int *node;
+  const struct netmodel_ops *model;
+  linkrec *rec;
+  int64_t unit_ps;
+  replay_result *res;        /* the model's part of the result, on success */
+} net_run;
+
+/* A message `ev->b` (its send; a: the sender) arrived at ev->time ps: it
+ * joins the queue at the next whole unit with the number its send gave it. */
+static void deliver(void *ctx, engine *e, const engine_event *ev)
+{
+  sim *s = ctx;
+  (void)e;
+  uint64_t t = (uint64_t)(ev->time / s->unit_ps) + (ev->time % s->unit_ps != 0);
+  entry m = { .time = t, .ts = s->msg_ts[ev->b], .op = (int64_t)ev->b, .rank = ev->a,
+              .kind = EV_MSG };
+  heap_push(&s->q, &m);
+}
+
+static gboolean run(const goal *g, const loggops_params *p, const progress *pr, net_run *net,
+                    loggops_result *out, GError **error)
 {
   *out = (loggops_result){ .nranks = g->nranks };
   if (!times_fit(g, p, error))
@@ -470,6 +459,20 @@ gboolean loggops_run(const goal *g, const loggops_params *p, const progress *pr,
     s.rq[r] = s.uq[r] = (match_list){ -1, -1 };
   s.pool.free = -1;
   s.ready = g_array_new(FALSE, FALSE, sizeof(ready));
+  gboolean ok = TRUE;
+  int64_t events = 0;
+  if (net) {
+    s.eng = engine_new((size_t)g->nranks * 4 + 1024);
+    s.node = net->node;
+    s.unit_ps = net->unit_ps;
+    s.msg_ts = g_new(uint64_t, (gsize)MAX(g->nops, 1));
+    uint32_t kind = engine_register(s.eng, deliver, &s);
+    if (!(s.nm = netmodel_new(net->model, net->p, s.eng, kind, error))) {
+      ok = FALSE;
+      goto done;
+    }
+    s.nm->rec = net->rec;
+  }
 
   /* the roots of every rank, at time 0 */
   for (int r = 0; r < g->nranks; r++) {
@@ -479,15 +482,32 @@ gboolean loggops_run(const goal *g, const loggops_params *p, const progress *pr,
     flush(&s);
   }
 
-  gboolean ok = TRUE;
-  int64_t events = 0;
-  while (s.q.n > 0) {
+  while (s.q.n > 0 || (s.eng && engine_next_time(s.eng) < INT64_MAX)) {
+    /* on a platform, the network's events up to the next operation's time
+     * first: an arrival then joins the queue before anything later runs */
+    if (s.eng && engine_next_time(s.eng) < INT64_MAX &&
+        (s.q.n == 0 ||
+         engine_next_time(s.eng) <= saturating_mul_i64((int64_t)MIN(s.q.e[0].time,
+                                                                     (uint64_t)INT64_MAX),
+                                                       s.unit_ps))) {
+      engine_event ev;
+      engine_pop(s.eng, &ev);
+      engine_dispatch(s.eng, &ev);
+      continue;
+    }
     step(&s, heap_pop(&s.q));
     if ((++events & 0xfffff) == 0) {
       progress_report(pr, "loggops: operations", (uint64_t)s.done_ops, (uint64_t)g->nops);
       if (!(ok = progress_check(pr, error)))
         break;
     }
+  }
+  if (ok && s.eng && (s.eng->overflow || s.nm->overflow)) {
+    g_set_error(error, LOGGOPS_ERROR, LOGGOPS_ERROR_SCHEDULE,
+                s.eng->overflow ? "simulated time exceeds " CHECKED_PS_LIMIT " (check the "
+                                  "platform's bandwidths and latencies)"
+                                : "the network model's counters exceed 2^63 - 1");
+    ok = FALSE;
   }
   if (ok && s.done_ops != g->nops) {
     say_unfinished(&s, error);
@@ -506,7 +526,19 @@ gboolean loggops_run(const goal *g, const loggops_params *p, const progress *pr,
     out->events = events;
     for (int64_t i = 0; i < g->nops; i++)
       out->messages += g->ops[i].kind == GOAL_SEND;
+    if (net) {
+      if (net->rec)
+        linkrec_settle(net->rec);
+      net->res = g_new0(replay_result, 1);
+      net->res->makespan_ps = saturating_mul_i64((int64_t)out->makespan, s.unit_ps);
+      net->res->engine_events = s.eng->handled;
+      replay_collect_model(s.nm, net->p, net->res);
+    }
   }
+done:
+  netmodel_free(s.nm);
+  engine_free(s.eng);
+  g_free(s.msg_ts);
   g_free(s.nexto);
   g_free(s.nextgs);
   g_free(s.nextgr);
@@ -517,4 +549,75 @@ gboolean loggops_run(const goal *g, const loggops_params *p, const progress *pr,
   g_free(s.pool.e);
   g_array_free(s.ready, TRUE);
   return ok;
+}
+
+gboolean loggops_run(const goal *g, const loggops_params *p, const progress *pr,
+                     loggops_result *out, GError **error)
+{
+  return run(g, p, pr, NULL, out, error);
+}
+
+replay_result *loggops_run_platform(const goal *g, const loggops_params *p, const platform *pl,
+                                    const mapping *m, const replay_opts *o, GError **error)
+{
+  const struct netmodel_ops *model = netmodel_find(p->net);
+  double unit_ps = p->unit_s * 1e12;
+  if (!model) {
+    g_autofree char *names = netmodel_names();
+    g_set_error(error, LOGGOPS_ERROR, LOGGOPS_ERROR_SPEC,
+                "--model loggops:net=%s: no such network model, expected one of %s", p->net,
+                names);
+    return NULL;
+  }
+  if (!(unit_ps >= 1 && unit_ps < 1e15 && fabs(unit_ps - round(unit_ps)) < 1e-6 * unit_ps)) {
+    g_set_error(error, LOGGOPS_ERROR, LOGGOPS_ERROR_SPEC,
+                "--model loggops: unit %g s, expected a whole number of picoseconds on a "
+                "platform (its network times are picoseconds)", p->unit_s);
+    return NULL;
+  }
+  if (o && (o->record_times || o->on_record)) {
+    g_set_error_literal(error, LOGGOPS_ERROR, LOGGOPS_ERROR_SPEC,
+                        "a GOAL schedule has no trace records to time, expected no output "
+                        "trace or record timeline");
+    return NULL;
+  }
+  for (int64_t i = 0; i < g->nops; i++)
+    if (g->ops[i].kind == GOAL_SEND && g->ops[i].size > (uint64_t)INT64_MAX) {
+      g_set_error(error, LOGGOPS_ERROR, LOGGOPS_ERROR_SCHEDULE,
+                  "operation %" G_GINT64_FORMAT ": %" G_GUINT64_FORMAT " bytes, expected at "
+                  "most 2^63 - 1 on a platform", i, g->ops[i].size);
+      return NULL;
+    }
+  if (!replay_check_placement(g->nranks, pl, m, error))
+    return NULL;
+  net_run net = { .p = pl, .node = m->node, .model = model, .rec = o ? o->links : NULL,
+                  .unit_ps = (int64_t)round(unit_ps) };
+  loggops_result r;
+  if (!run(g, p, o ? o->progress : NULL, &net, &r, error))
+    return NULL;
+  replay_result *res = net.res;
+  int64_t cost;
+  if (res->makespan_ps == INT64_MAX || !checked_mul_i64(res->makespan_ps, g->nranks, &cost)) {
+    g_set_error(error, LOGGOPS_ERROR, LOGGOPS_ERROR_SCHEDULE,
+                "simulated time exceeds " CHECKED_PS_LIMIT " (makespan %" G_GUINT64_FORMAT
+                " units of %g s)", r.makespan, p->unit_s);
+    loggops_result_clear(&r);
+    replay_result_free(res);
+    return NULL;
+  }
+  res->nranks = g->nranks;
+  res->parallel_cost_ps = cost;
+  res->events = g->nops;
+  res->per_rank = g_new0(replay_rank_stats, (gsize)MAX(g->nranks, 1));
+  for (int rk = 0; rk < g->nranks; rk++) {
+    replay_rank_stats *st = &res->per_rank[rk];
+    st->finish_ps = saturating_mul_i64((int64_t)r.finish[rk], net.unit_ps);
+    for (int64_t i = g->first[rk]; i < g->first[rk + 1]; i++)
+      if (g->ops[i].kind == GOAL_CALC)
+        st->compute_ps = saturating_add_i64(
+            st->compute_ps, saturating_mul_i64((int64_t)MIN(g->ops[i].size, (uint64_t)INT64_MAX),
+                                               net.unit_ps));
+  }
+  loggops_result_clear(&r);
+  return res;
 }

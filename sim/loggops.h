@@ -22,15 +22,28 @@
  * LogGOPSim's unsigned 64-bit one (a 0-byte message has s-1 = -1).
  * The makespan is the latest time a CPU is free, over all ranks.
  *
+ * On a platform (loggops_run_platform) the rules are the same but for L:
+ * a message leaves at the send's start + o (in ps: units x unit), crosses
+ * the platform's route from its sender's node to its receiver's through a
+ * network model (`net=`, default analytic: the route's latencies + bytes /
+ * its bottleneck bandwidth, no contention; flow or packet: shared links),
+ * and joins the queue at its arrival rounded up to a whole unit, with the
+ * insertion number its send gave it - so a platform whose every route
+ * takes exactly L units gives LogGOPSim's makespan. g, G, o, O and S keep
+ * their meaning (the NICs' gaps and the CPUs' overheads stay LogGOPS's;
+ * set G=0 for a network whose bandwidth is the platform's alone);
+ * rendezvous exchanges no control messages (LogGOPSim's rule).
+ *
  * Ownership: results are the caller's (loggops_result_clear). The goal is
  * borrowed. Not for: MPI traces (sim/replay.h; goal_of_trace() turns one
- * into a schedule), networks with links (LogGOPS has none).
+ * into a schedule), the platform's own protocol and overheads (sim/dag.h).
  */
 #pragma once
 
 #include <glib.h>
 #include <stdint.h>
 
+#include "sim/replay.h"
 #include "traces/goal.h"
 #include "traces/trace.h"
 #include "util/progress.h"
@@ -49,6 +62,7 @@ typedef enum {
 typedef struct loggops_params {
   uint64_t L, o, g, G, O, S;
   double unit_s;           /* the length of one time unit in seconds */
+  char net[24];            /* on a platform: the network model's name (default analytic) */
 } loggops_params;
 
 /* LogGOPSim's defaults: L 2500, o 1500, g 1000, G 6, O 0, S 65535, 1 ns. */
@@ -57,8 +71,9 @@ void loggops_defaults(loggops_params *p);
 /* TRUE when `model` names this model ("loggops" or "loggops:..."). */
 gboolean loggops_is_model(const char *model);
 
-/* Parses "loggops[:KEY=VALUE]..." (keys L o g G O S unit; unit a time such
- * as 1ns) over the defaults. */
+/* Parses "loggops[:KEY=VALUE]..." (keys L o g G O S unit net; unit a time
+ * such as 1ns, net a network model of models/registry.c) over the
+ * defaults. */
 gboolean loggops_parse(const char *model, loggops_params *p, GError **error);
 
 typedef struct loggops_result {
@@ -78,6 +93,15 @@ void loggops_result_clear(loggops_result *r);
  * `pr` says stop. */
 gboolean loggops_run(const goal *g, const loggops_params *p, const progress *pr,
                      loggops_result *out, GError **error);
+
+/* Replays `g` on platform `pl` with ranks on the nodes of `m` (see the
+ * header): unit must be a whole number of picoseconds. Of `o` (may be
+ * NULL): progress and links (a recorder). The result is a replay_result
+ * (sim/replay.h): makespan and per-rank finish in ps (units x unit),
+ * compute_ps the calcs, the model's link counters; NULL + error as
+ * loggops_run, or on inputs that do not fit the platform. */
+replay_result *loggops_run_platform(const goal *g, const loggops_params *p, const platform *pl,
+                                    const mapping *m, const replay_opts *o, GError **error);
 
 /* The schedule of an MPI trace, rank by rank in record order: the time
  * between MPI calls becomes a calc (in units of unit_s, rounded), a

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "sim/replay.h"
+#include "sim/replay-share-private.h"
 #include "traces/trace-source.h"
 
 #define NONE UINT32_MAX

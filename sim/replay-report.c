@@ -181,10 +181,8 @@ gboolean replay_check_overflow(const replay *R, GError **error)
 }
 
 /* The links' energy over the makespan, per link type and in total. */
-static void collect_energy(const replay *R, replay_result *res)
+static void collect_energy(const netmodel *nm, const platform *p, replay_result *res)
 {
-  const netmodel *nm = R->model;
-  const platform *p = R->p;
   res->ntypes = p->nlinktypes;
   res->type_energy = g_new0(link_energy, MAX(p->nlinktypes, 1));
   if (!platform_has_power(p) && !nm->link_inflight)
@@ -213,21 +211,8 @@ static void collect_energy(const replay *R, replay_result *res)
   res->energy_j = res->energy_idle_j + res->energy_traffic_j + res->energy_off_j;
 }
 
-replay_result *replay_collect(replay *R)
+void replay_collect_model(netmodel *nm, const platform *p, replay_result *res)
 {
-  const trace *t = R->t;
-  const netmodel *nm = R->model;
-  replay_result *res = g_new0(replay_result, 1);
-  res->nranks = t->nranks;
-  res->per_rank = g_new0(replay_rank_stats, MAX(t->nranks, 1));
-  for (int r = 0; r < t->nranks; r++) {
-    res->per_rank[r] = R->ranks[r].st;
-    res->events += R->ranks[r].base + R->ranks[r].pos;
-    res->makespan_ps = MAX(res->makespan_ps, R->ranks[r].st.finish_ps);
-    res->p2p_cost_ps += R->ranks[r].st.p2p_ps;
-  }
-  res->parallel_cost_ps = res->makespan_ps * t->nranks;
-  res->engine_events = R->eng->handled;
   const netmodel_totals *pt = &nm->tot[NETMODEL_P2P], *ct = &nm->tot[NETMODEL_COLL];
   res->p2p_messages = pt->messages;
   res->p2p_bytes = pt->bytes;
@@ -251,7 +236,7 @@ replay_result *replay_collect(replay *R)
   res->link_busy_ps = g_memdup2(nm->link_busy_ps, n * sizeof(int64_t));
   for (int l = 0; l < nm->nlinks; l++)
     res->max_link_busy_ps = MAX(res->max_link_busy_ps, res->link_busy_ps[l]);
-  res->routes_taken = netmodel_take_routes(R->model);
+  res->routes_taken = netmodel_take_routes(nm);
   if (nm->ops->impl->stats)
     res->nmodel_stats = nm->ops->impl->stats(nm, res->model_stats, G_N_ELEMENTS(res->model_stats));
   if (nm->ops->impl->link_stat) {
@@ -260,7 +245,24 @@ replay_result *replay_collect(replay *R)
       nm->ops->impl->link_stat(nm, l, &res->link_stats[l]);
     res->load_unit = nm->ops->impl->load_unit;
   }
-  collect_energy(R, res);
+  collect_energy(nm, p, res);
+}
+
+replay_result *replay_collect(replay *R)
+{
+  const trace *t = R->t;
+  replay_result *res = g_new0(replay_result, 1);
+  res->nranks = t->nranks;
+  res->per_rank = g_new0(replay_rank_stats, MAX(t->nranks, 1));
+  for (int r = 0; r < t->nranks; r++) {
+    res->per_rank[r] = R->ranks[r].st;
+    res->events += R->ranks[r].base + R->ranks[r].pos;
+    res->makespan_ps = MAX(res->makespan_ps, R->ranks[r].st.finish_ps);
+    res->p2p_cost_ps += R->ranks[r].st.p2p_ps;
+  }
+  res->parallel_cost_ps = res->makespan_ps * t->nranks;
+  res->engine_events = R->eng->handled;
+  replay_collect_model(R->model, R->p, res);
   res->peak_bytes = engine_bytes(R->eng) + R->capops * sizeof(op) + R->capmsgs * sizeof(msg) +
                     R->capchans * sizeof(chan) + R->nslots * sizeof(uint32_t) +
                     (size_t)t->nranks * (sizeof(rank_st) + CCACHE * sizeof(cc_ent)) +

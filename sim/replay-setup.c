@@ -41,18 +41,18 @@ static gboolean check_comms(const replay *R, int r, const rank_st *rs, GError **
   return TRUE;
 }
 
-static gboolean check_inputs(const trace *t, const platform *p, const mapping *m, GError **error)
+gboolean replay_check_placement(int nranks, const platform *p, const mapping *m, GError **error)
 {
   GError *e = NULL;
-  if (!platform_check_capacity(p, t->nranks, &e)) {
+  if (!platform_check_capacity(p, nranks, &e)) {
     g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_INPUT, "%s", e->message);
     g_error_free(e);
     return FALSE;
   }
-  if (m->ntasks < t->nranks) {
+  if (m->ntasks < nranks) {
     g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_INPUT,
                 "the mapping places %d ranks, the trace has %d; expected one node per rank",
-                m->ntasks, t->nranks);
+                m->ntasks, nranks);
     return FALSE;
   }
   return mapping_validate(m, p, error);
@@ -194,7 +194,7 @@ replay_result *replay_run_source(const trace_source *src, const platform *p, con
                 "an output trace needs the input trace in memory, expected an in-memory source");
     return NULL;
   }
-  if (!check_inputs(t, p, m, error) || !check_budget(src, p, o, error))
+  if (!replay_check_placement(t->nranks, p, m, error) || !check_budget(src, p, o, error))
     return NULL;
   GError *e = NULL;
   replay *R = replay_new(src, p, m, o, &e);

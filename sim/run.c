@@ -8,6 +8,7 @@
 #include "util/checked.h"
 
 #include "mapping/strategy.h"
+#include "sim/dag.h"
 #include "sim/optimize.h"
 
 #define T(key, member, desc) \
@@ -257,7 +258,9 @@ static mapping *make_mapping(const run_inputs *in, const run_spec *s, run_result
 run_result *run_cell(const run_inputs *in, const run_spec *s, GError **error)
 {
   const trace *t = in->src ? trace_source_trace(in->src) : in->t;
-  int nranks = t ? MAX(t->nranks, in->g->n) : in->g->n;
+  int nranks = in->goal ? MAX(in->goal->nranks, in->g->n)
+               : t      ? MAX(t->nranks, in->g->n)
+                        : in->g->n;
   if (!platform_check_capacity(in->p, nranks, error))
     return NULL;
   run_result *res = g_new0(run_result, 1);
@@ -276,11 +279,15 @@ run_result *run_cell(const run_inputs *in, const run_spec *s, GError **error)
     if (!metrics_check(res->pre_nonminimal, error))
       goto fail;
   }
-  if (!t || !s->model)
+  if (in->goal ? !s->model && !s->loggops : !t || !s->model)
     return res;
   gint64 t0 = g_get_monotonic_time();
-  res->r = in->src ? replay_run_source(in->src, in->p, res->m, s->model, &s->opts, error)
-                   : replay_run(in->t, in->p, res->m, s->model, &s->opts, error);
+  if (in->goal)
+    res->r = s->loggops ? loggops_run_platform(in->goal, s->loggops, in->p, res->m, &s->opts, error)
+                        : dag_run(in->goal, in->p, res->m, s->model, &s->opts, error);
+  else
+    res->r = in->src ? replay_run_source(in->src, in->p, res->m, s->model, &s->opts, error)
+                     : replay_run(in->t, in->p, res->m, s->model, &s->opts, error);
   res->replay_seconds = (double)(g_get_monotonic_time() - t0) * 1e-6;
   if (!res->r)
     goto fail;

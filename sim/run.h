@@ -6,7 +6,9 @@
  *   1. mapping: a mapping file, a strategy pipeline, or identity;
  *   2. pre: static metrics of the communication graph along the routes
  *      (mapping/metrics.h);
- *   3. (with a trace and a model) the replay (sim/replay.h);
+ *   3. (with a trace and a model) the replay (sim/replay.h); a GOAL
+ *      schedule instead is replayed as a dependency graph (sim/dag.h) or
+ *      under LogGOPS with the platform's network (sim/loggops.h);
  *   4. post: the same metrics counted on the simulated links, and the
  *      pre == post check of korndoerfer2021 Section 7.4 (bytes of every
  *      link and hop_bytes). Both views count the same traffic: the
@@ -43,7 +45,9 @@
 #pragma once
 
 #include "mapping/metrics.h"
+#include "sim/loggops.h"
 #include "sim/replay.h"
+#include "traces/goal.h"
 #include "util/progress.h"
 
 G_BEGIN_DECLS
@@ -56,6 +60,8 @@ typedef struct run_inputs {
   const commgraph *map_g;    /* the weights the strategy maps by (same ranks), or NULL: g */
   const trace *t;            /* NULL: static only (unless src) */
   const trace_source *src;   /* the trace as a source (streamed); replaces t when set */
+  const goal *goal;          /* a GOAL schedule replayed instead of a trace (sim/dag.h,
+                              * sim/loggops.h), its graph in g; t and src NULL */
   const double *coords;      /* task coordinates for geometric strategies, or NULL */
   int coord_dims;
 } run_inputs;
@@ -66,6 +72,9 @@ typedef struct run_spec {
   const char *strategy;      /* a strategy pipeline, or NULL (both NULL: identity) */
   guint32 seed;              /* of randomized strategies */
   const struct netmodel_ops *model; /* NULL: no replay */
+  const loggops_params *loggops; /* a GOAL schedule under LogGOPS on the platform
+                                  * (loggops_run_platform; its own net= model), or NULL:
+                                  * dag_run through `model` */
   const progress *map_progress; /* the strategy's progress hook, or NULL */
   replay_opts opts;
 } run_spec;
