@@ -124,3 +124,32 @@ Test(trace_colls, shortest_member_ends_expansion)
   trace_colls_free(c);
   trace_free(t);
 }
+
+/* A communicator naming a rank the trace does not define (the OTF2 reader
+ * gives it -1) has no complete call: nothing is expanded, nothing read out
+ * of bounds (an OTF2 fuzz input). */
+Test(trace_colls, undefined_member_makes_no_call)
+{
+  trace *t = trace_new(P);
+  uint32_t comm = trace_add_comm(t, "odd", 2, (const int[]){ 0, -1 });
+  trace_colls *c = trace_colls_new(P, t->ncomms);
+  trace_event e = { .peer = -1, .op = COLL_ALLREDUCE, .kind = TRACE_COLL_END, .comm = comm,
+                    .bytes = 8 };
+  trace_colls_add(c, 0, &e);
+  int64_t contrib[2];
+  int root, op;
+  cr_assert_eq(trace_colls_call(c, t, comm, 0, contrib, &root, &op), 1);
+  coll_choice choice;
+  cr_assert(coll_choice_parse(&choice, NULL, NULL));
+  GArray *src = g_array_new(FALSE, FALSE, sizeof(int)), *dst = g_array_new(FALSE, FALSE, sizeof(int));
+  GArray *bytes = g_array_new(FALSE, FALSE, sizeof(int64_t));
+  GArray *msgs = g_array_new(FALSE, FALSE, sizeof(int64_t));
+  cr_assert(trace_colls_expand(c, t, &choice, src, dst, bytes, msgs, NULL));
+  cr_assert_eq(src->len, 0);
+  g_array_free(src, TRUE);
+  g_array_free(dst, TRUE);
+  g_array_free(bytes, TRUE);
+  g_array_free(msgs, TRUE);
+  trace_colls_free(c);
+  trace_free(t);
+}

@@ -42,8 +42,8 @@ void trace_colls_add(trace_colls *c, int rank, const trace_event *e)
 static const trace_coll_call *trace_colls_get(const trace_colls *c, int rank, uint32_t comm,
                                               int64_t k, int64_t *left)
 {
-  if (comm >= (uint32_t)c->ncomms || k < 0)
-    return NULL;
+  if (comm >= (uint32_t)c->ncomms || k < 0 || rank < 0 || rank >= c->nranks)
+    return NULL; /* a member the trace does not define (-1) makes no call */
   const GArray *a = c->calls[(size_t)rank * (size_t)c->ncomms + comm];
   if (!a || a->len == 0)
     return NULL;
