@@ -100,11 +100,13 @@ bk_duration() { # size k routing traffic batch
          grep -q "Overall min batch duration" "$f.out"; }; then
     cp "$W/want.cfg" "$f.cfg"
     t0=$(date +%s)
-    nice "$BK" "$f.cfg" > "$f.out" 2>&1 || true   # BookSim exits 255 on success
+    # BookSim exits 255 on success; stock ugal deadlocks on the 342-node
+    # group shift, hence the time limit (BOOKSIM_TIMEOUT seconds)
+    timeout "${BOOKSIM_TIMEOUT:-1200}" nice "$BK" "$f.cfg" > "$f.out" 2>&1 || true
     echo "booksim-dragonfly: BookSim $1 nodes $4 $3: $(($(date +%s) - t0)) s ($BK $f.cfg)" >&2
   fi
   d=$(grep "Overall min batch duration" "$f.out" | head -1 | awk '{print $6}')
-  echo "${d:-failed}"
+  echo "${d:-failed}"   # failed: no duration (deadlock, time limit, unpatched BookSim)
 }
 
 # mapsim's makespan in ns, or "n/a" when the build refuses the routing.

@@ -14,8 +14,13 @@
 # injects at its link's full rate until its bytes are out):
 #   shift    rank r sends 1 MiB to r + a p (the next group: group shift)
 #   uniform  rank r sends 64 KiB to each of 16 random ranks (1 MiB)
+#   balanced rank r sends floor(1 MiB / (N-1)) bytes to every other rank,
+#            each once, in a random order (balanced uniform: every node
+#            receives as much as it sends, so no receiver is the bottleneck)
 # Each cell is the simulated makespan; the throughput is the bytes a node
 # sends over makespan x injection bandwidth (1 = the network keeps up).
+# The traffics to run: TRAFFICS="shift uniform" (the default); add balanced
+# (TRAFFICS="shift uniform balanced"): its 1,056-node packet runs take hours.
 # The last column: UGAL against the better of minimal and Valiant.
 #
 # Usage: bench/dragonfly-ugal.sh [BUILD_DIR [MODELS]]   (defaults: build,
@@ -23,6 +28,7 @@
 set -eu
 B=${1:-build}
 MODELS=${2:-flow packet}
+TRAFFICS=${TRAFFICS:-shift uniform}
 M=$(cd "$(dirname "$B/mapsim")" && pwd)/mapsim
 W=$(mktemp -d /tmp/mapsim-bench-ugal-XXXXXX)
 trap 'rm -rf "$W"' EXIT INT TERM
@@ -43,14 +49,17 @@ for net in g=19:a=6:p=3:h=3 g=33:a=8:p=4:h=4; do
     -o "$W/shift-$n" -q
   "$M" gen --pattern random --degree 16 -n $n -b 65536 -i 1 --gap 0 --nonblocking \
     -o "$W/uniform-$n" -q
-  for traffic in shift uniform; do
+  "$M" gen --pattern random --degree $((n - 1)) -n $n -b $((1048576 / (n - 1))) -i 1 --gap 0 \
+    --nonblocking -o "$W/balanced-$n" -q
+  for traffic in $TRAFFICS; do
+    case $traffic in balanced) bytes=$((1048576 / (n - 1) * (n - 1))) ;; *) bytes=1048576 ;; esac
     for model in $MODELS; do
       row=""
       for routing in minimal valiant ugal; do
         row="$row $(makespan "dragonfly:$net:routing=$routing" "$W/$traffic-$n" "$model")"
       done
-      echo "$row" | awk -v net="$n nodes ($net)" -v t="$traffic" -v m="$model" '
-        function cell(s) { return sprintf("%.1f us (%.2f)", s * 1e6, 1048576 / s / 25e9) }
+      echo "$row" | awk -v net="$n nodes ($net)" -v t="$traffic" -v m="$model" -v bytes=$bytes '
+        function cell(s) { return sprintf("%.1f us (%.2f)", s * 1e6, bytes / s / 25e9) }
         { best = $1 < $2 ? $1 : $2
           printf "| %s | %s | %s | %s | %s | %s | %+.1f%% |\n", net, t, m, cell($1), cell($2),
                  cell($3), ($3 / best - 1) * 100 }'
