@@ -37,7 +37,7 @@ for t in split_traces actions_with_isend.txt actions_waitall.txt actions_barrier
     echo "$D/$t" > "$o/traces.txt"
   fi
   sg=$(sh "$o/smpirun.sh" 2>/dev/null | sed -n 's/^\[\([0-9.e+-]*\)\] Simulation time.*/\1/p' | tail -1)
-  ms=$("$M" simulate -q -p "$P" --preset ${PRESET:-simgrid} --model ${MODEL:-analytic} -t "$D/$t" --json | grep -m1 '"makespan_s"' |
+  ms=$("$M" simulate -q -p "$P" --preset ${PRESET:-simgrid} --model ${MODEL:-analytic} ${COLLS:+--collectives $COLLS} -t "$D/$t" --json | grep -m1 '"makespan_s"' |
        tr -d ' ,' | cut -d: -f2)
   d=$(awk -v a="$ms" -v b="${sg:-0}" 'BEGIN { if (b > 0) printf "%.3f", (a - b) / b * 100; else print "?" }')
   printf '%-38s %14s %14s %9s\n' "$t" "${sg:-?}" "$ms" "$d"
