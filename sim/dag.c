@@ -373,26 +373,6 @@ static void dag_free(dag *D)
   g_clear_error(&D->error);
 }
 
-/* FALSE + REPLAY_ERROR_OVERFLOW when a time or counter passed int64. */
-static gboolean check_overflow(const dag *D, int64_t makespan, GError **error)
-{
-  int64_t cost;
-  if (D->eng->overflow || makespan == INT64_MAX ||
-      !checked_mul_i64(makespan, D->g->nranks, &cost)) {
-    g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_OVERFLOW,
-                "simulated time exceeds " CHECKED_PS_LIMIT " (check --compute-scale, the "
-                "schedule's calcs and the platform's bandwidths and latencies)");
-    return FALSE;
-  }
-  if (D->model->overflow) {
-    g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_OVERFLOW,
-                "the network model's counters (bytes, hop-bytes or busy time of a link) "
-                "exceed 2^63 - 1");
-    return FALSE;
-  }
-  return TRUE;
-}
-
 replay_result *dag_run(const goal *g, const platform *p, const mapping *m,
                        const struct netmodel_ops *model, const replay_opts *o, GError **error)
 {
@@ -454,7 +434,10 @@ replay_result *dag_run(const goal *g, const platform *p, const mapping *m,
   for (int r = 0; r < g->nranks; r++)
     makespan = MAX(makespan, D.st[r].finish_ps);
   if (!D.error)
-    check_overflow(&D, makespan, &D.error);
+    replay_check_totals(D.eng->overflow, makespan, D.g->nranks, TRUE, D.model,
+                        "--compute-scale, the schedule's calcs and the platform's bandwidths "
+                        "and latencies",
+                        &D.error);
   if (D.error) {
     g_propagate_error(error, D.error);
     D.error = NULL;

@@ -149,35 +149,44 @@ static trace *build_out_trace(const replay *R)
   return o;
 }
 
-gboolean replay_check_overflow(const replay *R, GError **error)
+gboolean replay_check_totals(gboolean time_overflow, int64_t makespan, int nranks,
+                             gboolean p2p_sum_ok, const netmodel *nm, const char *check,
+                             GError **error)
 {
-  const trace *t = R->t;
-  int64_t makespan = 0, p2p = 0, cost;
-  gboolean sums = TRUE;
-  for (int r = 0; r < t->nranks; r++) {
-    makespan = MAX(makespan, R->ranks[r].st.finish_ps);
-    sums = sums && checked_add_i64(p2p, R->ranks[r].st.p2p_ps, &p2p);
-  }
-  if (R->eng->overflow || makespan == INT64_MAX) {
+  int64_t cost;
+  if (time_overflow || makespan == INT64_MAX) {
     g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_OVERFLOW,
-                "simulated time exceeds " CHECKED_PS_LIMIT " (check --compute-scale and the "
-                "platform's bandwidths and latencies)");
+                "simulated time exceeds " CHECKED_PS_LIMIT " (check %s)", check);
     return FALSE;
   }
-  if (!sums || !checked_mul_i64(makespan, t->nranks, &cost)) {
+  if (!p2p_sum_ok || !checked_mul_i64(makespan, nranks, &cost)) {
     g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_OVERFLOW,
                 "%s exceeds " CHECKED_PS_LIMIT " (a sum over %d ranks of a %.6g s run)",
-                sums ? "the parallel cost (makespan x ranks)" : "the point-to-point cost",
-                t->nranks, (double)makespan * 1e-12);
+                p2p_sum_ok ? "the parallel cost (makespan x ranks)" : "the point-to-point cost",
+                nranks, (double)makespan * 1e-12);
     return FALSE;
   }
-  if (R->model->overflow) {
+  if (nm->overflow) {
     g_set_error(error, REPLAY_ERROR, REPLAY_ERROR_OVERFLOW,
                 "the network model's counters (bytes, hop-bytes or busy time of a link) "
                 "exceed 2^63 - 1");
     return FALSE;
   }
   return TRUE;
+}
+
+gboolean replay_check_overflow(const replay *R, GError **error)
+{
+  const trace *t = R->t;
+  int64_t makespan = 0, p2p = 0;
+  gboolean sums = TRUE;
+  for (int r = 0; r < t->nranks; r++) {
+    makespan = MAX(makespan, R->ranks[r].st.finish_ps);
+    sums = sums && checked_add_i64(p2p, R->ranks[r].st.p2p_ps, &p2p);
+  }
+  return replay_check_totals(R->eng->overflow, makespan, t->nranks, sums, R->model,
+                             "--compute-scale and the platform's bandwidths and latencies",
+                             error);
 }
 
 /* The links' energy over the makespan, per link type and in total. */
