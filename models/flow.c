@@ -460,6 +460,22 @@ static void set_components(flowmodel *fm)
   }
 }
 
+/* Takes frozen flow f (weight w, share s per unit weight) out of the
+ * filling: its capacities lose its rate and its weight, and a capacity
+ * left without unfrozen flows leaves the heap. */
+static inline void withdraw_frozen(flowmodel *fm, int f, double s, double w)
+{
+  const int *fh = hops_of(fm, f);
+  for (int k = 0; k < fm->nhops[f]; k++) {
+    int q = fh[k];
+    double c = hop_coef(fm, f, k);
+    fm->rcap[q] -= s * w * c;
+    fm->rw[q] -= w * c;
+    if (--fm->rn[q] == 0)
+      lheap_remove(fm, q);
+  }
+}
+
 /* Freezes flow f at its TCP-gamma bound (below every share the filling
  * still has: its capacities' shares only rise). Its bottleneck for the
  * bookkeeping is its first capacity. */
@@ -470,14 +486,7 @@ static void freeze_at_bound(flowmodel *fm, int f, uint32_t ep)
   const int *fh = hops_of(fm, f);
   fm->new_rate[f] = fm->bound[f];
   fm->new_bneck[f] = fh[0];
-  for (int k = 0; k < fm->nhops[f]; k++) {
-    int q = fh[k];
-    double c = hop_coef(fm, f, k);
-    fm->rcap[q] -= s * w * c;
-    fm->rw[q] -= w * c;
-    if (--fm->rn[q] == 0)
-      lheap_remove(fm, q);
-  }
+  withdraw_frozen(fm, f, s, w);
 }
 
 /* Re-rates at time `now` after flows started or ended on the dirty
@@ -590,15 +599,7 @@ static void rerate(flowmodel *fm, int64_t now)
       fm->new_bneck[g] = r;
       if (fm->new_rate[g] < fm->rate[g] * (1 - RATE_TOL))
         fm->dec[ndec++] = g;
-      const int *gh = hops_of(fm, g);
-      for (int k = 0; k < fm->nhops[g]; k++) {
-        int q = gh[k];
-        double c = hop_coef(fm, g, k);
-        fm->rcap[q] -= s * w * c;
-        fm->rw[q] -= w * c;
-        if (--fm->rn[q] == 0)
-          lheap_remove(fm, q);
-      }
+      withdraw_frozen(fm, g, s, w);
     }
     for (int i = 0; i < ndec; i++)
       join_neighbours(fm, fm->dec[i]); /* rule 1: these got less */
