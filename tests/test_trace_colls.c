@@ -9,6 +9,26 @@
 
 #define P 4
 
+/* The edge arrays trace_colls_expand fills. */
+typedef struct edges {
+  GArray *src, *dst, *bytes, *msgs;
+} edges;
+
+static edges edges_new(void)
+{
+  return (edges){ g_array_new(FALSE, FALSE, sizeof(int)), g_array_new(FALSE, FALSE, sizeof(int)),
+                  g_array_new(FALSE, FALSE, sizeof(int64_t)),
+                  g_array_new(FALSE, FALSE, sizeof(int64_t)) };
+}
+
+static void edges_free(edges *e)
+{
+  g_array_free(e->src, TRUE);
+  g_array_free(e->dst, TRUE);
+  g_array_free(e->bytes, TRUE);
+  g_array_free(e->msgs, TRUE);
+}
+
 /* Rank r's calls: n1 allreduces of 64 bytes, one of 128, n2 of 64. */
 static void add_calls(trace_colls *c, trace *t, int r, int n1, int n2)
 {
@@ -62,9 +82,8 @@ Test(trace_colls, runs_flat_and_expanded_once_per_run)
 
   coll_choice choice;
   cr_assert(coll_choice_parse(&choice, NULL, NULL));
-  GArray *src = g_array_new(FALSE, FALSE, sizeof(int)), *dst = g_array_new(FALSE, FALSE, sizeof(int));
-  GArray *bytes = g_array_new(FALSE, FALSE, sizeof(int64_t));
-  GArray *msgs = g_array_new(FALSE, FALSE, sizeof(int64_t));
+  edges ed = edges_new();
+  GArray *src = ed.src, *dst = ed.dst, *bytes = ed.bytes, *msgs = ed.msgs;
   cr_assert(trace_colls_expand(big, t, &choice, src, dst, bytes, msgs, NULL));
   int64_t want_b[P][P] = { { 0 } }, want_m[P][P] = { { 0 } }, got_b[P][P] = { { 0 } },
           got_m[P][P] = { { 0 } };
@@ -84,10 +103,7 @@ Test(trace_colls, runs_flat_and_expanded_once_per_run)
     }
   cr_assert_eq((int)src->len, pairs);
   cr_assert_gt(pairs, 0);
-  g_array_free(src, TRUE);
-  g_array_free(dst, TRUE);
-  g_array_free(bytes, TRUE);
-  g_array_free(msgs, TRUE);
+  edges_free(&ed);
   trace_colls_free(small);
   trace_colls_free(big);
   trace_free(t);
@@ -103,9 +119,8 @@ Test(trace_colls, shortest_member_ends_expansion)
     add_calls(c, t, r, r == 1 ? 3 : 50, 0);
   coll_choice choice;
   cr_assert(coll_choice_parse(&choice, NULL, NULL));
-  GArray *src = g_array_new(FALSE, FALSE, sizeof(int)), *dst = g_array_new(FALSE, FALSE, sizeof(int));
-  GArray *bytes = g_array_new(FALSE, FALSE, sizeof(int64_t));
-  GArray *msgs = g_array_new(FALSE, FALSE, sizeof(int64_t));
+  edges ed = edges_new();
+  GArray *src = ed.src, *dst = ed.dst, *bytes = ed.bytes, *msgs = ed.msgs;
   cr_assert(trace_colls_expand(c, t, &choice, src, dst, bytes, msgs, NULL));
   /* rank 1 made 4 calls (3 of 64, one of 128): 4 calls of everyone count,
    * the 4th of the others being a 64 one against rank 1's 128 */
@@ -117,10 +132,7 @@ Test(trace_colls, shortest_member_ends_expansion)
   cr_assert(coll_schedule_choice(&choice, COLL_ALLREDUCE, P, 0, b, m, NULL));
   cr_assert_eq(total, 4 * (int64_t)m->len);
   g_array_free(m, TRUE);
-  g_array_free(src, TRUE);
-  g_array_free(dst, TRUE);
-  g_array_free(bytes, TRUE);
-  g_array_free(msgs, TRUE);
+  edges_free(&ed);
   trace_colls_free(c);
   trace_free(t);
 }
@@ -141,15 +153,11 @@ Test(trace_colls, undefined_member_makes_no_call)
   cr_assert_eq(trace_colls_call(c, t, comm, 0, contrib, &root, &op), 1);
   coll_choice choice;
   cr_assert(coll_choice_parse(&choice, NULL, NULL));
-  GArray *src = g_array_new(FALSE, FALSE, sizeof(int)), *dst = g_array_new(FALSE, FALSE, sizeof(int));
-  GArray *bytes = g_array_new(FALSE, FALSE, sizeof(int64_t));
-  GArray *msgs = g_array_new(FALSE, FALSE, sizeof(int64_t));
+  edges ed = edges_new();
+  GArray *src = ed.src, *dst = ed.dst, *bytes = ed.bytes, *msgs = ed.msgs;
   cr_assert(trace_colls_expand(c, t, &choice, src, dst, bytes, msgs, NULL));
   cr_assert_eq(src->len, 0);
-  g_array_free(src, TRUE);
-  g_array_free(dst, TRUE);
-  g_array_free(bytes, TRUE);
-  g_array_free(msgs, TRUE);
+  edges_free(&ed);
   trace_colls_free(c);
   trace_free(t);
 }
