@@ -82,8 +82,10 @@ static const common_opt common_opts[] = {
     "linktype.wireless.bandwidth=25e9 for a torus and a HAEC Box at once (repeatable)",
     "GROUP.KEY=VALUE", "?" },
   { CLI_OPT_RULES, "preset", 0, ARG_KEY, AT(sets), 0, 0,
-    "Protocol and routing choices: mapsim (default) or simgrid (SMPI's; the options below "
-    "override it)", "NAME", "platform.preset" },
+    "Protocol and routing choices: mapsim (default), simgrid (SMPI's protocol on CM02) or "
+    "smpi (what smpirun does without --cfg: also SMPI's factors and, unless --collectives "
+    "says otherwise, its collectives); the options below override it", "NAME",
+    "platform.preset" },
   { CLI_OPT_RULES, "tie", 0, ARG_KEY, AT(sets), 0, 0,
     "Torus ring tie rule: positive (default: + at distance n/2) or simgrid (- from n/2)",
     "RULE", "routing.tie" },
@@ -482,7 +484,21 @@ gboolean cli_parse(int *argc, char ***argv, const char *name, const char *usage,
   }
   g_option_context_free(ctx);
   g_array_free(shared, TRUE);
+  /* --preset smpi is smpirun without --cfg, whose collective selector is
+   * part of it: SMPI's algorithms unless --collectives names others */
+  if (ok && (common & CLI_OPT_COLLECTIVES) && !c->collectives &&
+      g_strcmp0(cli_preset(c), "smpi") == 0)
+    c->collectives = g_strdup("smpi");
   return ok;
+}
+
+const char *cli_preset(const cli_common *c)
+{
+  const char *preset = NULL;
+  for (int i = 0; c->sets && c->sets[i]; i++)
+    if (g_str_has_prefix(c->sets[i], "platform.preset="))
+      preset = c->sets[i] + strlen("platform.preset=");
+  return preset;
 }
 
 /* ---- inputs ---- */

@@ -181,10 +181,14 @@ char *cli_visible(const char *text);
  * `common` (values in *c, which it initializes) and the subcommand's own
  * `entries` (may be NULL), all in one --help. On error prints it and
  * returns FALSE (exit status 2). `usage` is the parameter string,
- * `examples` shown in --help. */
+ * `examples` shown in --help. `--preset smpi` without --collectives sets
+ * c->collectives to "smpi" (SMPI's default selector). */
 gboolean cli_parse(int *argc, char ***argv, const char *name, const char *usage,
                    const char *summary, const char *examples, unsigned common, cli_common *c,
                    const GOptionEntry *entries);
+
+/* The last --preset given (its NAME), or NULL. */
+const char *cli_preset(const cli_common *c);
 
 /* Loads the platform of --platform (file or shorthand), prints its loader
  * notes, then applies --alloc, --cores and --fill when given. */

@@ -480,3 +480,30 @@ Test(simulate_cli, outputs_checked_against_each_other_and_the_inputs, .timeout =
   g_free(out);
   tu_rm_rf(dir);
 }
+
+static double makespan_with(const char *trace_path, const char *collectives)
+{
+  const char *args[] = { "simulate", "-q", "-p", "mesh:2x2", "--preset", "smpi", "--model", "flow",
+                         "-t", trace_path, "--json", collectives ? "--collectives" : NULL, collectives,
+                         NULL };
+  char *out = NULL;
+  cr_assert_eq(tu_run(&out, NULL, args), 0, "%s", out);
+  JsonParser *parser;
+  double mk = json_object_get_double_member(parse(&parser, out), "makespan_s");
+  g_object_unref(parser);
+  g_free(out);
+  return mk;
+}
+
+/* --preset smpi is smpirun without --cfg, whose collective selector comes
+ * with it: the same run as --collectives smpi, and --collectives still
+ * overrides it (SimGrid's allreduce example: reduce + bcast against
+ * auto's choice for three ranks) */
+Test(simulate_cli, preset_smpi_brings_smpi_collectives, .timeout = 60)
+{
+  char *tr = tu_data("simgrid-ti/actions_allreduce.txt");
+  double preset = makespan_with(tr, NULL);
+  cr_assert_eq(preset, makespan_with(tr, "smpi"));
+  cr_assert_neq(preset, makespan_with(tr, "auto"));
+  g_free(tr);
+}
