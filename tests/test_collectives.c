@@ -292,8 +292,13 @@ Test(collectives, score_p_counts_of_v_collectives)
   coll_record_of_contrib(COLL_ALLTOALLV, 8, 3, FALSE, 64, &s, &r);
   cr_assert(s == 64 && r == 60);
   cr_assert_eq(coll_contrib_of_record(COLL_ALLTOALLV, 8, 3, FALSE, 64, 60), 64);
-  /* reduce_scatter of a 400-byte vector, own block 40 */
-  cr_assert_eq(coll_contrib_of_record(COLL_REDUCE_SCATTER, 4, 1, FALSE, 400, 160), 400);
+  /* reduce_scatter of a 400-byte vector, own block 40: the contribution is
+   * the block (Score-P records P x it received), or without a received
+   * count the vector's P-th part; written back as P blocks like it */
+  cr_assert_eq(coll_contrib_of_record(COLL_REDUCE_SCATTER, 4, 1, FALSE, 400, 160), 40);
+  cr_assert_eq(coll_contrib_of_record(COLL_REDUCE_SCATTER, 4, 1, FALSE, 400, 0), 100);
+  coll_record_of_contrib(COLL_REDUCE_SCATTER, 4, 1, FALSE, 40, &s, &r);
+  cr_assert(s == 160 && r == 160);
   /* scatterv root of 8: its own 4 bytes (the others' blocks it does not
    * contribute to the schedule) */
   cr_assert_eq(coll_contrib_of_record(COLL_SCATTERV, 8, 0, TRUE, 144, 4), 4);
@@ -319,4 +324,48 @@ Test(collectives, score_p_counts_in_place)
   cr_assert_eq(coll_contrib_of_record(COLL_SCAN, 7, 3, FALSE, 3 * 8, 3 * 8), 6);
   /* allreduce in place, 3 doubles on 8 ranks: 7 x 24 recorded, 21 read */
   cr_assert_eq(coll_contrib_of_record(COLL_ALLREDUCE, 8, 3, FALSE, 168, 168), 21);
+}
+
+/* reduce_scatter with the blocks of SimGrid's example (275427 x 3 and
+ * 204020 elements): pairwise sends each rank its own block from every
+ * other, P-1 times; "smpi" is pairwise for these unequal blocks (SMPI's
+ * reduce_scatter__mpich_pair) and, for equal ones, a reduce of the whole
+ * vector to rank 0 then a scatter of the blocks (reduce + scatterv) */
+Test(collectives, reduce_scatter_blocks_are_each_ranks_own)
+{
+  const int64_t blocks[4] = { 275427, 275427, 275427, 204020 };
+  const int64_t vec = 3 * 275427 + 204020;
+  const char *algos[] = { "pairwise", "smpi" };
+  for (int a = 0; a < 2; a++) {
+    GArray *s = sched(COLL_REDUCE_SCATTER, algos[a], 4, 0, blocks);
+    cr_assert_eq(rounds(s), 3, "%s", algos[a]);
+    cr_assert_eq(s->len, 12, "%s", algos[a]);
+    for (guint i = 0; i < s->len; i++) {
+      coll_msg *m = &g_array_index(s, coll_msg, i);
+      cr_assert_eq(m->dst, (m->src + m->round + 1) % 4);
+      cr_assert_eq(m->bytes, blocks[m->dst], "%s: %d -> %d", algos[a], m->src, m->dst);
+    }
+    int64_t *got = received(s, 4);
+    for (int r = 0; r < 4; r++)
+      cr_assert_eq(got[r], 3 * blocks[r]);
+    g_free(got);
+    g_array_free(s, TRUE);
+  }
+  const int64_t equal[4] = { 100, 100, 100, 100 };
+  GArray *s = sched(COLL_REDUCE_SCATTER, "smpi", 4, 0, equal);
+  cr_assert_eq(rounds(s), 2);
+  int64_t *got = received(s, 4);
+  cr_assert_eq(got[0], 3 * 400);
+  for (int r = 1; r < 4; r++)
+    cr_assert_eq(got[r], 100);
+  g_free(got);
+  g_array_free(s, TRUE);
+  /* redbcast on the unequal blocks: the vector to 0, each block back */
+  s = sched(COLL_REDUCE_SCATTER, "redbcast", 4, 0, blocks);
+  got = received(s, 4);
+  cr_assert_eq(got[0], 3 * vec);
+  for (int r = 1; r < 4; r++)
+    cr_assert_eq(got[r], blocks[r]);
+  g_free(got);
+  g_array_free(s, TRUE);
 }

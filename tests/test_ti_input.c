@@ -136,12 +136,15 @@ Test(ti_input, sizes_follow_smpi_datatypes)
   g_autoptr(trace) agv = read_ti("actions_allgatherv.txt");
   colls_of(agv, 3, op, root, b, 4, &n);
   cr_assert(n == 1 && op[0] == COLL_ALLGATHERV && b[0] == 204020 * 8, "%" G_GINT64_FORMAT, b[0]);
-  /* reducescatter: the whole vector (3 x 275427 + 204020 doubles), then
-   * its flops as computation */
+  /* reducescatter: the rank's own block of the 275427 275427 275427
+   * 204020 doubles (rank 0 the first, rank 3 the last), then its flops as
+   * computation */
   g_autoptr(trace) rs = read_ti("actions_reducescatter.txt");
   colls_of(rs, 0, op, root, b, 4, &n);
-  cr_assert(n == 1 && op[0] == COLL_REDUCE_SCATTER && b[0] == (3 * 275427 + 204020) * 8);
+  cr_assert(n == 1 && op[0] == COLL_REDUCE_SCATTER && b[0] == 275427 * 8, "%" G_GINT64_FORMAT, b[0]);
   cr_assert_eq(count_rank(rs, 0).end_ps, 11349173);
+  colls_of(rs, 3, op, root, b, 4, &n);
+  cr_assert(n == 1 && b[0] == 204020 * 8, "%" G_GINT64_FORMAT, b[0]);
 }
 
 static double makespan_of(const char *out)

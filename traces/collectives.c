@@ -183,12 +183,27 @@ static void build_ring(coll_op op, int P, int root, const int64_t *bytes, GArray
       push(out, k, r, (r + 1) % P, chunk(n, P, ((r - k) % P + P) % P));
 }
 
+/* What r sends dst in an all-to-all op or a reduce_scatter: its chunk of
+ * r's vector; a reduce_scatter's blocks are each rank's own (its
+ * contribution), which may differ. */
+static int64_t part_for(coll_op op, const int64_t *bytes, int P, int r, int dst)
+{
+  return op == COLL_REDUCE_SCATTER ? contrib(bytes, dst) : chunk(contrib(bytes, r), P, dst);
+}
+
+/* The whole vector: every rank's for all-to-all ops and reduce_scatter_block,
+ * the sum of the blocks for reduce_scatter. */
+static int64_t vector_bytes(coll_op op, const int64_t *bytes, int P)
+{
+  return op == COLL_REDUCE_SCATTER ? block_bytes(bytes, P, 0, 0, P) : max_contrib(bytes, P);
+}
+
 static void build_pairwise(coll_op op, int P, int root, const int64_t *bytes, GArray *out)
 {
   for (int k = 1; k < P; k++)
     for (int r = 0; r < P; r++) {
       int dst = (r + k) % P;
-      push(out, k - 1, r, dst, chunk(contrib(bytes, r), P, dst));
+      push(out, k - 1, r, dst, part_for(op, bytes, P, r, dst));
     }
 }
 
@@ -197,12 +212,12 @@ static void build_pairwise(coll_op op, int P, int root, const int64_t *bytes, GA
  * (allreduce) or a linear scatter of its chunks (reduce_scatter). */
 static void build_redbcast(coll_op op, int P, int root, const int64_t *bytes, GArray *out)
 {
-  int64_t n = max_contrib(bytes, P);
+  int64_t n = vector_bytes(op, bytes, P);
   for (int r = 1; r < P; r++)
-    push(out, 0, r, 0, contrib(bytes, r));
+    push(out, 0, r, 0, op == COLL_REDUCE_SCATTER ? n : contrib(bytes, r));
   if (op != COLL_ALLREDUCE) {
     for (int r = 1; r < P; r++)
-      push(out, 1, 0, r, chunk(n, P, r));
+      push(out, 1, 0, r, part_for(op, bytes, P, 0, r));
     return;
   }
   int L = ceil_log2(P);
@@ -212,6 +227,23 @@ static void build_redbcast(coll_op op, int P, int root, const int64_t *bytes, GA
       if (v + mask < P)
         push(out, 1 + j, v, v + mask, n);
   }
+}
+
+/* SimGrid 3.32's reduce_scatter__default (smpi_default_selector.cpp):
+ * redbcast when every block is equal, else reduce_scatter__mpich, whose
+ * pairwise exchange (reduce_scatter__mpich_pair) runs above 524,288
+ * elements for the replay's null op; below that it takes recursive
+ * doubling, which mapsim does not have: pairwise there too. */
+static void build_smpi_reduce_scatter(coll_op op, int P, int root, const int64_t *bytes,
+                                      GArray *out)
+{
+  gboolean regular = TRUE;
+  for (int r = 1; r < P && regular; r++)
+    regular = contrib(bytes, r) == contrib(bytes, 0);
+  if (op != COLL_REDUCE_SCATTER || regular)
+    build_redbcast(op, P, root, bytes, out);
+  else
+    build_pairwise(op, P, root, bytes, out);
 }
 
 static void build_dissemination(coll_op op, int P, int root, const int64_t *bytes, GArray *out)
@@ -253,6 +285,9 @@ const coll_algo coll_algos[] = {
     "round k: r -> (r + 2^k) mod P; ceil(log2 P) rounds, P ceil(log2 P) messages",
     build_dissemination },
   { "chain", SCANS, "prefix passed along r -> r+1: P-1 rounds", build_chain },
+  { "smpi", REDSCATS,
+    "SMPI's reduce_scatter: redbcast when every rank's block is equal, else pairwise",
+    build_smpi_reduce_scatter },
 };
 
 const int coll_nalgos = G_N_ELEMENTS(coll_algos);
@@ -321,7 +356,8 @@ gboolean coll_schedule(coll_op op, const char *algo, int P, int root, const int6
  * binomial tree, barrier OpenMPI's basic linear, gather(v), scatter(v),
  * reduce (commutative ops), allgather(v) and alltoallv the linear
  * nonblocking ones, allreduce reduce + bcast, reduce_scatter reduce +
- * scatterv, alltoall OpenMPI's selector, linear (basic or sync) for the
+ * scatterv for equal blocks and MPICH's pairwise exchange otherwise
+ * (build_smpi_reduce_scatter), alltoall OpenMPI's selector, linear (basic or sync) for the
  * communicators and sizes where it picks it. Scans keep auto's chain. */
 static const struct {
   coll_op op;
@@ -331,7 +367,7 @@ static const struct {
   { COLL_GATHER, "linear" },           { COLL_GATHERV, "linear" },
   { COLL_SCATTER, "linear" },          { COLL_SCATTERV, "linear" },
   { COLL_REDUCE, "linear" },           { COLL_ALLREDUCE, "redbcast" },
-  { COLL_REDUCE_SCATTER, "redbcast" }, { COLL_REDUCE_SCATTER_BLOCK, "redbcast" },
+  { COLL_REDUCE_SCATTER, "smpi" },     { COLL_REDUCE_SCATTER_BLOCK, "redbcast" },
   { COLL_ALLGATHER, "linear" },        { COLL_ALLGATHERV, "linear" },
   { COLL_ALLTOALL, "linear" },         { COLL_ALLTOALLV, "linear" },
   { COLL_ALLTOALLW, "linear" },
@@ -455,7 +491,10 @@ int64_t coll_contrib_of_record(coll_op op, int P, int me, gboolean is_root, int6
   }
   case COLL_EXSCAN:
     return per(saturating_add_i64(sent, recvd), (int64_t)P - 1);
-  default: /* gatherv, alltoall(v/w), reduce_scatter(_block), other */
+  case COLL_REDUCE_SCATTER:
+    /* the own block: P of it received, or the vector's P-th part */
+    return recvd > 0 ? per(recvd, P) : per(sent, P);
+  default: /* gatherv, alltoall(v/w), reduce_scatter_block, other */
     return sent;
   }
 }
@@ -495,6 +534,11 @@ void coll_record_of_contrib(coll_op op, int P, int me, gboolean is_root, int64_t
   case COLL_REDUCE_SCATTER_BLOCK:
     *sent = *recvd = c;
     return;
+  case COLL_REDUCE_SCATTER:
+    /* the other ranks' blocks are not in this rank's: a vector of P
+     * blocks like its own */
+    *sent = *recvd = times(n, c);
+    return;
   case COLL_SCAN:
     *sent = times(n - me, c);
     *recvd = times((int64_t)me + 1, c);
@@ -503,7 +547,7 @@ void coll_record_of_contrib(coll_op op, int P, int me, gboolean is_root, int64_t
     *sent = times(MAX(n - me - 1, 0), c);
     *recvd = times(me, c);
     return;
-  default: /* alltoallv/w, reduce_scatter, other */
+  default: /* alltoallv/w, other */
     *sent = c;
     return;
   }

@@ -20,7 +20,9 @@
  *   allgather(v)          bytes[r] = r's block
  *   reduce, allreduce,
  *   scan, exscan          bytes[r] = r's vector
- *   reduce_scatter(_block)bytes[r] = r's whole input vector (split in P chunks)
+ *   reduce_scatter        bytes[r] = r's own block of the result (the blocks
+ *                         may differ; the vector is their sum)
+ *   reduce_scatter_block  bytes[r] = r's whole input vector (split in P chunks)
  *   alltoall(v/w)         bytes[r] = all r sends (split in P equal chunks)
  *   barrier               ignored (messages carry 0 bytes)
  * `bytes` may be NULL: every contribution is then 0 bytes.
@@ -47,6 +49,8 @@
  *                       r -> (r+k) mod P
  *   dissemination       barrier: ceil(log2 P) rounds, r -> (r + 2^k) mod P
  *   chain               scan/exscan: P-1 rounds, r -> r+1
+ *   smpi                reduce_scatter(_block) as SMPI's default: redbcast
+ *                       when every block is equal, else pairwise
  *   auto                the per-op default below
  * "auto" picks: binomial for rooted ops, dissemination for barrier,
  * pairwise for alltoall and reduce_scatter, chain for scans, and for

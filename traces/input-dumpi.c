@@ -500,7 +500,12 @@ static gboolean collective(dumpi_rank *w, const dumpi_use *u, int64_t t0, int64_
     return FALSE;
   const trace_comm *tc = &w->d->t->comms[c];
   int64_t contrib = 0;
-  if (u->counts >= 0) {
+  if (u->counts >= 0 && u->op == COLL_REDUCE_SCATTER) {
+    /* the contribution is the rank's own block (collectives.h) */
+    int me = tc->self ? 0 : trace_comm_rank(w->d->t, c, w->rank);
+    if (me >= 0 && me < F(u->counts).len)
+      contrib = sized(w, VAL(F(u->counts), me), F(u->dt).v);
+  } else if (u->counts >= 0) {
     for (int32_t k = 0; k < F(u->counts).len; k++)
       contrib = saturating_add_i64(contrib, sized(w, VAL(F(u->counts), k), F(u->dt).v));
   } else if (u->count >= 0) {

@@ -493,8 +493,11 @@ static gboolean collective(ti_rank *st, const ti_lines *in, const ti_action *a, 
     recvd = contrib;
     break;
   case COLL_REDUCE_SCATTER:
+    /* the contribution is the rank's own block (collectives.h); every
+     * block is checked */
     comp = 2 + P;
-    ok = datatype(in, 3 + P, st, &d1, error) && count_sum(in, 2, P, d1, &contrib, error);
+    ok = datatype(in, 3 + P, st, &d1, error) && count_sum(in, 2, P, d1, &sent, error) &&
+         count_bytes(in, 2 + st->rank, d1, FALSE, &contrib, error);
     break;
   default:
     g_assert_not_reached();
