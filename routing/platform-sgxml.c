@@ -57,6 +57,9 @@ static const char *const routing_names[] = { "Full", "Floyd", "Dijkstra", "Dijks
                                              "Cluster", "None" };
 enum { SH_SHARED, SH_SPLIT, SH_FATPIPE };
 
+/* A joint's bandwidth: a megabyte crosses it in a picosecond. */
+#define JOINT_BW 1e18
+
 typedef struct {
   char *name;
   gboolean host;
@@ -101,7 +104,13 @@ typedef struct {
   GKeyFile *family_kf;
   char **family_names; /* its hosts' names */
   int family_hosts;
-  platform *p;         /* what the family cluster built (names set later) */
+  /* joints: when the links cannot be joined point to point, every link
+   * end is a point of its own and a route steps from one link's end to
+   * the next one's by a joint, a link of no latency and unbounded
+   * bandwidth */
+  gboolean joints, conflict;
+  GArray *joint_from, *joint_to;
+  GHashTable *joint_of;  /* from << 32 | to -> index + 1 */
 } sg_ctx;
 
 static int line_now(sg_ctx *c)
@@ -160,7 +169,7 @@ static gboolean unite(sg_ctx *c, int a, int b, int line, const char *what, GErro
   if (a == b)
     return TRUE;
   int *owner = (int *)(void *)c->owner->data;
-  if (owner[a] >= 0 && owner[b] >= 0)
+  if (owner[a] >= 0 && owner[b] >= 0 && (c->conflict = TRUE))
     return fail_at(c, line, error, "%s would make %s and %s one point, expected links whose "
                    "routes meet where they are listed (mapsim's links join two points)", what,
                    point_name(c, owner[a]), point_name(c, owner[b]));
@@ -171,6 +180,28 @@ static gboolean unite(sg_ctx *c, int a, int b, int line, const char *what, GErro
     uf[a] = b;
   }
   return TRUE;
+}
+
+/* A route steps from slot `from` to slot `to`: they are one point, or
+ * (joints) the joint from -> to. The joint's index, -1 for none, -2 with
+ * `error` set. */
+static int joint(sg_ctx *c, int from, int to, int line, const char *what, GError **error)
+{
+  if (!c->joints)
+    return unite(c, from, to, line, what, error) ? -1 : -2;
+  if (from == to)
+    return -1;
+  gint64 key = (gint64)from << 32 | (guint32)to;
+  int g = GPOINTER_TO_INT(g_hash_table_lookup(c->joint_of, &key)) - 1;
+  if (g >= 0)
+    return g;
+  g = (int)c->joint_from->len;
+  g_array_append_val(c->joint_from, from);
+  g_array_append_val(c->joint_to, to);
+  gint64 *k = g_new(gint64, 1);
+  *k = key;
+  g_hash_table_insert(c->joint_of, k, GINT_TO_POINTER(g + 1));
+  return g;
 }
 
 /* Whether unite(a, b) would succeed. */
@@ -435,7 +466,7 @@ static gboolean wire_cluster(sg_ctx *c, int rpt, int backbone, const GArray *hos
   if (backbone >= 0) {
     int e = 2 * backbone;
     edge_use(c, e, line);
-    if (!unite(c, edge_src(c, e), up_side, line, "the backbone", error))
+    if (joint(c, up_side, edge_src(c, e), line, "the backbone", error) < -1)
       return FALSE;
     down_side = edge_dst(c, e);
   }
@@ -448,10 +479,10 @@ static gboolean wire_cluster(sg_ctx *c, int rpt, int backbone, const GArray *hos
       ed = eu ^ 1; /* one shared link: each direction its own */
     edge_use(c, eu, line);
     edge_use(c, ed, line);
-    if (!unite(c, edge_src(c, eu), hs, line, "a host link", error) ||
-        !unite(c, edge_dst(c, eu), up_side, line, "a host link", error) ||
-        !unite(c, edge_src(c, ed), down_side, line, "a host link", error) ||
-        !unite(c, edge_dst(c, ed), hs, line, "a host link", error))
+    if (joint(c, hs, edge_src(c, eu), line, "a host link", error) < -1 ||
+        joint(c, edge_dst(c, eu), up_side, line, "a host link", error) < -1 ||
+        joint(c, down_side, edge_src(c, ed), line, "a host link", error) < -1 ||
+        joint(c, edge_dst(c, ed), hs, line, "a host link", error) < -1)
       return FALSE;
   }
   return TRUE;
@@ -963,20 +994,31 @@ static gboolean walk_route(sg_ctx *c, const sg_route *r, gboolean rev, GArray *e
         gboolean lands_ok = !last || can_unite(c, edge_dst(c, ew), end);
         score[w] = (here ? 8 : 0) + (fits ? 4 : 0) + (lands ? 2 : 0) + (lands_ok ? 1 : 0);
       }
-      e = score[1] > score[0] ? e1 : e0;
+      e = score[1] > score[0] && !c->joints ? e1 : e0;
     }
     for (guint i = 0; i < edges->len; i++)
-      if (g_array_index(edges, int, i) / 2 == link)
+      if (g_array_index(edges, int, i) < 2 * (int)c->links->len &&
+          g_array_index(edges, int, i) / 2 == link)
         return fail_at(c, r->line, error, "%s: link '%s' twice, expected each link once", what,
                        l->name);
     edge_use(c, e, r->line);
     g_autofree char *at = g_strdup_printf("%s at link '%s'", what, l->name);
-    if (!unite(c, cur, edge_src(c, e), r->line, at, error))
+    int g = joint(c, cur, edge_src(c, e), r->line, at, error);
+    if (g < -1)
       return FALSE;
+    if (g >= 0) {
+      int code = 2 * (int)c->links->len + g;
+      g_array_append_val(edges, code);
+    }
     cur = edge_dst(c, e);
     g_array_append_val(edges, e);
   }
-  return unite(c, cur, end, r->line, what, error);
+  int g = joint(c, cur, end, r->line, what, error);
+  if (g >= 0) {
+    int code = 2 * (int)c->links->len + g;
+    g_array_append_val(edges, code);
+  }
+  return g >= -1;
 }
 
 /* The zone routing a route of zone z is listed for. */
@@ -1019,6 +1061,11 @@ static platform *build(sg_ctx *c, GError **error)
       touched[find(c, edge_src(c, e))] = TRUE;
       touched[find(c, edge_dst(c, e))] = TRUE;
     }
+  int njoints = (int)c->joint_from->len;
+  for (int g = 0; g < njoints; g++) {
+    touched[find(c, g_array_index(c->joint_from, int, g))] = TRUE;
+    touched[find(c, g_array_index(c->joint_to, int, g))] = TRUE;
+  }
   GPtrArray *names = g_ptr_array_new();
   int cores = 0;
   gboolean cores_differ = FALSE;
@@ -1047,6 +1094,13 @@ static platform *build(sg_ctx *c, GError **error)
                                              l->policy == SH_SPLIT ? (e % 2 ? "_DOWN" : "_UP")
                                                                    : ""));
     }
+  for (int sl = 0; sl < nslots; sl++)
+    if (touched[sl] && find(c, sl) == sl && vertex[sl] < 0) {
+      vertex[sl] = nv++;
+      g_ptr_array_add(names, g_strdup_printf("point%d", nv - 1));
+    }
+  for (int sl = 0; sl < nslots; sl++)
+    vertex[sl] = vertex[find(c, sl)];
   g_free(touched);
   g_ptr_array_add(names, NULL);
   char **namev = (char **)g_ptr_array_free(names, FALSE);
@@ -1058,7 +1112,7 @@ static platform *build(sg_ctx *c, GError **error)
   /* links: the used edges in order; their types by (bandwidth, latency) */
   GArray *src = g_array_new(FALSE, FALSE, sizeof(int)), *dst = g_array_new(FALSE, FALSE, sizeof(int));
   GArray *typ = g_array_new(FALSE, FALSE, sizeof(uint8_t));
-  link_of = g_new(int, MAX(nedges, 1));
+  link_of = g_new(int, MAX(nedges + njoints, 1));
   p = platform_alloc(c->path);
   gboolean shared_both = FALSE, fatpipe = FALSE;
   /* a link type per SimGrid link (its name in messages) while they fit,
@@ -1075,6 +1129,7 @@ static platform *build(sg_ctx *c, GError **error)
     const sg_link *l = &g_array_index(c->links, sg_link, e / 2);
     int a = vertex[find(c, edge_src(c, e))], b = vertex[find(c, edge_dst(c, e))];
     if (a == b) {
+      c->conflict = TRUE;
       fail_at(c, line, error, "link '%s' would lead from %s back to it, expected the routes "
               "listing it to cross it between two points", l->name, namev[a]);
       g_strfreev(namev);
@@ -1103,6 +1158,20 @@ static platform *build(sg_ctx *c, GError **error)
     g_array_append_val(dst, b);
     g_array_append_val(typ, t8);
   }
+  for (int g = 0; g < njoints; g++) {
+    int a = vertex[g_array_index(c->joint_from, int, g)];
+    int b = vertex[g_array_index(c->joint_to, int, g)];
+    int t = platform_find_linktype(p, "joint");
+    if (t < 0)
+      t = platform_add_linktype(p, "joint", JOINT_BW, 0, c->path, NULL);
+    if (t < 0)
+      t = p->nlinktypes - 1;
+    uint8_t t8 = (uint8_t)t;
+    link_of[nedges + g] = (int)src->len;
+    g_array_append_val(src, a);
+    g_array_append_val(dst, b);
+    g_array_append_val(typ, t8);
+  }
   if (p->nlinktypes == 0) /* one host, no link */
     platform_add_linktype(p, "none", 1, 0, c->path, NULL);
   gboolean ok = platform_build_graph(p, nv, (int)src->len, (int *)(void *)src->data,
@@ -1121,6 +1190,10 @@ static platform *build(sg_ctx *c, GError **error)
       p->link_bw[link_of[e]] = l->bw;
       p->link_lat[link_of[e]] = l->lat;
     }
+  for (int g = 0; g < njoints; g++) {
+    p->link_bw[link_of[nedges + g]] = JOINT_BW;
+    p->link_lat[link_of[nedges + g]] = 0;
+  }
   p->cores_per_node = cores;
   int *hosts = g_new(int, nhosts);
   for (int i = 0; i < nhosts; i++)
@@ -1142,8 +1215,8 @@ static platform *build(sg_ctx *c, GError **error)
       off[i] = -1;
     for (guint i = 0; i < paths->len;) {
       const int *h = &g_array_index(paths, int, i);
-      int a = vertex[find(c, g_array_index(c->points, sg_point, h[0]).slot)];
-      int b = vertex[find(c, g_array_index(c->points, sg_point, h[1]).slot)];
+      int a = vertex[g_array_index(c->points, sg_point, h[0]).slot];
+      int b = vertex[g_array_index(c->points, sg_point, h[1]).slot];
       size_t pair = (size_t)a * n + (size_t)b;
       int line = h[2], count = h[3];
       /* a route given twice is a mistake; a symmetrical route's way back
@@ -1181,6 +1254,12 @@ static platform *build(sg_ctx *c, GError **error)
     g_ptr_array_add(p->notes, g_strdup_printf("%s: SHARED links carry each direction at their "
                                               "bandwidth (SimGrid shares it between both)",
                                               c->path));
+  if (njoints)
+    g_ptr_array_add(p->notes, g_strdup_printf("%s: routes list links that do not meet point to "
+                                              "point (a link ending at several hosts): every "
+                                              "link end is a point of its own, and %d joints (no "
+                                              "latency, %g bytes/s) join them; hop counts count "
+                                              "the joints", c->path, njoints, JOINT_BW));
   if (fatpipe)
     g_ptr_array_add(p->notes, g_strdup_printf("%s: FATPIPE links are shared by their flows "
                                               "(SimGrid gives each its whole bandwidth)", c->path));
@@ -1224,6 +1303,9 @@ static void ctx_free(sg_ctx *c)
   g_hash_table_destroy(c->link_by_name);
   g_hash_table_destroy(c->zone_by_name);
   g_ptr_array_unref(c->ignored);
+  g_array_free(c->joint_from, TRUE);
+  g_array_free(c->joint_to, TRUE);
+  g_hash_table_destroy(c->joint_of);
   if (c->family_kf)
     g_key_file_free(c->family_kf);
   g_strfreev(c->family_names);
@@ -1246,13 +1328,15 @@ static platform *build_family(sg_ctx *c, GError **error)
   return p;
 }
 
-platform *platform_load_sgxml(const char *path, GError **error)
+/* One reading of the text, with joints or without; *conflict when it
+ * failed for links that do not meet point to point. */
+static platform *load_text(const char *path, const char *text, gsize len, gboolean joints,
+                           gboolean *conflict, GError **error)
 {
-  char *text = NULL;
-  gsize len = 0;
-  if (!budget_read_text(path, "a SimGrid platform file", &text, &len, error))
-    return NULL;
-  sg_ctx c = { .path = path, .cur_route = -1 };
+  sg_ctx c = { .path = path, .cur_route = -1, .joints = joints };
+  c.joint_from = g_array_new(FALSE, FALSE, sizeof(int));
+  c.joint_to = g_array_new(FALSE, FALSE, sizeof(int));
+  c.joint_of = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
   c.points = g_array_new(FALSE, FALSE, sizeof(sg_point));
   c.links = g_array_new(FALSE, FALSE, sizeof(sg_link));
   c.zones = g_array_new(FALSE, FALSE, sizeof(sg_zone));
@@ -1304,7 +1388,26 @@ platform *platform_load_sgxml(const char *path, GError **error)
     g_autofree char *list = g_strjoinv(", ", (char **)c.ignored->pdata);
     g_ptr_array_add(p->notes, g_strdup_printf("%s: not modeled, ignored: %s", path, list));
   }
+  *conflict = c.conflict;
   ctx_free(&c);
+  return p;
+}
+
+platform *platform_load_sgxml(const char *path, GError **error)
+{
+  char *text = NULL;
+  gsize len = 0;
+  if (!budget_read_text(path, "a SimGrid platform file", &text, &len, error))
+    return NULL;
+  gboolean conflict = FALSE;
+  GError *e = NULL;
+  platform *p = load_text(path, text, len, FALSE, &conflict, &e);
+  if (!p && conflict) {
+    g_clear_error(&e);
+    p = load_text(path, text, len, TRUE, &conflict, &e);
+  }
+  if (e)
+    g_propagate_error(error, e);
   g_free(text);
   return p;
 }

@@ -254,19 +254,51 @@ Test(sgxml, bad_inputs)
   assert_refused(HEAD "<zone id=\"z\" routing=\"Fast\">\n</zone></platform>\n", 3, "Fast");
   assert_refused(HEAD "<zone id=\"z\" routing=\"Full\">\n<hots id=\"a\"/>\n</zone></platform>\n",
                  4, "hots");
-  /* one link to two hosts: the second route's line */
+  /* a route crossing a link twice: its line */
   assert_refused(HEAD "<zone id=\"z\" routing=\"Full\">\n<host id=\"a\" speed=\"1Gf\"/>\n"
-                 "<host id=\"b\" speed=\"1Gf\"/>\n<host id=\"c\" speed=\"1Gf\"/>\n"
-                 "<link id=\"l\" bandwidth=\"1Gbps\"/>\n"
-                 "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n"
-                 "<route src=\"a\" dst=\"c\"><link_ctn id=\"l\"/></route>\n</zone></platform>\n",
-                 9, "one point");
+                 "<host id=\"b\" speed=\"1Gf\"/>\n<link id=\"l\" bandwidth=\"1Gbps\"/>\n"
+                 "<link id=\"m\" bandwidth=\"1Gbps\"/>\n"
+                 "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/><link_ctn id=\"m\"/>"
+                 "<link_ctn id=\"l\"/></route>\n</zone></platform>\n", 8, "twice");
   assert_refused(HEAD "<cluster id=\"t\" prefix=\"n\" radical=\"0-9\" bw=\"1Gbps\" lat=\"1us\" "
                  "topology=\"TORUS\" topo_parameters=\"2,2\"/>\n</platform>\n", 3,
                  "10 hosts");
   assert_refused(HEAD "<cluster id=\"d\" prefix=\"n\" radical=\"0-15\" bw=\"1Gbps\" lat=\"1us\" "
                  "topology=\"DRAGONFLY\" topo_parameters=\"2,1;2,1;2,1;2\"/>\n</platform>\n", 3,
                  "chassis");
+}
+
+/* one link that two routes end at two hosts: every link end a point of
+ * its own, joined by joints; the link stays one resource */
+Test(sgxml, joints)
+{
+  g_autofree char *path = tu_write_tmp("j.xml", HEAD "<zone id=\"z\" routing=\"Full\">\n"
+                                       "<host id=\"a\" speed=\"1Gf\"/>\n"
+                                       "<host id=\"b\" speed=\"1Gf\"/>\n"
+                                       "<host id=\"c\" speed=\"1Gf\"/>\n"
+                                       "<link id=\"l\" bandwidth=\"1Gbps\" latency=\"5us\"/>\n"
+                                       "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n"
+                                       "<route src=\"a\" dst=\"c\"><link_ctn id=\"l\"/></route>\n"
+                                       "</zone></platform>\n");
+  platform *p = tu_platform(path);
+  /* a b c, l's two ends each way; joints a>l, l>b, l>c and back */
+  cr_assert_eq(p->topo->nnodes, 7);
+  cr_assert_eq(p->topo->nlinks, 2 + 6);
+  assert_route(p, "a", "b", 3, 5e-6, 125e6, "joint l joint");
+  assert_route(p, "a", "c", 3, 5e-6, 125e6, "joint l joint");
+  assert_route(p, "c", "a", 3, 5e-6, 125e6, "joint l joint");
+  route_iter i1, i2;
+  int l1 = -1, l2 = -1;
+  route_begin(&i1, p->router, 0, 1, 0);
+  route_begin(&i2, p->router, 0, 2, 0);
+  for (int k = 0; k < 2; k++)
+    cr_assert(route_next(&i1, &l1) && route_next(&i2, &l2));
+  cr_assert_eq(l1, l2, "a -> b and a -> c cross the one link l");
+  gboolean noted = FALSE;
+  for (guint i = 0; i < p->notes->len; i++)
+    noted = noted || strstr(g_ptr_array_index(p->notes, i), "joints");
+  cr_assert(noted);
+  platform_free(p);
 }
 
 Test(sgxml, budget_before_allocating)
@@ -392,4 +424,66 @@ Test(sgxml, hostfile_simulate)
   cr_assert(k1 && k2, "%s", o1);
   cr_assert_eq(strcspn(k1, "\n"), strcspn(k2, "\n"));
   cr_assert(!strncmp(k1, k2, strcspn(k1, "\n")), "%s vs %s", k1, k2);
+}
+
+/* SimGrid itself as the oracle: every host pair's route (Host::route_to,
+ * printed by tests/simgrid_routes.cpp) has mapsim's latency sum and, link
+ * by link, mapsim's links (named by their SimGrid link; SimGrid's _UP and
+ * _DOWN are the directions of one split-duplex link; joints left out). */
+static void against_simgrid(const char *rel)
+{
+  const char *exe = g_getenv("MAPSIM_SIMGRID_ROUTES");
+  if (!exe)
+    cr_skip_test("SimGrid (libsimgrid-dev) or a C++ compiler missing: no oracle");
+  g_autofree char *path = tu_data(rel);
+  char *argv[] = { (char *)exe, path, "--names", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  cr_assert_eq(tu_spawn(argv, &out, &err), 0, "%s", err);
+  platform *p = tu_platform(path);
+  g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+  int pairs = 0, none = 0;
+  for (int i = 0; lines[i] && *lines[i]; i++) {
+    g_auto(GStrv) f = g_strsplit(lines[i], " ", -1);
+    cr_assert(f[0] && f[1] && f[2], "%s", lines[i]);
+    if (!f[3]) { /* a pair a Full zone gives no route: SimGrid's is empty */
+      none++;
+      continue;
+    }
+    double lat = g_ascii_strtod(f[2], NULL);
+    route_iter it;
+    int l, k = 3;
+    double sum = 0;
+    route_begin(&it, p->router, node(p, f[0]), node(p, f[1]), 0);
+    while (route_next(&it, &l)) {
+      sum += p->link_lat[l];
+      const char *name = p->linktypes[p->link_type[l]].name;
+      if (!strcmp(name, "joint"))
+        continue;
+      cr_assert_not_null(f[k], "%s -> %s: mapsim's %s beyond SimGrid's route", f[0], f[1], name);
+      g_autofree char *sg = g_strdup(f[k++]);
+      if (g_str_has_suffix(sg, "_UP") && strcmp(sg, name))
+        sg[strlen(sg) - 3] = '\0';
+      if (g_str_has_suffix(sg, "_DOWN") && strcmp(sg, name))
+        sg[strlen(sg) - 5] = '\0';
+      cr_assert_str_eq(name, sg, "%s -> %s: link %d", f[0], f[1], k - 3);
+    }
+    cr_assert_null(f[k], "%s -> %s: SimGrid's %s beyond mapsim's route", f[0], f[1], f[k]);
+    cr_assert_float_eq(sum, lat, 1e-9 * lat + 1e-18, "%s -> %s: %g vs %g", f[0], f[1], sum,
+                       lat);
+    pairs++;
+  }
+  cr_assert_eq(pairs + none, p->nalloc * (p->nalloc - 1));
+  cr_assert_geq(pairs, p->nalloc);
+  platform_free(p);
+}
+
+Test(sgxml, simgrid_oracle_small_platform) { against_simgrid("simgrid-xml/simgrid/small_platform.xml"); }
+Test(sgxml, simgrid_oracle_with_routers) { against_simgrid("simgrid-xml/simgrid/small_platform_with_routers.xml"); }
+Test(sgxml, simgrid_oracle_cluster_backbone) { against_simgrid("simgrid-xml/simgrid/cluster_backbone.xml"); }
+Test(sgxml, simgrid_oracle_two_hosts) { against_simgrid("simgrid-xml/simgrid/two_hosts.xml"); }
+Test(sgxml, simgrid_oracle_dogbone) { against_simgrid("simgrid-xml/simgrid/dogbone.xml"); }
+Test(sgxml, simgrid_oracle_own) {
+  against_simgrid("simgrid-xml/full.xml");
+  against_simgrid("simgrid-xml/zones.xml");
+  against_simgrid("simgrid-xml/flat.xml");
 }
