@@ -23,6 +23,7 @@ int main(int argc, char** argv)
   }
   e.load_platform(argv[1]);
   if (std::string(argv[2]) == "--names") {
+    e.seal_platform(); /* Floyd and Dijkstra zones compute their tables here */
     std::vector<sg4::Host*> all = e.get_all_hosts();
     for (auto const* a : all)
       for (auto const* b : all) {
