@@ -7,8 +7,9 @@
  * (SHARED, SPLITDUPLEX, FATPIPE), <route src dst symmetrical> and
  * <zoneRoute src dst gw_src gw_dst> (or <ASroute>) with their <link_ctn
  * id direction>, <backbone> and <host_link> of Cluster zones, <cluster>
- * (FLAT, TORUS, FAT_TREE, DRAGONFLY). <prop>, <config>, <trace>,
- * <trace_connect>, <disk>, bypass routes and deployment elements are
+ * (FLAT, TORUS, FAT_TREE, DRAGONFLY), <cabinet>, <bypassRoute> (one way,
+ * before the pair's other routes). <prop>, <config>, <trace>,
+ * <trace_connect>, <disk>, bypass zone routes and deployment elements are
  * ignored (a note says which).
  *
  * How it is modeled. A cluster with topology TORUS, FAT_TREE or DRAGONFLY
@@ -28,14 +29,17 @@
  * router's table; the other pairs (Floyd, Dijkstra zones, between zones)
  * take the shortest paths by links, as Floyd and Dijkstra weigh a route
  * by its link count. Clusters (FLAT) and Cluster zones: every host's
- * link up to the cluster's router point, a backbone between the up and
- * the down side, its link down from there.
+ * link up to the up side, a backbone to the down side, its link down from
+ * there; the router beyond the backbone both ways (joints down side ->
+ * router -> up side), as SimGrid's routes to and from it cross it.
+ * When the routes list a link that would end at two hosts (a link joining
+ * two points cannot), the file is read again with every link end a point
+ * of its own and joints (no latency, JOINT_BW) from one link's end to the
+ * next one's start: times are SimGrid's, hop counts count the joints.
  *
  * Refused, one line FILE:LINE naming what was expected: malformed XML,
- * another version, unknown elements or attributes values, names given
- * twice or used before they are declared, routes whose links would end
- * at two different hosts (links shared by routes that do not meet there:
- * mapsim's links join two vertices), a route taking a link twice, a
+ * another version, unknown elements or attribute values, names given
+ * twice or used before they are declared, a route taking a link twice, a
  * DRAGONFLY of several chassis. Sizes (cluster radicals) are checked
  * against the memory budget before anything is allocated for them.
  *
@@ -83,7 +87,7 @@ typedef struct {
 /* A hop of a route: link << 2 | dir << 1 | given (dir given by direction=). */
 typedef struct {
   int src, dst, first, n, line, zone;
-  gboolean symmetrical, zone_route;
+  gboolean symmetrical, zone_route, bypass;
 } sg_route;
 
 typedef struct {
@@ -185,12 +189,20 @@ static gboolean unite(sg_ctx *c, int a, int b, int line, const char *what, GErro
 /* A route steps from slot `from` to slot `to`: they are one point, or
  * (joints) the joint from -> to. The joint's index, -1 for none, -2 with
  * `error` set. */
+static int add_joint(sg_ctx *c, int from, int to);
+
 static int joint(sg_ctx *c, int from, int to, int line, const char *what, GError **error)
 {
   if (!c->joints)
     return unite(c, from, to, line, what, error) ? -1 : -2;
   if (from == to)
     return -1;
+  return add_joint(c, from, to);
+}
+
+/* The joint from -> to (made once). */
+static int add_joint(sg_ctx *c, int from, int to)
+{
   gint64 key = (gint64)from << 32 | (guint32)to;
   int g = GPOINTER_TO_INT(g_hash_table_lookup(c->joint_of, &key)) - 1;
   if (g >= 0)
@@ -461,7 +473,8 @@ static GArray *parse_radical(sg_ctx *c, const char *id, const char *text, GError
 static gboolean wire_cluster(sg_ctx *c, int rpt, int backbone, const GArray *host_links,
                              int line, GError **error)
 {
-  int up_side = rpt >= 0 ? g_array_index(c->points, sg_point, rpt).slot : slot_new(c, -1);
+  int rs = rpt >= 0 ? g_array_index(c->points, sg_point, rpt).slot : -1;
+  int up_side = rs >= 0 && backbone < 0 ? rs : slot_new(c, -1);
   int down_side = up_side;
   if (backbone >= 0) {
     int e = 2 * backbone;
@@ -469,6 +482,13 @@ static gboolean wire_cluster(sg_ctx *c, int rpt, int backbone, const GArray *hos
     if (joint(c, up_side, edge_src(c, e), line, "the backbone", error) < -1)
       return FALSE;
     down_side = edge_dst(c, e);
+    /* SimGrid's routes to and from the router cross the backbone: the
+     * router beyond it both ways, joints from its down side to the router
+     * and from the router to its up side */
+    if (rs >= 0) {
+      add_joint(c, find(c, down_side), rs);
+      add_joint(c, rs, find(c, up_side));
+    }
   }
   for (guint i = 0; i + 2 < host_links->len; i += 3) {
     int h = g_array_index(host_links, int, i);
@@ -702,7 +722,7 @@ static gboolean start_cluster(sg_ctx *c, const char **n, const char **v, GError 
 
 static const char *const ignored_elements[] = {
   "prop", "config", "trace", "trace_connect", "disk", "storage", "storage_type", "mount",
-  "bypassRoute", "bypassZoneRoute", "bypassASroute", "actor", "process", "argument",
+  "bypassZoneRoute", "bypassASroute", "actor", "process", "argument",
   "model_prop", "include", "random", "peer", "mstorage", NULL
 };
 
@@ -889,8 +909,10 @@ static void start_element(GMarkupParseContext *mc, const char *elem, const char 
     g_array_append_val(hl, hd);
     return;
   }
-  if (!strcmp(elem, "route") || !strcmp(elem, "zoneRoute") || !strcmp(elem, "ASroute")) {
-    gboolean zr = strcmp(elem, "route") != 0;
+  if (!strcmp(elem, "route") || !strcmp(elem, "zoneRoute") || !strcmp(elem, "ASroute") ||
+      !strcmp(elem, "bypassRoute")) {
+    gboolean bypass = !strcmp(elem, "bypassRoute");
+    gboolean zr = strcmp(elem, "route") != 0 && !bypass;
     const char *src, *dst, *sym = attr(n, v, "symmetrical");
     sg_route r = { 0 };
     if (zr) {
@@ -919,7 +941,9 @@ static void start_element(GMarkupParseContext *mc, const char *elem, const char 
       FAIL("<%s> symmetrical=\"%s\": expected YES or NO", elem, sym);
       return;
     }
-    r.symmetrical = !sym || !g_ascii_strcasecmp(sym, "YES");
+    /* a bypass route is one way: SimGrid keeps the other's */
+    r.symmetrical = !bypass && (!sym || !g_ascii_strcasecmp(sym, "YES"));
+    r.bypass = bypass;
     r.first = (int)c->hops->len;
     r.line = line_now(c);
     r.zone = cur_zone(c);
@@ -948,7 +972,8 @@ static void end_element(GMarkupParseContext *mc, const char *elem, gpointer data
       wire_cluster(c, zz->rpt, zz->backbone, zz->host_links, zz->line, error);
     return;
   }
-  if (!strcmp(elem, "route") || !strcmp(elem, "zoneRoute") || !strcmp(elem, "ASroute")) {
+  if (!strcmp(elem, "route") || !strcmp(elem, "zoneRoute") || !strcmp(elem, "ASroute") ||
+      !strcmp(elem, "bypassRoute")) {
     sg_route *r = &g_array_index(c->routes, sg_route, c->cur_route);
     c->cur_route = -1;
     if (r->n == 0 && r->src != r->dst)
@@ -1041,11 +1066,11 @@ static platform *build(sg_ctx *c, GError **error)
     for (int rev = 0; rev <= (r->symmetrical ? 1 : 0); rev++) {
       if (!walk_route(c, r, rev, edges, error))
         goto out;
-      if (r->zone_route || zone_routing(c, r->zone) != SG_FULL)
+      if (!r->bypass && (r->zone_route || zone_routing(c, r->zone) != SG_FULL))
         continue;
-      int head[4] = { rev ? r->dst : r->src, rev ? r->src : r->dst, rev ? -r->line : r->line,
-                      (int)edges->len };
-      g_array_append_vals(paths, head, 4);
+      int head[5] = { rev ? r->dst : r->src, rev ? r->src : r->dst, rev ? -r->line : r->line,
+                      (int)edges->len, r->bypass };
+      g_array_append_vals(paths, head, 5);
       g_array_append_vals(paths, edges->data, edges->len);
     }
   }
@@ -1218,28 +1243,33 @@ static platform *build(sg_ctx *c, GError **error)
       int a = vertex[g_array_index(c->points, sg_point, h[0]).slot];
       int b = vertex[g_array_index(c->points, sg_point, h[1]).slot];
       size_t pair = (size_t)a * n + (size_t)b;
-      int line = h[2], count = h[3];
+      int line = h[2], count = h[3], bypass = h[4];
       /* a route given twice is a mistake; a symmetrical route's way back
-       * yields to a route given for it */
-      if (off[pair] >= 0 && line > 0 && line_of[pair] > 0) {
-        fail_at(c, line, error, "a second route %s -> %s (the first on line %d), expected one "
-                "per pair", point_name(c, h[0]), point_name(c, h[1]), line_of[pair]);
+       * yields to a route given for it, and every route to a bypass route
+       * (line_of: its line + the file's lines, above every other) */
+      if (bypass)
+        line += 1 << 30;
+      if (off[pair] >= 0 && line > 0 && line_of[pair] > 0 &&
+          (line >= 1 << 30) == (line_of[pair] >= 1 << 30)) {
+        fail_at(c, line % (1 << 30), error, "a second route %s -> %s (the first on line %d), "
+                "expected one per pair", point_name(c, h[0]), point_name(c, h[1]),
+                line_of[pair] % (1 << 30));
         g_free(off);
         g_free(len);
         g_free(line_of);
         g_array_free(links, TRUE);
         goto fail;
       }
-      if (off[pair] < 0 || (line > 0 && line_of[pair] < 0)) {
+      if (off[pair] < 0 || (line > 0 && line_of[pair] < 0) || line > line_of[pair]) {
         off[pair] = (int)links->len;
         len[pair] = count;
         line_of[pair] = line;
         for (int k = 0; k < count; k++) {
-          int l = link_of[h[4 + k]];
+          int l = link_of[h[5 + k]];
           g_array_append_val(links, l);
         }
       }
-      i += 4 + (guint)count;
+      i += 5 + (guint)count;
     }
     g_free(line_of);
     router_set_table(p->router, off, len, (int *)(void *)g_array_free(links, FALSE));

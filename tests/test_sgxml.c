@@ -106,9 +106,11 @@ Test(sgxml, zone_route_gateways)
 Test(sgxml, flat_cluster)
 {
   platform *p = load_data("flat.xml");
-  /* 4 hosts, the router (up side), the backbone's down side */
-  cr_assert_eq(p->topo->nnodes, 6);
-  cr_assert_eq(p->topo->nlinks, 9);
+  /* 4 hosts, the router, the backbone's up and down sides; the routes
+   * to and from the router cross the backbone (SimGrid's), by joints
+   * down side -> router -> up side */
+  cr_assert_eq(p->topo->nnodes, 7);
+  cr_assert_eq(p->topo->nlinks, 4 * 2 + 1 + 2);
   cr_assert_eq(p->cores_per_node, 4);
   assert_route(p, "c-0.me", "c-3.me", 3, 600e-6, 125e6, "c_link_0 c_backbone c_link_3");
   cr_assert_eq(node(p, "c-c_router.me"), 4);
@@ -505,6 +507,11 @@ Test(sgxml, simgrid_oracle_fattree) { against_simgrid_counts("simgrid-xml/fattre
 Test(sgxml, simgrid_oracle_dragonfly) { against_simgrid_counts("simgrid-xml/dragonfly.xml"); }
 Test(sgxml, simgrid_oracle_cluster_torus) { against_simgrid_counts("simgrid-xml/simgrid/cluster_torus.xml"); }
 Test(sgxml, simgrid_oracle_cluster_fat_tree) { against_simgrid_counts("simgrid-xml/simgrid/cluster_fat_tree.xml"); }
+/* clusters joined by zone routes through their routers (the backbone
+ * crossed to and from a router), cabinets, a bypass route */
+Test(sgxml, simgrid_oracle_cluster_multi) { against_simgrid("simgrid-xml/simgrid/cluster_multi.xml"); }
+Test(sgxml, simgrid_oracle_griffon) { against_simgrid("simgrid-xml/simgrid/griffon.xml"); }
+Test(sgxml, simgrid_oracle_bypass_route) { against_simgrid("simgrid-xml/simgrid/bypassRoute.xml"); }
 Test(sgxml, simgrid_oracle_own) {
   against_simgrid("simgrid-xml/full.xml");
   against_simgrid("simgrid-xml/zones.xml");
