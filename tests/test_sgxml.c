@@ -519,3 +519,29 @@ Test(sgxml, simgrid_oracle_own) {
   against_simgrid("simgrid-xml/dijkstra.xml");
   against_simgrid("simgrid-xml/flat.xml");
 }
+
+Test(sgxml, simgrid_oracle_meta_cluster) { against_simgrid("simgrid-xml/simgrid/meta_cluster.xml"); }
+
+/* `export simgrid`'s platform.xml and hostfile read back: the same run
+ * as the platform and placement they were written from */
+Test(sgxml, export_read_back)
+{
+  g_autofree char *dir = tu_tmp_dir();
+  g_autofree char *tr = tu_src("traces/data/ring-8/traces.otf2");
+  g_autofree char *xml = g_build_filename(dir, "platform.xml", NULL);
+  g_autofree char *hf = g_build_filename(dir, "hostfile", NULL);
+  g_autofree char *o0 = NULL, *o1 = NULL, *o2 = NULL, *e0 = NULL, *e1 = NULL, *e2 = NULL;
+  const char *ex[] = { "export", "simgrid", "-p", "mesh:2x2:cores=2", "-t", tr, "-s", "random",
+                       "-o", dir, NULL };
+  cr_assert_eq(tu_run(&o0, &e0, ex), 0, "%s", e0);
+  const char *a1[] = { "simulate", "-p", "mesh:2x2:cores=2", "-t", tr, "-s", "random",
+                       "--model", "flow", NULL };
+  const char *a2[] = { "simulate", "-p", xml, "-t", tr, "-M", hf, "--model", "flow", NULL };
+  cr_assert_eq(tu_run(&o1, &e1, a1), 0, "%s", e1);
+  cr_assert_eq(tu_run(&o2, &e2, a2), 0, "%s", e2);
+  const char *k1 = strstr(o1, "makespan_s"), *k2 = strstr(o2, "makespan_s");
+  cr_assert(k1 && k2, "%s", o2);
+  size_t n = strcspn(k1, "\n");
+  cr_assert(n == strcspn(k2, "\n") && !strncmp(k1, k2, n), "%.*s vs %.*s", (int)n, k1,
+            (int)strcspn(k2, "\n"), k2);
+}
