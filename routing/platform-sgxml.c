@@ -1135,7 +1135,8 @@ static platform *build(sg_ctx *c, GError **error)
     goto out;
   }
   /* links: the used edges in order; their types by (bandwidth, latency) */
-  GArray *src = g_array_new(FALSE, FALSE, sizeof(int)), *dst = g_array_new(FALSE, FALSE, sizeof(int));
+  GArray *src = g_array_new(FALSE, FALSE, sizeof(int));
+  GArray *dst = g_array_new(FALSE, FALSE, sizeof(int));
   GArray *typ = g_array_new(FALSE, FALSE, sizeof(uint8_t));
   link_of = g_new(int, MAX(nedges + njoints, 1));
   p = platform_alloc(c->path);

@@ -495,23 +495,68 @@ static void against_simgrid_as(const char *rel, gboolean by_name)
   platform_free(p);
 }
 
-Test(sgxml, simgrid_oracle_small_platform) { against_simgrid("simgrid-xml/simgrid/small_platform.xml"); }
-Test(sgxml, simgrid_oracle_with_routers) { against_simgrid("simgrid-xml/simgrid/small_platform_with_routers.xml"); }
-Test(sgxml, simgrid_oracle_cluster_backbone) { against_simgrid("simgrid-xml/simgrid/cluster_backbone.xml"); }
-Test(sgxml, simgrid_oracle_two_hosts) { against_simgrid("simgrid-xml/simgrid/two_hosts.xml"); }
-Test(sgxml, simgrid_oracle_dogbone) { against_simgrid("simgrid-xml/simgrid/dogbone.xml"); }
-Test(sgxml, simgrid_oracle_four_hosts_floyd) { against_simgrid("simgrid-xml/simgrid/four_hosts_floyd.xml"); }
-Test(sgxml, simgrid_oracle_ns3_big_cluster) { against_simgrid("simgrid-xml/simgrid/ns3-big-cluster.xml"); }
-Test(sgxml, simgrid_oracle_torus) { against_simgrid_counts("simgrid-xml/torus.xml"); }
-Test(sgxml, simgrid_oracle_fattree) { against_simgrid_counts("simgrid-xml/fattree.xml"); }
-Test(sgxml, simgrid_oracle_dragonfly) { against_simgrid_counts("simgrid-xml/dragonfly.xml"); }
-Test(sgxml, simgrid_oracle_cluster_torus) { against_simgrid_counts("simgrid-xml/simgrid/cluster_torus.xml"); }
-Test(sgxml, simgrid_oracle_cluster_fat_tree) { against_simgrid_counts("simgrid-xml/simgrid/cluster_fat_tree.xml"); }
+Test(sgxml, simgrid_oracle_small_platform)
+{
+  against_simgrid("simgrid-xml/simgrid/small_platform.xml");
+}
+Test(sgxml, simgrid_oracle_with_routers)
+{
+  against_simgrid("simgrid-xml/simgrid/small_platform_with_routers.xml");
+}
+Test(sgxml, simgrid_oracle_cluster_backbone)
+{
+  against_simgrid("simgrid-xml/simgrid/cluster_backbone.xml");
+}
+Test(sgxml, simgrid_oracle_two_hosts)
+{
+  against_simgrid("simgrid-xml/simgrid/two_hosts.xml");
+}
+Test(sgxml, simgrid_oracle_dogbone)
+{
+  against_simgrid("simgrid-xml/simgrid/dogbone.xml");
+}
+Test(sgxml, simgrid_oracle_four_hosts_floyd)
+{
+  against_simgrid("simgrid-xml/simgrid/four_hosts_floyd.xml");
+}
+Test(sgxml, simgrid_oracle_ns3_big_cluster)
+{
+  against_simgrid("simgrid-xml/simgrid/ns3-big-cluster.xml");
+}
+Test(sgxml, simgrid_oracle_torus)
+{
+  against_simgrid_counts("simgrid-xml/torus.xml");
+}
+Test(sgxml, simgrid_oracle_fattree)
+{
+  against_simgrid_counts("simgrid-xml/fattree.xml");
+}
+Test(sgxml, simgrid_oracle_dragonfly)
+{
+  against_simgrid_counts("simgrid-xml/dragonfly.xml");
+}
+Test(sgxml, simgrid_oracle_cluster_torus)
+{
+  against_simgrid_counts("simgrid-xml/simgrid/cluster_torus.xml");
+}
+Test(sgxml, simgrid_oracle_cluster_fat_tree)
+{
+  against_simgrid_counts("simgrid-xml/simgrid/cluster_fat_tree.xml");
+}
 /* clusters joined by zone routes through their routers (the backbone
  * crossed to and from a router), cabinets, a bypass route */
-Test(sgxml, simgrid_oracle_cluster_multi) { against_simgrid("simgrid-xml/simgrid/cluster_multi.xml"); }
-Test(sgxml, simgrid_oracle_griffon) { against_simgrid("simgrid-xml/simgrid/griffon.xml"); }
-Test(sgxml, simgrid_oracle_bypass_route) { against_simgrid("simgrid-xml/simgrid/bypassRoute.xml"); }
+Test(sgxml, simgrid_oracle_cluster_multi)
+{
+  against_simgrid("simgrid-xml/simgrid/cluster_multi.xml");
+}
+Test(sgxml, simgrid_oracle_griffon)
+{
+  against_simgrid("simgrid-xml/simgrid/griffon.xml");
+}
+Test(sgxml, simgrid_oracle_bypass_route)
+{
+  against_simgrid("simgrid-xml/simgrid/bypassRoute.xml");
+}
 Test(sgxml, simgrid_oracle_own) {
   against_simgrid("simgrid-xml/full.xml");
   against_simgrid("simgrid-xml/zones.xml");
@@ -520,7 +565,10 @@ Test(sgxml, simgrid_oracle_own) {
   against_simgrid("simgrid-xml/flat.xml");
 }
 
-Test(sgxml, simgrid_oracle_meta_cluster) { against_simgrid("simgrid-xml/simgrid/meta_cluster.xml"); }
+Test(sgxml, simgrid_oracle_meta_cluster)
+{
+  against_simgrid("simgrid-xml/simgrid/meta_cluster.xml");
+}
 
 /* `export simgrid`'s platform.xml and hostfile read back: the same run
  * as the platform and placement they were written from */
