@@ -88,6 +88,101 @@ static gboolean parse_int(const char *s, long *out)
   return TRUE;
 }
 
+/* The first line that is not blank or a comment has a single word: a
+ * hostfile (a mapping file's lines have two). */
+static gboolean is_hostfile(char **lines)
+{
+  for (int ln = 0; lines[ln]; ln++) {
+    g_autofree char *l = g_strdup(lines[ln]);
+    char *hash = strchr(l, '#');
+    if (hash)
+      *hash = '\0';
+    g_strstrip(l);
+    if (*l)
+      return strpbrk(l, " \t") == NULL;
+  }
+  return FALSE;
+}
+
+/* A SimGrid/smpirun hostfile: smpirun's order, rank i on the i-th entry, a
+ * line HOST:N N entries, the entries again from the first when the ranks
+ * outnumber them. */
+static mapping *load_hostfile(const char *path, char **lines, const platform *p, int ntasks,
+                              GError **error)
+{
+  GArray *node = g_array_new(FALSE, FALSE, sizeof(int));
+  GArray *line_of = g_array_new(FALSE, FALSE, sizeof(int));
+  mapping *m = NULL;
+  int64_t total = 0;
+  for (int ln = 0; lines[ln]; ln++) {
+    char *hash = strchr(lines[ln], '#');
+    if (hash)
+      *hash = '\0';
+    char *l = g_strstrip(lines[ln]);
+    if (!*l)
+      continue;
+    char *colon = strrchr(l, ':');
+    guint64 n = 1;
+    if (strpbrk(l, " \t") ||
+        (colon && !g_ascii_string_to_unsigned(colon + 1, 10, 1, PLATFORM_MAX_CORES, &n, NULL))) {
+      g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_PARSE,
+                  "%s:%d: '%s': expected HOST or HOST:N (a hostfile: one host a line, N ranks "
+                  "from 1 to %d)", path, ln + 1, l, PLATFORM_MAX_CORES);
+      goto out;
+    }
+    if (colon)
+      *colon = '\0';
+    GError *e = NULL;
+    int v = platform_parse_node(p, l, &e);
+    if (v < 0) {
+      g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_INVALID, "%s:%d: %s", path, ln + 1,
+                  e->message);
+      g_error_free(e);
+      goto out;
+    }
+    total += (int64_t)n;
+    if (ntasks <= 0 && total > 1 << 24) {
+      g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_INVALID,
+                  "%s:%d: more than %d ranks, expected fewer", path, ln + 1, 1 << 24);
+      goto out;
+    }
+    for (guint64 k = 0; k < n && (ntasks <= 0 || (int64_t)node->len < ntasks); k++) {
+      int line = ln + 1;
+      g_array_append_val(node, v);
+      g_array_append_val(line_of, line);
+    }
+  }
+  if (node->len == 0) {
+    g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_PARSE,
+                "%s: no host, expected one host (HOST or HOST:N) a line", path);
+    goto out;
+  }
+  if (ntasks <= 0)
+    ntasks = (int)node->len;
+  m = mapping_new(ntasks);
+  int *load = g_new0(int, p->topo->nnodes);
+  for (int r = 0; r < ntasks; r++) {
+    int i = r % (int)node->len, v = g_array_index(node, int, i);
+    int line = g_array_index(line_of, int, i);
+    const char *why = p->alloc_index[v] < 0 ? "not in the allocation"
+                      : ++load[v] > p->cores_per_node ? "over its cores" : NULL;
+    if (why) {
+      g_set_error(error, MAPPING_ERROR, MAPPING_ERROR_INVALID,
+                  "%s:%d: rank %d on node %d, which is %s, expected an allocated node with at "
+                  "most %d ranks (cores per node)", path, line, r, v, why, p->cores_per_node);
+      mapping_free(m);
+      m = NULL;
+      break;
+    }
+    m->node[r] = v;
+  }
+  g_free(load);
+out:
+  g_array_free(node, TRUE);
+  g_array_free(line_of, TRUE);
+  return m;
+}
+
 mapping *mapping_load(const char *path, const platform *p, int ntasks, GError **error)
 {
   char *text = NULL;
@@ -95,6 +190,11 @@ mapping *mapping_load(const char *path, const platform *p, int ntasks, GError **
     return NULL;
   char **lines = g_strsplit(text, "\n", -1);
   g_free(text);
+  if (is_hostfile(lines)) {
+    mapping *hm = load_hostfile(path, lines, p, ntasks, error);
+    g_strfreev(lines);
+    return hm;
+  }
   if (ntasks <= 0) { /* as many ranks as the file has lines with a pair */
     /* blank as the parser's g_strstrip sees it: any ASCII space */
     for (int ln = 0; lines[ln]; ln++) {

@@ -5,6 +5,13 @@
  * once, only nodes of the platform's allocation, and at most
  * cores_per_node ranks per node.
  *
+ * A SimGrid/smpirun hostfile is accepted wherever a mapping file is (its
+ * first line that is not blank or a `#` comment is one word): one host a
+ * line, by a name the platform gives its nodes (a SimGrid platform's host
+ * ids) or a node id, `HOST:N` standing for N lines of HOST; rank i goes to
+ * the i-th entry, as smpirun places them, and when the ranks outnumber
+ * the entries they start again from the first.
+ *
  * Ownership: a mapping owns its array; free with mapping_free().
  * Not for: choosing a mapping (mapping/strategy.h) or measuring one
  * (mapping/metrics.h).

@@ -1,5 +1,6 @@
 /* platform-load.c - which loader reads a platform argument (an INI file,
- * a HAEC-SIM JSON file, Slurm's topology file or a shorthand) and the
+ * a HAEC-SIM JSON file, a SimGrid platform file (XML, probed by its first
+ * element), Slurm's topology file or a shorthand) and the
  * shorthands as the INI key files they stand for. Above the loaders and
  * the builder (platform.c), which never call back up here.
  *
@@ -227,6 +228,16 @@ platform *platform_load_with(const char *spec, const char *const *sets, GError *
       return NULL;
     }
     return platform_load_json(spec, error);
+  }
+  if (!g_str_has_suffix(spec, ".ini") && g_file_test(spec, G_FILE_TEST_IS_REGULAR) &&
+      platform_sgxml_file(spec)) {
+    if (sets && sets[0]) {
+      g_set_error(error, PLATFORM_ERROR, PLATFORM_ERROR_PARSE,
+                  "%s: --set applies to INI platform files and shorthands, expected one of them "
+                  "(a SimGrid platform file has no INI keys)", spec);
+      return NULL;
+    }
+    return platform_load_sgxml(spec, error);
   }
   if (!g_str_has_suffix(spec, ".ini") && platform_slurm_file(spec))
     return load_keyfile(platform_slurm_keyfile(spec, error), spec, sets, error);

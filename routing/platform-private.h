@@ -102,6 +102,11 @@ gboolean platform_finish(platform *p, const char *order, GError **error);
 /* Loaders. `sets`: NULL-terminated GROUP.KEY=VALUE overrides, or NULL. */
 platform *platform_load_ini(const char *path, const char *const *sets, GError **error);
 platform *platform_load_json(const char *path, GError **error);
+/* platform-sgxml.c: a SimGrid platform file (XML 4.x), and whether `path`
+ * is one (it starts, after blanks, <?xml ...?> and comments, with
+ * <!DOCTYPE platform or <platform). */
+platform *platform_load_sgxml(const char *path, GError **error);
+gboolean platform_sgxml_file(const char *path);
 platform *platform_load_shorthand(const char *spec, const char *const *sets, GError **error);
 
 /* The INI format from a key file built elsewhere (a shorthand): applies

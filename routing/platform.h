@@ -20,6 +20,11 @@
  *    `fattree:L;down...;up...;parallel...`, `hyperx:12x8:p=P`
  *    (routing/platform-family.c has their keys). A shorthand stands for
  *    the INI file it generates;
+ *  - a SimGrid platform file, XML 4.x (routing/platform-sgxml.c; any name,
+ *    probed by its first element): a TORUS, FAT_TREE or DRAGONFLY cluster
+ *    as mapsim's family, anything else a graph with the hosts first (the
+ *    allocation) and SimGrid's names (`names`); a Full zone's routes as
+ *    the router's table;
  *  - Slurm's topology.conf or topology.yaml (routing/platform-slurm.c): a
  *    tree of switches with Slurm's node and switch names (`names`); it
  *    stands for the INI file `[topology] kind = tree, slurm = FILE`.
@@ -268,7 +273,8 @@ const char *platform_simgrid_cluster(const platform *p);
  * plugin runs and prints its joules ("Total energy over all links"). */
 char *platform_simgrid_options(const platform *p, GPtrArray *notes);
 
-/* Loads a platform from an INI file, a HAEC-SIM JSON file or a shorthand. */
+/* Loads a platform from an INI file, a HAEC-SIM JSON file, a SimGrid
+ * platform file, Slurm's topology file or a shorthand. */
 platform *platform_load(const char *spec, GError **error);
 
 /* The same with overrides of INI keys, GROUP.KEY=VALUE (the last dot

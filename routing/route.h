@@ -203,6 +203,12 @@ gboolean router_parse_order(const topo *t, const char *text, int *order, GError 
 /* Reads explicit routes from `path` (format above) into the router. */
 gboolean router_load_table(router *r, const char *path, GError **error);
 
+/* Takes explicit routes built elsewhere (a loader that checked them as
+ * router_load_table does: links chaining from src to dst, each at most
+ * once): off and len nnodes^2 (off -1: no path), links their links; the
+ * router owns the three arrays from then on. */
+void router_set_table(router *r, int *off, int *len, int *links);
+
 void router_free(router *r);
 
 /* Starts walking the route src -> dst of a message with key `key`

@@ -306,6 +306,16 @@ out:
   return ok;
 }
 
+void router_set_table(router *r, int *off, int *len, int *links)
+{
+  g_free(r->path_off);
+  g_free(r->path_len);
+  g_free(r->path_links);
+  r->path_off = off;
+  r->path_len = len;
+  r->path_links = links;
+}
+
 void family_all_pairs(const platform *p, platform_facts *f)
 {
   double total = 0;
