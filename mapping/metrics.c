@@ -101,6 +101,45 @@ gboolean metrics_check(const metrics *m, GError **error)
   return FALSE;
 }
 
+/* An edge of `bytes` from node a to b under a per-packet spread routing
+ * (ROUTE_FLAG_SPREAD, routing/route.h): the expected spread of its
+ * packets, bytes / n on each of the n candidate paths (the remainder one
+ * byte each to the first ones), the edge once on every link one of them
+ * crosses (stamp: links seen for edge number `no`); the class hops and
+ * the returned hops are candidate 0's, hop_bytes every candidate's share
+ * times its length (added here). */
+static int spread_edge(metrics *x, const platform *p, int a, int b, uint64_t key, int64_t bytes,
+                       int n, uint32_t *stamp, uint32_t no, int *class_hops)
+{
+  const topo *t = p->topo;
+  int hops0 = 0;
+  int64_t hop_bytes = 0;
+  for (int c = 0; c < n; c++) {
+    int64_t share = bytes / n + (c < bytes % n);
+    route_iter it;
+    int l, h = 0;
+    route_begin_candidate(&it, p->router, a, b, key, c);
+    while (route_next(&it, &l)) {
+      if (stamp[l] != no) {
+        stamp[l] = no;
+        x->link_messages[l]++;
+      }
+      add(x, &x->link_bytes[l], share);
+      if (c == 0)
+        class_hops[t->link_class[l]]++;
+      h++;
+    }
+    if (c == 0)
+      hops0 = h;
+    x->max_dilation = MAX(x->max_dilation, h);
+    add(x, &hop_bytes, saturating_mul_i64(share, h));
+  }
+  /* the caller adds bytes x hops0; the spread's hop bytes replace it */
+  add(x, &x->hop_bytes, hop_bytes);
+  x->hop_bytes = saturating_add_i64(x->hop_bytes, -saturating_mul_i64(bytes, hops0));
+  return hops0;
+}
+
 metrics *metrics_compute(const commgraph *g, const platform *p, const mapping *m)
 {
   g_assert(m->ntasks >= g->n);
@@ -125,6 +164,9 @@ metrics *metrics_compute(const commgraph *g, const platform *p, const mapping *m
   x->nodes_used = (int)g_hash_table_size(load);
   g_hash_table_destroy(load);
   route_iter it;
+  /* per-packet Valiant: each edge spread over its intermediates */
+  int spread = (p->router->flags & ROUTE_FLAG_SPREAD) ? route_candidates(p->router) : 1;
+  uint32_t *stamp = spread > 1 ? g_new0(uint32_t, MAX(x->nlinks, 1)) : NULL, edge_no = 0;
   for (int i = 0; i < g->n; i++) {
     int a = m->node[i];
     for (int e = g->xadj[i]; e < g->xadj[i + 1]; e++) {
@@ -137,6 +179,11 @@ metrics *metrics_compute(const commgraph *g, const platform *p, const mapping *m
         continue;
       int64_t bytes = g->bytes[e];
       int hops = 0, l;
+      if (spread > 1) {
+        hops = spread_edge(x, p, a, b, route_key(i, j), bytes, spread, stamp, ++edge_no,
+                           class_hops);
+        goto counted;
+      }
       route_begin(&it, p->router, a, b, route_key(i, j));
       while (route_next(&it, &l)) {
         x->link_messages[l]++;
@@ -144,6 +191,7 @@ metrics *metrics_compute(const commgraph *g, const platform *p, const mapping *m
         class_hops[t->link_class[l]]++;
         hops++;
       }
+    counted:
       for (int c = 0; c < nc; c++) {
         size_t k = (size_t)c * (METRICS_CLASS_HOPS + 1) + MIN(class_hops[c], METRICS_CLASS_HOPS);
         x->class_edges[k]++;
@@ -161,6 +209,7 @@ metrics *metrics_compute(const commgraph *g, const platform *p, const mapping *m
   }
   x->avg_hops = x->edges ? (double)x->total_hops / x->edges : 0;
   g_free(class_hops);
+  g_free(stamp);
   metrics_summarize_links(x, p);
   return x;
 }

@@ -19,7 +19,12 @@
  * of the dimension order by the same rule; all are minimal, so the least
  * loaded first hop wins. Ties go to the earlier candidate (minimal, then
  * dor's order), so decisions depend on the simulation state and the seed
- * only. Cost: O(candidates x route length) per decision, no allocation.
+ * only. `ugal:bias=B` adds B to every non-minimal candidate's cost
+ * (BookSim's ugal threshold), `variant=local` makes the load seen the
+ * source router's output port alone (df_seen_links), `candidates=N` the
+ * number of Valiant candidates weighed. Per-packet Valiant
+ * (ROUTE_FLAG_SPREAD) is no choice by load: the models draw it
+ * (route_spread_pick). Cost: O(candidates x route length) per decision, no allocation.
  * Not for: the load itself (each model counts its own).
  */
 #include <math.h>
@@ -50,7 +55,7 @@ int adaptive_choose(const netmodel *m, const int *links, const int *hops, adapti
     double q = 0;
     for (int k = 1; k < seen; k++)
       q += load(m, lk[k]);
-    double cost = q * hops[c];
+    double cost = q * hops[c] + (c > 0 ? r->ugal_bias : 0);
     if (cost < best_cost) {
       best = c;
       best_cost = cost;

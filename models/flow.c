@@ -660,8 +660,11 @@ static const int *flow_choose(flowmodel *fm, const netmodel_msg *msg, int *n)
 {
   netmodel *m = &fm->base;
   adaptive_walk(m, msg, fm->cand_links, fm->cand_hops);
-  int c = adaptive_choose(m, fm->cand_links, fm->cand_hops, flow_load);
-  netmodel_record_route(m, netmodel_route_entry(m, msg), msg, c, msg->bytes);
+  netmodel_taken *u = netmodel_route_entry(m, msg);
+  int c = (m->p->router->flags & ROUTE_FLAG_SPREAD)
+              ? (int)route_spread_pick(m->p->router, msg->route_key, u->messages++, 0, m->ncand)
+              : adaptive_choose(m, fm->cand_links, fm->cand_hops, flow_load);
+  netmodel_record_route(m, u, msg, c, msg->bytes);
   fm->chosen = c;
   *n = fm->cand_hops[c];
   return fm->cand_links + c * ADAPTIVE_STRIDE;

@@ -138,6 +138,9 @@ enum {
 typedef struct netmodel_taken {
   uint64_t key;        /* route_key(source rank, destination rank) */
   int src, dst;        /* nodes */
+  int64_t messages;    /* messages of the pair started so far (their numbers for
+                        * route_spread_pick: the order is the engine's, so
+                        * deterministic) */
   int64_t bytes[];     /* 2 per candidate c: [2 c] p2p, [2 c + 1] collective */
 } netmodel_taken;
 

@@ -149,7 +149,8 @@ void netmodel_start(netmodel *m, const netmodel_msg *msg)
     return;
   }
   if (m->taken && !(m->ops->impl->caps & NETMODEL_CAP_ADAPTIVE))
-    netmodel_record_route(m, netmodel_route_entry(m, msg), msg, 0, msg->bytes);
+    netmodel_record_route(m, netmodel_route_entry(m, msg), msg,
+                          route_default_candidate(m->p->router, msg->route_key), msg->bytes);
   if (m->link_inflight) {
     netmodel_msg woken = *msg;
     int64_t delay = wake_route(m, msg);

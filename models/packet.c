@@ -57,7 +57,10 @@
  *
  * Adaptive routings (routing/route.h): every packet takes its own path,
  * decided when it is the next of its message to leave the source (the
- * NIC's round robin), by the packets waiting at the links the source sees
+ * NIC's round robin): per-packet Valiant (ROUTE_FLAG_SPREAD) draws it,
+ * route_spread_pick of the seed, the message's number in its rank pair
+ * and the packet's index (BookSim's per-packet intermediate group), UGAL
+ * by the packets waiting at the links the source sees
  * (models/adaptive.c; the one a link transmits does not count, so a lone
  * message's own stream stays minimal). A message keeps the links of all
  * its candidates, a packet the index of its own; each packet counts its
@@ -110,7 +113,8 @@ typedef struct pktmodel {
   int *mfree, *mhops, *mroute; /* mhops, per (message, candidate): route length */
   uint8_t *mvc;          /* per route slot: the channel the packet waits in at that hop */
   int *mnext;            /* adaptive: the candidate of the message's next packet, -1: not decided */
-  uint8_t *mused;        /* adaptive: the candidates its packets took so far (bits) */
+  uint64_t *mused;       /* adaptive: the candidates its packets took so far (bits) */
+  int64_t *mnum;         /* spread routings: the message's number in its rank pair */
   netmodel_taken **muse; /* adaptive: the record of its rank pair */
   netmodel_msg *mmsg;
   int64_t *npk, *left_send, *left_recv;
@@ -188,7 +192,7 @@ static void packet_fini(netmodel *m)
                      pm->qmax, pm->qlast, pm->sat_ps, pm->qarea, pm->mfree, pm->mhops,
                      pm->mroute, pm->mvc, pm->mmsg, pm->npk, pm->left_send, pm->left_recv, pm->last_wire, pm->pfree,
                      pm->pmsg, pm->phop, pm->pnext, pm->pwire, pm->ptail, pm->route,
-                     pm->pcand, pm->mnext, pm->mused, pm->muse, pm->cand_links };
+                     pm->pcand, pm->mnext, pm->mused, pm->mnum, pm->muse, pm->cand_links };
   for (size_t i = 0; i < G_N_ELEMENTS(arrays); i++)
     g_free(arrays[i]);
 }
@@ -204,7 +208,8 @@ static void msg_grow(pktmodel *pm)
   pm->mroute = g_renew(int, pm->mroute, nr * (size_t)pm->stride);
   pm->mvc = g_renew(uint8_t, pm->mvc, nr * (size_t)pm->stride);
   pm->mnext = g_renew(int, pm->mnext, n);
-  pm->mused = g_renew(uint8_t, pm->mused, n);
+  pm->mused = g_renew(uint64_t, pm->mused, n);
+  pm->mnum = g_renew(int64_t, pm->mnum, n);
   pm->muse = g_renew(netmodel_taken *, pm->muse, n);
   pm->mmsg = g_renew(netmodel_msg, pm->mmsg, n);
   pm->npk = g_renew(int64_t, pm->npk, n);
@@ -418,7 +423,11 @@ static int packet_decide(pktmodel *pm, int msg)
 {
   if (pm->ncand == 1)
     return 0;
-  if (pm->mnext[msg] < 0)
+  const router *r = pm->base.p->router;
+  if (pm->mnext[msg] < 0 && (r->flags & ROUTE_FLAG_SPREAD))
+    pm->mnext[msg] = (int)route_spread_pick(r, pm->mmsg[msg].route_key, pm->mnum[msg],
+                                            pm->npk[msg] - pm->left_send[msg], pm->ncand);
+  else if (pm->mnext[msg] < 0)
     pm->mnext[msg] = adaptive_choose(&pm->base, route_links(pm, msg, 0),
                                      &pm->mhops[route_slot(pm, msg, 0)], queue_load);
   return pm->mnext[msg];
@@ -428,7 +437,7 @@ static int packet_decide(pktmodel *pm, int msg)
 static gboolean on_used_route(const pktmodel *pm, int msg, int l)
 {
   for (int c = 0; c < pm->ncand; c++)
-    for (int k = 0; (pm->mused[msg] >> c & 1) && k < route_hops_of(pm, msg, c); k++)
+    for (int k = 0; (pm->mused[msg] >> c & 1u) && k < route_hops_of(pm, msg, c); k++)
       if (route_link(pm, msg, c, k) == l)
         return TRUE;
   return FALSE;
@@ -444,7 +453,7 @@ static void count_packet(pktmodel *pm, int msg, int c, int64_t j)
   int64_t ps = MAX(m->p->model.packet_size, 1), done = saturating_mul_i64(j, ps);
   int64_t part = done >= mm->bytes ? 0 : MIN(ps, mm->bytes - done);
   int h = route_hops_of(pm, msg, c);
-  gboolean new_route = !(pm->mused[msg] >> c & 1);
+  gboolean new_route = !(pm->mused[msg] >> c & 1u);
   for (int k = 0; k < h; k++) {
     int l = route_link(pm, msg, c, k);
     netmodel_add(m, &m->link_bytes[mm->cls][l], part);
@@ -452,7 +461,7 @@ static void count_packet(pktmodel *pm, int msg, int c, int64_t j)
       m->link_messages[mm->cls][l]++;
   }
   netmodel_count_part_hops(m, mm, part, h, pm->mused[msg] == 0);
-  pm->mused[msg] |= (uint8_t)(1u << c);
+  pm->mused[msg] |= (uint64_t)1 << c;
   netmodel_record_route(m, pm->muse[msg], mm, c, part);
 }
 
@@ -619,6 +628,7 @@ static void packet_start(netmodel *m, const netmodel_msg *msg)
     pm->mnext[id] = -1;
     pm->mused[id] = 0;
     pm->muse[id] = netmodel_route_entry(m, msg);
+    pm->mnum[id] = pm->muse[id]->messages++;
   } else {
     store_route(pm, id, 0, pm->route, h);
   }

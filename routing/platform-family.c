@@ -300,6 +300,16 @@ static gboolean shorthand_param(GKeyFile *kf, const char *spec, const family_ops
     g_key_file_set_value(kf, pr->group, pr->ini, eq + 1);
     return TRUE;
   }
+  /* a routing's options (routing=ugal:variant=local:bias=2): segments of
+   * the routing's value (router_set_algo checks them) */
+  static const char *const routing_opts[] = { "per", "variant", "candidates", "bias" };
+  for (size_t i = 0; eq && i < G_N_ELEMENTS(routing_opts); i++)
+    if (!strcmp(key, routing_opts[i]) && g_key_file_has_key(kf, "routing", "algorithm", NULL)) {
+      g_autofree char *algo = g_key_file_get_value(kf, "routing", "algorithm", NULL);
+      g_autofree char *joined = g_strconcat(algo, ":", seg, NULL);
+      g_key_file_set_value(kf, "routing", "algorithm", joined);
+      return TRUE;
+    }
   if (eq && (!strcmp(key, "bw") || !strcmp(key, "lat"))) {
     double v;
     if (!platform_shorthand_number(spec, key, eq + 1, key[0] == 'b' ? UNITS_BANDWIDTH : UNITS_TIME,

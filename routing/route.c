@@ -6,6 +6,7 @@
  */
 #include "routing/family/family-private.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "util/enumname.h"
@@ -48,17 +49,81 @@ static void set_row(router *r, const family_routing *row)
   r->row = row;
   r->algo = (route_algo)row->algo;
   r->flags = row->flags;
+  r->per_message = FALSE;
+  r->ugal_variant = ROUTE_UGAL_GLOBAL;
+  r->ugal_candidates = ROUTE_UGAL_VALIANT;
+  r->ugal_bias = 0;
 }
 
-gboolean router_set_algo(router *r, const char *name, GError **error)
+/* One KEY=VALUE option of r's routing (router_set_algo). */
+static gboolean set_option(router *r, const char *spec, const char *opt, GError **error)
+{
+  const char *eq = strchr(opt, '=');
+  g_autofree char *key = eq ? g_strndup(opt, (gsize)(eq - opt)) : g_strdup(opt);
+  const char *v = eq ? eq + 1 : "";
+  const char *name = r->row->name, *expected = NULL;
+  gboolean valiant = r->algo == ROUTE_ALGO_VALIANT, ugal = r->algo == ROUTE_ALGO_UGAL;
+  char *end = NULL;
+  if (valiant && !strcmp(key, "per")) {
+    if (!strcmp(v, "packet"))
+      r->per_message = FALSE;
+    else if (!strcmp(v, "message") || !strcmp(v, "pair"))
+      r->per_message = TRUE;
+    else
+      expected = "packet, message or pair";
+  } else if (ugal && !strcmp(key, "variant")) {
+    if (!strcmp(v, "local"))
+      r->ugal_variant = ROUTE_UGAL_LOCAL;
+    else if (!strcmp(v, "global"))
+      r->ugal_variant = ROUTE_UGAL_GLOBAL;
+    else
+      expected = "local or global";
+  } else if (ugal && !strcmp(key, "candidates")) {
+    gint64 n = g_ascii_strtoll(v, &end, 10);
+    if (!*v || *end || n < 1 || n > ROUTE_MAX_CANDIDATES - 1)
+      expected = "a whole number of Valiant candidates from 1 to 32";
+    else
+      r->ugal_candidates = (int)n;
+  } else if (ugal && !strcmp(key, "bias")) {
+    double b = g_ascii_strtod(v, &end);
+    if (!*v || *end || !isfinite(b))
+      expected = "a number (packets or flows added to the non-minimal cost)";
+    else
+      r->ugal_bias = b;
+  } else {
+    g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_PARSE, "routing '%s': option '%s' of %s, expected %s",
+                spec, key, name,
+                valiant ? "per=packet|message|pair"
+                : ugal  ? "variant=local|global, candidates=N or bias=B"
+                        : "no option");
+    return FALSE;
+  }
+  if (expected) {
+    g_set_error(error, ROUTE_ERROR, ROUTE_ERROR_PARSE, "routing '%s': %s = '%s', expected %s",
+                spec, key, v, expected);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean router_set_algo(router *r, const char *spec, GError **error)
 {
   const family_ops *f = family_of(r->t);
+  g_auto(GStrv) parts = g_strsplit(spec, ":", -1);
+  const char *name = parts[0];
   for (int i = 0; i < f->nroutings; i++) {
     const family_routing *row = &f->routings[i];
     if (g_strcmp0(row->name, name) != 0)
       continue;
     if (!(row->flags & ROUTE_FLAG_ALIAS)) /* an alias: the shape decides */
       set_row(r, row);
+    for (int k = 1; parts[k]; k++)
+      if (!set_option(r, spec, parts[k], error)) {
+        set_row(r, family_default_routing(f));
+        return FALSE;
+      }
+    if (r->per_message)
+      r->flags &= ~(unsigned)(ROUTE_FLAG_ADAPTIVE | ROUTE_FLAG_SPREAD);
     return TRUE;
   }
   g_autofree char *names = route_algo_names(r->t);
@@ -163,10 +228,25 @@ int route_candidates(const router *r)
   return r->row->candidates ? r->row->candidates(r) : 1;
 }
 
+uint32_t route_spread_pick(const router *r, uint64_t key, int64_t message, int64_t packet, int n)
+{
+  uint64_t h = family_hash(family_hash((uint64_t)r->seed ^ 0xA5A5A5A5u, key), (uint64_t)message);
+  return (uint32_t)family_pick(family_hash(h, (uint64_t)packet), MAX(n, 1));
+}
+
+int route_default_candidate(const router *r, uint64_t key)
+{
+  return (r->flags & ROUTE_FLAG_SPREAD) ? family_pick(family_hash(r->seed, key),
+                                                      route_candidates(r))
+                                        : 0;
+}
+
 void route_begin_candidate(route_iter *it, const router *r, int src, int dst, uint64_t key,
                            int c)
 {
-  if ((r->flags & ROUTE_FLAG_NONMINIMAL_CANDIDATES) && c > 0)
+  if (r->flags & ROUTE_FLAG_SPREAD)
+    begin_variant(it, r, src, dst, key, ROUTE_PATH_NONMINIMAL, c + 1);
+  else if ((r->flags & ROUTE_FLAG_NONMINIMAL_CANDIDATES) && c > 0)
     begin_variant(it, r, src, dst, route_key_salt(key, c - 1), ROUTE_PATH_NONMINIMAL, 0);
   else
     begin_variant(it, r, src, dst, key, ROUTE_PATH_DEFAULT, c);

@@ -122,6 +122,15 @@ enum {
 /* An adaptive routing whose candidates 1, 2 ... are the non-minimal paths
  * of salted keys (route_key_salt; UGAL), not variants of the minimal one. */
 #define ROUTE_FLAG_NONMINIMAL_CANDIDATES (1u << 4)
+/* A non-minimal routing spread per packet (dragonfly `valiant`, the
+ * default `per=packet`): candidate c is the path over the c-th of the
+ * message's sampled intermediate groups (route_spread_candidates); the
+ * packet models draw each packet's candidate from route_spread_pick
+ * (seed, message number in its rank pair, packet index), the flow models
+ * split a message over all of them, the static view spreads each edge's
+ * bytes evenly over them. It is ROUTE_FLAG_ADAPTIVE too (its runs are
+ * checked against the routes taken), but not chosen by load. */
+#define ROUTE_FLAG_SPREAD (1u << 5)
 
 /* Which path of a routing a walk takes. */
 typedef enum {
@@ -136,7 +145,16 @@ typedef enum {
 /* UGAL's Valiant candidates per rank pair, and the most candidates of any adaptive routing (HyperX: its
  * dimensions). */
 #define ROUTE_UGAL_VALIANT 4
-#define ROUTE_MAX_CANDIDATES TOPO_MAX_DIMS
+#define ROUTE_MAX_CANDIDATES 33
+/* The most intermediate groups a per-packet Valiant message spreads over
+ * (sampled from the seed and the key when a dragonfly has more). */
+#define ROUTE_SPREAD_MAX 32
+
+/* UGAL's variants (`ugal:variant=local|global`). */
+typedef enum {
+  ROUTE_UGAL_GLOBAL, /* the source router's port and its group's global channel (default) */
+  ROUTE_UGAL_LOCAL,  /* the source router's output port only (UGAL-L) */
+} route_ugal_variant;
 
 struct family_routing;
 
@@ -153,6 +171,11 @@ typedef struct router {
   int *path_links;           /* links of all explicit paths */
   int *next_link;            /* graph topologies: nnodes^2 next link towards dst */
   int *dist;                 /* graph topologies: nnodes^2 hops of the default routes */
+  /* options of the routing (`NAME:KEY=VALUE...`, router_set_algo) */
+  gboolean per_message;      /* valiant: one intermediate per rank pair (per=message|pair) */
+  route_ugal_variant ugal_variant;
+  int ugal_candidates;       /* ugal: Valiant candidates (default ROUTE_UGAL_VALIANT) */
+  double ugal_bias;          /* ugal: minimal when q_min H_min <= q_nm H_nm + bias */
 } router;
 
 typedef struct route_iter {
@@ -186,8 +209,11 @@ static inline uint64_t route_key_salt(uint64_t key, int i)
  * (fat tree); seed 1. `order` may be NULL (x, y, z, ... ascending). */
 router *router_new(const topo *t, const int *order, GError **error);
 
-/* Chooses the routing by name (the family's rows); ROUTE_ERROR_PARSE
- * naming the routings of the topology's family otherwise. */
+/* Chooses the routing by name (the family's rows), with its options
+ * after the name: `valiant:per=packet|message|pair`,
+ * `ugal:variant=local|global:candidates=N:bias=B` (dragonfly);
+ * ROUTE_ERROR_PARSE naming the routings of the topology's family, or the
+ * option and what it expects, otherwise. */
 gboolean router_set_algo(router *r, const char *name, GError **error);
 
 /* The name of r's routing ("dor", "minimal" ...). */
@@ -228,6 +254,16 @@ gboolean route_next(route_iter *it, int *link);
  * the routing's own path (route_begin: the minimal one, what the static
  * view shows); other routings have that one candidate. */
 int route_candidates(const router *r);
+
+/* Per-packet spread routings (ROUTE_FLAG_SPREAD): the candidate of
+ * packet `packet` of message number `message` of its rank pair (key),
+ * among n: a seeded hash, so the same for every thread count. */
+uint32_t route_spread_pick(const router *r, uint64_t key, int64_t message, int64_t packet, int n);
+
+/* The candidate route_begin walks for key `key`: 0, or for a spread
+ * routing the one the key's hash picks (the per-rank-pair path of the
+ * models that do not spread: analytic, the strategies). */
+int route_default_candidate(const router *r, uint64_t key);
 
 /* Starts walking candidate c of the route src -> dst of key `key`. */
 void route_begin_candidate(route_iter *it, const router *r, int src, int dst, uint64_t key,

@@ -418,8 +418,9 @@ mix_result *mix_run(const jobs_file *jf, const platform *p, const mix_opts *o, G
    * which the mix's per-job views do not record yet */
   if (run_checks_routes(p)) {
     g_set_error(error, JOBS_ERROR, JOBS_ERROR_PLACE,
-                "%s: several jobs under an adaptive routing (ugal, min-adaptive) are not "
-                "supported, expected a deterministic or seeded one (minimal, valiant, ...)",
+                "%s: several jobs under an adaptive or per-packet routing (ugal, min-adaptive, "
+                "valiant per=packet) are not "
+                "supported, expected a deterministic or seeded one (minimal, valiant:per=message, ...)",
                 jf->path);
     return NULL;
   }

@@ -168,7 +168,7 @@ Test(jobs, union_and_jobs_pass_pre_post_with_keyed_routings, .timeout = 300)
   /* keyed routings draw each path from the rank pair: the static views,
    * the mix and every alone and pair run must take the same paths */
   const struct { const char *spec; const char *const sets[2]; } nets[] = {
-    { "dragonfly:g=9:a=4:p=2:h=2", { "routing.algorithm=valiant", NULL } },
+    { "dragonfly:g=9:a=4:p=2:h=2", { "routing.algorithm=valiant:per=message", NULL } },
     { "fattree:k=4:n=3", { "routing.algorithm=random-up", NULL } },
     { "torus:4x4x4", { NULL } },
   };
@@ -327,7 +327,7 @@ Test(jobs, simulate_jobs_json_and_refusals, .timeout = 120)
   };
   const char *want[] = { "--trace goes with a single job", "--alloc goes with a single job",
                          "--policy goes with --jobs", "unknown allocation policy 'nosuch'",
-                         "/nonexistent.ini", "under an adaptive routing (ugal, min-adaptive)" };
+                         "/nonexistent.ini", "under an adaptive or per-packet routing (ugal, min-adaptive" };
   for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
     cr_assert_eq(tu_run(&out, &err, bad[i]), 2, "%zu: %s", i, err);
     cr_assert(strstr(err, want[i]), "%zu: %s", i, err);

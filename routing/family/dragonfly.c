@@ -262,6 +262,19 @@ static int cross(const topo_dragonfly *df, int x, int y, int i, int c, int *link
   return gateway_at(df, y, x, c);
 }
 
+/* The intermediate of candidate c (0 ..) of a per-packet Valiant
+ * message, an index among the n = g - 2 groups other than both ends:
+ * candidate c is group c when n <= ROUTE_SPREAD_MAX, else the c-th of
+ * ROUTE_SPREAD_MAX evenly spaced groups from an offset drawn from the
+ * seed and the key (distinct for distinct c). */
+static int spread_group(const router *r, uint64_t key, int c, int n)
+{
+  if (n <= ROUTE_SPREAD_MAX)
+    return c % n;
+  int off = family_pick(family_hash(r->seed ^ 0x5A17u, key), n);
+  return (int)((off + (int64_t)c * n / ROUTE_SPREAD_MAX) % n);
+}
+
 static int df_route(const router *r, int s, int d, uint64_t key, route_path path,
                     int variant, int *links)
 {
@@ -272,7 +285,10 @@ static int df_route(const router *r, int s, int d, uint64_t key, route_path path
                      (path == ROUTE_PATH_DEFAULT && r->algo == ROUTE_ALGO_VALIANT);
   links[n++] = s;
   if (x != y && valiant && g > 2) {
-    int z = family_pick(family_hash(r->seed, key), g - 2);
+    int z = variant > 0 ? spread_group(r, key, variant - 1, g - 2)
+            : (r->flags & ROUTE_FLAG_SPREAD)
+                ? spread_group(r, key, route_default_candidate(r, key), g - 2)
+                : family_pick(family_hash(r->seed, key), g - 2);
     z += z >= MIN(x, y);
     z += z >= MAX(x, y);
     choose_cable(df, x, z, i, -1, z, &c);
@@ -375,6 +391,8 @@ static void df_facts(const platform *p, platform_facts *f)
  * (route.h, route_seen_links): up to the route's first global link. */
 static int df_seen_links(const router *r, const int *links, int nlinks)
 {
+  if (r->algo == ROUTE_ALGO_UGAL && r->ugal_variant == ROUTE_UGAL_LOCAL)
+    return MIN(nlinks, 2); /* UGAL-L: the source router's output port only */
   for (int k = 1; k < nlinks; k++)
     if (r->t->link_class[links[k]] == TOPO_DF_GLOBAL)
       return k + 1;
@@ -395,7 +413,16 @@ static gboolean df_vc_step(const router *r, int link)
 
 static int ugal_candidates(const router *r)
 {
-  return 1 + ROUTE_UGAL_VALIANT;
+  return 1 + r->ugal_candidates;
+}
+
+/* Per-packet Valiant: the g - 2 intermediate groups, at most
+ * ROUTE_SPREAD_MAX of them (spread_group); one path per message
+ * (per=message) or when no group is left between the ends. */
+static int valiant_candidates(const router *r)
+{
+  int g = df_of(r->t)->groups;
+  return (r->flags & ROUTE_FLAG_SPREAD) && g > 2 ? MIN(g - 2, ROUTE_SPREAD_MAX) : 1;
 }
 
 static const family_routing df_routings[3];
@@ -406,14 +433,18 @@ static const family_routing df_routings[3];
 static const family_routing df_routings[] = {
   { .name = "minimal", .algo = ROUTE_ALGO_MINIMAL, .flags = 0,
     .summary = "local, global, local hop", DF_HOOKS },
-  { .name = "valiant", .algo = ROUTE_ALGO_VALIANT, .flags = ROUTE_FLAG_KEYED | ROUTE_FLAG_SEEDED,
-    .summary = "minimal to a random intermediate group, then minimal on (seeded per rank pair)",
-    DF_HOOKS },
+  { .name = "valiant", .algo = ROUTE_ALGO_VALIANT,
+    .flags = ROUTE_FLAG_KEYED | ROUTE_FLAG_SEEDED | ROUTE_FLAG_ADAPTIVE | ROUTE_FLAG_SPREAD,
+    .summary = "minimal to a random intermediate group, then minimal on: seeded per packet "
+               "(flow models: a message split over its intermediates), per=message: per rank pair",
+    .candidates = valiant_candidates, DF_HOOKS },
   { .name = "ugal", .algo = ROUTE_ALGO_UGAL,
     .flags = ROUTE_FLAG_KEYED | ROUTE_FLAG_SEEDED | ROUTE_FLAG_ADAPTIVE |
              ROUTE_FLAG_NONMINIMAL_CANDIDATES,
-    .summary = "per message (flow models) or packet (packet models) minimal or Valiant, "
-               "whichever costs less by the load seen at the source (UGAL-L)",
+    .summary = "per chunk of a message (flow models) or packet (packet models) minimal or "
+               "Valiant, whichever costs less by the load seen at the source; "
+               "variant=global (default: the source's port and its group's global channel) "
+               "or local (the port only), candidates=N (4), bias=B (0)",
     .candidates = ugal_candidates, DF_HOOKS },
 };
 
