@@ -436,12 +436,13 @@ static const family_routing df_routings[] = {
   { .name = "valiant", .algo = ROUTE_ALGO_VALIANT,
     .flags = ROUTE_FLAG_KEYED | ROUTE_FLAG_SEEDED | ROUTE_FLAG_ADAPTIVE | ROUTE_FLAG_SPREAD,
     .summary = "minimal to a random intermediate group, then minimal on: seeded per packet "
-               "(flow models: a message split over its intermediates), per=message: per rank pair",
+               "(packet models) or per message (flow models); per=message|pair: one draw per "
+               "message or per rank pair",
     .candidates = valiant_candidates, DF_HOOKS },
   { .name = "ugal", .algo = ROUTE_ALGO_UGAL,
     .flags = ROUTE_FLAG_KEYED | ROUTE_FLAG_SEEDED | ROUTE_FLAG_ADAPTIVE |
              ROUTE_FLAG_NONMINIMAL_CANDIDATES,
-    .summary = "per chunk of a message (flow models) or packet (packet models) minimal or "
+    .summary = "per message (flow models) or packet (packet models) minimal or "
                "Valiant, whichever costs less by the load seen at the source; "
                "variant=global (default: the source's port and its group's global channel) "
                "or local (the port only), candidates=N (4), bias=B (0)",
