@@ -262,7 +262,7 @@ Test(family_ext, routings_and_the_help_lists_come_from_the_rows)
             out);
   cr_assert(strstr(out, "\ntorus      dor            -                dimension order"), "%s",
             out);
-  cr_assert(strstr(out, "\ndragonfly  ugal           adaptive, seeded per chunk of a message"), "%s", out);
+  cr_assert(strstr(out, "\ndragonfly  ugal           adaptive, seeded per message (flow models)"), "%s", out);
   cr_assert(strstr(out, "\nfattree    ecmp           keyed            a hash of source"), "%s",
             out);
   cr_assert(strstr(out, "\nhyperx     min-adaptive   adaptive         one hop per"), "%s", out);
